@@ -1,0 +1,1 @@
+"""Data sets: catalogue, download, parsing, derivation and typed preparation."""

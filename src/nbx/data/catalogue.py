@@ -1,0 +1,180 @@
+"""The data-set catalogue: what each data set is, where its files live and what they must contain.
+
+The built-in catalogue is ``catalogue.yaml`` next to this module. A user adds data sets without code
+changes by passing more catalogue files (``params.yaml: data.catalogues``); their entries are merged
+over the built-in ones. Entry fields:
+
+``files``        list of ``{path, sha256}``; ``path`` is relative to the UCI archive root (or, for a
+                 user's own file, ``local: true`` and a path relative to the repository). Files are
+                 concatenated in order (e.g. train + test).
+``origin``       optional per file: ``{path, compression}`` when the archive stores it differently (``Z``).
+``format``       ``csv`` (comma), ``whitespace`` or ``arff``;  ``header_lines`` lines skipped per file.
+``columns``      one letter per file column: ``n`` numeric, ``c`` nominal, ``y`` class, ``x`` ignored,
+                 ``s`` a string whose characters are separate nominal attributes (DNA sequences).
+``missing``      the missing-value marker(s).
+``rows`` / ``attributes`` / ``classes``  expected counts after derivation; checked by ``prepare``.
+``source``       ``uci``, ``mirror-only`` (stand-in file found only in the offline mirror), ``generator``,
+                 ``local`` or ``unavailable`` (with ``reason``).
+``base``         derive from another entry, inheriting its files and format; then
+``class_map`` (old label -> new label; rows with unmapped labels are dropped), ``class_bins`` (right-open bin edges for a
+                 numeric class column, labels = bin index) and an overriding ``columns`` string
+                 (e.g. an ``x`` drops one attribute).
+``generator``    ``{name, rows, seed, ...}`` for synthetic domains (see :mod:`nbx.data.synthetic`).
+``names``        optional attribute names (one per attribute, in order).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+BUILTIN = Path(__file__).with_name("catalogue.yaml")
+SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
+FORMATS = ("csv", "whitespace", "arff")
+FIELDS = {"title", "files", "format", "header_lines", "columns", "missing", "rows", "attributes", "classes",
+          "source", "reason", "base", "class_map", "class_bins", "generator", "names", "notes", "papers"}
+INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator")
+
+
+class CatalogueError(ValueError):
+    """An entry is malformed or a data set name is unknown."""
+
+
+@dataclass
+class FileSpec:
+    path: str
+    sha256: str
+    local: bool = False
+    origin_path: str | None = None
+    compression: str | None = None
+
+
+@dataclass
+class Entry:
+    name: str
+    source: str
+    title: str = ""
+    files: list[FileSpec] = field(default_factory=list)
+    format: str = "csv"
+    header_lines: int = 0
+    columns: str = ""
+    missing: list[str] = field(default_factory=lambda: ["?"])
+    rows: int | None = None
+    attributes: int | None = None
+    classes: int | None = None
+    reason: str = ""
+    class_map: dict[str, str] | None = None
+    class_bins: list[float] | None = None
+    generator: dict | None = None
+    names: list[str] | None = None
+    notes: str = ""
+
+    @property
+    def available(self) -> bool:
+        return self.source != "unavailable"
+
+
+def _file_spec(name: str, raw) -> FileSpec:
+    if not isinstance(raw, dict) or "path" not in raw or "sha256" not in raw:
+        raise CatalogueError(f"data set {name!r}: each file needs 'path' and 'sha256', got {raw!r}")
+    origin = raw.get("origin") or {}
+    return FileSpec(path=str(raw["path"]), sha256=str(raw["sha256"]).lower(), local=bool(raw.get("local")),
+                    origin_path=origin.get("path"), compression=origin.get("compression"))
+
+
+def _build(name: str, raw: dict, entries: dict) -> Entry:
+    unknown = set(raw) - FIELDS
+    if unknown:
+        raise CatalogueError(f"data set {name!r}: unknown field(s) {sorted(unknown)}")
+    merged = dict(raw)
+    if "base" in raw:
+        base_name = raw["base"]
+        if base_name not in entries:
+            raise CatalogueError(f"data set {name!r}: base {base_name!r} is not in the catalogue")
+        base = entries[base_name]
+        for key in INHERITED:
+            merged.setdefault(key, base[key])
+    source = merged.get("source", "uci")
+    if source not in SOURCES:
+        raise CatalogueError(f"data set {name!r}: source {source!r} is not one of {SOURCES}")
+    entry = Entry(name=name, source=source)
+    entry.title = str(merged.get("title", name))
+    entry.files = [f if isinstance(f, FileSpec) else _file_spec(name, f) for f in merged.get("files") or []]
+    entry.format = merged.get("format", "csv")
+    entry.header_lines = int(merged.get("header_lines", 0))
+    entry.columns = str(merged.get("columns", ""))
+    missing = merged.get("missing", ["?"])
+    entry.missing = [missing] if isinstance(missing, str) else list(missing)
+    for key in ("rows", "attributes", "classes"):
+        if merged.get(key) is not None:
+            setattr(entry, key, int(merged[key]))
+    entry.reason = str(merged.get("reason", ""))
+    if merged.get("class_map"):
+        entry.class_map = {str(k): str(v) for k, v in merged["class_map"].items()}
+    entry.class_bins = [float(b) for b in merged["class_bins"]] if merged.get("class_bins") else None
+    entry.generator = merged.get("generator")
+    entry.names = merged.get("names")
+    entry.notes = str(merged.get("notes", ""))
+    _validate(entry)
+    return entry
+
+
+def _validate(e: Entry) -> None:
+    if e.source == "unavailable":
+        if not e.reason:
+            raise CatalogueError(f"data set {e.name!r}: unavailable entries need a 'reason'")
+        return
+    if e.source == "generator":
+        if not e.generator or "name" not in e.generator:
+            raise CatalogueError(f"data set {e.name!r}: generator entries need generator.name")
+        return
+    if not e.files:
+        raise CatalogueError(f"data set {e.name!r}: no files")
+    if e.format not in FORMATS:
+        raise CatalogueError(f"data set {e.name!r}: format {e.format!r} is not one of {FORMATS}")
+    if e.format != "arff" or e.columns:
+        if set(e.columns) - set("ncyxs") or e.columns.count("y") != 1:
+            raise CatalogueError(f"data set {e.name!r}: columns {e.columns!r} must use n/c/y/x/s "
+                                 f"with exactly one y")
+
+
+def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
+    """All entries: the built-in catalogue, then each extra file's entries over it."""
+    raw: dict[str, dict] = {}
+    for path in [BUILTIN, *extra]:
+        try:
+            doc = yaml.safe_load(Path(path).read_text())
+        except (OSError, yaml.YAMLError) as exc:
+            raise CatalogueError(f"cannot read catalogue {path}: {exc}") from None
+        if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
+            raise CatalogueError(f"catalogue {path}: expected a top-level 'datasets' mapping")
+        for name, entry in doc["datasets"].items():
+            if not isinstance(entry, dict):
+                raise CatalogueError(f"catalogue {path}: entry {name!r} is not a mapping")
+            raw[str(name)] = entry
+    entries: dict[str, dict] = {}
+    out: dict[str, Entry] = {}
+    # Bases first: resolve in dependency order so a derived entry can name any other entry.
+    pending = dict(raw)
+    while pending:
+        progressed = False
+        for name in list(pending):
+            base = pending[name].get("base")
+            if base is None or base in entries:
+                out[name] = _build(name, pending.pop(name), entries)
+                entries[name] = {k: getattr(out[name], k) for k in INHERITED}
+                progressed = True
+        if not progressed:
+            raise CatalogueError(f"unresolvable 'base' in {sorted(pending)} (unknown or circular)")
+    return out
+
+
+def get_entry(catalogue: dict[str, Entry], name: str, where: str = "params.yaml") -> Entry:
+    """Look up a data set by name, with a clear error listing close names."""
+    if name not in catalogue:
+        import difflib
+        close = difflib.get_close_matches(name, catalogue, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise CatalogueError(f"{where}: unknown data set {name!r}{hint}")
+    return catalogue[name]

@@ -1,0 +1,124 @@
+"""Readers for the archive's file formats. Each returns rows of strings and reports errors with file:line.
+
+Formats: delimited text (comma or whitespace, optional header lines and trailing blank lines) and ARFF
+(dense data section; nominal value order taken from the header).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class DataFormatError(ValueError):
+    """A data file does not match what the catalogue says about it."""
+
+
+@dataclass
+class RawTable:
+    """Rows of string cells, plus for ARFF the declared attributes (name, kind, nominal values)."""
+
+    rows: list[list[str]]
+    lines: list[int]  # 1-based line number of each row, for error messages
+    declared: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    if delimiter == "whitespace":
+        return line.split()
+    return [cell.strip().strip("'\"") for cell in line.split(delimiter)]
+
+
+def read_delimited(path: str | Path, delimiter: str = ",", header_lines: int = 0,
+                   n_columns: int | None = None, name: str | None = None) -> RawTable:
+    """Read a delimited text file; blank lines are skipped. A row with the wrong number of cells is an
+    error naming ``name`` (or the path) and the 1-based line number."""
+    label = name or str(path)
+    text = Path(path).read_bytes().decode("latin-1")
+    rows, lines = [], []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if lineno <= header_lines or not line.strip():
+            continue
+        cells = _split(line.strip(), delimiter)
+        if n_columns is not None and len(cells) != n_columns:
+            raise DataFormatError(f"{label}:{lineno}: expected {n_columns} values, found {len(cells)}: "
+                                  f"{line.strip()[:80]!r}")
+        rows.append(cells)
+        lines.append(lineno)
+    if not rows:
+        raise DataFormatError(f"{label}: no data rows")
+    return RawTable(rows, lines)
+
+
+_ARFF_ATTR = re.compile(r"@attribute\s+('[^']*'|\"[^\"]*\"|\S+)\s+(.*)$", re.IGNORECASE)
+
+
+def _arff_cells(line: str) -> list[str]:
+    """Comma-separated cells with single or double quotes."""
+    cells, cur, quote = [], [], None
+    for ch in line:
+        if quote:
+            if ch == quote:
+                quote = None
+            else:
+                cur.append(ch)
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            cells.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if quote:
+        raise ValueError("unterminated quote")
+    cells.append("".join(cur).strip())
+    return cells
+
+
+def read_arff(path: str | Path, name: str | None = None) -> RawTable:
+    """Read a dense ARFF file: declared attributes (numeric or nominal) and data rows."""
+    label = name or str(path)
+    declared: list[tuple[str, str, list[str]]] = []
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    in_data = False
+    text = Path(path).read_bytes().decode("latin-1")
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if not in_data:
+            low = line.lower()
+            if low.startswith("@attribute"):
+                match = _ARFF_ATTR.match(line)
+                if not match:
+                    raise DataFormatError(f"{label}:{lineno}: malformed @attribute line: {line[:80]!r}")
+                attr_name, spec = match.group(1).strip("'\""), match.group(2).strip()
+                if spec.startswith("{"):
+                    if not spec.endswith("}"):
+                        raise DataFormatError(f"{label}:{lineno}: unclosed nominal value list")
+                    declared.append((attr_name, "nominal", _arff_cells(spec[1:-1])))
+                elif spec.lower() in ("numeric", "real", "integer"):
+                    declared.append((attr_name, "numeric", []))
+                else:
+                    raise DataFormatError(f"{label}:{lineno}: unsupported attribute type {spec!r}")
+            elif low.startswith("@data"):
+                in_data = True
+            elif not low.startswith("@relation"):
+                raise DataFormatError(f"{label}:{lineno}: unexpected header line {line[:80]!r}")
+            continue
+        if line.startswith("{"):
+            raise DataFormatError(f"{label}:{lineno}: sparse ARFF rows are not supported")
+        try:
+            cells = _arff_cells(line)
+        except ValueError as exc:
+            raise DataFormatError(f"{label}:{lineno}: {exc}") from None
+        if len(cells) != len(declared):
+            raise DataFormatError(f"{label}:{lineno}: expected {len(declared)} values, found {len(cells)}")
+        rows.append(cells)
+        lines.append(lineno)
+    if not declared or not in_data:
+        raise DataFormatError(f"{label}: no @attribute or @data section")
+    if not rows:
+        raise DataFormatError(f"{label}: no data rows")
+    return RawTable(rows, lines, declared)

@@ -1,0 +1,189 @@
+"""Typed tables: one per data set, nominal vs numeric, missing kept as missing, checked against the catalogue.
+
+A prepared table holds ``X`` (float, shape (n, d)): numeric values as they are, nominal values as codes
+0..V-1 into the attribute's ``values``; NaN marks a missing value. ``y`` holds class codes into ``classes``.
+Nominal values are ordered as an ARFF header declares them, else numerically when all values are numbers,
+else alphabetically; classes likewise.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..io import write_npz
+from .catalogue import Entry
+from .parsers import DataFormatError, RawTable, read_arff, read_delimited
+from .synthetic import generate
+
+
+@dataclass
+class Table:
+    name: str
+    X: np.ndarray
+    y: np.ndarray
+    attributes: list[dict]  # {"name", "kind": "numeric" | "nominal", "values": [...]}
+    classes: list[str]
+
+    @property
+    def n_values(self) -> np.ndarray:
+        """Per attribute: number of nominal values, 0 for numeric."""
+        return np.array([len(a["values"]) if a["kind"] == "nominal" else 0 for a in self.attributes], int)
+
+    @property
+    def nominal(self) -> np.ndarray:
+        return np.array([a["kind"] == "nominal" for a in self.attributes], bool)
+
+    def save(self, path: Path) -> None:
+        schema = {"name": self.name, "attributes": self.attributes, "classes": self.classes}
+        write_npz(path, X=self.X, y=self.y, schema=np.array(json.dumps(schema)))
+
+    @classmethod
+    def load(cls, path: Path) -> "Table":
+        with np.load(path) as z:
+            schema = json.loads(str(z["schema"]))
+            return cls(schema["name"], z["X"], z["y"], schema["attributes"], schema["classes"])
+
+
+def _value_order(values) -> list[str]:
+    values = sorted({str(v) for v in values})
+    try:
+        return sorted(values, key=float)
+    except ValueError:
+        return values
+
+
+def _read_files(entry: Entry, paths: list[Path]) -> RawTable:
+    rows, lines, declared, origin = [], [], [], []
+    for spec, path in zip(entry.files, paths):
+        label = f"{entry.name}: {spec.path}"
+        if entry.format == "arff":
+            part = read_arff(path, name=label)
+            if declared and [d[:2] for d in declared] != [d[:2] for d in part.declared]:
+                raise DataFormatError(f"{label}: attributes differ from the first file")
+            declared = part.declared
+        else:
+            delim = "," if entry.format == "csv" else "whitespace"
+            part = read_delimited(path, delim, entry.header_lines, len(entry.columns), name=label)
+        rows += part.rows
+        lines += part.lines
+        origin += [label] * len(part.rows)
+    table = RawTable(rows, lines, declared)
+    table.origin = origin  # type: ignore[attr-defined]
+    return table
+
+
+def _columns_for(entry: Entry, raw: RawTable) -> str:
+    if entry.format != "arff":
+        return entry.columns
+    inferred = "".join("n" if kind == "numeric" else "c" for _, kind, _ in raw.declared)
+    inferred = inferred[:-1] + "y"  # ARFF convention: class last
+    if entry.columns and len(entry.columns) != len(inferred):
+        raise DataFormatError(f"{entry.name}: catalogue columns {entry.columns!r} do not match the ARFF header "
+                              f"({len(inferred)} attributes)")
+    return entry.columns or inferred
+
+
+def build_table(entry: Entry, paths: list[Path]) -> Table:
+    """Parse an entry's files (or run its generator), apply its derivation, and check the counts."""
+    if entry.source == "generator":
+        X, y, attributes, classes = generate(entry.generator, entry.name)
+        table = Table(entry.name, X, np.asarray(y, np.int64), attributes, classes)
+    else:
+        table = _parse(entry, paths)
+    check_counts(entry, table)
+    return table
+
+
+def _parse(entry: Entry, paths: list[Path]) -> Table:
+    raw = _read_files(entry, paths)
+    columns = _columns_for(entry, raw)
+    missing = set(entry.missing)
+    cells = np.array(raw.rows, dtype=object)
+    y_col = columns.index("y")
+    labels = cells[:, y_col]
+    where = [f"{o}:{ln}" for o, ln in zip(raw.origin, raw.lines)]  # type: ignore[attr-defined]
+
+    attributes: list[dict] = []
+    blocks: list[np.ndarray] = []
+    for j, kind in enumerate(columns):
+        col = cells[:, j]
+        is_missing = np.array([v in missing for v in col])
+        if kind in "xy":
+            continue
+        if kind == "n":
+            values = np.full(len(col), np.nan)
+            for i in np.flatnonzero(~is_missing):
+                try:
+                    values[i] = float(col[i])
+                except ValueError:
+                    raise DataFormatError(f"{where[i]}: column {j + 1}: {col[i]!r} is not a number") from None
+            blocks.append(values[:, None])
+            attributes.append({"kind": "numeric", "values": []})
+        elif kind == "c":
+            declared = raw.declared[j][2] if raw.declared else None
+            order = declared or _value_order(col[~is_missing])
+            lookup = {v: k for k, v in enumerate(order)}
+            codes = np.full(len(col), np.nan)
+            for i in np.flatnonzero(~is_missing):
+                if col[i] not in lookup:
+                    raise DataFormatError(f"{where[i]}: column {j + 1}: {col[i]!r} is not a declared value")
+                codes[i] = lookup[col[i]]
+            blocks.append(codes[:, None])
+            attributes.append({"kind": "nominal", "values": list(order)})
+        else:  # "s": one nominal attribute per character
+            strings = [str(s).strip() for s in col]
+            width = len(strings[0])
+            bad = [i for i, s in enumerate(strings) if len(s) != width]
+            if bad:
+                raise DataFormatError(f"{where[bad[0]]}: column {j + 1}: sequence length "
+                                      f"{len(strings[bad[0]])}, expected {width}")
+            chars = np.array([list(s) for s in strings])
+            order = [str(c) for c in _value_order(chars.ravel())]
+            codes = np.searchsorted(np.array(order), chars).astype(float)
+            blocks.append(codes)
+            attributes += [{"kind": "nominal", "values": list(order)} for _ in range(width)]
+    names = entry.names or [f"a{k + 1}" for k in range(len(attributes))]
+    if raw.declared and not entry.names:
+        names = [raw.declared[j][0] for j, kind in enumerate(columns) if kind not in "xy"]
+    if len(names) != len(attributes):
+        raise DataFormatError(f"{entry.name}: {len(names)} names for {len(attributes)} attributes")
+    for attr, name in zip(attributes, names):
+        attr["name"] = str(name)
+    X = np.hstack(blocks) if blocks else np.empty((len(cells), 0))
+
+    keep = np.array([lab not in missing for lab in labels])
+    if entry.class_map is not None:
+        keep &= np.isin(labels, list(entry.class_map))
+        labels = np.array([entry.class_map.get(lab, lab) for lab in labels], dtype=object)
+    X, labels = X[keep], labels[keep]
+    if entry.class_bins is not None:
+        try:
+            target = labels.astype(float)
+        except ValueError:
+            raise DataFormatError(f"{entry.name}: class_bins needs a numeric class column") from None
+        y = np.digitize(target, entry.class_bins)
+        classes = [str(k) for k in range(len(entry.class_bins) + 1)]
+    else:
+        declared = raw.declared[y_col][2] if raw.declared else None
+        classes = declared or _value_order(labels)
+        lookup = {c: k for k, c in enumerate(classes)}
+        y = np.array([lookup[c] for c in labels])
+        present = np.unique(y)
+        if declared and len(present) < len(classes):  # ARFF may declare unused labels: drop them
+            classes = [classes[k] for k in present]
+            y = np.searchsorted(present, y)
+    return Table(entry.name, X, y.astype(np.int64), attributes, [str(c) for c in classes])
+
+
+def check_counts(entry: Entry, table: Table) -> None:
+    """Fail loudly when rows, attributes or classes differ from the catalogue."""
+    found = {"rows": table.X.shape[0], "attributes": table.X.shape[1],
+             "classes": len(np.unique(table.y))}
+    for key, value in found.items():
+        expected = getattr(entry, key)
+        if expected is not None and expected != value:
+            raise DataFormatError(f"data set {entry.name!r}: catalogue says {expected} {key}, the data have "
+                                  f"{value}")

@@ -1,0 +1,57 @@
+"""Weighted frequency counting shared by naive Bayes, trees, TAN and the mixtures.
+
+All attribute-value/class counts of a data set come from one ``np.bincount`` over a flat index
+``offset[j] + code[i, j]`` (one row per attribute value, one column per class). Missing codes (-1) go to
+an extra last row that every lookup treats as "no evidence", so missing values are skipped without masks.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class ValueIndex:
+    """Maps (attribute, value) pairs of discrete data to rows of a flat table.
+
+    ``offsets[j]`` is the first row of attribute ``j``; row ``n_rows`` is the shared missing-value row.
+    """
+
+    def __init__(self, n_values):
+        self.n_values = np.asarray(n_values, dtype=np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(self.n_values)[:-1]]).astype(np.int64)
+        self.n_rows = int(self.n_values.sum())
+        self.attribute_of_row = np.repeat(np.arange(len(self.n_values)), self.n_values)
+
+    def rows(self, codes: np.ndarray) -> np.ndarray:
+        """Flat table rows for integer codes (n, d); missing or out-of-range codes map to ``n_rows``."""
+        valid = (codes >= 0) & (codes < self.n_values)
+        return np.where(valid, codes + self.offsets, self.n_rows)
+
+    def counts(self, codes: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
+        """Weighted counts, shape (n_rows + 1, n_classes); the last row collects missing values."""
+        flat = self.rows(codes) * n_classes + y[:, None]
+        w = np.broadcast_to(weights[:, None], flat.shape)
+        return np.bincount(flat.ravel(), weights=w.ravel(),
+                           minlength=(self.n_rows + 1) * n_classes).reshape(self.n_rows + 1, n_classes)
+
+    def per_attribute_totals(self, table: np.ndarray) -> np.ndarray:
+        """Sum of a (n_rows[+1], K) table over the values of each attribute, shape (d, K)."""
+        return np.add.reduceat(table[: self.n_rows], self.offsets, axis=0) if self.n_rows else \
+            np.zeros((0, table.shape[1]))
+
+    def lookup_sum(self, table: np.ndarray, codes: np.ndarray, chunk: int = 4096) -> np.ndarray:
+        """Sum over attributes of ``table[row(i, j)]``, shape (n, K); the missing row must hold zeros.
+
+        Chunked over instances so the (chunk, d, K) gather stays small.
+        """
+        rows = self.rows(codes)
+        out = np.empty((rows.shape[0], table.shape[1]))
+        for start in range(0, rows.shape[0], chunk):
+            out[start:start + chunk] = table[rows[start:start + chunk]].sum(axis=1)
+        return out
+
+
+def log_normalize(log_joint: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of log scores (stable under very negative values)."""
+    shifted = log_joint - log_joint.max(axis=1, keepdims=True)
+    p = np.exp(shifted)
+    return p / p.sum(axis=1, keepdims=True)

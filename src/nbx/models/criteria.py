@@ -1,0 +1,45 @@
+"""Entropy-based split criteria on weighted count tables (shared by MDL discretization and the trees).
+
+All functions take count arrays whose last axis is the class; leading axes index candidate splits and
+branches. Entropies are in bits. Zero counts contribute nothing (0 log 0 = 0).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def entropy(counts: np.ndarray) -> np.ndarray:
+    """Class entropy of each count vector along the last axis (bits)."""
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(total > 0, counts / total, 0.0)
+        terms = np.where(p > 0, p * np.log2(p), 0.0)
+    return -terms.sum(axis=-1)
+
+
+def conditional_entropy(branch_counts: np.ndarray) -> np.ndarray:
+    """Weighted mean class entropy over branches: counts (..., branches, classes) -> (...)."""
+    branch_counts = np.asarray(branch_counts, dtype=float)
+    sizes = branch_counts.sum(axis=-1)
+    total = sizes.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > 0, (sizes * entropy(branch_counts)).sum(axis=-1) / total, 0.0)
+
+
+def info_gain(branch_counts: np.ndarray) -> np.ndarray:
+    """Information gain of a split: H(C) - H(C | branch)."""
+    parent = np.asarray(branch_counts, dtype=float).sum(axis=-2)
+    return entropy(parent) - conditional_entropy(branch_counts)
+
+
+def split_info(branch_counts: np.ndarray) -> np.ndarray:
+    """Entropy of the branch sizes (Quinlan's split information)."""
+    return entropy(np.asarray(branch_counts, dtype=float).sum(axis=-1))
+
+
+def gain_ratio(branch_counts: np.ndarray) -> np.ndarray:
+    """Quinlan's gain ratio, 0 where the split information is 0."""
+    gain, info = info_gain(branch_counts), split_info(branch_counts)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(info > 0, gain / info, 0.0)
