@@ -153,6 +153,9 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
             if not isinstance(entry, dict):
                 raise CatalogueError(f"catalogue {path}: entry {name!r} is not a mapping")
             raw[str(name)] = entry
+    for name, entry in raw.items():
+        if "base" in entry and entry["base"] not in raw:
+            raise CatalogueError(f"data set {name!r}: base {entry['base']!r} is not in the catalogue")
     entries: dict[str, dict] = {}
     out: dict[str, Entry] = {}
     # Bases first: resolve in dependency order so a derived entry can name any other entry.
@@ -166,7 +169,7 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
                 entries[name] = {k: getattr(out[name], k) for k in INHERITED}
                 progressed = True
         if not progressed:
-            raise CatalogueError(f"unresolvable 'base' in {sorted(pending)} (unknown or circular)")
+            raise CatalogueError(f"circular 'base' references among {sorted(pending)}")
     return out
 
 

@@ -167,7 +167,8 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
         y = np.digitize(target, entry.class_bins)
         classes = [str(k) for k in range(len(entry.class_bins) + 1)]
     else:
-        declared = raw.declared[y_col][2] if raw.declared else None
+        # A class_map relabels the classes, so the ARFF's declared class values no longer apply.
+        declared = raw.declared[y_col][2] if raw.declared and entry.class_map is None else None
         classes = declared or _value_order(labels)
         lookup = {c: k for k, c in enumerate(classes)}
         y = np.array([lookup[c] for c in labels])

@@ -20,6 +20,7 @@ CLASSES = {
     "SelfAdaptiveNBTree": "nbx.models.snbtree:SelfAdaptiveNBTree",
     "TAN": "nbx.models.tan:TAN",
     "MUV": "nbx.models.muv:MUV",
+    "MUVofMUV": "nbx.models.muv:MUVofMUV",
     "LogisticRegression": "nbx.models.logistic:LogisticRegression",
     "HBayesNB": "nbx.models.hbayes:HBayesNB",
     "HBayesTAN": "nbx.models.hbayes:HBayesTAN",

@@ -1,0 +1,77 @@
+"""params.yaml: reading and validating the experiment and learner blocks, with errors naming the key."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .data.catalogue import Entry, get_entry, load_catalogue
+
+PARAMS_FILE = Path("params.yaml")
+
+
+class ConfigError(ValueError):
+    """params.yaml names something that does not exist or is malformed."""
+
+
+@dataclass
+class Experiment:
+    name: str
+    title: str
+    datasets: dict[str, str]       # the paper's name -> catalogue id
+    protocol: dict
+    discretizer: dict
+    impute: str | None
+    learners: list[str]
+    published: dict
+
+
+def load_params(path: Path = PARAMS_FILE) -> dict:
+    try:
+        params = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    for key in ("seed", "experiments", "learners"):
+        if key not in params:
+            raise ConfigError(f"{path}: missing top-level key {key!r}")
+    return params
+
+
+def catalogue(params: dict) -> dict[str, Entry]:
+    return load_catalogue(params.get("data", {}).get("catalogues", []))
+
+
+def experiment(params: dict, name: str) -> Experiment:
+    blocks = params["experiments"]
+    if name not in blocks:
+        raise ConfigError(f"params.yaml: unknown experiment {name!r}; known: {sorted(blocks)}")
+    block = blocks[name]
+    where = f"params.yaml: experiments.{name}"
+    for key in ("datasets", "protocol", "discretizer", "learners"):
+        if key not in block:
+            raise ConfigError(f"{where}: missing key {key!r}")
+    datasets = block["datasets"]
+    if isinstance(datasets, list):
+        datasets = {d: d for d in datasets}
+    for learner in block["learners"]:
+        if learner not in params["learners"]:
+            raise ConfigError(f"{where}.learners: unknown learner {learner!r}; "
+                              f"defined in learners: {sorted(params['learners'])}")
+    impute = block.get("impute")
+    if impute not in (None, "mode"):
+        raise ConfigError(f"{where}.impute: {impute!r} must be null or 'mode'")
+    return Experiment(name, block.get("title", name), dict(datasets), block["protocol"], block["discretizer"],
+                      impute, list(block["learners"]), block.get("published", {}))
+
+
+def experiment_entries(params: dict, exp: Experiment) -> dict[str, Entry]:
+    """Catalogue entries of an experiment's data sets, by catalogue id (unknown ids are an error)."""
+    cat = catalogue(params)
+    return {ds: get_entry(cat, ds, f"params.yaml: experiments.{exp.name}.datasets") for ds in exp.datasets.values()}
+
+
+def learner_spec(params: dict, name: str) -> dict:
+    if name not in params["learners"]:
+        raise ConfigError(f"params.yaml: unknown learner {name!r}; defined: {sorted(params['learners'])}")
+    return params["learners"][name]

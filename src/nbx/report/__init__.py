@@ -1,0 +1,1 @@
+"""Markdown reports: our results beside the papers' published numbers."""

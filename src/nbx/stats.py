@@ -1,0 +1,58 @@
+"""Significance tests used by the papers, plus the corrected resampled t-test for repeated splits.
+
+- Paired t-test on per-split accuracies (Wiering 2003 Table 2 marks: ++ p<0.01, + p<0.05, = , -, --).
+- Corrected resampled t-test (Nadeau & Bengio 2003): the variance term is inflated by n_test/n_train, since
+  overlapping training sets make split results correlated; this is the test we recommend beyond the papers.
+- Sign test (Ting & Zheng: one-tailed on win/loss counts), Wilcoxon signed-rank (Kang & Tian).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+
+def paired_t(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided p-value of the paired t-test of a vs b (1.0 when all differences are 0)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    if np.allclose(d, d[0]):
+        return 1.0 if np.isclose(d[0], 0) else 0.0
+    return float(stats.ttest_rel(a, b).pvalue)
+
+
+def corrected_t(a: np.ndarray, b: np.ndarray, test_fraction: float) -> float:
+    """Two-sided p-value of Nadeau & Bengio's corrected resampled t-test."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    k = len(d)
+    var = d.var(ddof=1)
+    if var == 0:
+        return 1.0 if np.isclose(d.mean(), 0) else 0.0
+    ratio = test_fraction / (1 - test_fraction)
+    t = d.mean() / np.sqrt((1 / k + ratio) * var)
+    return float(2 * stats.t.sf(abs(t), df=k - 1))
+
+
+def mark(a: np.ndarray, b: np.ndarray) -> str:
+    """Wiering's significance mark of a vs reference b: ++/+ better at p<0.01/0.05, --/- worse, = otherwise."""
+    p = paired_t(a, b)
+    better = np.mean(a) > np.mean(b)
+    if p < 0.01:
+        return "++" if better else "--"
+    if p < 0.05:
+        return "+" if better else "-"
+    return "="
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """One-tailed sign test p-value that wins exceed losses by chance (ties dropped)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    return float(stats.binom.sf(wins - 1, n, 0.5))
+
+
+def wilcoxon(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided Wilcoxon signed-rank p-value over paired per-data-set results (1.0 if all equal)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    if np.all(d == 0):
+        return 1.0
+    return float(stats.wilcoxon(a, b, zero_method="wilcox").pvalue)

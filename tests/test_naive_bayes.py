@@ -1,0 +1,121 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nbx.models.base import clone
+from nbx.models.naive_bayes import NaiveBayes
+
+
+def brute_force_proba(X, y, Xq, prior, alpha=1.0, m=2.0):
+    """Product of smoothed relative frequencies, one loop per query, attribute and class."""
+    classes = np.unique(y)
+    K, N, d = len(classes), len(y), X.shape[1]
+    V = X.max(axis=0) + 1
+    out = np.zeros((len(Xq), K))
+    for q, x in enumerate(Xq):
+        for k, c in enumerate(classes):
+            in_c = y == c
+            n_c = in_c.sum()
+            if prior == "laplace":
+                p = (n_c + alpha) / (N + K * alpha)
+            elif prior == "m_estimate":
+                p = (n_c + 1) / (N + K)
+            else:
+                p = (n_c + 1 / N) / (N + K / N)
+            for j in range(d):
+                if x[j] < 0:
+                    continue
+                obs = X[:, j] >= 0
+                n_cj = (in_c & obs).sum()
+                n_cv = (in_c & (X[:, j] == x[j])).sum()
+                if prior == "laplace":
+                    p *= (n_cv + alpha) / (n_cj + V[j] * alpha)
+                elif prior == "m_estimate":
+                    p_v = ((X[:, j] == x[j]).sum() + 1) / (obs.sum() + V[j])
+                    p *= (n_cv + m * p_v) / (n_cj + m)
+                else:
+                    p *= (n_cv + 1 / N) / (n_cj + V[j] / N)
+            out[q, k] = p
+    return out / out.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("prior", ["laplace", "m_estimate", "kang"])
+def test_equals_brute_force_product_of_frequencies(prior):
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 4, size=(60, 5))
+    X[rng.random(X.shape) < 0.1] = -1          # missing values are skipped
+    X[:, 2] = np.maximum(X[:, 2], 0)
+    y = rng.integers(0, 3, size=60)
+    Xq = rng.integers(-1, 4, size=(15, 5))
+    model = NaiveBayes(prior=prior, alpha=0.7).fit(X, y)
+    expected = brute_force_proba(X, y, Xq, prior, alpha=0.7)
+    np.testing.assert_allclose(model.predict_proba(Xq), expected, rtol=1e-10)
+
+
+def test_hand_computed_laplace():
+    X = np.array([[0], [0], [1], [1], [1]])
+    y = np.array([0, 0, 0, 1, 1])
+    p = NaiveBayes().fit(X, y).predict_proba([[0]])[0]
+    # P(0)=(3+1)/(5+2), P(x=0|0)=(2+1)/(3+2); P(1)=3/7, P(x=0|1)=(0+1)/(2+2)
+    a, b = 4 / 7 * 3 / 5, 3 / 7 * 1 / 4
+    np.testing.assert_allclose(p, [a / (a + b), b / (a + b)])
+
+
+@given(st.integers(0, 2**32 - 1))
+@settings(max_examples=25, deadline=None)
+def test_integer_weights_equal_row_duplication(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(20, 4))
+    y = rng.integers(0, 2, size=20)
+    w = rng.integers(0, 4, size=20)
+    Xq = rng.integers(0, 3, size=(10, 4))
+    for prior in ("laplace", "m_estimate", "kang"):
+        weighted = NaiveBayes(prior=prior).fit(X, y, sample_weight=w, n_values=[3] * 4)
+        duplicated = NaiveBayes(prior=prior).fit(np.repeat(X, w, axis=0), np.repeat(y, w), n_values=[3] * 4)
+        if len(duplicated.classes_) == len(weighted.classes_):
+            np.testing.assert_allclose(weighted.predict_proba(Xq), duplicated.predict_proba(Xq), rtol=1e-9)
+
+
+def test_no_underflow_with_many_attributes():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 10, size=(200, 300))
+    y = rng.integers(0, 2, size=200)
+    proba = NaiveBayes().fit(X, y).predict_proba(X)
+    assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1)
+    assert np.all(proba.max(axis=1) > 0.5)
+
+
+def test_unseen_and_missing_codes_are_ignored():
+    X = np.array([[0, 1], [1, 0], [1, 1]])
+    y = np.array([0, 1, 1])
+    model = NaiveBayes().fit(X, y)
+    only_first = model.predict_proba([[0, -1]])
+    np.testing.assert_allclose(model.predict_proba([[0, 7]]), only_first)  # 7: never seen, skipped
+
+
+def test_string_labels_and_params_roundtrip():
+    X = np.array([[0], [1], [1]])
+    model = NaiveBayes(prior="m_estimate", m=3.0)
+    model.fit(X, np.array(["b", "a", "a"]))
+    assert list(model.classes_) == ["a", "b"]
+    assert model.predict(np.array([[1]]))[0] == "a"
+    twin = clone(model)
+    assert twin.get_params() == model.get_params() and not hasattr(twin, "classes_")
+    with pytest.raises(ValueError, match="unknown parameter 'mm'"):
+        model.set_params(mm=1)
+    with pytest.raises(ValueError, match="unknown prior"):
+        NaiveBayes(prior="bogus").fit(X, [0, 1, 1])
+
+
+def test_jitter_is_seeded():
+    X = np.random.default_rng(2).integers(0, 3, size=(30, 3))
+    y = X[:, 0] % 2
+    a = NaiveBayes(alpha=0.1, alpha_jitter=0.01, random_state=5).fit(X, y).predict_proba(X)
+    b = NaiveBayes(alpha=0.1, alpha_jitter=0.01, random_state=5).fit(X, y).predict_proba(X)
+    c = NaiveBayes(alpha=0.1, alpha_jitter=0.01, random_state=6).fit(X, y).predict_proba(X)
+    assert a.tobytes() == b.tobytes() and a.tobytes() != c.tobytes()
+
+
+def test_rejects_numeric_input():
+    with pytest.raises(ValueError, match="discretize"):
+        NaiveBayes().fit(np.array([[0.5], [1.5]]), [0, 1])
