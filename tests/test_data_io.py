@@ -85,7 +85,7 @@ def test_catalogue_errors_name_the_problem(tmp_path):
     with pytest.raises(CatalogueError, match="'mine'.*exactly one y"):
         load_catalogue([bad])
     bad.write_text("datasets:\n  mine:\n    base: nothere\n")
-    with pytest.raises(CatalogueError, match="base 'nothere'"):
+    with pytest.raises(CatalogueError, match=r"'mine': 'nothere' \(base/join\) is not in the catalogue"):
         load_catalogue([bad])
 
 
@@ -109,3 +109,15 @@ def test_count_mismatch_fails_loudly(load_dataset):
     entry.rows = 151
     with pytest.raises(DataFormatError, match="'iris': catalogue says 151 rows, the data have 150"):
         check_counts(entry, load_dataset("iris"))
+
+
+def test_joined_entry_stacks_parts_by_label(load_dataset):
+    whole, first, second = (load_dataset(n) for n in ("solar-flare-all", "solar-flare1", "solar-flare"))
+    assert whole.X.shape == (1389, 10) and whole.X.shape[0] == first.X.shape[0] + second.X.shape[0]
+    for j, attr in enumerate(whole.attributes):
+        labels = [attr["values"][int(c)] for c in whole.X[:, j]]
+        expected = [a["values"][int(c)] for part in (first, second) for a, c in
+                    zip([part.attributes[j]] * len(part.X), part.X[:, j])]
+        assert labels == expected
+    assert [whole.classes[k] for k in whole.y] == [first.classes[k] for k in first.y] + \
+        [second.classes[k] for k in second.y]

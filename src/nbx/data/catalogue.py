@@ -19,6 +19,8 @@ over the built-in ones. Entry fields:
 ``class_map`` (old label -> new label; rows with unmapped labels are dropped), ``class_bins`` (right-open bin edges for a
                  numeric class column, labels = bin index) and an overriding ``columns`` string
                  (e.g. an ``x`` drops one attribute).
+``join``         a list of entries whose rows are stacked (same attributes, matched by value label), for a data
+                 set split over files of different formats (Ting & Zheng's solar flare: ARFF + text).
 ``generator``    ``{name, rows, seed, ...}`` for synthetic domains (see :mod:`nbx.data.synthetic`).
 ``names``        optional attribute names (one per attribute, in order).
 """
@@ -33,7 +35,7 @@ BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
 FORMATS = ("csv", "whitespace", "arff")
 FIELDS = {"title", "files", "format", "header_lines", "columns", "missing", "rows", "attributes", "classes",
-          "source", "reason", "base", "class_map", "class_bins", "generator", "names", "notes", "papers"}
+          "source", "reason", "base", "join", "class_map", "class_bins", "generator", "names", "notes", "papers"}
 INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator")
 
 
@@ -69,6 +71,7 @@ class Entry:
     generator: dict | None = None
     names: list[str] | None = None
     notes: str = ""
+    parts: list["Entry"] = field(default_factory=list)
 
     @property
     def available(self) -> bool:
@@ -83,7 +86,18 @@ def _file_spec(name: str, raw) -> FileSpec:
                     origin_path=origin.get("path"), compression=origin.get("compression"))
 
 
-def _build(name: str, raw: dict, entries: dict) -> Entry:
+def _build_join(name: str, raw: dict, built: dict[str, Entry]) -> Entry:
+    parts = [built[p] for p in raw["join"]]
+    source = "mirror-only" if any(p.source == "mirror-only" for p in parts) else "uci"
+    entry = Entry(name=name, source=source, title=str(raw.get("title", name)), parts=parts,
+                  files=[f for p in parts for f in p.files], notes=str(raw.get("notes", "")))
+    for key in ("rows", "attributes", "classes"):
+        if raw.get(key) is not None:
+            setattr(entry, key, int(raw[key]))
+    return entry
+
+
+def _build(name: str, raw: dict, entries: dict, out_entries: dict[str, Entry]) -> Entry:
     unknown = set(raw) - FIELDS
     if unknown:
         raise CatalogueError(f"data set {name!r}: unknown field(s) {sorted(unknown)}")
@@ -98,6 +112,8 @@ def _build(name: str, raw: dict, entries: dict) -> Entry:
     source = merged.get("source", "uci")
     if source not in SOURCES:
         raise CatalogueError(f"data set {name!r}: source {source!r} is not one of {SOURCES}")
+    if raw.get("join"):
+        return _build_join(name, raw, out_entries)
     entry = Entry(name=name, source=source)
     entry.title = str(merged.get("title", name))
     entry.files = [f if isinstance(f, FileSpec) else _file_spec(name, f) for f in merged.get("files") or []]
@@ -154,8 +170,9 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
                 raise CatalogueError(f"catalogue {path}: entry {name!r} is not a mapping")
             raw[str(name)] = entry
     for name, entry in raw.items():
-        if "base" in entry and entry["base"] not in raw:
-            raise CatalogueError(f"data set {name!r}: base {entry['base']!r} is not in the catalogue")
+        for ref in ([entry["base"]] if "base" in entry else []) + list(entry.get("join", [])):
+            if ref not in raw:
+                raise CatalogueError(f"data set {name!r}: {ref!r} (base/join) is not in the catalogue")
     entries: dict[str, dict] = {}
     out: dict[str, Entry] = {}
     # Bases first: resolve in dependency order so a derived entry can name any other entry.
@@ -163,9 +180,9 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
     while pending:
         progressed = False
         for name in list(pending):
-            base = pending[name].get("base")
-            if base is None or base in entries:
-                out[name] = _build(name, pending.pop(name), entries)
+            needs = [pending[name]["base"]] if "base" in pending[name] else list(pending[name].get("join", []))
+            if all(n in entries for n in needs):
+                out[name] = _build(name, pending.pop(name), entries, out)
                 entries[name] = {k: getattr(out[name], k) for k in INHERITED}
                 progressed = True
         if not progressed:

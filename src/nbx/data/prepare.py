@@ -88,13 +88,40 @@ def _columns_for(entry: Entry, raw: RawTable) -> str:
 
 def build_table(entry: Entry, paths: list[Path]) -> Table:
     """Parse an entry's files (or run its generator), apply its derivation, and check the counts."""
-    if entry.source == "generator":
+    if entry.parts:
+        table = _join(entry, paths)
+    elif entry.source == "generator":
         X, y, attributes, classes = generate(entry.generator, entry.name)
         table = Table(entry.name, X, np.asarray(y, np.int64), attributes, classes)
     else:
         table = _parse(entry, paths)
     check_counts(entry, table)
     return table
+
+
+def _join(entry: Entry, paths: list[Path]) -> Table:
+    """Stack the parts' rows; nominal codes and classes are re-mapped by their labels."""
+    tables, start = [], 0
+    for part in entry.parts:
+        tables.append(build_table(part, paths[start:start + len(part.files)]))
+        start += len(part.files)
+    first = tables[0]
+    attributes = [dict(a, values=_value_order(v for t in tables for v in t.attributes[j]["values"]))
+                  if a["kind"] == "nominal" else dict(a) for j, a in enumerate(first.attributes)]
+    classes = _value_order(c for t in tables for c in t.classes)
+    blocks, ys = [], []
+    for t in tables:
+        if [a["kind"] for a in t.attributes] != [a["kind"] for a in attributes]:
+            raise DataFormatError(f"{entry.name}: part {t.name!r} has different attribute kinds")
+        X = t.X.copy()
+        for j, a in enumerate(attributes):
+            if a["kind"] == "nominal":
+                remap = np.array([a["values"].index(v) for v in t.attributes[j]["values"]], dtype=float)
+                known = ~np.isnan(X[:, j])
+                X[known, j] = remap[X[known, j].astype(int)]
+        blocks.append(X)
+        ys.append(np.array([classes.index(c) for c in t.classes])[t.y])
+    return Table(entry.name, np.vstack(blocks), np.concatenate(ys).astype(np.int64), attributes, classes)
 
 
 def _parse(entry: Entry, paths: list[Path]) -> Table:
