@@ -1,7 +1,6 @@
 """DVC stage: discretize one experiment (see nbx.pipeline.discretize). Usage: python stages/discretize.py EXPERIMENT"""
-import sys
-
-from nbx import config, pipeline
+from nbx import pipeline
+from nbx.cli import run_stage
 
 if __name__ == "__main__":
-    pipeline.discretize(config.load_params(), sys.argv[1])
+    run_stage(pipeline.discretize, 1)

@@ -1,5 +1,6 @@
 """DVC stage: download (see nbx.pipeline.download)."""
-from nbx import config, pipeline
+from nbx import pipeline
+from nbx.cli import run_stage
 
 if __name__ == "__main__":
-    pipeline.download(config.load_params())
+    run_stage(pipeline.download)

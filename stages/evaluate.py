@@ -1,7 +1,6 @@
 """DVC stage: evaluate one experiment (see nbx.pipeline.evaluate). Usage: python stages/evaluate.py EXPERIMENT"""
-import sys
-
-from nbx import config, pipeline
+from nbx import pipeline
+from nbx.cli import run_stage
 
 if __name__ == "__main__":
-    pipeline.evaluate(config.load_params(), sys.argv[1])
+    run_stage(pipeline.evaluate, 1)

@@ -1,5 +1,6 @@
 """DVC stage: prepare (see nbx.pipeline.prepare)."""
-from nbx import config, pipeline
+from nbx import pipeline
+from nbx.cli import run_stage
 
 if __name__ == "__main__":
-    pipeline.prepare(config.load_params())
+    run_stage(pipeline.prepare)

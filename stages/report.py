@@ -1,7 +1,6 @@
 """DVC stage: report one experiment (see nbx.pipeline.report). Usage: python stages/report.py EXPERIMENT"""
-import sys
-
-from nbx import config, pipeline
+from nbx import pipeline
+from nbx.cli import run_stage
 
 if __name__ == "__main__":
-    pipeline.report(config.load_params(), sys.argv[1])
+    run_stage(pipeline.report, 1)

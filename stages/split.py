@@ -1,7 +1,6 @@
 """DVC stage: split one experiment (see nbx.pipeline.split). Usage: python stages/split.py EXPERIMENT"""
-import sys
-
-from nbx import config, pipeline
+from nbx import pipeline
+from nbx.cli import run_stage
 
 if __name__ == "__main__":
-    pipeline.split(config.load_params(), sys.argv[1])
+    run_stage(pipeline.split, 1)

@@ -1,8 +1,7 @@
 """DVC stage: train one learner on every split of one experiment's data sets (see nbx.pipeline.train).
 Usage: python stages/train.py EXPERIMENT LEARNER"""
-import sys
-
-from nbx import config, pipeline
+from nbx import pipeline
+from nbx.cli import run_stage
 
 if __name__ == "__main__":
-    pipeline.train(config.load_params(), sys.argv[1], sys.argv[2])
+    run_stage(pipeline.train, 2)

@@ -55,3 +55,17 @@ def log_normalize(log_joint: np.ndarray) -> np.ndarray:
     shifted = log_joint - log_joint.max(axis=1, keepdims=True)
     p = np.exp(shifted)
     return p / p.sum(axis=1, keepdims=True)
+
+
+def logsumexp(a: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
+    """log Σ exp(a) along an axis, shifted by the maximum (all -inf gives -inf); faster than logaddexp.reduce."""
+    top = np.max(a, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
+def log_softmax(joint: np.ndarray) -> np.ndarray:
+    """Row-wise log of normalized probabilities from log scores, shape (n, K)."""
+    return joint - logsumexp(joint, axis=1, keepdims=True)

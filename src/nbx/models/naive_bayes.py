@@ -25,7 +25,7 @@ import numpy as np
 
 from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, encode_labels,
                    resolve_n_values)
-from .counting import ValueIndex, log_normalize
+from .counting import ValueIndex, log_normalize, log_softmax
 
 PRIORS = ("laplace", "m_estimate", "kang")
 
@@ -113,7 +113,7 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
 
     def predict_log_proba(self, X) -> np.ndarray:
         joint = self.decision_function(X)
-        return joint - np.logaddexp.reduce(joint, axis=1, keepdims=True)
+        return log_softmax(joint)
 
     def predict_proba(self, X) -> np.ndarray:
         return log_normalize(self.decision_function(X))

@@ -1,0 +1,244 @@
+"""Bagging and AdaBoost.M1 over any learner (Wiering 2003 §4; Ting & Zheng 2003 §2; Lee et al. 2006 §4.4).
+
+Both meta-learners fit their base models on the ensemble's class *indices* 0..K-1, so a base model fitted
+on a sample lacking some classes has ``classes_`` that is a subset of them; its outputs are mapped back
+to the ensemble's columns (:func:`_full_proba`). Base models are fitted only on rows of positive weight,
+with the weights as ``sample_weight`` (a bootstrap count of k is k copies of the row), and receive the
+ensemble's ``n_values`` (resolved on the full data for discrete learners, so every sample sees the same
+cardinalities). A base learner with a ``random_state`` parameter gets a seed drawn from the
+ensemble's ``random_state``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, clone, encode_labels,
+                   resolve_n_values)
+from .registry import input_kind as _input_kind
+
+VOTE_ZERO_ERROR = np.log(1e10)  # Ting & Zheng §2: the vote of a model with training error 0
+WEIGHT_FLOOR = 1e-8  # Ting & Zheng §2, after Bauer & Kohavi (1999)
+
+
+def _default_base():
+    from .naive_bayes import NaiveBayes
+    return NaiveBayes()
+
+
+class _Ensemble(ClassifierMixin, BaseEstimator):
+    """Shared fitting plumbing: label encoding, n_values, seeded base fits, class mapping."""
+
+    @property
+    def input_kind(self) -> str:
+        return _input_kind(self.base) if self.base is not None else "discrete"
+
+    def _prepare(self, X, y, sample_weight, n_values):
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D, got shape {X.shape}")
+        self.classes_, y_idx = encode_labels(y)
+        if X.shape[0] != y_idx.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but y has {y_idx.shape[0]}")
+        w = check_weights(sample_weight, X.shape[0])
+        if self.input_kind == "discrete":
+            n_values = resolve_n_values(as_codes(X), n_values)
+        self.n_values_ = n_values
+        if not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1:
+            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
+        return X, y_idx, w
+
+    def _fit_base(self, X, y_idx, weights, rng):
+        """A clone of ``base`` fitted on the rows of positive weight, seeded from ``rng``."""
+        est = clone(self.base if self.base is not None else _default_base())
+        seed = int(rng.integers(2 ** 31 - 1))
+        if "random_state" in est.get_params(deep=False):
+            est.set_params(random_state=seed)
+        rows = weights > 0
+        return est.fit(X[rows], y_idx[rows], sample_weight=weights[rows], n_values=self.n_values_)
+
+    def _full_proba(self, est, X) -> np.ndarray:
+        """A base model's predict_proba in the ensemble's columns (zeros for classes it never saw)."""
+        out = np.zeros((X.shape[0], len(self.classes_)))
+        out[:, est.classes_.astype(np.intp)] = est.predict_proba(X)
+        return out
+
+    def _votes(self, X, weights) -> np.ndarray:
+        """Σ_t weights[t] · [model t predicts class k], shape (n, K)."""
+        X = np.asarray(X)
+        votes = np.zeros((X.shape[0], len(self.classes_)))
+        rows = np.arange(X.shape[0])
+        for est, weight in zip(self.estimators_, weights):
+            votes[rows, est.predict(X).astype(np.intp)] += weight
+        return votes
+
+
+def _bootstrap_counts(rng, w: np.ndarray, size: int) -> np.ndarray:
+    """How often each row is drawn in ``size`` draws with replacement, rows drawn with probability ∝ w."""
+    idx = rng.choice(w.shape[0], size=size, replace=True, p=w / w.sum())
+    return np.bincount(idx, minlength=w.shape[0]).astype(float)
+
+
+class Bagging(_Ensemble):
+    """Bagging (Breiman 1996) as in Wiering (2003) §4.
+
+    Parameters: ``base`` (any learner; default ``NaiveBayes()``), ``n_estimators`` (10), ``max_samples``
+    (fraction of the data size drawn with replacement for each bootstrap sample; Wiering §4 "most often
+    ... about 90%", so 0.9), ``voting`` (``"hard"``: majority vote of the predicted classes, ties to the
+    lowest class index, ``predict_proba`` = vote fractions; ``"soft"``: average of the models'
+    probabilities), ``random_state``.
+
+    Sample weights: rows are drawn with probability proportional to ``sample_weight``, and
+    round(max_samples · n_rows) rows are drawn (so a weight of k matches k copies only in distribution).
+
+    Fitted attributes: ``classes_``, ``estimators_``, ``bootstrap_counts_`` (per model, how often each
+    training row was drawn).
+    """
+
+    def __init__(self, base=None, n_estimators: int = 10, max_samples: float = 0.9, voting: str = "hard",
+                 random_state=None):
+        self.base = base
+        self.n_estimators = n_estimators
+        self.max_samples = max_samples
+        self.voting = voting
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        if self.voting not in ("hard", "soft"):
+            raise ValueError(f"voting must be 'hard' or 'soft', got {self.voting!r}")
+        if not (isinstance(self.max_samples, (int, float)) and self.max_samples > 0):
+            raise ValueError(f"max_samples must be a positive fraction, got {self.max_samples!r}")
+        X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
+        if w.sum() <= 0:
+            raise ValueError("sample_weight sums to 0")
+        rng = check_rng(self.random_state)
+        size = max(1, int(round(self.max_samples * X.shape[0])))
+        self.estimators_, self.bootstrap_counts_ = [], []
+        for _ in range(self.n_estimators):
+            counts = _bootstrap_counts(rng, w, size)
+            self.bootstrap_counts_.append(counts)
+            self.estimators_.append(self._fit_base(X, y_idx, counts, rng))
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        X = np.asarray(X)
+        if self.voting == "soft":
+            return sum(self._full_proba(est, X) for est in self.estimators_) / len(self.estimators_)
+        return self._votes(X, np.ones(len(self.estimators_))) / len(self.estimators_)
+
+
+def adaboost_reweight(weights: np.ndarray, wrong: np.ndarray, error: float, total: float) -> np.ndarray:
+    """Ting & Zheng §2 step (iii): w/(2ε) if misclassified, else w/(2(1-ε)); floor 1e-8; sum to ``total``."""
+    new = np.where(wrong, weights / (2.0 * error), weights / (2.0 * (1.0 - error)))
+    new = np.maximum(new, WEIGHT_FLOOR)
+    return new * (total / new.sum())
+
+
+class AdaBoostM1(_Ensemble):
+    """AdaBoost.M1 by reweighting, exactly as Ting & Zheng (2003) §2, with Wiering's restart as option.
+
+    Parameters: ``base`` (any learner accepting ``sample_weight``; default ``NaiveBayes()``),
+    ``n_estimators`` (T, the number of models in the final vote), ``restart`` (``"bootstrap"`` or
+    ``"noise"``), ``max_restarts`` (25), ``random_state``.
+
+    Procedure (Ting & Zheng §2). w_1(n) = 1 (times ``sample_weight``). Trial t: (i) fit M_t under w_t;
+    (ii) ε_t = Σ_n w_t(n) δ(n) / N (eq. 1; weights always sum to N); (iii) misclassified rows get
+    w_t/(2ε_t) (eq. 2), the others w_t/(2(1-ε_t)) (eq. 3), then weights below 1e-8 are set to 1e-8 and all
+    renormalized to sum N. M_t's vote is log((1-ε_t)/ε_t).
+
+    Restarts, as we read §2 (with Bauer & Kohavi 1999, which it follows):
+
+    * ε_t ≥ 0.5: M_t is discarded, the weights are reinitialized and "the boosting process continues from
+      step (i)" -- trial t is redone, so the final vote still has T models ("it ensures that the same
+      number of models is used"). After ``max_restarts`` consecutive discarded models boosting stops
+      early (Bauer & Kohavi: "limited to 25 times after which we exit the loop"); if no model was kept
+      at all, the first model (fitted on the original weights) is kept with vote 1.
+    * ε_t = 0: M_t is *kept* with vote log(10^10) (instead of Bauer & Kohavi's infinite weight and halt),
+      and the weights are reinitialized for trial t + 1.
+
+    Reinitialization: ``restart="bootstrap"`` (Ting & Zheng) draws N rows with replacement (probability
+    ∝ ``sample_weight``), each drawn row getting weight 1 per draw, undrawn rows 0 (rows with weight 0
+    are left out of the next fit; they get the 1e-8 floor at the following reweighting, as step (iii)
+    says). ``restart="noise"`` (Wiering 2003 §4: "we reweighted the original data set with values between
+    0.9 and 1.1") sets w(n) = sample_weight(n) · U(0.9, 1.1), renormalized to sum N; Wiering only
+    mentions the ε ≥ 0.5 case, and we treat ε = 0 as above in both modes.
+
+    Prediction: ``decision_function`` = Σ_t vote_t · [M_t predicts k] (the weighted vote sums),
+    ``predict`` = its argmax (ties to the lowest class index), ``predict_proba`` = the vote sums divided
+    by the total vote Σ_t vote_t (all votes are positive), i.e. the normalized weighted votes.
+
+    Fitted attributes (Lee et al. 2006 §4.4 reuses the base models): ``estimators_``,
+    ``estimator_weights_`` (votes), ``estimator_errors_`` (ε_t), ``training_weights_`` (w_t each kept model
+    was fitted under), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``classes_``.
+    """
+
+    RESTARTS = ("bootstrap", "noise")
+
+    def __init__(self, base=None, n_estimators: int = 10, restart: str = "bootstrap", max_restarts: int = 25,
+                 random_state=None):
+        self.base = base
+        self.n_estimators = n_estimators
+        self.restart = restart
+        self.max_restarts = max_restarts
+        self.random_state = random_state
+
+    def _reinitialize(self, w: np.ndarray, rng) -> np.ndarray:
+        total = w.sum()
+        if self.restart == "bootstrap":
+            return _bootstrap_counts(rng, w, w.shape[0]) * (total / w.shape[0])
+        noisy = w * rng.uniform(0.9, 1.1, size=w.shape[0])
+        return noisy * (total / noisy.sum())
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        if self.restart not in self.RESTARTS:
+            raise ValueError(f"restart must be one of {self.RESTARTS}, got {self.restart!r}")
+        if not isinstance(self.max_restarts, (int, np.integer)) or self.max_restarts < 0:
+            raise ValueError(f"max_restarts must be a non-negative integer, got {self.max_restarts!r}")
+        X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
+        keep = w > 0  # weight 0 rows are absent rows
+        X, y_idx, w = X[keep], y_idx[keep], w[keep]
+        if w.size == 0:
+            raise ValueError("sample_weight sums to 0")
+        rng = check_rng(self.random_state)
+        total = w.sum()
+        weights = w.copy()
+        self.estimators_, self.estimator_weights_, self.estimator_errors_, self.training_weights_ = [], [], [], []
+        self.n_restarts_ = {"error>=0.5": 0, "error=0": 0}
+        first, first_error, failures = None, None, 0
+        while len(self.estimators_) < self.n_estimators:
+            est = self._fit_base(X, y_idx, weights, rng)
+            wrong = est.predict(X).astype(np.intp) != y_idx
+            error = float(weights[wrong].sum() / weights.sum())
+            if first is None:
+                first, first_error = est, error
+            if error >= 0.5:
+                self.n_restarts_["error>=0.5"] += 1
+                failures += 1
+                if failures > self.max_restarts:
+                    break
+                weights = self._reinitialize(w, rng)
+                continue
+            failures = 0
+            self._keep(est, VOTE_ZERO_ERROR if error == 0 else np.log((1 - error) / error), error, weights)
+            if error == 0:
+                self.n_restarts_["error=0"] += 1
+                weights = self._reinitialize(w, rng)
+            else:
+                weights = adaboost_reweight(weights, wrong, error, total)
+        if not self.estimators_:
+            self._keep(first, 1.0, first_error, w.copy())
+        self.estimator_weights_ = np.array(self.estimator_weights_)
+        self.estimator_errors_ = np.array(self.estimator_errors_)
+        return self
+
+    def _keep(self, est, vote, error, weights) -> None:
+        self.estimators_.append(est)
+        self.estimator_weights_.append(float(vote))
+        self.estimator_errors_.append(error)
+        self.training_weights_.append(weights)
+
+    def decision_function(self, X) -> np.ndarray:
+        """Weighted vote sums Σ_t vote_t · [M_t predicts class k], shape (n, K)."""
+        return self._votes(X, self.estimator_weights_)
+
+    def predict_proba(self, X) -> np.ndarray:
+        return self.decision_function(X) / self.estimator_weights_.sum()

@@ -1,0 +1,231 @@
+"""Multinomial logistic regression with a ridge penalty (le Cessie & van Houwelingen 1992), as in Weka.
+
+Kang & Tian (2006) learn P(C | S1) with "Logistic Regression with a ridge estimator (le Cessie & van
+Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Logistic``:
+
+* K classes use K-1 coefficient vectors; the last class (``classes_[-1]``) is the reference with score 0,
+  so P(c | x) = exp(x·β_c) / (1 + Σ_{k<K-1} exp(x·β_k)), x including a leading 1 for the intercept.
+* Predictors are standardized with the weighted mean and the weighted standard deviation
+  sqrt(|Σw x² − W·mean²| / (W − 1)) (W = total weight); a column with zero deviation is left as is.
+* The objective, minimized over the standardized-scale coefficients θ, is
+
+      f(θ) = − Σ_i w_i log P(y_i | x_i; θ)  +  ridge · Σ_{k<K-1} Σ_{j≥1} θ_kj²
+
+  i.e. le Cessie & van Houwelingen's penalized log-likelihood with the penalty on every non-intercept
+  coefficient and no factor 1/2 (Weka's ``objectiveFunction``). Default ``ridge = 1e-8`` (Weka's -R).
+* Nominal attributes are coded as indicators. Choices that differ from Weka, written down here:
+  every nominal attribute gets one indicator per value (Weka's NominalToBinary makes a single column for a
+  two-valued attribute; with the intercept the spans are the same, so the fitted model is the same up to
+  the tiny ridge); a missing nominal value is the all-zero indicator vector (Weka replaces it by the mode
+  first); a missing numeric value is replaced by the training mean (as Weka's ReplaceMissingValues).
+* Weka minimizes with its own quasi-Newton optimizer; we use ``scipy.optimize.minimize`` (L-BFGS-B) with
+  the analytic gradient. The objective is divided by W inside the optimizer (same minimizer) so the
+  tolerances do not depend on the data size.
+
+Fitted attributes: ``classes_``, ``theta_`` (shape (p+1, K-1), standardized scale, row 0 = intercepts),
+``coef_`` (p, K-1) and ``intercept_`` (K-1,) on the original indicator/numeric scale (as Weka reports),
+``mean_``, ``scale_`` (standardization), ``n_iter_``, ``converged_``.
+
+Warm start: with ``warm_start=True`` a refit starts from the previous ``theta_`` when its shape matches
+(same design columns and classes); otherwise the start is Weka's: intercepts log((n_k+1)/(n_{K-1}+1)),
+slopes 0 (Weka counts rows there; we use weighted counts so that a weight of k equals k copies). Weka's
+RemoveUseless filter (dropping constant attributes) is not applied: a constant column is left unscaled
+and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardizer` and :func:`fit_ridge_logistic` take an
+explicit start ``theta0`` and are reused by HBayes (:mod:`nbx.models.hbayes`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+
+from .counting import log_softmax
+from .base import BaseEstimator, ClassifierMixin, check_weights, encode_labels
+
+
+def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:
+    """Integer codes of nominal columns; NaN, negative or out-of-range values become -1 (missing)."""
+    ok = np.isfinite(block) & (block >= 0) & (block < n_values)
+    filled = np.where(ok, block, 0.0)
+    if np.any(filled != np.round(filled)):
+        raise ValueError("nominal columns (n_values > 0) must hold integer codes")
+    return np.where(ok, filled, -1).astype(np.int64)
+
+
+def design_matrix(X, n_values) -> tuple[np.ndarray, np.ndarray]:
+    """Indicator/numeric design (n, p) and, per design column, the attribute it comes from.
+
+    Nominal column j (n_values[j] > 0) -> n_values[j] indicator columns (missing = all zeros); numeric
+    column -> itself (NaN kept; :func:`standardize` replaces it by the mean).
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}")
+    nv = np.zeros(X.shape[1], np.int64) if n_values is None else np.asarray(n_values, dtype=np.int64)
+    if nv.shape != (X.shape[1],):
+        raise ValueError(f"n_values has shape {nv.shape}, expected ({X.shape[1]},)")
+    if np.any(nv < 0):
+        raise ValueError("n_values must be >= 0 (0 marks a numeric column)")
+    width = np.where(nv > 0, nv, 1)
+    owner = np.repeat(np.arange(X.shape[1]), width)
+    starts = np.concatenate([[0], np.cumsum(width)[:-1]])
+    Z = np.zeros((X.shape[0], int(width.sum())))
+    numeric = np.flatnonzero(nv == 0)
+    Z[:, starts[numeric]] = X[:, numeric]
+    nominal = np.flatnonzero(nv > 0)
+    codes = _nominal_codes(X[:, nominal], nv[nominal])
+    r, c = np.nonzero(codes >= 0)
+    Z[r, starts[nominal][c] + codes[r, c]] = 1.0
+    return Z, owner
+
+
+def standardizer(Z: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weka's weighted mean and standard deviation per column (NaN ignored); zero deviation -> (0, 1)."""
+    ok = ~np.isnan(Z)
+    wz = w[:, None] * ok
+    tot = wz.sum(axis=0)
+    Zf = np.where(ok, Z, 0.0)
+    mean = np.divide((wz * Zf).sum(axis=0), tot, out=np.zeros(Z.shape[1]), where=tot > 0)
+    sq = (wz * Zf ** 2).sum(axis=0)
+    var = np.divide(np.abs(sq - tot * mean ** 2), tot - 1, out=np.zeros(Z.shape[1]), where=tot > 1)
+    sd = np.sqrt(var)
+    keep = sd > 0
+    return np.where(keep, mean, 0.0), np.where(keep, sd, 1.0)
+
+
+def standardize(Z: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """(Z - mean) / scale with a leading column of ones; NaN (missing numeric) becomes the mean (0)."""
+    S = (Z - mean) / scale
+    return np.hstack([np.ones((Z.shape[0], 1)), np.nan_to_num(S, nan=0.0)])
+
+
+def _scores(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Class scores (n, K): Z1 @ theta with the reference class's 0 appended."""
+    return np.hstack([Z1 @ theta, np.zeros((Z1.shape[0], 1))])
+
+
+def log_proba(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """log P(c | x) for a standardized design with intercept column, shape (n, K)."""
+    return log_softmax(_scores(Z1, theta))
+
+
+def default_start(y: np.ndarray, w: np.ndarray, n_features: int, n_classes: int) -> np.ndarray:
+    """Weka's start: intercepts log((n_k + 1) / (n_{K-1} + 1)), slopes zero."""
+    counts = np.bincount(y, weights=w, minlength=n_classes)
+    theta = np.zeros((n_features + 1, n_classes - 1))
+    theta[0] = np.log(counts[:-1] + 1.0) - np.log(counts[-1] + 1.0)
+    return theta
+
+
+def objective(theta_flat: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray,
+              ridge: float) -> tuple[float, np.ndarray]:
+    """Weka's penalized negative log-likelihood and its gradient (both unscaled); Y one-hot (n, K)."""
+    theta = theta_flat.reshape(Z1.shape[1], Y.shape[1] - 1)
+    lp = log_proba(Z1, theta)
+    penalized = theta[1:]
+    value = -np.sum(w * np.sum(Y * lp, axis=1)) + ridge * np.sum(penalized ** 2)
+    resid = w[:, None] * (np.exp(lp[:, :-1]) - Y[:, :-1])
+    grad = Z1.T @ resid
+    grad[1:] += 2.0 * ridge * penalized
+    return value, grad.ravel()
+
+
+def fit_ridge_logistic(Z1: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int, ridge: float,
+                       theta0: np.ndarray | None = None, tol: float = 1e-6,
+                       max_iter: int = 1000) -> tuple[np.ndarray, int, bool]:
+    """Minimize :func:`objective` by L-BFGS-B; returns (theta (p+1, K-1), iterations, converged).
+
+    ``Z1`` is the standardized design with its intercept column; ``theta0`` the start (default:
+    :func:`default_start`).
+    """
+    if n_classes < 2:
+        return np.zeros((Z1.shape[1], 0)), 0, True
+    if theta0 is None:
+        theta0 = default_start(y, w, Z1.shape[1] - 1, n_classes)
+    Y = np.zeros((len(y), n_classes))
+    Y[np.arange(len(y)), y] = 1.0
+    total = w.sum()
+    norm = total if total > 0 else 1.0
+
+    def fun(t):
+        value, grad = objective(t, Z1, Y, w, ridge)
+        return value / norm, grad / norm
+
+    res = minimize(fun, np.asarray(theta0, float).ravel(), jac=True, method="L-BFGS-B",
+                   options={"maxiter": max_iter, "gtol": tol, "ftol": tol * 1e-4})
+    return res.x.reshape(theta0.shape), int(res.nit), bool(res.success)
+
+
+def _check_n_values(X: np.ndarray, n_values) -> np.ndarray:
+    """n_values as an int array (zeros when None); training codes must lie below it."""
+    nv = np.zeros(X.shape[1], np.int64) if n_values is None else np.asarray(n_values, np.int64)
+    if nv.shape != (X.shape[1],):
+        raise ValueError(f"n_values has shape {nv.shape}, expected ({X.shape[1]},)")
+    too_big = (nv > 0) & np.any(X >= np.where(nv > 0, nv, np.inf), axis=0)
+    if np.any(too_big):
+        raise ValueError(f"X holds codes >= n_values in nominal columns {np.flatnonzero(too_big).tolist()}")
+    return nv
+
+
+class LogisticRegression(ClassifierMixin, BaseEstimator):
+    """Ridge multinomial logistic regression as Weka's Logistic; see the module docstring.
+
+    Parameters: ``ridge`` (penalty, Weka -R, default 1e-8), ``max_iter`` (L-BFGS-B iterations; Weka's
+    default -1 means "until convergence"), ``tol`` (gradient tolerance on the objective divided by the
+    total weight), ``warm_start`` (start a refit from the previous ``theta_`` if shapes match).
+    """
+
+    input_kind = "mixed"
+
+    def __init__(self, ridge: float = 1e-8, max_iter: int = 1000, tol: float = 1e-6,
+                 warm_start: bool = False):
+        self.ridge = ridge
+        self.max_iter = max_iter
+        self.tol = tol
+        self.warm_start = warm_start
+
+    def _check_params(self):
+        if not (np.isfinite(self.ridge) and self.ridge >= 0):
+            raise ValueError(f"ridge must be finite and >= 0, got {self.ridge!r}")
+        if int(self.max_iter) < 1:
+            raise ValueError(f"max_iter must be >= 1, got {self.max_iter!r}")
+        if not self.tol > 0:
+            raise ValueError(f"tol must be > 0, got {self.tol!r}")
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        self._check_params()
+        X = np.asarray(X, dtype=float)
+        self.classes_, y_idx = encode_labels(y)
+        if X.ndim != 2 or X.shape[0] != y_idx.shape[0]:
+            raise ValueError(f"X must be 2-D with one row per label; got X {X.shape}, y {y_idx.shape}")
+        w = check_weights(sample_weight, X.shape[0])
+        self.n_values_ = _check_n_values(X, n_values)
+        Z, self.column_owner_ = design_matrix(X, self.n_values_)
+        self.mean_, self.scale_ = standardizer(Z, w)
+        Z1 = standardize(Z, self.mean_, self.scale_)
+        k = len(self.classes_)
+        theta0 = None
+        previous = getattr(self, "theta_", None)
+        if self.warm_start and previous is not None and previous.shape == (Z1.shape[1], k - 1):
+            theta0 = previous
+        self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
+            Z1, y_idx, w, k, self.ridge, theta0, self.tol, int(self.max_iter))
+        # original scale: θ_j / sd_j for slopes; the intercept absorbs −Σ θ_j mean_j / sd_j
+        self.coef_ = self.theta_[1:] / self.scale_[:, None]
+        self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_
+        return self
+
+    def _design(self, X) -> np.ndarray:
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] != len(self.n_values_):
+            raise ValueError(f"X must have {len(self.n_values_)} columns, got shape {X.shape}")
+        return standardize(design_matrix(X, self.n_values_)[0], self.mean_, self.scale_)
+
+    def decision_function(self, X) -> np.ndarray:
+        """Class scores (n, K) on the log scale (reference class 0)."""
+        return _scores(self._design(X), self.theta_)
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        return log_proba(self._design(X), self.theta_)
+
+    def predict_proba(self, X) -> np.ndarray:
+        return np.exp(self.predict_log_proba(X))

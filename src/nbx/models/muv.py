@@ -1,0 +1,316 @@
+"""Mixture-using-variance ensembles (MUV) and MUV[MUV], Lee, Greiner & Wang (2006).
+
+A MUV trains k base belief-net classifiers (NB or TAN, §3.3-3.4) on different samples (§4.2-4.4) and, for each
+query, combines their responses μ_i(c, e) = P_i(c | e) using their query-specific variances σ_i²(c, e)
+(eq. 8-13, :mod:`nbx.models.variance`):
+
+``combiner="mle"``  eq. 3: q(c, e) = Σ_i μ_i/σ_i² / Σ_i 1/σ_i²
+``combiner="js"``   eq. 4: q_JS = (1 - Σ_i 1/σ_i² / (Σ_i μ_i/σ_i²)²)^+ q_MLE  (James-Stein shrinkage)
+
+each normalized over the classes (footnote 2). If the (.)^+ guard zeroes every class of a query we fall back
+to the normalized MLE answer (the paper never needed the guard, footnote 3). The alternative rules of §4.5,
+written for K classes (V_i = one-hot vote of member i):
+
+``sum_vote``      Σ_i V_i(c) (vote fractions)
+``max_prob``      max_i μ_i(c), normalized
+``sum_prob``      Σ_i μ_i(c) / k (bagging's rule on bootstrap samples)
+``min_var``       "argmin_c min_i σ_i²(c)" is degenerate for binary C (σ²(+) = σ²(-)); §4.6 calls it a model
+                  selection rule, so we read it as: class c scores μ_{i*}(c) with i* = argmin_i σ_i²(c) (for
+                  binary C: the answer of the member with the smallest variance), normalized
+``sum_p_over_v``  Σ_i μ_i(c)/σ_i²(c), normalized. Footnote 6 says the paper's SumP/V was in fact run with
+                  James-Stein shrinkage, i.e. it is ``combiner="js"``; this option is the unshrunk sum.
+
+All rules work in log space (log μ, log σ²), so 60+ attributes do not underflow.
+
+Samples (``sampling`` x ``balance``), sample weights standing in for row copies so that every member sees
+every class:
+
+``bootstrap, balanced``  k standard bootstrap samples of |S| rows (each has the class mix of S on average,
+                         §4.2-4.3); with sample weights, rows are drawn ∝ weight and the sample is rescaled
+                         to the total weight.
+``disjoint, balanced``   k disjoint parts of ≈ |S|/k rows, stratified by class (each part has the class mix of
+                         S up to one row per class).
+``disjoint, skewed``     one member per class, trained only on that class's rows (§4.3: "k here corresponds to
+                         the number of classes"; ``n_estimators`` is ignored). The other classes keep their
+                         Dirichlet prior in that member.
+``bootstrap, skewed``    one member per class, trained on a bootstrap resample of that class's rows.
+``adaboost``             the base models of an AdaBoost.M1 run (:class:`nbx.models.ensembles.AdaBoostM1`,
+                         reweighting) with ``n_estimators`` rounds (§4.4), combined by the variance rule
+                         instead of AdaBoost's weighted vote; ``balance`` is ignored. AdaBoostM1 gets this
+                         MUV's ``random_state``, so ``AdaBoostM1(base, n_estimators, random_state)`` with the
+                         same values has the same base models.
+
+With ``n_estimators=1`` and a balanced bootstrap/disjoint sampling the single member is trained on S itself
+(the paper's 1NB / 1TAN; "these arguments do not apply to MUV(1NB)").
+
+MUV[MUV] (§4.6): :class:`MUVofMUV` fits several MUVs on the same data and combines them with the same rules,
+each member contributing its normalized (JS or MLE) answer as μ and the variance of its MLE estimate (eq. 2,
+σ² = 1 / Σ_i 1/σ_i²) as σ² (footnote 7).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .counting import log_normalize, logsumexp
+from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, clone, encode_labels)
+from .naive_bayes import NaiveBayes
+from .tan import TAN
+from .variance import mean_log_variance
+
+COMBINERS = ("mle", "js", "sum_vote", "max_prob", "sum_prob", "min_var", "sum_p_over_v")
+SAMPLINGS = ("bootstrap", "disjoint", "adaboost")
+BALANCES = ("balanced", "skewed")
+
+
+# ------------------------------------------------------------------------------------------- combination
+def _normalize(scores: np.ndarray) -> np.ndarray:
+    """Rows of non-negative scores -> probabilities (uniform where a row is all zero)."""
+    total = scores.sum(axis=1, keepdims=True)
+    k = scores.shape[1]
+    return np.where(total > 0, scores / np.where(total > 0, total, 1.0), 1.0 / k)
+
+
+def mle_log_variance(log_var: np.ndarray) -> np.ndarray:
+    """log σ²[λ_MLE] = -log Σ_i 1/σ_i² (eq. 2), from member log variances (k, n, K)."""
+    return -logsumexp(-log_var, axis=0)
+
+
+def combine(log_mu: np.ndarray, log_var: np.ndarray, combiner: str = "js") -> np.ndarray:
+    """Class probabilities (n, K) from member log responses and log variances, both (k, n, K)."""
+    if combiner not in COMBINERS:
+        raise ValueError(f"unknown combiner {combiner!r}; choose one of {COMBINERS}")
+    k, n, n_classes = log_mu.shape
+    if n_classes == 1:
+        return np.ones((n, 1))
+    lw = -log_var                                   # log 1/σ_i²
+    log_num = logsumexp(lw + log_mu, axis=0)             # log Σ μ_i/σ_i²
+    log_den = logsumexp(lw, axis=0)                      # log Σ 1/σ_i²
+    if combiner == "sum_p_over_v":
+        return log_normalize(log_num)
+    if combiner in ("mle", "js"):
+        q_mle = np.exp(log_num - log_den)
+        if combiner == "mle":
+            return _normalize(q_mle)
+        shrink = np.maximum(0.0, 1.0 - np.exp(log_den - 2.0 * log_num))     # eq. 4 with the (.)^+ guard
+        q_js = shrink * q_mle
+        dead = q_js.sum(axis=1, keepdims=True) <= 0
+        return _normalize(np.where(dead, q_mle, q_js))
+    mu = np.exp(log_mu)
+    if combiner == "sum_vote":
+        votes = np.zeros((n, n_classes))
+        np.add.at(votes, (np.broadcast_to(np.arange(n), (k, n)), np.argmax(log_mu, axis=2)), 1.0)
+        return votes / k
+    if combiner == "max_prob":
+        return _normalize(mu.max(axis=0))
+    if combiner == "sum_prob":
+        return _normalize(mu.sum(axis=0))
+    best = np.argmin(log_var, axis=0)               # min_var: member with the smallest σ²(c), per class
+    return _normalize(np.take_along_axis(mu, best[None], axis=0)[0])
+
+
+def member_log_stats(model, X) -> tuple[np.ndarray, np.ndarray]:
+    """(log μ, log σ²) of one member: a NB/TAN (eq. 7-13) or a fitted MUV (its answer, eq. 2 variance)."""
+    if hasattr(model, "mean_log_variance"):
+        return model.mean_log_variance(X)
+    return mean_log_variance(model, X)
+
+
+def _stack_stats(models, X) -> tuple[np.ndarray, np.ndarray]:
+    """Member statistics stacked to (k, n, K); one vectorized pass per member."""
+    stats = [member_log_stats(m, X) for m in models]
+    return np.stack([s[0] for s in stats]), np.stack([s[1] for s in stats])
+
+
+# --------------------------------------------------------------------------------------------- sampling
+def _bootstrap(rng, w: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Bootstrap multiplicities of the masked rows (drawn ∝ weight), rescaled to their total weight."""
+    wm = np.where(mask, w, 0.0)
+    total = wm.sum()
+    size = int(mask.sum())
+    if total <= 0 or size == 0:
+        return np.zeros_like(w)
+    return rng.multinomial(size, wm / total) * (total / size)
+
+
+def _stratified_parts(rng, y: np.ndarray, k: int) -> np.ndarray:
+    """Part 0..k-1 of each row: a random order within each class, dealt round-robin (class mix kept)."""
+    perm = rng.permutation(y.shape[0])
+    order = perm[np.argsort(y[perm], kind="stable")]
+    parts = np.empty(y.shape[0], dtype=np.int64)
+    parts[order] = np.arange(y.shape[0]) % k
+    return parts
+
+
+class MUV(ClassifierMixin, BaseEstimator):
+    """Mixture-using-variance ensemble of NB/TAN base classifiers (Lee et al. 2006 §3.1, §4).
+
+    Parameters: ``base`` (a NaiveBayes with prior="laplace" or a TAN; default ``NaiveBayes()``),
+    ``n_estimators`` (k), ``sampling`` ("bootstrap", "disjoint", "adaboost"), ``balance`` ("balanced",
+    "skewed"), ``combiner`` (see :data:`COMBINERS`), ``random_state``.
+    Fitted: ``classes_``, ``estimators_`` (the base models), ``sample_weights_`` ((k, n) training weights of
+    each member; for adaboost the weights AdaBoost.M1 fitted each kept model under), ``boost_`` (the
+    AdaBoostM1 run, adaboost only).
+    """
+
+    input_kind = "discrete"
+
+    def __init__(self, base=None, n_estimators: int = 3, sampling: str = "bootstrap",
+                 balance: str = "balanced", combiner: str = "js", random_state=None):
+        self.base = base
+        self.n_estimators = n_estimators
+        self.sampling = sampling
+        self.balance = balance
+        self.combiner = combiner
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        if not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1:
+            raise ValueError(f"n_estimators must be an int >= 1, got {self.n_estimators!r}")
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"unknown sampling {self.sampling!r}; choose one of {SAMPLINGS}")
+        if self.balance not in BALANCES:
+            raise ValueError(f"unknown balance {self.balance!r}; choose one of {BALANCES}")
+        if self.combiner not in COMBINERS:
+            raise ValueError(f"unknown combiner {self.combiner!r}; choose one of {COMBINERS}")
+
+    def _base(self):
+        return NaiveBayes() if self.base is None else self.base
+
+    def _member_weights(self, rng, y: np.ndarray, w: np.ndarray, n_classes: int) -> list[np.ndarray]:
+        """Training weights of each member (§4.2-4.3)."""
+        k = int(self.n_estimators)
+        if self.balance == "skewed":
+            masks = [y == c for c in range(n_classes)]
+            if self.sampling == "disjoint":
+                return [np.where(m, w, 0.0) for m in masks]
+            return [_bootstrap(rng, w, m) for m in masks]
+        if k == 1:
+            return [w.copy()]
+        if self.sampling == "disjoint":
+            parts = _stratified_parts(rng, y, k)
+            return [np.where(parts == i, w, 0.0) for i in range(k)]
+        everyone = np.ones(y.shape[0], dtype=bool)
+        return [_bootstrap(rng, w, everyone) for _ in range(k)]
+
+    def _fit_adaboost(self, X, y, w, n_values, random_state):
+        """AdaBoost.M1's base models (§4.4), refitted on the full data under the weights AdaBoost gave each.
+
+        AdaBoostM1 fits its members on class indices and on the rows of positive weight only, so a member
+        can miss classes; refitting the same (deterministic) learner under the same weights, with the other
+        rows at weight 0, gives the same CP tables but every class in ``classes_``. AdaBoost keeps its weights
+        summing to N, so the counts (and effective sample sizes) stay in units of rows.
+        """
+        try:
+            from .ensembles import AdaBoostM1
+        except ImportError:
+            raise NotImplementedError("sampling='adaboost' needs nbx.models.ensembles.AdaBoostM1, "
+                                      "which is not available") from None
+        # the same random_state as a stand-alone AdaBoostM1 run, so both see the same base models (§4.4)
+        boost = AdaBoostM1(base=clone(self._base()), n_estimators=int(self.n_estimators),
+                           random_state=random_state)
+        boost.fit(X, y, sample_weight=w, n_values=n_values)
+        self.boost_ = boost
+        kept = w > 0  # AdaBoostM1 drops rows of weight 0 before boosting
+        weights = []
+        for tw in boost.training_weights_:
+            full = np.zeros(w.shape[0])
+            full[kept] = tw
+            weights.append(full)
+        return weights, boost.n_values_
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        self._check_params()
+        codes = as_codes(X)
+        self.classes_, y_idx = encode_labels(y)
+        if codes.shape[0] != y_idx.shape[0]:
+            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
+        w = check_weights(sample_weight, codes.shape[0])
+        rng = check_rng(self.random_state)
+        if self.sampling == "adaboost":
+            weights, n_values = self._fit_adaboost(X, y, w, n_values, self.random_state)
+        else:
+            weights = self._member_weights(rng, y_idx, w, len(self.classes_))
+        self.sample_weights_ = np.stack(weights)
+        self.estimators_ = [clone(self._base()).fit(X, y, sample_weight=mw, n_values=n_values)
+                            for mw in weights]
+        for est in self.estimators_:
+            if not np.array_equal(est.classes_, self.classes_):
+                raise ValueError("a base model saw different classes than the ensemble")
+        return self
+
+    def member_stats(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """(log μ_i, log σ_i²) of every member, (k, n, K)."""
+        return _stack_stats(self.estimators_, X)
+
+    def mean_log_variance(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """(log of this MUV's answer, log σ² of its MLE estimate, eq. 2), for use inside MUV[MUV]."""
+        log_mu, log_var = self.member_stats(X)
+        with np.errstate(divide="ignore"):
+            return np.log(combine(log_mu, log_var, self.combiner)), mle_log_variance(log_var)
+
+    def predict_proba(self, X) -> np.ndarray:
+        return combine(*self.member_stats(X), self.combiner)
+
+
+class MUVofMUV(ClassifierMixin, BaseEstimator):
+    """MUV[MUV] (Lee et al. 2006 §4.6): several MUVs fitted on the same data, combined by ``combiner``.
+
+    ``members``: list of unfitted estimators with a ``mean_log_variance`` method or NB/TAN models (or params
+    blocks ``{class: MUV, ...}``); default :func:`paper_members`. Each member's ``random_state`` (when it
+    has one) is replaced by a seed drawn from this estimator's ``random_state``, for reproducibility.
+    Fitted: ``classes_``, ``estimators_``.
+    """
+
+    input_kind = "discrete"
+
+    def __init__(self, members=None, combiner: str = "js", random_state=None):
+        self.members = members
+        self.combiner = combiner
+        self.random_state = random_state
+
+    def _members(self) -> list:
+        specs = paper_members() if self.members is None else list(self.members)
+        if not specs:
+            raise ValueError("members must hold at least one estimator")
+        out = []
+        for spec in specs:
+            if isinstance(spec, dict):
+                from .registry import make_learner
+                out.append(make_learner(spec, "MUVofMUV.members"))
+            else:
+                out.append(clone(spec))
+        return out
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        if self.combiner not in COMBINERS:
+            raise ValueError(f"unknown combiner {self.combiner!r}; choose one of {COMBINERS}")
+        self.classes_, _ = encode_labels(y)
+        rng = check_rng(self.random_state)
+        self.estimators_ = []
+        for est in self._members():
+            if "random_state" in est.get_params(deep=False):
+                est.set_params(random_state=int(rng.integers(2 ** 31)))
+            self.estimators_.append(est.fit(X, y, sample_weight=sample_weight, n_values=n_values))
+        return self
+
+    def member_stats(self, X) -> tuple[np.ndarray, np.ndarray]:
+        return _stack_stats(self.estimators_, X)
+
+    def mean_log_variance(self, X) -> tuple[np.ndarray, np.ndarray]:
+        log_mu, log_var = self.member_stats(X)
+        with np.errstate(divide="ignore"):
+            return np.log(combine(log_mu, log_var, self.combiner)), mle_log_variance(log_var)
+
+    def predict_proba(self, X) -> np.ndarray:
+        return combine(*self.member_stats(X), self.combiner)
+
+
+def paper_members(combiner: str = "js") -> list:
+    """The nine MUVs of §4.6: 1-4 NB and 1-4 TAN (boot, bal) and MUV(kNB, AdaBoost), all with ``combiner``.
+
+    The AdaBoost member uses 10 rounds (the paper does not give the number).
+    """
+    out = [MUV(base=NaiveBayes(), n_estimators=k, combiner=combiner) for k in range(1, 5)]
+    out += [MUV(base=TAN(), n_estimators=k, combiner=combiner) for k in range(1, 5)]
+    out.append(MUV(base=NaiveBayes(), n_estimators=10, sampling="adaboost", combiner=combiner))
+    return out

@@ -1,0 +1,231 @@
+"""NBTree (Kohavi 1996, "Scaling up the accuracy of naive-Bayes classifiers: a decision-tree hybrid", §4
+Fig. 2), the baseline of Wang et al. 2006 (Table 1).
+
+At each node: the utility of a split on attribute X_j is the weighted sum of the 5-fold cross-validated
+accuracies of naive Bayes at its children (weighted by child sizes); the node's own utility is the 5-fold
+CV accuracy of a naive Bayes at the node. Split on the attribute of highest utility when the split is
+significant — Kohavi: "relative (not absolute) reduction in error greater than 5% and there are at least
+30 instances in the node"; Wang §6 states the same criteria as "no more than 30 instances" stops, so a
+node splits only with more than ``min_instances`` (=30, weighted) instances. Otherwise the node becomes a
+leaf holding a naive Bayes (:class:`~nbx.models.naive_bayes.NaiveBayes`, Laplace) over all attributes.
+
+Input is discrete (the pipeline MDL-discretizes numeric attributes beforehand, as Kohavi's experiments
+and Wang §5 describe), so splits are multiway on attribute values.
+
+Choices where the papers are silent:
+
+* CV folds: at each node a fresh seeded random permutation of the node's rows, fold = position mod 5.
+  The children of a candidate split are cross-validated with the same fold labels (each child's fold k =
+  the node's fold k restricted to the child); the count tables make this exact and cheap: the model of
+  fold k is (total counts - fold-k counts), one bincount per node for all folds, children and attributes.
+* A missing split value (code -1) follows the branch of the attribute's most frequent value at the node
+  (Wang §6 imputes the most frequent value); at prediction the same. A value that no training row at the
+  node took goes to the node's own naive Bayes.
+* Only attributes with at least two non-empty branches are candidates; a node with no candidate, or with
+  CV error 0, is a leaf.
+* Every naive Bayes (leaves and CV models) knows all classes of the training set (absent ones get the
+  Laplace prior), as in MLC++.
+* Weights count as instances in the counts and the 30-instance threshold; the random fold assignment is
+  per row, so a weight of k is not identical to k copies for this learner (the CV folds differ).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, encode_labels,
+                   resolve_n_values)
+from .counting import ValueIndex
+from .naive_bayes import NaiveBayes, nb_log_tables
+
+BLOCK = 1 << 22  # max elements of one gathered (rows, attributes, attributes, classes) block
+
+
+def nb_cv_correct(codes, y, w, folds, n_folds, index: ValueIndex, n_classes, alpha=1.0, groups=None,
+                  n_groups=1) -> np.ndarray:
+    """Weighted number of correct CV predictions of Laplace NB, per group of rows.
+
+    ``groups`` (n, J) assigns each row, for each of J candidate splits, to one of ``n_groups`` flat
+    children (None = one group, J = 1). For every (child, fold) the NB is trained on the child's rows
+    outside the fold — counts of the child minus counts of the fold — and predicts the fold's rows.
+    Returns (J,) correct-weight sums (summed over the children of each split).
+    """
+    n, d = codes.shape
+    K = n_classes
+    if groups is None:
+        groups = np.zeros((n, 1), np.int64)
+    J = groups.shape[1]
+    R = index.n_rows + 1
+    rows = index.rows(codes)  # (n, d)
+    out = np.zeros(J)
+    for j0, j1 in _chunks(groups, n * d, n_folds * R * K):
+        g = groups[:, j0:j1]
+        base = g.min()
+        g = g - base  # local child ids, contiguous because candidate attributes are in offset order
+        n_groups = int(g.max()) + 1
+        cell = (g * n_folds + folds[:, None])  # (n, J')
+        flat = ((cell[:, :, None] * R + rows[:, None, :]) * K + y[:, None, None])
+        cnt = np.bincount(flat.ravel(), weights=np.broadcast_to(w[:, None, None], flat.shape).ravel(),
+                          minlength=n_groups * n_folds * R * K).reshape(n_groups, n_folds, R, K)
+        cls = np.bincount((cell * K + y[:, None]).ravel(), weights=np.broadcast_to(w[:, None], cell.shape).ravel(),
+                          minlength=n_groups * n_folds * K).reshape(n_groups, n_folds, K)
+        train = cnt.sum(axis=1, keepdims=True) - cnt  # (G, F, R, K): the child's counts outside fold f
+        train_cls = cls.sum(axis=1, keepdims=True) - cls
+        # Laplace tables for all (group, fold) at once: classes of all models side by side as columns.
+        cols = np.moveaxis(train[:, :, :-1], 2, 0).reshape(R - 1, -1)
+        _, log_cond = nb_log_tables(cols, np.zeros(cols.shape[1]), index, "laplace", alpha)
+        log_cond = np.moveaxis(log_cond.reshape(R, n_groups, n_folds, K), 0, 2)  # (G, F, R, K)
+        with np.errstate(divide="ignore"):
+            log_prior = np.log(train_cls + alpha) - np.log((train_cls + alpha).sum(axis=-1, keepdims=True))
+        # Score each row with the model of its (child, fold): gather and sum over attributes, chunked.
+        Jc = g.shape[1]
+        istep = max(1, BLOCK // max(1, Jc * d * K))
+        for i0 in range(0, n, istep):
+            gi, fi, ri = g[i0:i0 + istep], folds[i0:i0 + istep], rows[i0:i0 + istep]
+            score = log_prior[gi, fi[:, None]] + log_cond[gi[:, :, None], fi[:, None, None],
+                                                          ri[:, None, :]].sum(axis=2)  # (n', J', K)
+            correct = np.argmax(score, axis=2) == y[i0:i0 + istep, None]
+            out[j0:j0 + Jc] += (w[i0:i0 + istep, None] * correct).sum(axis=0)
+    return out
+
+
+def _chunks(groups, per_split, per_group):
+    """Ranges of split columns whose gathered block (per_split each) and count table stay near BLOCK."""
+    J = groups.shape[1]
+    lo_g, hi_g = groups.min(axis=0), groups.max(axis=0)
+    j0 = 0
+    while j0 < J:
+        j1 = j0 + 1
+        while j1 < J and (j1 + 1 - j0) * per_split <= BLOCK and \
+                (hi_g[j1] - lo_g[j0] + 1) * per_group <= 4 * BLOCK:
+            j1 += 1
+        yield j0, j1
+        j0 = j1
+
+
+def branch_codes(codes: np.ndarray, modes: np.ndarray) -> np.ndarray:
+    """Branch per row and attribute: the value, or the attribute's modal value when missing."""
+    return np.where(codes >= 0, codes, modes[None, :])
+
+
+class _Node:
+    __slots__ = ("attr", "children", "model", "mode")
+
+    def __init__(self, model=None, attr=-1, children=None, mode=0):
+        self.model, self.attr, self.children, self.mode = model, attr, children, mode
+
+
+class NBTree(ClassifierMixin, BaseEstimator):
+    """Kohavi's NBTree on discrete input. Parameters: ``n_folds`` (5), ``min_instances`` (30, a node
+    splits only with more weight than this), ``min_rel_reduction`` (0.05), ``alpha`` (Laplace, 1),
+    ``max_depth`` (None = unlimited), ``random_state`` (CV folds).
+
+    Fitted: ``classes_``, ``n_values_``, ``tree_`` (nested ``_Node``), ``n_leaves_``, ``depth_``.
+    """
+
+    input_kind = "discrete"
+
+    def __init__(self, n_folds: int = 5, min_instances: float = 30, min_rel_reduction: float = 0.05,
+                 alpha: float = 1.0, max_depth=None, random_state=None):
+        self.n_folds = n_folds
+        self.min_instances = min_instances
+        self.min_rel_reduction = min_rel_reduction
+        self.alpha = alpha
+        self.max_depth = max_depth
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        if int(self.n_folds) < 2:
+            raise ValueError(f"n_folds must be >= 2, got {self.n_folds}")
+        codes = as_codes(X)
+        self.classes_, y_idx = encode_labels(y)
+        if codes.shape[0] != y_idx.shape[0]:
+            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
+        if codes.shape[0] == 0:
+            raise ValueError("NBTree needs at least one training row")
+        w = check_weights(sample_weight, codes.shape[0])
+        self.n_values_ = resolve_n_values(codes, n_values)
+        self._index = ValueIndex(self.n_values_)
+        self._rng = check_rng(self.random_state)
+        self.n_leaves_, self.depth_ = 0, 0
+        self.tree_ = self._grow(codes, y_idx, w, 0)
+        del self._rng
+        return self
+
+    def _leaf_nb(self, codes, y, w):
+        """NB over the node's rows that knows every class (zero-weight dummy rows, all values missing)."""
+        K = len(self.classes_)
+        Xa = np.vstack([codes, -np.ones((K, codes.shape[1]), np.int64)])
+        nb = NaiveBayes(prior="laplace", alpha=self.alpha)
+        nb.fit(Xa, np.concatenate([y, np.arange(K)]), np.concatenate([w, np.zeros(K)]), self.n_values_)
+        return nb
+
+    def _grow(self, codes, y, w, depth):
+        self.depth_ = max(self.depth_, depth)
+        total = w.sum()
+        K = len(self.classes_)
+        can_split = total > self.min_instances and (self.max_depth is None or depth < self.max_depth)
+        split = self._best_split(codes, y, w, K) if can_split else None
+        if split is None:
+            self.n_leaves_ += 1
+            return _Node(model=self._leaf_nb(codes, y, w))
+        attr, mode = split
+        branch = branch_codes(codes[:, [attr]], np.array([mode]))[:, 0]
+        present = np.bincount(branch, minlength=self.n_values_[attr]) > 0
+        children = {}
+        for v in np.flatnonzero(present):
+            m = branch == v
+            children[int(v)] = self._grow(codes[m], y[m], w[m], depth + 1)
+        fallback = None if present.all() else self._leaf_nb(codes, y, w)
+        return _Node(model=fallback, attr=attr, children=children, mode=mode)
+
+    def _best_split(self, codes, y, w, K):
+        """(attribute, modal value) of the best significant split, or None."""
+        n, d = codes.shape
+        F = int(self.n_folds)
+        folds = self._rng.permutation(n) % F
+        idx = self._index
+        node_correct = nb_cv_correct(codes, y, w, folds, F, idx, K, self.alpha)[0]
+        total = w.sum()
+        node_err = 1.0 - node_correct / total
+        if node_err <= 0:
+            return None
+        counts = idx.counts(codes, np.zeros(n, np.int64), w, 1)[:-1, 0]
+        # Modal value per attribute (ties -> smallest code): first flat row reaching its attribute's max.
+        top = counts == np.maximum.reduceat(counts, idx.offsets)[idx.attribute_of_row]
+        first_top = np.flatnonzero(top)
+        attr_of_top, pos = np.unique(idx.attribute_of_row[first_top], return_index=True)
+        modes = first_top[pos] - idx.offsets[attr_of_top]
+        branch = branch_codes(codes, modes)
+        n_branches = (idx.counts(branch, np.zeros(n, np.int64), w, 1)[:-1, 0] > 0)
+        nonempty = np.add.reduceat(n_branches.astype(int), idx.offsets) if d else np.zeros(0, int)
+        cand = np.flatnonzero(nonempty >= 2)
+        if len(cand) == 0:
+            return None
+        groups = idx.offsets[cand][None, :] + branch[:, cand]
+        split_correct = nb_cv_correct(codes, y, w, folds, F, idx, K, self.alpha, groups, idx.n_rows)
+        best = int(np.argmax(split_correct))
+        split_err = 1.0 - split_correct[best] / total
+        if (node_err - split_err) / node_err <= self.min_rel_reduction:
+            return None
+        return int(cand[best]), int(modes[cand[best]])
+
+    def predict_proba(self, X):
+        codes = as_codes(X)
+        if codes.shape[1] != len(self.n_values_):
+            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
+        out = np.zeros((codes.shape[0], len(self.classes_)))
+        self._route(self.tree_, codes, np.arange(codes.shape[0]), out)
+        return out
+
+    def _route(self, node, codes, rows, out):
+        if node.children is None:
+            if len(rows):
+                out[rows] = node.model.predict_proba(codes[rows])
+            return
+        v = codes[rows, node.attr]
+        v = np.where(v >= 0, v, node.mode)
+        known = np.isin(v, list(node.children))
+        for value, child in node.children.items():
+            self._route(child, codes, rows[v == value], out)
+        if not known.all():
+            out[rows[~known]] = node.model.predict_proba(codes[rows[~known]])

@@ -1,0 +1,271 @@
+"""Tree-augmented naive Bayes (TAN), Friedman, Geiger & Goldszmidt (1997) §4.
+
+Structure (Friedman et al. 1997, §4.1, construct-TAN):
+
+1. ``I(X_i; X_j | C)`` for every attribute pair, from weighted empirical counts
+   (:func:`conditional_mutual_information`).
+2. A maximum weighted spanning tree over the attributes with these weights (:func:`max_spanning_tree`, Prim's
+   algorithm on the dense d x d matrix; ties go to the lowest attribute index).
+3. Edges directed away from a root attribute; the class is a parent of every attribute.
+
+Friedman et al. say the root may be chosen arbitrarily (every orientation has the same likelihood). We use
+attribute 0 by default (``root="first"``); ``root="max_class_mi"`` picks the attribute with the largest
+I(X_i; C), and an int picks that attribute.
+
+Parameters (Lee, Greiner & Wang 2006 §3.2): every CP-table row is a Dirichlet posterior from a uniform prior
+Dir(α, ..., α), α = 1 by default, and the model uses its posterior mean
+
+    θ_{v | u, c} = (#(X_j = v, X_p = u, C = c) + α) / (#(X_p = u, C = c, X_j observed) + V_j α),
+    θ_c          = (#(C = c) + α) / (N + K α).
+
+``V_j α + #(parent row)`` is that row's "effective sample size" (Lee et al. eq. 6), kept in ``cond_ess_``
+for the response variance (:mod:`nbx.models.variance`). Friedman et al.'s own smoothing (N0 = 5) is not used.
+
+Missing values (not covered by either paper; our choices):
+
+* CMI: pairwise-complete counts — each pair's joint table uses the rows where both attributes are observed,
+  and I(X_i; X_j | C) is the mutual information of that table's empirical distribution.
+* CP tables: counted over the rows where the child and its attribute parent are observed.
+* Prediction: a missing child contributes no factor (it is marginalised out exactly); an observed child whose
+  attribute parent is missing uses the marginal row P(x_j | c), estimated like naive Bayes (all rows with
+  x_j observed, same α). (Exact marginalisation over the missing parent would need sums over the tree.)
+
+Structure ``structure="naive"`` forces every attribute to have only the class as parent; the model then
+equals ``NaiveBayes(prior="laplace", alpha=alpha)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import BaseEstimator, ClassifierMixin, as_codes, check_weights, encode_labels, resolve_n_values
+from .counting import ValueIndex, log_normalize, log_softmax
+from .naive_bayes import nb_log_tables
+
+STRUCTURES = ("tree", "naive")
+
+
+def _one_hot(codes: np.ndarray, index: ValueIndex) -> np.ndarray:
+    """(n, sum V_j) indicator of each observed attribute value; missing values give an all-zero block."""
+    rows = index.rows(codes)
+    out = np.zeros((codes.shape[0], index.n_rows + 1))
+    np.put_along_axis(out, rows, 1.0, axis=1)
+    return out[:, :-1]
+
+
+def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex, n_classes: int,
+                      chunk: int = 2048) -> np.ndarray:
+    """Weighted counts M[c, r, s] of (class c, value-row r, value-row s) over all attribute pairs, (K, R, R).
+
+    One matrix product of one-hot codes per row chunk: rows with a missing value in either attribute add
+    nothing to that pair (pairwise-complete counts).
+    """
+    n_rows = index.n_rows
+    out = np.zeros((n_classes * n_rows, n_rows))
+    for start in range(0, codes.shape[0], chunk):
+        onehot = _one_hot(codes[start:start + chunk], index)
+        yw = np.zeros((onehot.shape[0], n_classes))
+        yw[np.arange(onehot.shape[0]), y[start:start + chunk]] = w[start:start + chunk]
+        out += (yw[:, :, None] * onehot[:, None, :]).reshape(onehot.shape[0], -1).T @ onehot
+    return out.reshape(n_classes, n_rows, n_rows)
+
+
+def conditional_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values,
+                                   n_classes: int) -> np.ndarray:
+    """I(X_i; X_j | C) in nats for every attribute pair, (d, d) with a zero diagonal.
+
+    Friedman et al. (1997) §4.1: sum over (x_i, x_j, c) of P(x_i, x_j, c) log P(x_i, x_j | c) /
+    (P(x_i | c) P(x_j | c)), P the empirical distribution of the rows where both attributes are observed.
+    """
+    index = ValueIndex(n_values)
+    d = len(index.n_values)
+    if d == 0 or index.n_rows == 0:
+        return np.zeros((d, d))
+    m = pair_class_counts(codes, y, w, index, n_classes)
+    attr, offsets = index.attribute_of_row, index.offsets
+    n_ac = np.add.reduceat(m, offsets, axis=2)        # (K, R, d): #(c, x_i = r, x_j observed)
+    n_bc = np.add.reduceat(m, offsets, axis=1)        # (K, d, R): #(c, x_i observed, x_j = s)
+    n_c = np.add.reduceat(n_ac, offsets, axis=1)      # (K, d, d): #(c, both observed)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (m * n_c[:, attr[:, None], attr[None, :]]) / (n_ac[:, :, attr] * n_bc[:, attr, :])
+        terms = np.where(m > 0, m * np.log(ratio), 0.0).sum(axis=0)
+    totals = n_c.sum(axis=0)
+    cmi = np.add.reduceat(np.add.reduceat(terms, offsets, axis=0), offsets, axis=1)
+    cmi = np.where(totals > 0, cmi / np.where(totals > 0, totals, 1.0), 0.0)
+    np.fill_diagonal(cmi, 0.0)
+    return np.maximum(cmi, 0.0)  # clip round-off below zero
+
+
+def max_spanning_tree(weights: np.ndarray, root: int = 0) -> np.ndarray:
+    """Parent of each node in a maximum weighted spanning tree rooted at ``root`` (Prim); -1 for the root."""
+    d = weights.shape[0]
+    parents = np.full(d, -1, dtype=np.int64)
+    if d == 0:
+        return parents
+    in_tree = np.zeros(d, dtype=bool)
+    in_tree[root] = True
+    best = weights[root].astype(float).copy()
+    best_from = np.full(d, root, dtype=np.int64)
+    for _ in range(d - 1):  # one node joins the tree per step
+        j = int(np.argmax(np.where(in_tree, -np.inf, best)))
+        in_tree[j] = True
+        parents[j] = best_from[j]
+        better = ~in_tree & (weights[j] > best)
+        best[better] = weights[j][better]
+        best_from[better] = j
+    return parents
+
+
+def class_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex,
+                             n_classes: int) -> np.ndarray:
+    """I(X_j; C) in nats per attribute, over the rows where X_j is observed."""
+    counts = index.counts(codes, y, w, n_classes)[:-1]
+    totals = index.per_attribute_totals(counts)                     # (d, K)
+    value_totals = counts.sum(axis=1, keepdims=True)                # (R, 1)
+    n_j = totals.sum(axis=1)                                        # (d,)
+    attr = index.attribute_of_row
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = counts * n_j[attr, None] / (value_totals * totals[attr])
+        terms = np.where(counts > 0, counts * np.log(ratio), 0.0).sum(axis=1)
+    mi = np.add.reduceat(terms, index.offsets) if index.n_rows else np.zeros(0)
+    return np.where(n_j > 0, mi / np.where(n_j > 0, n_j, 1.0), 0.0)
+
+
+class TAN(ClassifierMixin, BaseEstimator):
+    """Tree-augmented naive Bayes (Friedman et al. 1997) with Dirichlet(α) posterior-mean CP tables.
+
+    Parameters: ``alpha`` (Dirichlet prior per cell, > 0; 1 = Lee et al. §3.2), ``root`` ("first",
+    "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges).
+
+    Fitted attributes: ``classes_``, ``n_values_``, ``parents_`` (attribute parent of each attribute, -1 =
+    only the class), ``root_``, ``cmi_`` ((d, d) I(X_i; X_j | C), zeros for "naive"), ``class_count_``,
+    ``class_log_prior_``, ``class_ess_`` (N + Kα); the conditional tables over combined codes
+    ``u * V_j + v`` (u = parent value, 0 for a root): ``cond_index_`` (:class:`ValueIndex`),
+    ``cond_count_``, ``cond_log_table_`` (last row zero = no evidence) and ``cond_ess_`` (effective sample
+    size of each cell's CP-table row); the naive-Bayes marginal tables used when the attribute parent is
+    missing: ``marg_index_``, ``marg_count_``, ``marg_log_table_``, ``marg_ess_``.
+    """
+
+    input_kind = "discrete"
+
+    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree"):
+        self.alpha = alpha
+        self.root = root
+        self.structure = structure
+
+    # ----------------------------------------------------------------------------------------- fitting
+    def _check_params(self, d: int) -> None:
+        if not np.isfinite(self.alpha) or self.alpha <= 0:
+            raise ValueError(f"alpha must be > 0, got {self.alpha!r}")
+        if self.structure not in STRUCTURES:
+            raise ValueError(f"unknown structure {self.structure!r}; choose one of {STRUCTURES}")
+        if isinstance(self.root, (int, np.integer)) and not isinstance(self.root, bool):
+            if d and not 0 <= self.root < d:
+                raise ValueError(f"root must be in [0, {d}), got {self.root}")
+        elif self.root not in ("first", "max_class_mi"):
+            raise ValueError(f"root must be 'first', 'max_class_mi' or an int, got {self.root!r}")
+
+    def _choose_root(self, codes, y, w, n_classes) -> int:
+        if self.root == "first":
+            return 0
+        if self.root == "max_class_mi":
+            mi = class_mutual_information(codes, y, w, ValueIndex(self.n_values_), n_classes)
+            return int(np.argmax(mi))
+        return int(self.root)
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        codes = as_codes(X)
+        self.classes_, y_idx = encode_labels(y)
+        if codes.shape[0] != y_idx.shape[0]:
+            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
+        w = check_weights(sample_weight, codes.shape[0])
+        d = codes.shape[1]
+        self._check_params(d)
+        self.n_values_ = resolve_n_values(codes, n_values)
+        k = len(self.classes_)
+        if self.structure == "tree" and d > 1:
+            self.cmi_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k)
+            self.root_ = self._choose_root(codes, y_idx, w, k)
+            self.parents_ = max_spanning_tree(self.cmi_, self.root_)
+        else:
+            self.cmi_ = np.zeros((d, d))
+            self.root_ = 0 if d else -1
+            self.parents_ = np.full(d, -1, dtype=np.int64)
+        self._fit_tables(codes, y_idx, w, k)
+        return self
+
+    def _fit_tables(self, codes, y, w, k) -> None:
+        alpha = float(self.alpha)
+        self.class_count_ = np.bincount(y, weights=w, minlength=k).astype(float)
+        self.class_ess_ = self.class_count_.sum() + k * alpha
+        self.class_log_prior_ = np.log(self.class_count_ + alpha) - np.log(self.class_ess_)
+        # conditional tables P(x_j | x_parent, c), one Dirichlet row per (attribute, parent value, class)
+        has_parent = self.parents_ >= 0
+        parent_values = np.where(has_parent, self.n_values_[np.maximum(self.parents_, 0)], 1)
+        self.cond_index_ = ValueIndex(parent_values * self.n_values_)
+        self.cond_count_ = self.cond_index_.counts(self.combined_codes(codes)[0], y, w, k)[:-1]
+        row_total = self._cpt_row_totals(self.cond_count_ + alpha)
+        self.cond_ess_ = row_total
+        self.cond_log_table_ = np.vstack([np.log(self.cond_count_ + alpha) - np.log(row_total),
+                                          np.zeros((1, k))])
+        # marginal tables P(x_j | c) for rows whose attribute parent is missing (naive-Bayes form)
+        self.marg_index_ = ValueIndex(self.n_values_)
+        self.marg_count_ = self.marg_index_.counts(codes, y, w, k)[:-1]
+        _, self.marg_log_table_ = nb_log_tables(self.marg_count_, self.class_count_, self.marg_index_,
+                                                "laplace", alpha)
+        self.marg_ess_ = self.marg_index_.per_attribute_totals(self.marg_count_ + alpha)[
+            self.marg_index_.attribute_of_row]
+
+    def _cpt_row_totals(self, table: np.ndarray) -> np.ndarray:
+        """Sum of each CP-table row (same attribute, same parent value; V_j consecutive cells), per cell."""
+        index = self.cond_index_
+        if index.n_rows == 0:
+            return np.zeros((0, table.shape[1]))
+        child_values = self.n_values_[index.attribute_of_row]
+        local = np.arange(index.n_rows) - index.offsets[index.attribute_of_row]
+        starts = np.flatnonzero(local % child_values == 0)
+        sums = np.add.reduceat(table, starts, axis=0)
+        return np.repeat(sums, np.diff(np.append(starts, index.n_rows)), axis=0)
+
+    # -------------------------------------------------------------------------------------- inference
+    def combined_codes(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(codes into ``cond_index_``, codes into ``marg_index_``); -1 where that table gives no factor.
+
+        A child uses its conditional row when it and its attribute parent are observed, the marginal row
+        when only the child is observed, and nothing when the child is missing.
+        """
+        has_parent = self.parents_ >= 0
+        parent_codes = np.where(has_parent, codes[:, np.maximum(self.parents_, 0)], 0)
+        child_ok = codes >= 0
+        parent_ok = parent_codes >= 0
+        cond = np.where(child_ok & parent_ok, parent_codes * self.n_values_ + codes, -1)
+        marg = np.where(child_ok & ~parent_ok, codes, -1)
+        return cond, marg
+
+    def _codes(self, X) -> np.ndarray:
+        codes = as_codes(X)
+        if codes.shape[1] != len(self.n_values_):
+            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
+        return np.where(codes < self.n_values_, codes, -1)  # unseen codes count as missing
+
+    def log_likelihood(self, X) -> np.ndarray:
+        """log P(x | c) under the tree (no class prior), shape (n, K)."""
+        cond, marg = self.combined_codes(self._codes(X))
+        return (self.cond_index_.lookup_sum(self.cond_log_table_, cond)
+                + self.marg_index_.lookup_sum(self.marg_log_table_, marg))
+
+    def decision_function(self, X) -> np.ndarray:
+        """Log joint log P(c) + Σ_j log P(x_j | x_parent(j), c), shape (n, K)."""
+        return self.class_log_prior_ + self.log_likelihood(X)
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        joint = self.decision_function(X)
+        return log_softmax(joint)
+
+    def predict_proba(self, X) -> np.ndarray:
+        return log_normalize(self.decision_function(X))
+
+    def conditional_table(self, j: int) -> np.ndarray:
+        """Posterior-mean CP table of attribute j, shape (V_parent or 1, K, V_j): [u, c, v] = θ_{v | u, c}."""
+        index = self.cond_index_
+        block = np.exp(self.cond_log_table_[index.offsets[j]: index.offsets[j] + index.n_values[j]])
+        return block.reshape(-1, self.n_values_[j], block.shape[1]).transpose(0, 2, 1)

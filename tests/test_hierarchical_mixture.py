@@ -1,0 +1,172 @@
+import numpy as np
+import pytest
+
+from nbx.data.synthetic import parity
+from nbx.models.base import as_codes
+from nbx.models.hierarchical_mixture import HierarchicalMixtureNB, _selection
+from nbx.models.naive_bayes import NaiveBayes
+
+
+def random_data(n=60, d=5, k=3, seed=0, missing=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, (n, d))
+    y = (X[:, 0] + rng.integers(0, 2, n)) % k
+    X[rng.random(X.shape) < missing] = -1
+    return X, y
+
+
+def nb_proba(level: dict, m: int, rows: np.ndarray, attrs: np.ndarray) -> np.ndarray:
+    """Reference NB of model m on one level: P(o|D) ∝ c(o)/tot · Π_j c_j(f_j, o) / Σ_v c_j(v, o)."""
+    p = level["classes"][m] / level["classes"][m].sum()
+    for r, a in zip(rows, attrs):
+        p = p * level["values"][r, m] / level["totals"][a, m]
+    return p / p.sum()
+
+
+def test_single_expert_without_jitter_is_naive_bayes():
+    X, y = random_data()
+    hm = HierarchicalMixtureNB(layers=[1], jitter=0.0, n_iter=1, random_state=0).fit(X, y)
+    nb = NaiveBayes(alpha=0.1).fit(X, y)
+    np.testing.assert_allclose(hm.predict_proba(X), nb.predict_proba(X), atol=1e-12)
+
+
+def test_initial_counters_gamma_plus_jitter():
+    X, y = random_data()
+    hm = HierarchicalMixtureNB(layers=[2, 3], n_iter=0, random_state=1).fit(X, y)
+    shapes = [(1, 2), (2, 3), (6, 3)]
+    for level, (n_models, n_out) in zip(hm.levels_, shapes):
+        values = level["values"]
+        assert values.shape == (15, n_models, n_out)
+        assert np.all((values >= 0.1) & (values < 0.11)) and len(np.unique(values)) == values.size
+        assert np.all((level["classes"] >= 0.1) & (level["classes"] < 0.11))
+        np.testing.assert_allclose(level["totals"], values.reshape(5, 3, n_models, n_out).sum(axis=1))
+
+
+def test_predict_proba_matches_brute_force_mixture():
+    X, y = random_data(seed=2)
+    hm = HierarchicalMixtureNB(layers=[2, 2], random_state=3).fit(X, y)
+    root, gates, experts = hm.levels_
+    offsets = np.array([0, 3, 6, 9, 12])
+    ref = np.zeros((len(X), 3))
+    for n, x in enumerate(as_codes(X)):
+        attrs = np.flatnonzero(x >= 0)
+        rows = offsets[attrs] + x[attrs]
+        g = nb_proba(root, 0, rows, attrs)
+        for i in range(2):
+            g_i = nb_proba(gates, i, rows, attrs)
+            for j in range(2):
+                ref[n] += g[i] * g_i[j] * nb_proba(experts, 2 * i + j, rows, attrs)
+    proba = hm.predict_proba(X)
+    np.testing.assert_allclose(proba, ref, rtol=1e-10)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_one_em_step_matches_paper_equations():
+    """§3.2 for a 2-2 HM written out with loops over the models, on one example."""
+    X, y = random_data(seed=4)
+    hm = HierarchicalMixtureNB(layers=[2, 2], n_iter=0, sigma=0.7, random_state=5).fit(X, y)
+    before = [{k: v.copy() for k, v in level.items()} for level in hm.levels_]
+    x, c_star, weight = as_codes(X)[7], y[7], 1.5
+    attrs = np.flatnonzero(x >= 0)
+    rows = np.array([0, 3, 6, 9, 12])[attrs] + x[attrs]
+    hm._em_step(*_selection(rows, attrs, 15, 5), c_star, weight)
+
+    root, gates, experts = before
+    g = nb_proba(root, 0, rows, attrs)
+    g_cond = [nb_proba(gates, i, rows, attrs) for i in range(2)]
+    p_hat = np.array([[np.exp(-0.7 * (1 - nb_proba(experts, 2 * i + j, rows, attrs)[c_star]))
+                       for j in range(2)] for i in range(2)])
+    sub = np.array([sum(g_cond[i][j] * p_hat[i, j] for j in range(2)) for i in range(2)])
+    h = g * sub / np.sum(g * sub)
+    h_cond = [g_cond[i] * p_hat[i] / np.sum(g_cond[i] * p_hat[i]) for i in range(2)]
+
+    def updated(level, m, target, w):
+        level["classes"][m, target] += w
+        for r, a in zip(rows, attrs):
+            level["values"][r, m, target] += w
+            level["totals"][a, m, target] += w
+
+    updated(root, 0, int(np.argmax(sub)), weight)
+    for i in range(2):
+        updated(gates, i, int(np.argmax(p_hat[i])), weight * h[i])
+        for j in range(2):
+            updated(experts, 2 * i + j, c_star, weight * h[i] * h_cond[i][j])
+    for ref, got in zip(before, hm.levels_):
+        for key in ("classes", "values", "totals"):
+            np.testing.assert_allclose(got[key], ref[key], rtol=1e-12)
+
+
+@pytest.mark.parametrize("layers", [[4], [2]])
+def test_one_layer_loads_xor_naive_bayes_cannot(layers):
+    X, y, _, _ = parity(bits=2)
+    assert NaiveBayes(alpha=0.1).fit(X, y).score(X, y) <= 0.75
+    for seed in range(10):
+        assert HierarchicalMixtureNB(layers=layers, random_state=seed).fit(X, y).score(X, y) == 1.0
+
+
+def test_deep_binary_hm_loads_4bit_parity():
+    """Wiering §3.2: 6- and 7-layer binary HMs "were able to reliably learn the 4-bit parity problem".
+
+    With the paper's 5 passes over the 16 patterns no seed loads parity, so we train to "load" the
+    patterns: 300 passes. Measured for a 7-layer binary HM, sigma = 0.1, seeds 0-19: 11/20 seeds load
+    all 16 patterns, mean training accuracy 0.90 (100 passes: 3/20, 0.77; naive Bayes: 0.5). To keep
+    this file fast we run seeds 0-7 (measured: 2/8 loaded, mean accuracy 0.82) and assert that with margin.
+    """
+    X, y, _, _ = parity(bits=4)
+    scores = np.array([HierarchicalMixtureNB(layers=[2] * 7, n_iter=300, random_state=s).fit(X, y).score(X, y)
+                       for s in range(8)])
+    print("7-layer HM 4-bit parity: loaded", np.mean(scores == 1.0), "mean accuracy", scores.mean())
+    assert np.mean(scores == 1.0) >= 0.2
+    assert scores.mean() >= 0.75
+    assert NaiveBayes(alpha=0.1).fit(X, y).score(X, y) <= 0.75
+
+
+def test_determinism_and_seed_dependence():
+    X, y = random_data(seed=6)
+    a = HierarchicalMixtureNB(layers=[2, 2], random_state=9).fit(X, y).predict_proba(X)
+    b = HierarchicalMixtureNB(layers=[2, 2], random_state=9).fit(X, y).predict_proba(X)
+    c = HierarchicalMixtureNB(layers=[2, 2], random_state=10).fit(X, y).predict_proba(X)
+    assert a.tobytes() == b.tobytes()
+    assert not np.allclose(a, c)
+
+
+def test_zero_weight_rows_are_absent_and_weight_scales_update():
+    X, y = random_data(seed=7)
+    w = np.ones(len(y))
+    w[:5] = 0
+    nv = [3] * 5
+    a = HierarchicalMixtureNB(layers=[4], random_state=1).fit(X, y, sample_weight=w, n_values=nv)
+    b = HierarchicalMixtureNB(layers=[4], random_state=1).fit(X[5:], y[5:], n_values=nv)
+    assert a.predict_proba(X).tobytes() == b.predict_proba(X).tobytes()
+    # with one expert the posterior is 1, so the update weight is the sample weight itself
+    one = HierarchicalMixtureNB(layers=[1], jitter=0.0, n_iter=1).fit(X, y, sample_weight=np.full(len(y), 2.0))
+    np.testing.assert_allclose(one.levels_[-1]["classes"][0], 0.1 + 2 * np.bincount(y))
+
+
+def test_labels_missing_values_and_unseen_codes():
+    X, y = random_data(seed=8, missing=0.3)
+    labels = np.array(["a", "b", "c"])[y]
+    hm = HierarchicalMixtureNB(layers=[2], random_state=0).fit(X.astype(float), labels)
+    Xt = X.astype(float)
+    Xt[0, 0] = np.nan
+    Xt[1] = -1  # all missing -> the priors only
+    proba = hm.predict_proba(Xt)
+    assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
+    assert set(hm.predict(Xt)) <= {"a", "b", "c"}
+
+
+def test_many_attributes_no_underflow():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (40, 200))
+    y = X[:, 0]
+    proba = HierarchicalMixtureNB(layers=[2, 2], random_state=0).fit(X, y).predict_proba(X)
+    assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("params, name", [({"layers": [2, 0]}, "layers"), ({"layers": 4}, "layers"),
+                                          ({"gamma": 0.0}, "gamma"), ({"sigma": -1.0}, "sigma"),
+                                          ({"n_iter": 1.5}, "n_iter"), ({"jitter": -0.1}, "jitter")])
+def test_bad_params(params, name):
+    X, y = random_data()
+    with pytest.raises(ValueError, match=name):
+        HierarchicalMixtureNB(**params).fit(X, y)

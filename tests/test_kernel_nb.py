@@ -1,0 +1,139 @@
+"""GeneralNB (Wang et al. 2006 §3-4): kernel densities, LOO bandwidth choice, LOO posteriors, weights."""
+import numpy as np
+import pytest
+
+from nbx.models.kernel_nb import GeneralNB
+
+
+def _data(seed=0, n=40):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    x0 = np.round(rng.normal(y * 1.5, 1.0), 1)  # rounded: ties exercise the distinct-value compression
+    x1 = rng.integers(0, 3, n).astype(float)
+    return np.column_stack([x0, x1]), y
+
+
+def test_kernel_density_integrates_to_one():
+    X, y = _data(1, 60)
+    m = GeneralNB().fit(X, y, n_values=[0, 3])
+    grid = np.linspace(X[:, 0].min() - 5, X[:, 0].max() + 5, 40001)
+    Xg = np.column_stack([grid, np.zeros_like(grid)])
+    dens = np.exp(m.numeric_log_density(Xg)[:, 0, :])  # (grid, K)
+    integral = np.trapezoid(dens, grid, axis=0) if hasattr(np, "trapezoid") else np.trapz(dens, grid, axis=0)
+    np.testing.assert_allclose(integral, 1.0, atol=1e-6)
+
+
+def _brute_ce(x, c, scale):
+    m = len(x)
+    h = c * scale / np.sqrt(m)
+    total = 0.0
+    for k in range(m):
+        s = sum(np.exp(-0.5 * ((x[j] - x[k]) / h) ** 2) / np.sqrt(2 * np.pi) for j in range(m) if j != k)
+        total += np.log(s / ((m - 1) * h))
+    return -total / m
+
+
+@pytest.mark.parametrize("scale", ["std", "none", "range"])
+def test_loo_bandwidth_equals_brute_force(scale):
+    X, y = _data(2, 30)
+    m = GeneralNB(scale=scale).fit(X, y, n_values=[0, 3])
+    grid = m.grid_()
+    assert len(grid) == 61 and grid[0] == 0.2 and grid[-1] == 0.8
+    for c in (0, 1):
+        x = X[y == c, 0]
+        s = {"std": x.std(), "none": 1.0, "range": x.max() - x.min()}[scale]
+        ce = np.array([_brute_ce(x, g, s) for g in grid])
+        np.testing.assert_allclose(m.loo_ce_[c], ce, rtol=1e-9)
+        assert m.bandwidth_c_[0, c] == grid[np.argmin(ce)]
+        np.testing.assert_allclose(m.bandwidth_[0, c], grid[np.argmin(ce)] * s / np.sqrt(len(x)))
+
+
+def _brute_log_joint(m, X, y, i=None):
+    """log P(c) + kernel log density + Laplace nominal terms, optionally leaving row i out (fixed h)."""
+    keep = np.ones(len(y), bool)
+    if i is not None:
+        keep[i] = False
+    Xk, yk = X[keep], y[keep]
+    x = X[i if i is not None else 0]
+    out = []
+    for c in (0, 1):
+        xc = Xk[yk == c]
+        h = m.bandwidth_[0, c]
+        dens = np.mean(np.exp(-0.5 * ((x[0] - xc[:, 0]) / h) ** 2) / (np.sqrt(2 * np.pi) * h))
+        nom = (np.sum(xc[:, 1] == x[1]) + 1) / (len(xc) + 3)
+        prior = (len(xc) + 1) / (len(yk) + 2)
+        out.append(np.log(prior) + np.log(dens) + np.log(nom))
+    return np.array(out)
+
+
+def test_loo_log_joint_equals_refit_with_fixed_bandwidth():
+    X, y = _data(3, 25)
+    m = GeneralNB().fit(X, y, n_values=[0, 3])
+    loo = m.log_joint(X, y, np.ones(len(y)))
+    for i in range(len(y)):
+        np.testing.assert_allclose(loo[i], _brute_log_joint(m, X, y, i), rtol=1e-10)
+    full = m.log_joint(X[:1])
+    np.testing.assert_allclose(full[0], _brute_log_joint(m, X, y), rtol=1e-10)
+    expected = sum(np.argmax(_brute_log_joint(m, X, y, i)) == y[i] for i in range(len(y)))
+    assert m.loo_correct(X, y, np.ones(len(y))) == expected
+
+
+@pytest.mark.parametrize("density", ["kernel", "gaussian"])
+def test_weights_equal_duplication(density):
+    X, y = _data(4, 30)
+    w = np.random.default_rng(0).integers(1, 4, len(y)).astype(float)
+    a = GeneralNB(density=density).fit(X, y, sample_weight=w, n_values=[0, 3])
+    rep = np.repeat(np.arange(len(y)), w.astype(int))
+    b = GeneralNB(density=density).fit(X[rep], y[rep], n_values=[0, 3])
+    Xt, _ = _data(5, 20)
+    np.testing.assert_allclose(a.predict_proba(Xt), b.predict_proba(Xt), rtol=1e-10, atol=1e-14)
+    np.testing.assert_array_equal(a.bandwidth_c_, b.bandwidth_c_)
+    np.testing.assert_allclose(a.log_joint(X, y, np.ones(len(y))), b.log_joint(X, y, np.ones(len(y))),
+                               rtol=1e-10)
+
+
+def test_gaussian_density_is_one_normal_per_class():
+    X, y = _data(6, 30)
+    m = GeneralNB(density="gaussian").fit(X, y, n_values=[0, 3])
+    xq = np.array([[0.3, 0.0]])
+    got = m.numeric_log_density(xq)[0, 0]
+    for c in (0, 1):
+        v = X[y == c, 0]
+        mu, sd = v.mean(), v.std()
+        assert got[c] == pytest.approx(-0.5 * ((0.3 - mu) / sd) ** 2 - np.log(sd * np.sqrt(2 * np.pi)))
+
+
+def test_missing_absent_class_and_probabilities():
+    X, y = _data(7, 40)
+    X[::5, 0] = np.nan
+    X[1::7, 1] = np.nan
+    m = GeneralNB().fit(X, y, n_values=[0, 3])
+    p = m.predict_proba(X)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    # a row with every value missing gets the (Laplace) class prior
+    q = m.predict_proba(np.array([[np.nan, np.nan]]))[0]
+    np.testing.assert_allclose(q, (np.bincount(y) + 1) / (len(y) + 2))
+    # a class without training rows (fit through the tree interface) gets probability 0
+    g = GeneralNB()._fit_indexed(X, y, np.ones(len(y)), np.array([0, 3]), 3)
+    assert np.all(g.predict_proba(X)[:, 2] == 0)
+
+
+def test_constant_attribute_ignored_and_determinism():
+    X, y = _data(8, 30)
+    X[:, 0] = 2.0
+    m = GeneralNB().fit(X, y, n_values=[0, 3])
+    assert np.all(m.numeric_log_density(X) == 0)
+    X2, y2 = _data(9, 30)
+    a = GeneralNB().fit(X2, y2, n_values=[0, 3]).predict_proba(X2)
+    b = GeneralNB().fit(X2, y2, n_values=[0, 3]).predict_proba(X2)
+    assert a.tobytes() == b.tobytes()
+
+
+def test_bad_parameters():
+    X, y = _data()
+    with pytest.raises(ValueError, match="density"):
+        GeneralNB(density="epan").fit(X, y)
+    with pytest.raises(ValueError, match="scale"):
+        GeneralNB(scale="mad").fit(X, y)
+    with pytest.raises(ValueError, match="c_min"):
+        GeneralNB(c_min=0.9, c_max=0.5).fit(X, y)

@@ -1,0 +1,76 @@
+"""Self-adaptive NBTree (Wang et al. 2006, Fig. 2): Bayes measure, δ boundaries + MDL, known split,
+weights == duplication, determinism."""
+import numpy as np
+import pytest
+
+from nbx.models.kernel_nb import GeneralNB
+from nbx.models.snbtree import SelfAdaptiveNBTree, bayes_cut_points, bayes_delta_nominal
+
+
+def test_bayes_delta_nominal_hand_computed():
+    codes = np.array([[0], [0], [0], [1], [1], [-1]])
+    y = np.array([0, 0, 1, 1, 1, 0])
+    # value 0: max count 2; value 1: 2; the missing row is never correct -> 4/6
+    assert bayes_delta_nominal(codes, y, np.ones(6), np.array([2]), 2)[0] == pytest.approx(4 / 6)
+
+
+def test_cut_points_follow_argmax_changes_and_mdl():
+    x = np.arange(60, dtype=float)
+    y = np.repeat([0, 1, 0], 20)
+    pred = y.copy()
+    np.testing.assert_allclose(bayes_cut_points(x, pred, y, np.ones(60), 2), [19.5, 39.5])
+    # a one-case blip in c* is a candidate boundary but MDL merges it away
+    pred2 = np.zeros(60, int)
+    pred2[30] = 1
+    assert bayes_cut_points(x, pred2, np.zeros(60, int) + (np.arange(60) == 30), np.ones(60), 2).size == 0
+
+
+def _three_regions(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    X[:, 2] = rng.integers(0, 2, n)
+    # class depends on x1's sign and, below 0, on x0 too: naive Bayes alone cannot represent it
+    y = np.where(X[:, 0] < -0.5, np.where(X[:, 1] > 0, 0, 2), np.where(X[:, 1] > 0, 1, 0))
+    return X, y
+
+
+def test_known_split_on_x1_at_zero():
+    X, y = _three_regions()
+    m = SelfAdaptiveNBTree().fit(X, y, n_values=[0, 0, 2])
+    assert m.tree_.attr == 1  # largest δ: x1's sign separates class 1 from class 2
+    assert len(m.tree_.cuts) == 1 and abs(m.tree_.cuts[0]) < 0.15
+    Xt, yt = _three_regions(2000, 1)
+    assert m.score(Xt, yt) > 0.97
+    assert GeneralNB().fit(X, y, n_values=[0, 0, 2]).score(Xt, yt) < 0.92
+
+
+def test_weights_equal_duplication():
+    X, y = _three_regions(200, 2)
+    w = np.random.default_rng(1).integers(1, 4, len(y)).astype(float)
+    rep = np.repeat(np.arange(len(y)), w.astype(int))
+    a = SelfAdaptiveNBTree().fit(X, y, sample_weight=w, n_values=[0, 0, 2])
+    b = SelfAdaptiveNBTree().fit(X[rep], y[rep], n_values=[0, 0, 2])
+    Xt, _ = _three_regions(300, 3)
+    assert a.n_leaves_ == b.n_leaves_
+    np.testing.assert_allclose(a.predict_proba(Xt), b.predict_proba(Xt), rtol=1e-9, atol=1e-12)
+
+
+def test_determinism_small_node_pure_node_and_missing():
+    X, y = _three_regions(300, 4)
+    X[::17, 0] = np.nan
+    X[::11, 2] = np.nan
+    a = SelfAdaptiveNBTree().fit(X, y, n_values=[0, 0, 2]).predict_proba(X)
+    b = SelfAdaptiveNBTree().fit(X, y, n_values=[0, 0, 2]).predict_proba(X)
+    assert a.tobytes() == b.tobytes()
+    np.testing.assert_allclose(a.sum(axis=1), 1.0)
+    small = SelfAdaptiveNBTree().fit(X[:30], y[:30], n_values=[0, 0, 2])
+    ref = GeneralNB().fit(X[:30], y[:30], n_values=[0, 0, 2])
+    np.testing.assert_allclose(small.predict_proba(X), ref.predict_proba(X))
+    pure = SelfAdaptiveNBTree().fit(X[:50], np.zeros(50, int))
+    assert pure.tree_.label == 0 and np.all(pure.predict(X) == 0)
+
+
+def test_bad_leaf_parameter():
+    X, y = _three_regions(50)
+    with pytest.raises(ValueError, match="leaf"):
+        SelfAdaptiveNBTree(leaf="gnb").fit(X, y)
