@@ -128,3 +128,17 @@ def resolve_n_values(codes: np.ndarray, n_values) -> np.ndarray:
         bad = np.flatnonzero(inferred > nv).tolist()
         raise ValueError(f"codes exceed n_values in columns {bad}")
     return nv
+
+
+def check_discrete_fit(estimator, X, y, sample_weight, n_values) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate a discrete learner's fit input; sets ``classes_`` and ``n_values_`` on the estimator.
+
+    Returns (codes with -1 for missing, class indices, sample weights).
+    """
+    codes = as_codes(X)
+    estimator.classes_, y_idx = encode_labels(y)
+    if codes.shape[0] != y_idx.shape[0]:
+        raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
+    w = check_weights(sample_weight, codes.shape[0])
+    estimator.n_values_ = resolve_n_values(codes, n_values)
+    return codes, y_idx, w

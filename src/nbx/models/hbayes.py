@@ -45,10 +45,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import (BaseEstimator, ClassifierMixin, as_codes, check_weights, clone, encode_labels,
-                   resolve_n_values)
+from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, clone
 from .counting import ValueIndex, log_normalize, log_softmax
-from .logistic import design_matrix, fit_ridge_logistic, log_proba, standardize, standardizer
+from .logistic import check_solver_params, design_matrix, fit_ridge_logistic, log_proba, standardize, standardizer
 from .naive_bayes import nb_log_tables
 
 
@@ -75,23 +74,13 @@ class _HBayesBase(ClassifierMixin, BaseEstimator):
     input_kind = "discrete"
 
     def _check_params(self):
-        if not (np.isfinite(self.ridge) and self.ridge >= 0):
-            raise ValueError(f"ridge must be finite and >= 0, got {self.ridge!r}")
-        if int(self.max_iter) < 1:
-            raise ValueError(f"max_iter must be >= 1, got {self.max_iter!r}")
-        if not self.tol > 0:
-            raise ValueError(f"tol must be > 0, got {self.tol!r}")
+        check_solver_params(self.ridge, self.max_iter, self.tol)
 
     def _prepare(self, X, y, sample_weight, n_values):
         self._check_params()
-        codes = as_codes(X)
-        self.classes_, y_idx = encode_labels(y)
-        if codes.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         if codes.shape[1] == 0:
             raise ValueError("X has no columns")
-        w = check_weights(sample_weight, codes.shape[0])
-        self.n_values_ = resolve_n_values(codes, n_values)
         Z, owner = design_matrix(codes.astype(float), self.n_values_)  # negative codes = missing
         self.mean_, self.scale_ = standardizer(Z, w)
         self._owner = owner

@@ -46,8 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, encode_labels,
-                   resolve_n_values)
+from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, check_rng
 from .counting import ValueIndex
 
 
@@ -175,12 +174,7 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         layers = self._check_params()
-        codes = as_codes(X)
-        self.classes_, y_idx = encode_labels(y)
-        if codes.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
-        w = check_weights(sample_weight, codes.shape[0])
-        self.n_values_ = resolve_n_values(codes, n_values)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         self._index = ValueIndex(self.n_values_)
         rng = check_rng(self.random_state)
         self._layers = layers

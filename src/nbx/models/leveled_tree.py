@@ -33,8 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import (BaseEstimator, ClassifierMixin, as_codes, check_weights, encode_labels,
-                   resolve_n_values)
+from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit
 from .counting import ValueIndex, log_normalize, log_softmax
 from .criteria import entropy, info_gain
 from .naive_bayes import nb_log_tables
@@ -63,12 +62,7 @@ class LeveledNBTree(ClassifierMixin, BaseEstimator):
     # ----------------------------------------------------------------------------------------- fit
     def fit(self, X, y, sample_weight=None, n_values=None):
         self._check_params()
-        codes = as_codes(X)
-        self.classes_, y_idx = encode_labels(y)
-        if codes.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
-        w = check_weights(sample_weight, codes.shape[0])
-        self.n_values_ = resolve_n_values(codes, n_values)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         self._index = ValueIndex(self.n_values_)
         self._k = len(self.classes_)
         # position of each flat table row in a padded (attribute, value) grid, for all-attribute gains

@@ -103,6 +103,16 @@ def _scores(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
     return np.hstack([Z1 @ theta, np.zeros((Z1.shape[0], 1))])
 
 
+def check_solver_params(ridge, max_iter, tol) -> None:
+    """Errors naming the ridge solver's parameter (shared with HBayes)."""
+    if not (np.isfinite(ridge) and ridge >= 0):
+        raise ValueError(f"ridge must be finite and >= 0, got {ridge!r}")
+    if int(max_iter) < 1:
+        raise ValueError(f"max_iter must be >= 1, got {max_iter!r}")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0, got {tol!r}")
+
+
 def log_proba(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
     """log P(c | x) for a standardized design with intercept column, shape (n, K)."""
     return log_softmax(_scores(Z1, theta))
@@ -184,12 +194,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.warm_start = warm_start
 
     def _check_params(self):
-        if not (np.isfinite(self.ridge) and self.ridge >= 0):
-            raise ValueError(f"ridge must be finite and >= 0, got {self.ridge!r}")
-        if int(self.max_iter) < 1:
-            raise ValueError(f"max_iter must be >= 1, got {self.max_iter!r}")
-        if not self.tol > 0:
-            raise ValueError(f"tol must be > 0, got {self.tol!r}")
+        check_solver_params(self.ridge, self.max_iter, self.tol)
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         self._check_params()
