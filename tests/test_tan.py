@@ -6,18 +6,8 @@ import pytest
 
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN, conditional_mutual_information, max_spanning_tree
+from chain_data import chain_data
 
-
-def chain_data(n, rng, k=2, d=5, v=3, missing=0.0):
-    y = rng.integers(0, k, n)
-    X = np.zeros((n, d), dtype=np.int64)
-    X[:, 0] = (y + rng.integers(0, 2, n)) % v
-    for j in range(1, d):
-        copy = rng.random(n) < 0.6
-        X[:, j] = np.where(copy, (X[:, j - 1] + y) % v, rng.integers(0, v, n))
-    if missing:
-        X[rng.random(X.shape) < missing] = -1
-    return X, y
 
 
 def brute_cmi(X, y, w, i, j, vi, vj, k):

@@ -83,18 +83,27 @@ def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int |
         return np.empty(0)
     n_classes = int(y.max()) + 1 if n_classes is None else n_classes
     values, counts = value_class_counts(x, y, w, n_classes)
-    cum = np.vstack([np.zeros((1, n_classes)), np.cumsum(counts, axis=0)])
-    cuts, stack = [], [(0, len(values))]
-    while stack:  # intervals of distinct-value indices [lo, hi) still to be tested
+    bounds = mdl_boundaries(counts)
+    return np.sort((values[bounds] + values[bounds + 1]) / 2.0)
+
+
+def mdl_boundaries(counts: np.ndarray) -> np.ndarray:
+    """Recursive Fayyad-Irani splitting of ordered groups with class counts (groups, K).
+
+    Returns the accepted boundaries i (a cut between group i and i + 1), in acceptance order.
+    """
+    cum = np.vstack([np.zeros((1, counts.shape[1])), np.cumsum(counts, axis=0)])
+    bounds, stack = [], [(0, len(counts))]
+    while stack:  # intervals of group indices [lo, hi) still to be tested
         lo, hi = stack.pop()
         split = best_split(cum, lo, hi)
         if split is None:
             continue
         i, prior, left, right = split
         if fayyad_irani_accepts(prior, left, right):
-            cuts.append((values[i] + values[i + 1]) / 2.0)
+            bounds.append(i)
             stack += [(lo, i + 1), (i + 1, hi)]
-    return np.sort(np.asarray(cuts, dtype=float))
+    return np.asarray(bounds, dtype=np.int64)
 
 
 class MDLDiscretizer(Discretizer):

@@ -141,7 +141,24 @@ def _stratified_parts(rng, y: np.ndarray, k: int) -> np.ndarray:
     return parts
 
 
-class MUV(ClassifierMixin, BaseEstimator):
+class _CombinedMembers(ClassifierMixin):
+    """Prediction shared by MUV and MUV[MUV]: fitted ``estimators_`` combined by ``combiner``."""
+
+    def member_stats(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """(log μ_i, log σ_i²) of every member, (k, n, K)."""
+        return _stack_stats(self.estimators_, X)
+
+    def mean_log_variance(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """(log of the combined answer, log σ² of its MLE estimate, eq. 2), for use inside MUV[MUV]."""
+        log_mu, log_var = self.member_stats(X)
+        with np.errstate(divide="ignore"):
+            return np.log(combine(log_mu, log_var, self.combiner)), mle_log_variance(log_var)
+
+    def predict_proba(self, X) -> np.ndarray:
+        return combine(*self.member_stats(X), self.combiner)
+
+
+class MUV(_CombinedMembers, BaseEstimator):
     """Mixture-using-variance ensemble of NB/TAN base classifiers (Lee et al. 2006 §3.1, §4).
 
     Parameters: ``base`` (a NaiveBayes with prior="laplace" or a TAN; default ``NaiveBayes()``),
@@ -238,21 +255,9 @@ class MUV(ClassifierMixin, BaseEstimator):
                 raise ValueError("a base model saw different classes than the ensemble")
         return self
 
-    def member_stats(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """(log μ_i, log σ_i²) of every member, (k, n, K)."""
-        return _stack_stats(self.estimators_, X)
-
-    def mean_log_variance(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """(log of this MUV's answer, log σ² of its MLE estimate, eq. 2), for use inside MUV[MUV]."""
-        log_mu, log_var = self.member_stats(X)
-        with np.errstate(divide="ignore"):
-            return np.log(combine(log_mu, log_var, self.combiner)), mle_log_variance(log_var)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return combine(*self.member_stats(X), self.combiner)
 
 
-class MUVofMUV(ClassifierMixin, BaseEstimator):
+class MUVofMUV(_CombinedMembers, BaseEstimator):
     """MUV[MUV] (Lee et al. 2006 §4.6): several MUVs fitted on the same data, combined by ``combiner``.
 
     ``members``: list of unfitted estimators with a ``mean_log_variance`` method or NB/TAN models (or params
@@ -293,16 +298,6 @@ class MUVofMUV(ClassifierMixin, BaseEstimator):
             self.estimators_.append(est.fit(X, y, sample_weight=sample_weight, n_values=n_values))
         return self
 
-    def member_stats(self, X) -> tuple[np.ndarray, np.ndarray]:
-        return _stack_stats(self.estimators_, X)
-
-    def mean_log_variance(self, X) -> tuple[np.ndarray, np.ndarray]:
-        log_mu, log_var = self.member_stats(X)
-        with np.errstate(divide="ignore"):
-            return np.log(combine(log_mu, log_var, self.combiner)), mle_log_variance(log_var)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return combine(*self.member_stats(X), self.combiner)
 
 
 def paper_members(combiner: str = "js") -> list:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..discretize.base import check_mixed, nominal_codes
-from ..discretize.mdl import best_split, fayyad_irani_accepts
+from ..discretize.mdl import mdl_boundaries
 from .base import BaseEstimator, ClassifierMixin, check_weights, encode_labels
 from .counting import ValueIndex
 from .kernel_nb import GeneralNB
@@ -79,19 +79,9 @@ def bayes_cut_points(x, pred, y, w, n_classes) -> np.ndarray:
     run_of_case = run_of_value[np.searchsorted(values, x)]
     counts = np.bincount(run_of_case * n_classes + y, weights=w,
                          minlength=len(run_start) * n_classes).reshape(-1, n_classes)
-    cum = np.vstack([np.zeros((1, n_classes)), np.cumsum(counts, axis=0)])
     run_last = np.r_[run_start[1:] - 1, len(values) - 1]
-    cuts, stack = [], [(0, len(run_start))]
-    while stack:  # recursive binary MDL over run boundaries (Fayyad & Irani, as in §2.2)
-        lo, hi = stack.pop()
-        split = best_split(cum, lo, hi)
-        if split is None:
-            continue
-        i, prior, left, right = split
-        if fayyad_irani_accepts(prior, left, right):
-            cuts.append((values[run_last[i]] + values[run_start[i + 1]]) / 2.0)
-            stack += [(lo, i + 1), (i + 1, hi)]
-    return np.sort(np.asarray(cuts, dtype=float))
+    bounds = mdl_boundaries(counts)  # recursive binary MDL over run boundaries (Fayyad & Irani, as in §2.2)
+    return np.sort((values[run_last[bounds]] + values[run_start[bounds + 1]]) / 2.0)
 
 
 class _Node:
