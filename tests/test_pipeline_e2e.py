@@ -14,6 +14,9 @@ SMALL = {"wiering2003": {"Iris": "iris", "Vote": "vote"},
          "lee2006": {"GLASS2": "glass2", "WAVEFORM": "waveform300"},
          "kang2006": {"Iris": "iris", "Labor": "labor"},
          "ting2003": {"LED24": "led24", "Coding": "coding"}}
+LEARNERS = {"wiering2003": ["nb_wiering", "boosting_nb"], "wang2006": ["c45", "nb_laplace"],
+            "lee2006": ["nb_laplace", "muv_nb2_boot_bal_js"], "kang2006": ["nb_kang", "hbayes_nb"],
+            "ting2003": ["nb_ting", "blnbt1"]}
 
 
 def run(cmd, cwd):
@@ -31,11 +34,17 @@ def project(tmp_path_factory, mirror):
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     for name, block in params["experiments"].items():
         block["datasets"] = SMALL[name]
+        block["learners"] = LEARNERS[name]
         block["protocol"]["repeats"] = min(block["protocol"].get("repeats", 1), 2)
         block["protocol"]["folds_by_dataset"] = {}
         if block["protocol"]["kind"] == "cv":
             block["protocol"]["folds"] = 3
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    dvc = yaml.safe_load((root / "dvc.yaml").read_text())  # only the train cells of the kept learners
+    cells = next(v for v in dvc["vars"] if "train_cells" in v)["train_cells"]
+    for name in [n for n, c in cells.items() if c["learner"] not in LEARNERS[c["experiment"]]]:
+        del cells[name]
+    (root / "dvc.yaml").write_text(yaml.safe_dump(dvc, sort_keys=False))
     run(["git", "init", "-q"], root)
     run(["dvc", "init", "-q"], root)
     run(["dvc", "repro"], root)

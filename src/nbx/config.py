@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 
 from .data.catalogue import Entry, get_entry, load_catalogue
+from .models.registry import input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
 
@@ -24,7 +25,7 @@ class Experiment:
     discretizer: dict
     impute: str | None
     learners: list[str]
-    published: dict
+    published: list[dict]          # the paper's tables: {table, metric, columns: {learner: column}}
 
 
 def load_params(path: Path = PARAMS_FILE) -> dict:
@@ -62,7 +63,7 @@ def experiment(params: dict, name: str) -> Experiment:
     if impute not in (None, "mode"):
         raise ConfigError(f"{where}.impute: {impute!r} must be null or 'mode'")
     return Experiment(name, block.get("title", name), dict(datasets), block["protocol"], block["discretizer"],
-                      impute, list(block["learners"]), block.get("published", {}))
+                      impute, list(block["learners"]), list(block.get("published") or []))
 
 
 def experiment_entries(params: dict, exp: Experiment) -> dict[str, Entry]:
@@ -75,3 +76,18 @@ def learner_spec(params: dict, name: str) -> dict:
     if name not in params["learners"]:
         raise ConfigError(f"params.yaml: unknown learner {name!r}; defined: {sorted(params['learners'])}")
     return params["learners"][name]
+
+
+INPUTS = ("discrete", "mixed")
+
+
+def build_learner(params: dict, name: str):
+    """(estimator, input kind) for ``learners.<name>``. The block's optional ``input`` key (pipeline-level,
+    not a constructor argument) overrides the learner's own input kind: ``input: discrete`` feeds a mixed-input
+    learner such as C4.5 the experiment's discretized codes (Kang & Tian discretize for every learner)."""
+    spec = dict(learner_spec(params, name))
+    kind = spec.pop("input", None)
+    learner = make_learner(spec, f"params.yaml: learners.{name}")
+    if kind is not None and kind not in INPUTS:
+        raise ConfigError(f"params.yaml: learners.{name}.input: {kind!r} must be one of {INPUTS}")
+    return learner, kind or input_kind(learner)

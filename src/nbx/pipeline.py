@@ -12,7 +12,6 @@ from .data.prepare import Table, build_table
 from .evaluation import split_accuracy, summarize
 from .folds import discretize_splits
 from .io import write_json, write_npz, write_text
-from .models.registry import input_kind, make_learner
 from .runner import run_splits
 from .splits import dataset_seed, make_plan
 
@@ -86,23 +85,27 @@ def train(params: dict, name: str, learner_name: str) -> None:
     if learner_name not in exp.learners:
         raise config.ConfigError(f"params.yaml: learner {learner_name!r} is not in experiments.{name}.learners "
                                  f"{exp.learners}; update dvc.yaml's train cells or the experiment")
-    learner = make_learner(config.learner_spec(params, learner_name), f"params.yaml: learners.{learner_name}")
-    timings = {}
+    learner, kind = config.build_learner(params, learner_name)
+    timings, fit_info = {}, {}
     for ds in available(exp):
         table = Table.load(layout.prepared(ds))
         test, _ = load_plan(name, ds)
         codes = n_values = None
-        if input_kind(learner) == "discrete":
+        if kind == "discrete":
             with np.load(layout.fold_codes(name, ds)) as z:
                 codes, n_values = z["codes"], z["n_values"]
         t0 = time.perf_counter()
         out = run_splits(learner, table, test, params["seed"], (name, ds, learner_name), codes, n_values,
-                         exp.impute)
+                         exp.impute, kind)
         write_npz(layout.predictions(name, learner_name, ds), **out.arrays())
+        if any(info is not None for info in out.fit_info):
+            fit_info[ds] = out.fit_info
         timings[ds] = {"fit_seconds": round(float(out.fit_seconds.sum()), 4),
                        "predict_seconds": round(float(out.predict_seconds.sum()), 4),
                        "wall_seconds": round(time.perf_counter() - t0, 4)}
     write_json(layout.predictions(name, learner_name) / "timings.json", timings)
+    if fit_info:  # deterministic, unlike the timings
+        write_json(layout.predictions(name, learner_name) / "fit_info.json", fit_info)
 
 
 def evaluate(params: dict, name: str) -> None:

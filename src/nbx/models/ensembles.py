@@ -204,9 +204,11 @@ class AdaBoostM1(_Ensemble):
         self.estimators_, self.estimator_weights_, self.estimator_errors_, self.training_weights_ = [], [], [], []
         self.n_restarts_ = {"error>=0.5": 0, "error=0": 0}
         first, first_error, failures = None, None, 0
+        train_votes = np.zeros((y_idx.shape[0], len(self.classes_)))  # the ensemble's vote on its training rows
         while len(self.estimators_) < self.n_estimators:
             est = self._fit_base(X, y_idx, weights, rng)
-            wrong = est.predict(X).astype(np.intp) != y_idx
+            pred = est.predict(X).astype(np.intp)
+            wrong = pred != y_idx
             error = float(weights[wrong].sum() / weights.sum())
             if first is None:
                 first, first_error = est, error
@@ -218,7 +220,9 @@ class AdaBoostM1(_Ensemble):
                 weights = self._reinitialize(w, rng)
                 continue
             failures = 0
-            self._keep(est, VOTE_ZERO_ERROR if error == 0 else np.log((1 - error) / error), error, weights)
+            vote = VOTE_ZERO_ERROR if error == 0 else np.log((1 - error) / error)
+            self._keep(est, vote, error, weights)
+            train_votes[np.arange(pred.shape[0]), pred] += vote
             if error == 0:
                 self.n_restarts_["error=0"] += 1
                 weights = self._reinitialize(w, rng)
@@ -226,9 +230,18 @@ class AdaBoostM1(_Ensemble):
                 weights = adaboost_reweight(weights, wrong, error, total)
         if not self.estimators_:
             self._keep(first, 1.0, first_error, w.copy())
+            train_votes[np.arange(y_idx.shape[0]), first.predict(X).astype(np.intp)] = 1.0
         self.estimator_weights_ = np.array(self.estimator_weights_)
         self.estimator_errors_ = np.array(self.estimator_errors_)
+        self.train_accuracy_ = float(np.average(train_votes.argmax(axis=1) == y_idx, weights=w))
         return self
+
+    def fit_info(self) -> dict:
+        """What the boosting run did (for the reports, e.g. Wiering's W6): models kept, restarts, ε_t, the
+        ensemble's weighted training accuracy."""
+        return {"kept": len(self.estimators_), "restarts": dict(self.n_restarts_),
+                "errors": [round(float(e), 6) for e in self.estimator_errors_],
+                "train_accuracy": round(self.train_accuracy_, 6)}
 
     def _keep(self, est, vote, error, weights) -> None:
         self.estimators_.append(est)

@@ -1,6 +1,7 @@
 """The papers' published tables (copied verbatim from the papers into ``published/``) as accuracy in %."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -13,15 +14,28 @@ METRICS = {  # how a table stores its numbers -> accuracy in percent
 }
 
 
-def published_accuracy(spec: dict) -> pd.DataFrame:
-    """Rows = the paper's data set names, columns = our learner names, values = published accuracy (%).
+def name_key(name: str) -> str:
+    """Data set names as the papers spell them, compared loosely ("Credit (A)" == "Credit(A)")."""
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
-    ``spec``: ``{table: FILE.csv, metric: accuracy_pct | error_pct | error_fraction, columns: {learner: column}}``.
+
+def read_table(file: str) -> pd.DataFrame:
+    """A published CSV indexed by name_key of its first column (the paper's data set names)."""
+    table = pd.read_csv(FOLDER / file)
+    return table.set_index(table[table.columns[0]].map(name_key))
+
+
+def published_accuracy(specs: list[dict]) -> pd.DataFrame:
+    """Rows = name_key of the paper's data set names, columns = our learner names, values = accuracy (%).
+
+    ``specs``: a list of ``{table: FILE.csv, metric: accuracy_pct | error_pct | error_fraction,
+    columns: {learner: column}}`` (experiments.<name>.published in params.yaml).
     """
-    table = pd.read_csv(FOLDER / spec["table"])
-    table = table.set_index(table.columns[0])  # the paper's data set names
-    if spec["metric"] not in METRICS:
-        raise ValueError(f"published.metric {spec['metric']!r} is not one of {sorted(METRICS)}")
-    convert = METRICS[spec["metric"]]
-    return pd.DataFrame({learner: convert(table[column].astype(float))
-                         for learner, column in spec.get("columns", {}).items()})
+    frames = []
+    for spec in specs:
+        if spec["metric"] not in METRICS:
+            raise ValueError(f"published.metric {spec['metric']!r} is not one of {sorted(METRICS)}")
+        table, convert = read_table(spec["table"]), METRICS[spec["metric"]]
+        frames.append(pd.DataFrame({learner: convert(pd.to_numeric(table[column], errors="coerce"))
+                                    for learner, column in spec.get("columns", {}).items()}))
+    return pd.concat(frames, axis=1) if frames else pd.DataFrame()
