@@ -125,6 +125,15 @@ def evaluate(params: dict, name: str) -> None:
     write_text(layout.RESULTS / f"{name}.csv", "\n".join(lines) + "\n")
 
 
+def analyse(params: dict, name: str) -> None:
+    """metrics/<experiment>_analysis.json from the experiment's synthetic checks (params: analyses.<name>)."""
+    from .analysis.paper_checks import CHECKS, run_check
+    if name not in CHECKS:
+        raise config.ConfigError(f"no synthetic checks for experiment {name!r}; known: {sorted(CHECKS)}")
+    block = params.get("analyses", {}).get(name, {})
+    write_json(layout.METRICS / f"{name}_analysis.json", run_check(name, block, params["seed"]))
+
+
 def report(params: dict, name: str) -> None:
     from .report.experiment_report import write  # matplotlib is only needed here
     write(params, name)

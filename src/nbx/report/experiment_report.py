@@ -1,6 +1,11 @@
-"""Per-experiment report: data sets, our accuracies beside the published ones, differences, figures."""
+"""Per-experiment report: the paper's tables with our numbers beside the published ones, the claims, timings.
+
+The paper-specific sections live in :mod:`nbx.report.papers` (one module per experiment, named like it);
+an experiment without such a module (for example one a user adds) gets the generic comparison table.
+"""
 from __future__ import annotations
 
+import importlib
 import json
 
 import matplotlib
@@ -9,40 +14,16 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .. import config, layout  # noqa: E402
+from .. import layout  # noqa: E402
 from ..io import atomic_path, write_text  # noqa: E402
-from .published import published_accuracy  # noqa: E402
+from .context import ReportContext  # noqa: E402
+from .tables import comparison_table, fmt, md_table, mean_abs_difference  # noqa: E402
 
 
-def _fmt(x: float) -> str:
-    return "–" if x is None or np.isnan(x) else f"{x:.1f}"
-
-
-def comparison_rows(exp: config.Experiment, metrics: dict, availability: dict) -> list[dict]:
-    """One row per paper data set: ours (mean, std) and published per learner."""
-    published = published_accuracy(exp.published) if exp.published else None
-    rows = []
-    for paper_name, ds in exp.datasets.items():
-        row = {"paper": paper_name, "id": ds, "available": availability.get(ds, {}).get("available", False),
-               "reason": availability.get(ds, {}).get("reason", ""), "ours": {}, "published": {}}
-        for learner in exp.learners:
-            m = metrics.get(ds, {}).get(learner)
-            row["ours"][learner] = (m["acc"], m["acc_std"]) if m else (np.nan, np.nan)
-            if published is not None and learner in published and paper_name in published.index:
-                row["published"][learner] = float(published.loc[paper_name, learner])
-        rows.append(row)
-    return rows
-
-
-def mean_abs_difference(rows: list[dict], learner: str) -> tuple[float, int]:
-    diffs = [r["ours"][learner][0] - r["published"][learner] for r in rows
-             if learner in r["published"] and not np.isnan(r["ours"][learner][0])]
-    return (float(np.mean(np.abs(diffs))) if diffs else float("nan")), len(diffs)
-
-
-def scatter(rows: list[dict], learner: str, path) -> bool:
-    pairs = [(r["published"][learner], r["ours"][learner][0], r["id"]) for r in rows
-             if learner in r["published"] and not np.isnan(r["ours"][learner][0])]
+def scatter(ctx: ReportContext, learner: str, path) -> bool:
+    """Our accuracy vs the published one, one point per data set; False when there is nothing to plot."""
+    pairs = [(ctx.published_acc(p, learner), ctx.acc(p, learner), ds) for p, ds in ctx.datasets.items()
+             if np.isfinite(ctx.published_acc(p, learner))]
     if not pairs:
         return False
     pub, ours, names = map(np.array, zip(*pairs))
@@ -66,19 +47,20 @@ def _save(fig, path) -> None:
     plt.close(fig)
 
 
-def accuracy_chart(rows: list[dict], learners: list[str], path) -> None:
+def accuracy_chart(ctx: ReportContext, learners: list[str], path) -> None:
     """Horizontal bars: our accuracy per data set and learner, published values as black ticks."""
-    rows = [r for r in rows if r["available"]]
-    fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) * max(1, len(learners) / 2) + 1.2))
+    names = list(ctx.datasets)
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(names) * max(1, len(learners) / 2) + 1.2))
     height = 0.8 / len(learners)
     for k, learner in enumerate(learners):
-        pos = np.arange(len(rows)) + k * height
-        ax.barh(pos, [r["ours"][learner][0] for r in rows], height=height, label=learner)
-        pub = [(p, r["published"][learner]) for p, r in zip(pos, rows) if learner in r["published"]]
+        pos = np.arange(len(names)) + k * height
+        ax.barh(pos, [ctx.acc(p, learner) for p in names], height=height, label=learner)
+        pub = [(y, ctx.published_acc(p, learner)) for y, p in zip(pos, names)
+               if np.isfinite(ctx.published_acc(p, learner))]
         if pub:
-            ax.scatter([v for _, v in pub], [p for p, _ in pub], marker="|", color="black", s=80,
-                       label=f"{learner} published" if k == 0 else None)
-    ax.set_yticks(np.arange(len(rows)) + 0.4 - height / 2, [r["paper"] for r in rows], fontsize=7)
+            ax.scatter([v for _, v in pub], [y for y, _ in pub], marker="|", color="black", s=80,
+                       label="published" if k == 0 else None)
+    ax.set_yticks(np.arange(len(names)) + 0.4 - height / 2, names, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("accuracy (%)")
     ax.legend(fontsize=7, loc="lower right")
@@ -86,41 +68,56 @@ def accuracy_chart(rows: list[dict], learners: list[str], path) -> None:
     _save(fig, path)
 
 
+def paper_module(name: str):
+    try:
+        return importlib.import_module(f"{__package__}.papers.{name}")
+    except ModuleNotFoundError:
+        return None
+
+
+def figure(ctx: ReportContext, file: str) -> str:
+    """Path of a figure file of this experiment (created by the caller) and its markdown link target."""
+    return str(layout.REPORTS / "figures" / ctx.exp.name / file)
+
+
+def agreement_section(ctx: ReportContext) -> list[str]:
+    """Mean absolute difference from each published column, with a scatter plot per learner."""
+    out = ["## Agreement with the published numbers", ""]
+    for learner in ctx.learners:
+        mad, n = mean_abs_difference(ctx, learner)
+        if n and scatter(ctx, learner, figure(ctx, f"{learner}_vs_published.png")):
+            out += [f"- `{learner}`: mean |ours − published| = **{mad:.2f}** accuracy points over {n} data sets.",
+                    f"  ![{learner} vs published](figures/{ctx.exp.name}/{learner}_vs_published.png)"]
+    return out + ([""] if len(out) > 2 else ["The paper publishes no table we can compare with.", ""])
+
+
+def timing_section(ctx: ReportContext) -> list[str]:
+    rows = [[f"`{x}`", fmt(ctx.train_seconds(x), 1)] for x in ctx.learners]
+    return ["## Train-stage wall time", "",
+            "Seconds per learner over all data sets and splits (the splits run in parallel processes, "
+            "so this is elapsed time, not CPU time); per data set in `data/predictions/<experiment>/<learner>/"
+            "timings.json`.", ""] + md_table(["learner", "seconds"], rows)
+
+
 def render(params: dict, name: str) -> str:
-    exp = config.experiment(params, name)
-    metrics = json.loads((layout.METRICS / f"{name}.json").read_text())
-    availability = json.loads(layout.AVAILABILITY.read_text())
-    rows = comparison_rows(exp, metrics, availability)
+    ctx = ReportContext.load(params, name)
+    exp = ctx.exp
     out = [f"# {exp.title}", "",
            f"Experiment `{name}`: protocol `{json.dumps(exp.protocol)}`, discretizer "
            f"`{json.dumps(exp.discretizer)}`, missing values: {exp.impute or 'kept (skipped by the learners)'}.",
-           "Accuracy in % (mean ± std over splits); *pub.* = the paper's number; Δ = ours − published.", ""]
-    header = ["paper data set", "id"]
-    for learner in exp.learners:
-        header += [learner] + ([f"{learner} pub.", "Δ"] if any(learner in r["published"] for r in rows) else [])
-    out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for r in rows:
-        cells = [r["paper"], f"`{r['id']}`"]
-        for learner in exp.learners:
-            mean, std = r["ours"][learner]
-            cells.append(f"{mean:.1f} ± {std:.1f}" if r["available"] else "unavailable")
-            if any(learner in x["published"] for x in rows):
-                pub = r["published"].get(learner, np.nan)
-                cells += [_fmt(pub), _fmt(mean - pub) if r["available"] else "–"]
-        out.append("| " + " | ".join(cells) + " |")
-    out.append("")
-    for learner in exp.learners:
-        mad, n = mean_abs_difference(rows, learner)
-        if n:
-            out.append(f"- `{learner}`: mean absolute difference from the published column {mad:.2f} points "
-                       f"over {n} data sets.")
-            if scatter(rows, learner, layout.REPORTS / "figures" / name / f"{learner}_vs_published.png"):
-                out.append(f"  ![{learner} vs published](figures/{name}/{learner}_vs_published.png)")
-    accuracy_chart(rows, exp.learners, layout.REPORTS / "figures" / name / "accuracy.png")
-    out += ["", f"![accuracy per data set](figures/{name}/accuracy.png)"]
-    missing = [r for r in rows if not r["available"]]
-    out += ["", "## Unavailable data sets", ""]
-    out += [f"- {r['paper']} (`{r['id']}`): {r['reason']}" for r in missing] or ["None."]
+           "Numbers are ours (mean ± std over splits) unless marked *pub.* (the paper's).", ""]
+    module = paper_module(name)
+    if module is not None:
+        out += module.sections(ctx)
+    else:
+        out += comparison_table(ctx, ctx.learners)
+    out += agreement_section(ctx)
+    if len(ctx.learners) <= 10:
+        accuracy_chart(ctx, ctx.learners, figure(ctx, "accuracy.png"))
+        out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
+    out += timing_section(ctx)
+    out += ["## Unavailable data sets", ""]
+    out += [f"- {p} (`{exp.datasets[p]}`): {reason}" for p, reason in ctx.unavailable.items()] or ["None."]
     return "\n".join(out) + "\n"
 
 

@@ -1,0 +1,103 @@
+"""Everything a report reads about one experiment, loaded once: metrics, per-split accuracies, published
+numbers, availability, train timings and fit_info of every learner."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .. import config, layout
+from ..data.prepare import Table
+from .published import name_key, published_accuracy
+
+
+@dataclass
+class ReportContext:
+    params: dict
+    exp: config.Experiment
+
+    @classmethod
+    def load(cls, params: dict, name: str) -> "ReportContext":
+        return cls(params, config.experiment(params, name))
+
+    # ------------------------------------------------------------------ inputs
+    @cached_property
+    def metrics(self) -> dict:
+        return json.loads((layout.METRICS / f"{self.exp.name}.json").read_text())
+
+    @cached_property
+    def splits(self) -> pd.DataFrame:
+        """One row per (dataset, learner, split): repeat, test_rows, accuracy (fraction)."""
+        return pd.read_csv(layout.RESULTS / f"{self.exp.name}.csv")
+
+    @cached_property
+    def availability(self) -> dict:
+        return json.loads(layout.AVAILABILITY.read_text())
+
+    @cached_property
+    def published(self) -> pd.DataFrame:
+        """Published accuracy (%) by name_key(paper's data set name) x learner."""
+        return published_accuracy(self.exp.published)
+
+    def learner_file(self, learner: str, file: str) -> dict:
+        path = layout.predictions(self.exp.name, learner) / file
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    # ------------------------------------------------------------------ views
+    @property
+    def learners(self) -> list[str]:
+        return self.exp.learners
+
+    def has(self, *learners: str) -> bool:
+        """Whether every learner was run in this experiment (a reduced params file may leave some out)."""
+        return all(learner in self.exp.learners for learner in learners)
+
+    @property
+    def datasets(self) -> dict[str, str]:
+        """The paper's name -> catalogue id, available data sets only (paper order)."""
+        return {p: ds for p, ds in self.exp.datasets.items() if self.availability.get(ds, {}).get("available")}
+
+    @property
+    def unavailable(self) -> dict[str, str]:
+        """The paper's name -> reason, for the data sets we could not run."""
+        return {p: self.availability.get(ds, {}).get("reason", "not downloaded") or "not downloaded"
+                for p, ds in self.exp.datasets.items() if p not in self.datasets}
+
+    def acc(self, paper_name: str, learner: str) -> float:
+        """Our mean accuracy (%) over splits."""
+        return float(self.metrics[self.exp.datasets[paper_name]][learner]["acc"])
+
+    def acc_std(self, paper_name: str, learner: str) -> float:
+        return float(self.metrics[self.exp.datasets[paper_name]][learner]["acc_std"])
+
+    def split_acc(self, paper_name: str, learner: str) -> np.ndarray:
+        """Per-split accuracy (fraction), in split order."""
+        s = self.splits
+        rows = s[(s["dataset"] == self.exp.datasets[paper_name]) & (s["learner"] == learner)]
+        return rows.sort_values("split")["accuracy"].to_numpy()
+
+    def published_acc(self, paper_name: str, learner: str) -> float:
+        """The paper's accuracy (%) for our learner, NaN when the paper has none."""
+        key = name_key(paper_name)
+        pub = self.published
+        if learner in pub.columns and key in pub.index:
+            return float(pub.loc[key, learner])
+        return float("nan")
+
+    def test_fraction(self) -> float:
+        """Fraction of rows in a test part (for the corrected resampled t-test)."""
+        p = self.exp.protocol
+        return float(p.get("test_fraction", 0.5)) if p["kind"] == "holdout" else 1.0 / p["folds"]
+
+    def train_seconds(self, learner: str) -> float:
+        """Wall time of the learner's train stage summed over data sets (from its timings.json)."""
+        return float(sum(t["wall_seconds"] for t in self.learner_file(learner, "timings.json").values()))
+
+    def fit_info(self, learner: str) -> dict:
+        return self.learner_file(learner, "fit_info.json")
+
+    def labels(self, paper_name: str) -> np.ndarray:
+        return Table.load(layout.prepared(self.exp.datasets[paper_name])).y

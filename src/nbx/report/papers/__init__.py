@@ -1,0 +1,1 @@
+"""Paper-specific report sections: one module per experiment, each with sections(ctx) -> markdown lines."""

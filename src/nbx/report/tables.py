@@ -1,0 +1,90 @@
+"""Markdown tables of our results beside the published ones, with significance marks and summary rows."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import stats
+from .context import ReportContext
+
+
+def fmt(x: float, digits: int = 1) -> str:
+    return "–" if x is None or not np.isfinite(x) else f"{x:.{digits}f}"
+
+
+def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + \
+           ["| " + " | ".join(map(str, r)) + " |" for r in rows] + [""]
+
+
+def marks(ctx: ReportContext, learner: str, baseline: str) -> dict[str, str]:
+    """Wiering's paired t-test mark (++/+/=/-/--) of learner vs baseline per available data set."""
+    return {p: stats.mark(ctx.split_acc(p, learner), ctx.split_acc(p, baseline)) for p in ctx.datasets}
+
+
+def win_loss(ms: dict[str, str]) -> tuple[int, int]:
+    """Significant (p < 0.05) wins and losses from a dict of marks."""
+    vals = list(ms.values())
+    return sum(m in ("+", "++") for m in vals), sum(m in ("-", "--") for m in vals)
+
+
+def error_reduction(ctx: ReportContext, learner: str, baseline: str, paper_names=None) -> float:
+    """Bauer & Kohavi's average relative error reduction of learner over baseline, (e_b - e_l) / e_b, in %.
+    Data sets where the baseline makes no error are skipped."""
+    ratios = []
+    for p in paper_names or ctx.datasets:
+        e_b, e_l = 100 - ctx.acc(p, baseline), 100 - ctx.acc(p, learner)
+        if e_b > 0:
+            ratios.append((e_b - e_l) / e_b)
+    return 100 * float(np.mean(ratios)) if ratios else float("nan")
+
+
+def mean_abs_difference(ctx: ReportContext, learner: str) -> tuple[float, int]:
+    """Mean |ours - published| accuracy (points) over data sets with both, and their number."""
+    diffs = [ctx.acc(p, learner) - ctx.published_acc(p, learner) for p in ctx.datasets]
+    diffs = [d for d in diffs if np.isfinite(d)]
+    return (float(np.mean(np.abs(diffs))) if diffs else float("nan")), len(diffs)
+
+
+def comparison_table(ctx: ReportContext, learners: list[str], baseline: str | None = None,
+                     error: bool = False, digits: int = 1, names: dict[str, str] | None = None) -> list[str]:
+    """One row per paper data set: for each learner ours (± std), our mark vs ``baseline`` (paired t-test),
+    and the published value; then the average row over the data sets we have. ``error`` shows error rates
+    (100 - accuracy) instead of accuracies."""
+    learners = [x for x in learners if ctx.has(x)]
+    names = names or {}
+    value = (lambda a: 100 - a) if error else (lambda a: a)
+    has_pub = {x: any(np.isfinite(ctx.published_acc(p, x)) for p in ctx.datasets) for x in learners}
+    all_marks = {x: marks(ctx, x, baseline) for x in learners if baseline and x != baseline and ctx.has(baseline)}
+    header = ["data set"]
+    for x in learners:
+        header += [names.get(x, x)] + (["pub."] if has_pub[x] else [])
+    rows = []
+    for p in ctx.exp.datasets:
+        row = [p]
+        for x in learners:
+            if p in ctx.datasets:
+                cell = f"{fmt(value(ctx.acc(p, x)), digits)} ± {fmt(ctx.acc_std(p, x), digits)}"
+                if x in all_marks:
+                    cell += f" {all_marks[x][p]}"
+            else:
+                cell = "n/a"
+            row.append(cell)
+            if has_pub[x]:
+                row.append(fmt(value(ctx.published_acc(p, x)), digits))
+        rows.append(row)
+    avg = ["**average**"]
+    for x in learners:
+        avg.append(f"**{fmt(np.mean([value(ctx.acc(p, x)) for p in ctx.datasets]), digits)}**")
+        if has_pub[x]:
+            common = [p for p in ctx.datasets if np.isfinite(ctx.published_acc(p, x))]
+            pub = fmt(np.mean([value(ctx.published_acc(p, x)) for p in common]), digits) if common else "–"
+            avg.append(f"{pub}")
+    rows.append(avg)
+    if all_marks:
+        wl = ["significant win:loss vs " + names.get(baseline, baseline)]
+        for x in learners:
+            wl.append("ref" if x == baseline else ("%d:%d" % win_loss(all_marks[x]) if x in all_marks else ""))
+            if has_pub[x]:
+                wl.append("")
+        rows.append(wl)
+    return md_table(header, rows)
