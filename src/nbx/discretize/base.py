@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.base import BaseEstimator, check_weights
+from ..models.base import BaseEstimator, check_weights, encode_labels
 
 TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
 
@@ -30,6 +30,17 @@ def check_mixed(X, n_values) -> tuple[np.ndarray, np.ndarray]:
     if np.any(nv < 0):
         raise ValueError("n_values must be >= 0 (0 marks a numeric column)")
     return X, nv
+
+
+def check_mixed_fit(X, y, n_values, sample_weight, who: str):
+    """The fit preamble shared by mixed-input learners: (X, n_values, classes_, y as class indices, weights)."""
+    X, nv = check_mixed(X, n_values)
+    classes, y_idx = encode_labels(y)
+    if X.shape[0] != y_idx.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y_idx.shape[0]}")
+    if X.shape[0] == 0:
+        raise ValueError(f"{who} needs at least one training row")
+    return X, nv, classes, y_idx, check_weights(sample_weight, X.shape[0])
 
 
 def nominal_codes(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:

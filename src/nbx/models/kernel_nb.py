@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..discretize.base import check_mixed, nominal_codes
-from .base import BaseEstimator, ClassifierMixin, check_weights, encode_labels
+from ..discretize.base import check_mixed, check_mixed_fit, nominal_codes
+from .base import BaseEstimator, ClassifierMixin
 from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
 
@@ -174,13 +174,7 @@ class GeneralNB(ClassifierMixin, BaseEstimator):
         return np.round(self.c_min + self.c_step * np.arange(n), 10)
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        X, nv = check_mixed(X, n_values)
-        self.classes_, y_idx = encode_labels(y)
-        if X.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} rows but y has {y_idx.shape[0]}")
-        if X.shape[0] == 0:
-            raise ValueError("GeneralNB needs at least one training row")
-        w = check_weights(sample_weight, X.shape[0])
+        X, nv, self.classes_, y_idx, w = check_mixed_fit(X, y, n_values, sample_weight, "GeneralNB")
         return self._fit_indexed(X, y_idx, w, nv, len(self.classes_))
 
     def _fit_indexed(self, X, y_idx, w, nv, n_classes):

@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..discretize.base import check_mixed, nominal_codes
+from ..discretize.base import check_mixed, check_mixed_fit, nominal_codes
 from ..discretize.mdl import mdl_boundaries
-from .base import BaseEstimator, ClassifierMixin, check_weights, encode_labels
+from .base import BaseEstimator, ClassifierMixin
 from .counting import ValueIndex
 from .kernel_nb import GeneralNB
 
@@ -110,15 +110,9 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.leaf = leaf
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        X, nv = check_mixed(X, n_values)
-        self.classes_, y_idx = encode_labels(y)
-        if X.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} rows but y has {y_idx.shape[0]}")
-        if X.shape[0] == 0:
-            raise ValueError("SelfAdaptiveNBTree needs at least one training row")
+        X, nv, self.classes_, y_idx, w = check_mixed_fit(X, y, n_values, sample_weight, "SelfAdaptiveNBTree")
         if self.leaf is not None and not isinstance(self.leaf, GeneralNB):
             raise ValueError(f"leaf must be a GeneralNB or None, got {type(self.leaf).__name__}")
-        w = check_weights(sample_weight, X.shape[0])
         X = X.copy()
         nom = np.flatnonzero(nv > 0)
         codes = nominal_codes(X[:, nom], nv[nom]).astype(float)
