@@ -31,7 +31,7 @@ from ... import layout, stats
 from ..claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict, missing, render
 from ..context import ReportContext
 from ..published import name_key, read_table
-from ..tables import comparison_table, error_reduction, fmt, marks, md_table, win_loss
+from ..tables import comparison_table, error_reduction, marks, md_table, win_loss
 
 NB, HM14, HM22, BAG, BOOST = "nb_wiering", "hm14", "hm22", "bagging_nb", "boosting_nb"
 LEARNERS = [NB, HM14, HM22, BAG, BOOST]
