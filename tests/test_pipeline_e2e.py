@@ -39,6 +39,10 @@ def project(tmp_path_factory, mirror):
         block["protocol"]["folds_by_dataset"] = {}
         if block["protocol"]["kind"] == "cv":
             block["protocol"]["folds"] = 3
+    params["analyses"].update(  # the synthetic checks, small
+        wiering2003={"xor_seeds": 2, "parity_seeds": 1, "parity_layers": [6], "parity_passes": 5},
+        lee2006={"sizes": [300], "draws": 200, "queries": 5},
+        ting2003={"n_rows": 100, "n_estimators": 5})
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     dvc = yaml.safe_load((root / "dvc.yaml").read_text())  # only the train cells of the kept learners
     cells = next(v for v in dvc["vars"] if "train_cells" in v)["train_cells"]

@@ -4,6 +4,7 @@ import pytest
 
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
+from nbx.analysis.variance_check import posterior_draws
 from nbx.models.variance import mean_log_variance, response_variance
 from chain_data import chain_data as _chain_data
 
@@ -99,29 +100,6 @@ def test_formula_equals_delta_method_of_dirichlet_rows(make):
 
 
 # ------------------------------------------------------------------------------------------ Monte Carlo
-def mc_posterior_draws(model, Xq, n_draws, rng):
-    """P(c | e) for draws of all CP tables from their Dirichlet posteriors, (n_draws, n, K)."""
-    k = len(model.classes_)
-    prior = rng.gamma(np.broadcast_to(model.class_count_ + model.alpha, (n_draws, k)))
-    log_prior = np.log(prior / prior.sum(1, keepdims=True))
-    if isinstance(model, TAN):
-        counts, index = model.cond_count_, model.cond_index_
-        cond, marg = model.combined_codes(Xq)
-        assert np.all(marg < 0)
-        rows = index.rows(cond)
-        g = rng.gamma(np.broadcast_to(counts + model.alpha, (n_draws,) + counts.shape))
-        flat = g.transpose(1, 0, 2).reshape(counts.shape[0], -1)
-        totals = model._cpt_row_totals(flat).reshape(counts.shape[0], n_draws, k).transpose(1, 0, 2)
-    else:
-        counts, index = model.feature_count_, model._index
-        rows = index.rows(Xq)
-        g = rng.gamma(np.broadcast_to(counts + model.alpha, (n_draws,) + counts.shape))
-        totals = np.add.reduceat(g, index.offsets, axis=1)[:, index.attribute_of_row]
-    log_theta = np.log(g / totals)
-    joint = log_prior[:, None, :] + log_theta[:, rows, :].sum(axis=2)
-    return np.exp(joint - np.logaddexp.reduce(joint, axis=2, keepdims=True))
-
-
 @pytest.mark.parametrize("make", [NaiveBayes, TAN])
 def test_variance_matches_monte_carlo(make):
     """Claim L7. With S = 4000 posterior draws the empirical variance has relative standard error
@@ -131,7 +109,7 @@ def test_variance_matches_monte_carlo(make):
     X, y = chain_data(20000, rng)
     Xq, _ = chain_data(40, rng)
     model = make().fit(X, y)
-    draws = mc_posterior_draws(model, Xq, 4000, np.random.default_rng(2))
+    draws = posterior_draws(model, Xq, 4000, np.random.default_rng(2))
     formula = response_variance(model, Xq)
     rel = np.abs(draws.var(axis=0) - formula) / draws.var(axis=0)
     print(f"{make.__name__}: median relative error {np.median(rel):.4f}, max {rel.max():.4f}")

@@ -79,15 +79,28 @@ def learner_spec(params: dict, name: str) -> dict:
 
 
 INPUTS = ("discrete", "mixed")
+PIPELINE_KEYS = ("input", "seed_as")  # learner-block keys read by the pipeline, not constructor arguments
 
 
-def build_learner(params: dict, name: str):
-    """(estimator, input kind) for ``learners.<name>``. The block's optional ``input`` key (pipeline-level,
-    not a constructor argument) overrides the learner's own input kind: ``input: discrete`` feeds a mixed-input
-    learner such as C4.5 the experiment's discretized codes (Kang & Tian discretize for every learner)."""
+@dataclass
+class LearnerSetup:
+    estimator: object
+    input: str         # "discrete": the experiment's per-split codes; "mixed": numeric columns kept
+    seed_name: str     # the name random seeds are derived from
+
+
+def build_learner(params: dict, name: str) -> LearnerSetup:
+    """The estimator of ``learners.<name>`` and how the pipeline runs it. Two optional block keys:
+
+    - ``input: discrete | mixed`` overrides the learner's own input kind; ``input: discrete`` feeds a
+      mixed-input learner such as C4.5 the experiment's discretized codes (Kang & Tian discretize for all).
+    - ``seed_as: NAME`` derives the learner's per-split random seeds from NAME instead of its own name, so
+      learners that differ only in how they combine (Lee et al.'s js/mle/SumVote... MUVs, or AdaBoost vs
+      MUV over AdaBoost's models) get the same random samples and are compared on the same members.
+    """
     spec = dict(learner_spec(params, name))
-    kind = spec.pop("input", None)
+    kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
     learner = make_learner(spec, f"params.yaml: learners.{name}")
     if kind is not None and kind not in INPUTS:
         raise ConfigError(f"params.yaml: learners.{name}.input: {kind!r} must be one of {INPUTS}")
-    return learner, kind or input_kind(learner)
+    return LearnerSetup(learner, kind or input_kind(learner), str(seed_name))

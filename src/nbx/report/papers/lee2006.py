@@ -1,0 +1,566 @@
+"""Lee, Greiner & Wang (2006) §4: figures 2(a)-(d) and 3(a)-(b) as per-data-set tables, scatter plots (PNG,
+plus one CSV ``dataset,x,y`` per panel for DVC plots) and pooled one-sided paired t-tests; claims L1-L7.
+
+Pooling. A "situation" is one data set x one base-model setting ξ x one CV fold; both learners of a pair run
+on the same folds, so their fold accuracies are paired.
+
+- Fig. 2(a), §4.1 (L1): MUV(ξ, boot,bal, js) vs MUV(ξ, boot,bal, mle), ξ ∈ {2,3,4} x {NB, TAN}: 12 data sets
+  x 6 ξ x 5 folds = 360 situations, as the paper; the disj,bal case the same way, reported separately.
+- Fig. 2(b), §4.2 (L2): MUV(ξ, boot,bal, js) vs MUV(ξ, disj,bal, js), same ξ: 360.
+- Fig. 2(c), §4.3 (L3): MUV(ξ, boot,bal, js) vs MUV(NB or TAN, disj,skew, js) of the same structure. Skewed
+  sampling has one member per class (no k), so each skew fold result is paired with k = 2, 3 and 4 (it enters
+  three times, which the paper's 360 implies).
+- Fig. 2(d), §4.4 (L4): MUV(kNB, Ada, js) vs AdaBoost(NB) with k rounds, k = 2, 3, 4: 180.
+- Fig. 3(a), §4.5 (L5): SumP/V (= ``js``, footnote 6) vs 1NB over the NB-based ξ (k = 2,3,4: 180), vs 1TAN
+  over the TAN-based ξ (180), and vs SumVote / MaxProb / SumProb / MinVar over all six ξ with the same
+  boot,bal sampling (360 each). The paper does not say how it pooled these; this is our choice.
+- Fig. 3(b), §4.6 (L6): MUV[MUV] with js vs each other rule over data sets x folds: 60.
+
+Scatter points: one per data set, each side averaged over its ξ and folds (fig. 2 caption); x is the side the
+paper says is worse, y the side it says is better, so points above the diagonal agree with the paper.
+
+Test: one-sided paired t-test (scipy ``ttest_rel``, alternative "greater") of better - worse over the pooled
+situations, as the paper did. Pooled folds are not independent (folds of one data set share training rows;
+2(c) reuses each skew result three times), so this p is optimistic; beside it we show the same one-sided test
+over per-data-set means (n = data sets) and the data sets won:lost, to judge by, not for the verdicts.
+Each learner is seeded separately (seed from experiment, data set, learner, fold), so two combination rules
+are applied to different bootstrap samples, not to the same members as in the paper: this adds noise to the
+combiner comparisons (L1, L5), not a bias.
+
+Verdict rules. A claim is split into parts. A test part *holds* when our mean difference has the paper's sign
+and the one-sided p < 0.05; it is *direction only* when the sign agrees but p >= 0.05; it *fails* when the
+difference is zero or of the other sign. Whether our p also meets the paper's bound (e.g. p < 2.3e-5) is
+shown, not required: a pooled p depends on fold noise and the number of situations as much as on the effect.
+Other parts:
+
+- L1 "MUV(3NB,boot,bal,js) better than mle on 5 of 12 sets, never worse": holds when no data set has js's
+  mean fold accuracy below mle's and at least one above; direction only when wins > losses; else fails.
+- L4 "degrades less on non-binary data (waveform)": the drop of each learner below 1NB (its base model), mean
+  over k. Holds when MUV(kNB,Ada,js)'s drop is smaller than AdaBoost(NB)'s on every available data set with
+  more than two classes; direction only when smaller on their average; else fails.
+- L6 "MUV[MUV] is the best, beats the second best MinVar[MUV]": the js-vs-min_var test, plus js having the
+  highest average accuracy of the five rules (holds, else fails).
+- L7 (:mod:`nbx.analysis.variance_check`, ``metrics/lee2006_analysis.json``): per structure (NB, TAN), the
+  median relative error |var_MC - eq. 8| / var_MC at the largest training size holds when < 10% (4.5 x the
+  Monte Carlo noise at 4000 draws); direction only when above that but smaller than at the smallest size.
+
+Claim: every part holds -> reproduced; every part fails -> not reproduced; otherwise partly reproduced.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy import stats as sps
+
+from ... import layout, stats
+from ...io import write_text
+from .. import claims
+from ..context import ReportContext
+from ..tables import fmt, md_table
+
+ALPHA = 0.05
+L7_TOLERANCE = 0.10
+HOLDS, DIRECTION, FAILS = "holds", "direction only", "fails"
+KS = (2, 3, 4)
+STRUCTURES = ("nb", "tan")
+RULES = {"sum_vote": "SumVote", "max_prob": "MaxProb", "sum_prob": "SumProb", "min_var": "MinVar"}
+
+
+def muv(structure: str, k: int | None, sampling: str, combiner: str) -> str:
+    """Learner name of MUV(k structure, <sampling>, combiner) in params.yaml (k None: skewed, one per class)."""
+    return f"muv_{structure}{'' if k is None else k}_{sampling}_{combiner}"
+
+
+# ------------------------------------------------------------------------------------ pure helpers
+def one_sided_p(better: np.ndarray, worse: np.ndarray) -> float:
+    """p of the one-sided paired t-test, H1: mean(better - worse) > 0. Constant differences (no variance):
+    0 if positive, 0.5 if zero (t = 0), 1 if negative."""
+    d = np.asarray(better, float) - np.asarray(worse, float)
+    if d.size < 2:
+        return float("nan")
+    if np.allclose(d, d[0], rtol=0, atol=1e-12):
+        return 0.0 if d[0] > 1e-12 else (0.5 if abs(d[0]) <= 1e-12 else 1.0)
+    return float(sps.ttest_rel(better, worse, alternative="greater").pvalue)
+
+
+def status(mean_diff: float, p: float, alpha: float = ALPHA) -> str:
+    """A test part: holds (paper's sign, p < alpha), direction only (sign only) or fails."""
+    if not np.isfinite(mean_diff) or mean_diff <= 0:
+        return FAILS
+    return HOLDS if p < alpha else DIRECTION
+
+
+def verdict(statuses: list[str]) -> str:
+    """Every part holds -> reproduced; every part fails -> not reproduced; else partly."""
+    if statuses and all(s == HOLDS for s in statuses):
+        return claims.REPRODUCED
+    if statuses and all(s == FAILS for s in statuses):
+        return claims.NOT_REPRODUCED
+    return claims.PARTLY
+
+
+def never_worse_status(wins: int, losses: int) -> str:
+    """L1's "better on some data sets and never worse" from per-data-set mean comparisons."""
+    if losses == 0 and wins > 0:
+        return HOLDS
+    return DIRECTION if wins > losses else FAILS
+
+
+@dataclass(frozen=True)
+class Comparison:
+    key: str                             # file stem of the CSV, e.g. "fig2a_boot"
+    title: str                           # e.g. "2(a) js vs mle (boot,bal)"
+    better: str                          # axis label of the side the paper says is better (y)
+    worse: str                           # and of the other side (x)
+    pairs: tuple[tuple[str, str], ...]   # (better learner, worse learner), pooled
+    paper_p: float | None                # the paper's bound "p < paper_p"
+
+    def restricted(self, has: Callable[..., bool]) -> "Comparison":
+        """The pairs whose two learners were run."""
+        return Comparison(self.key, self.title, self.better, self.worse,
+                          tuple(p for p in self.pairs if has(*p)), self.paper_p)
+
+
+@dataclass
+class Outcome:
+    comparison: Comparison
+    n: int                                  # pooled situations
+    mean_diff: float                        # mean of better - worse, accuracy points
+    p: float                                # pooled one-sided p
+    means: dict[str, tuple[float, float]]   # data set -> (worse %, better %), averaged over pairs and folds
+    p_datasets: float                       # one-sided p over the per-data-set means
+    wins: int
+    losses: int
+
+    @property
+    def status(self) -> str:
+        return status(self.mean_diff, self.p)
+
+
+def evaluate(comp: Comparison, split_acc: Callable[[str, str], np.ndarray], datasets) -> Outcome | None:
+    """Pool ``comp``'s pairs over ``datasets`` and folds; ``split_acc(dataset, learner)`` gives fold accuracies
+    (fractions, same fold order for every learner). None when no pair is left."""
+    if not comp.pairs or not datasets:
+        return None
+    better, worse, means = [], [], {}
+    for ds in datasets:
+        b = np.concatenate([split_acc(ds, hi) for hi, _ in comp.pairs])
+        w = np.concatenate([split_acc(ds, lo) for _, lo in comp.pairs])
+        better.append(b)
+        worse.append(w)
+        means[ds] = (100 * float(w.mean()), 100 * float(b.mean()))
+    b, w = np.concatenate(better), np.concatenate(worse)
+    x, y = np.array(list(means.values())).T
+    return Outcome(comp, len(b), 100 * float((b - w).mean()), one_sided_p(b, w), means,
+                   one_sided_p(y, x), int(np.sum(y > x)), int(np.sum(y < x)))
+
+
+def nonbinary_status(drop_muv: dict[str, float], drop_ada: dict[str, float], nonbinary: list[str]) -> str:
+    """L4's remark: MUV's drop below 1NB smaller than AdaBoost's on every non-binary data set (holds), on
+    their average (direction only), or not (fails)."""
+    if not nonbinary:
+        return FAILS
+    diffs = np.array([drop_ada[p] - drop_muv[p] for p in nonbinary])
+    return HOLDS if np.all(diffs > 0) else (DIRECTION if diffs.mean() > 0 else FAILS)
+
+
+def l7_status(records: list[dict], tolerance: float = L7_TOLERANCE) -> str:
+    """One structure's Monte Carlo records (ascending N): median relative error at the largest N."""
+    last, first = records[-1]["median_rel_error"], records[0]["median_rel_error"]
+    if last < tolerance:
+        return HOLDS
+    return DIRECTION if last < first else FAILS
+
+
+# ------------------------------------------------------------------------------------ comparisons
+def comparisons() -> dict[str, Comparison]:
+    xis = [(s, k) for s in STRUCTURES for k in KS]
+    c = {
+        "fig2a_boot": Comparison("fig2a_boot", "2(a) js vs mle, boot,bal", "MUV(ξ, boot,bal, js)",
+                                 "MUV(ξ, boot,bal, mle)",
+                                 tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "boot_bal", "mle")) for s, k in xis),
+                                 2.3e-5),
+        "fig2a_disj": Comparison("fig2a_disj", "2(a) js vs mle, disj,bal", "MUV(ξ, disj,bal, js)",
+                                 "MUV(ξ, disj,bal, mle)",
+                                 tuple((muv(s, k, "disj_bal", "js"), muv(s, k, "disj_bal", "mle")) for s, k in xis),
+                                 0.0099),
+        "fig2b": Comparison("fig2b", "2(b) boot vs disj (bal, js)", "MUV(ξ, boot,bal, js)", "MUV(ξ, disj,bal, js)",
+                            tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "disj_bal", "js")) for s, k in xis),
+                            1.41e-10),
+        "fig2c": Comparison("fig2c", "2(c) bal vs skew (js)", "MUV(ξ, boot,bal, js)", "MUV(ξ, disj,skew, js)",
+                            tuple((muv(s, k, "boot_bal", "js"), muv(s, None, "disj_skew", "js")) for s, k in xis),
+                            3.59e-9),
+        "fig2d": Comparison("fig2d", "2(d) MUV(kNB, Ada, js) vs AdaBoost(NB)", "MUV(kNB, Ada, js)",
+                            "AdaBoost(NB)", tuple((f"muv_nb{k}_ada_js", f"adaboost_nb{k}") for k in KS), 0.04),
+        "fig3a_1nb": Comparison("fig3a_1nb", "3(a) SumP/V vs 1NB", "SumP/V (kNB)", "1NB",
+                                tuple((muv("nb", k, "boot_bal", "js"), "nb_laplace") for k in KS), 0.003),
+        "fig3a_1tan": Comparison("fig3a_1tan", "3(a) SumP/V vs 1TAN", "SumP/V (kTAN)", "1TAN",
+                                 tuple((muv("tan", k, "boot_bal", "js"), "tan") for k in KS), 0.016),
+    }
+    for rule, name, paper in zip(RULES, RULES.values(), (0.015, 0.003, 0.011, 0.001)):
+        c[f"fig3a_{rule}"] = Comparison(f"fig3a_{rule}", f"3(a) SumP/V vs {name}", "SumP/V (ξ)", f"{name} (ξ)",
+                                        tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "boot_bal", rule))
+                                              for s, k in xis), paper)
+    for rule, name in RULES.items():
+        c[f"fig3b_{rule}"] = Comparison(f"fig3b_{rule}", f"3(b) MUV[MUV] vs {name}[MUV]", "SumP/V[MUV]",
+                                        f"{name}[MUV]", (("muv_of_muv_js", f"muv_of_muv_{rule}"),),
+                                        0.039 if rule == "min_var" else None)
+    return c
+
+
+FIGURES = {"fig2a": ["fig2a_boot", "fig2a_disj"], "fig2b": ["fig2b"], "fig2c": ["fig2c"], "fig2d": ["fig2d"],
+           "fig3a": ["fig3a_1nb", "fig3a_1tan"] + [f"fig3a_{r}" for r in RULES],
+           "fig3b": [f"fig3b_{r}" for r in RULES]}
+
+
+def outcomes(ctx: ReportContext) -> dict[str, Outcome | None]:
+    datasets = list(ctx.datasets)
+    return {key: evaluate(comp.restricted(ctx.has), ctx.split_acc, datasets) for key, comp in comparisons().items()}
+
+
+# ------------------------------------------------------------------------------------ figures
+def _plt():
+    from .. import experiment_report  # matplotlib set up there (Agg backend)
+    return experiment_report
+
+
+def write_csv(outcome: Outcome, path) -> None:
+    lines = ["dataset,x,y"] + [f"{ds},{x:.4f},{y:.4f}" for ds, (x, y) in outcome.means.items()]
+    write_text(path, "\n".join(lines) + "\n")
+
+
+def scatter_png(ctx: ReportContext, name: str, panels: list[Outcome]) -> str:
+    """Grid of scatter panels (one point per data set) for one paper figure; returns the markdown link."""
+    er = _plt()
+    plt = er.plt
+    cols = min(3, len(panels))
+    rows = int(np.ceil(len(panels) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 4 * rows), squeeze=False)
+    for ax, o in zip(axes.flat, panels):
+        x, y = np.array(list(o.means.values())).T
+        lo, hi = min(x.min(), y.min()) - 1, max(x.max(), y.max()) + 1
+        ax.plot([lo, hi], [lo, hi], color="grey", lw=0.8)
+        ax.scatter(x, y, s=16)
+        for ds, xv, yv in zip(o.means, x, y):
+            ax.annotate(ds, (xv, yv), fontsize=6, xytext=(2, 2), textcoords="offset points")
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(lo, hi)
+        ax.set_xlabel(f"{o.comparison.worse} acc. (%)", fontsize=8)
+        ax.set_ylabel(f"{o.comparison.better} acc. (%)", fontsize=8)
+        ax.set_title(f"{o.comparison.title}\np = {o.p:.2g} (n = {o.n})", fontsize=8)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    fig.tight_layout()
+    er._save(fig, er.figure(ctx, f"{name}.png"))
+    return f"![figure {name[3:]}](figures/{ctx.exp.name}/{name}.png)"
+
+
+def bars_png(ctx: ReportContext, name: str, groups: list[str], series: dict[str, list[float]],
+             lines: dict[str, float]) -> str:
+    """Average accuracies as grouped bars (the look of the paper's figure 3)."""
+    er = _plt()
+    plt = er.plt
+    fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(groups) + 2), 3.6))
+    width = 0.8 / len(series)
+    for i, (label, values) in enumerate(series.items()):
+        ax.bar(np.arange(len(groups)) + i * width, values, width, label=label)
+    for j, (label, v) in enumerate(lines.items()):
+        ax.axhline(v, ls="--", lw=0.9, color=f"C{len(series) + j}", label=label)
+    ax.set_xticks(np.arange(len(groups)) + 0.4 - width / 2, groups, fontsize=8)
+    vals = [v for s in series.values() for v in s] + list(lines.values())
+    ax.set_ylim(min(vals) - 3, max(vals) + 1.5)
+    ax.set_ylabel("average accuracy (%)")
+    ax.legend(fontsize=7, ncol=len(series) + len(lines), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              frameon=False)
+    fig.tight_layout()
+    er._save(fig, er.figure(ctx, f"{name}.png"))
+    return f"![figure {name[3:]}](figures/{ctx.exp.name}/{name}.png)"
+
+
+# ------------------------------------------------------------------------------------ tables
+def _pfmt(p: float | None) -> str:
+    return "–" if p is None or not np.isfinite(p) else f"{p:.2g}"
+
+
+def summary_table(out: dict[str, Outcome | None]) -> list[str]:
+    rows = []
+    for key, o in out.items():
+        if o is None:
+            rows.append([comparisons()[key].title, "0", "–", "–", "–", "–", "–", "not run"])
+            continue
+        c = o.comparison
+        paper = f"< {c.paper_p:g}" if c.paper_p is not None else "–"
+        rows.append([f"{c.title}", str(o.n), f"{o.mean_diff:+.2f}", _pfmt(o.p), paper, _pfmt(o.p_datasets),
+                     f"{o.wins}:{o.losses}", o.status])
+    return md_table(["comparison (better vs worse)", "situations", "mean diff (points)", "our p (pooled)",
+                     "paper p", "our p (data-set means)", "data sets won:lost", "result"], rows)
+
+
+def side_by_side(out: dict[str, Outcome | None], keys: list[str], datasets: list[str]) -> list[str]:
+    """Per data set: worse / better means of each comparison (the scatter points), with an average row."""
+    keys = [k for k in keys if out.get(k) is not None]
+    header = ["data set"]
+    for k in keys:
+        c = out[k].comparison
+        header += [f"{c.key}: {c.worse}", c.better]
+    rows = []
+    for ds in datasets:
+        row = [ds]
+        for k in keys:
+            x, y = out[k].means[ds]
+            row += [fmt(x, 2), fmt(y, 2) + (" ▲" if y > x else (" ▼" if y < x else ""))]
+        rows.append(row)
+    avg = ["**average**"]
+    for k in keys:
+        x, y = np.array(list(out[k].means.values())).T
+        avg += [f"**{fmt(x.mean(), 2)}**", f"**{fmt(y.mean(), 2)}**"]
+    return md_table(header, rows + [avg])
+
+
+def _acc(ctx: ReportContext, ds: str, learners: list[str]) -> float:
+    """Mean accuracy (%) over learners' folds (folds weigh equally, as in the pooled tests)."""
+    return 100 * float(np.mean(np.concatenate([ctx.split_acc(ds, x) for x in learners])))
+
+
+# ------------------------------------------------------------------------------------ claims
+def _part(label: str, o: Outcome | None) -> tuple[str, str]:
+    if o is None:
+        return FAILS, f"- {label}: learners not run."
+    c = o.comparison
+    paper = f"paper p < {c.paper_p:g}" if c.paper_p is not None else "paper gives no p"
+    meets = "" if c.paper_p is None else (" (meets the paper's bound)" if o.p < c.paper_p else
+                                          " (does not meet the paper's bound)")
+    return o.status, (f"- {label}: ours {o.mean_diff:+.2f} accuracy points over {o.n} situations, one-sided "
+                      f"p = {_pfmt(o.p)}{meets}; {paper}; data sets won:lost {o.wins}:{o.losses}, "
+                      f"p over data-set means {_pfmt(o.p_datasets)} → *{o.status}*.")
+
+
+def _claim(claim: str, parts: list[tuple[str, str]], needs: list[str], ctx: ReportContext) -> claims.Verdict:
+    lacking = [x for x in needs if not ctx.has(x)]
+    if lacking:
+        return claims.missing(claim, *lacking)
+    if len(ctx.datasets) < 2:
+        return claims.Verdict(claim, claims.NOT_TESTABLE, "fewer than two data sets available.")
+    return claims.Verdict(claim, verdict([s for s, _ in parts]), "\n" + "\n".join(t for _, t in parts))
+
+
+def _learners(*keys: str) -> list[str]:
+    comps = comparisons()
+    return sorted({x for k in keys for pair in comps[k].pairs for x in pair})
+
+
+def l1(ctx, out) -> claims.Verdict:
+    js, mle = muv("nb", 3, "boot_bal", "js"), muv("nb", 3, "boot_bal", "mle")
+    parts = [_part("boot,bal, js vs mle (fig. 2(a))", out["fig2a_boot"])]
+    if ctx.has(js, mle):
+        ms = {p: (ctx.split_acc(p, js).mean(), ctx.split_acc(p, mle).mean()) for p in ctx.datasets}
+        wins = sum(a > b for a, b in ms.values())
+        losses = sum(a < b for a, b in ms.values())
+        sig = {p: stats.mark(ctx.split_acc(p, js), ctx.split_acc(p, mle)) for p in ctx.datasets}
+        s = never_worse_status(wins, losses)
+        worse = ", ".join(f"{p} ({100 * a:.2f} vs {100 * b:.2f})" for p, (a, b) in ms.items() if a < b) or "none"
+        parts.append((s, f"- MUV(3NB,boot,bal) js vs mle per data set: better on {wins}, worse on {losses} of "
+                         f"{len(ms)} (paper: better on 5 of 12, never worse); significant (paired t, p < 0.05) "
+                         f"{sum(m in ('+', '++') for m in sig.values())}:{sum(m in ('-', '--') for m in sig.values())}"
+                         f"; worse on: {worse} → *{s}*."))
+    parts.append(_part("disj,bal, js vs mle (fig. 2(a), §4.1 last sentence)", out["fig2a_disj"]))
+    return _claim("L1", parts, _learners("fig2a_boot", "fig2a_disj"), ctx)
+
+
+def adaboost_rows(ctx: ReportContext) -> tuple[list[list[str]], dict, dict, list[str]]:
+    """Per data set: classes, 1NB, mean over k of AdaBoost(NB) and MUV(kNB,Ada,js), and their drops below 1NB."""
+    rows, drop_muv, drop_ada, nonbinary = [], {}, {}, []
+    for p in ctx.datasets:
+        k_classes = len(np.unique(ctx.labels(p)))
+        nb = _acc(ctx, p, ["nb_laplace"])
+        ada = _acc(ctx, p, [f"adaboost_nb{k}" for k in KS])
+        mv = _acc(ctx, p, [f"muv_nb{k}_ada_js" for k in KS])
+        drop_ada[p], drop_muv[p] = nb - ada, nb - mv
+        if k_classes > 2:
+            nonbinary.append(p)
+        rows.append([p, str(k_classes), fmt(nb, 2), fmt(ada, 2), fmt(mv, 2), f"{nb - ada:+.2f}", f"{nb - mv:+.2f}"])
+    return rows, drop_muv, drop_ada, nonbinary
+
+
+def l4(ctx, out) -> claims.Verdict:
+    needs = _learners("fig2d") + ["nb_laplace"]
+    parts = [_part("MUV(kNB,Ada,js) vs AdaBoost(NB) (fig. 2(d))", out["fig2d"])]
+    if ctx.has(*needs):
+        _, drop_muv, drop_ada, nonbinary = adaboost_rows(ctx)
+        s = nonbinary_status(drop_muv, drop_ada, nonbinary)
+        binary = [p for p in ctx.datasets if p not in nonbinary]
+        detail = "; ".join(f"{p}: AdaBoost(NB) {drop_ada[p]:+.2f}, MUV {drop_muv[p]:+.2f}" for p in nonbinary)
+        mean = (lambda d, ps: f"{np.mean([d[p] for p in ps]):+.2f}" if ps else "–")
+        parts.append((s, f"- drop below 1NB (points, mean over k) on the non-binary data sets — "
+                         f"{detail or 'none available'}; on the binary ones on average AdaBoost(NB) "
+                         f"{mean(drop_ada, binary)}, MUV {mean(drop_muv, binary)} (paper: MUV degrades less on "
+                         f"waveform) → *{s}*."))
+    return _claim("L4", parts, needs, ctx)
+
+
+def l5(ctx, out) -> claims.Verdict:
+    keys = FIGURES["fig3a"]
+    parts = [_part(out[k].comparison.title[5:] if out[k] else k, out[k]) for k in keys]
+    return _claim("L5", parts, _learners(*keys), ctx)
+
+
+def l6(ctx, out) -> claims.Verdict:
+    rules = ["js"] + list(RULES)
+    needs = [f"muv_of_muv_{r}" for r in rules]
+    parts = [_part("MUV[MUV] (js) vs MinVar[MUV]", out["fig3b_min_var"])]
+    if ctx.has(*needs):
+        avg = {r: np.mean([_acc(ctx, p, [f"muv_of_muv_{r}"]) for p in ctx.datasets]) for r in rules}
+        order = sorted(avg, key=avg.get, reverse=True)
+        s = HOLDS if order[0] == "js" else FAILS
+        ranking = ", ".join(f"{'SumP/V' if r == 'js' else RULES[r]} {avg[r]:.2f}" for r in order)
+        parts.append((s, f"- average accuracy of the five rules, best first: {ranking} (paper: SumP/V best, "
+                         f"MinVar second) → *{s}*."))
+    return _claim("L6", parts, needs, ctx)
+
+
+def l7(ctx) -> claims.Verdict:
+    path = layout.METRICS / f"{ctx.exp.name}_analysis.json"
+    if not path.exists():
+        return claims.Verdict("L7", claims.NOT_TESTABLE, "run `dvc repro analyse@lee2006`.")
+    res = json.loads(path.read_text())
+    st, lines = [], []
+    s = res["settings"]
+    for name in ("nb", "tan"):
+        recs = sorted(res["results"][name], key=lambda r: r["n"])
+        st.append(l7_status(recs))
+        errs = ", ".join(f"N = {r['n']}: {100 * r['median_rel_error']:.1f}% (max {100 * r['max_rel_error']:.0f}%, "
+                         f"ratio {r['median_ratio']:.3f})" for r in recs)
+        lines.append(f"- {name.upper()}: median relative error |var_MC − eq. 8| / var_MC over {s['queries']} "
+                     f"queries x {s['classes']} classes — {errs}; eq. 7 mean check max |E_MC − P_Θ̄| = "
+                     f"{recs[-1]['max_mean_error']:.1e} at the largest N → *{st[-1]}*.")
+    lines.append(f"- {s['draws']} posterior draws (Monte Carlo noise ≈ {100 * s['mc_noise']:.1f}%); data from a "
+                 f"random TAN chain ({s['attributes']} attributes x {s['values']} values), NB being the wrong "
+                 f"structure; tolerance {100 * L7_TOLERANCE:.0f}% at the largest N. The paper states this "
+                 "asymptotic agreement (after Van Allen et al. 2001) without a number.")
+    return claims.Verdict("L7", verdict(st), "\n" + "\n".join(lines))
+
+
+# ------------------------------------------------------------------------------------ sections
+def _fig_outputs(ctx, out, name) -> list[str]:
+    panels = [out[k] for k in FIGURES[name] if out.get(k) is not None]
+    if not panels:
+        return [f"(figure {name[3:]}: learners not run)", ""]
+    for o in panels:
+        write_csv(o, _plt().figure(ctx, f"{o.comparison.key}.csv"))
+    return [scatter_png(ctx, name, panels), ""]
+
+
+def adaboost_notes(ctx: ReportContext) -> list[str]:
+    """AdaBoost runs that restarted (bootstrap resample): there the two learners' members can differ."""
+    notes = []
+    for k in KS:
+        info = ctx.fit_info(f"adaboost_nb{k}")
+        runs = [r for splits in info.values() for r in splits if r]
+        if runs:
+            restarted = sum(any(v for v in r.get("restarts", {}).values()) for r in runs)
+            kept = np.mean([r["kept"] for r in runs])
+            notes.append(f"AdaBoost(NB) with {k} rounds: {kept:.2f} models kept on average, restarts in "
+                         f"{restarted} of {len(runs)} runs")
+    if not notes:
+        return []
+    return ["AdaBoost is deterministic with reweighting except for its restarts; each learner gets its own seed, so "
+            "MUV(kNB, Ada) and AdaBoost(NB) share their base models except in runs that restarted. "
+            + "; ".join(notes) + ".", ""]
+
+
+def sections(ctx: ReportContext) -> list[str]:
+    out = outcomes(ctx)
+    names = list(ctx.datasets)
+    lines = ["## Pooled one-sided paired t-tests (figures 2 and 3)", "",
+             "Each row pools the fold accuracies of the paired learners over the data sets, the base settings "
+             "ξ and the 5 folds (see the module docstring of `nbx.report.papers.lee2006` for the pooling). "
+             "*mean diff* = better − worse; *result* applies the verdict rule to the row (holds: p < 0.05 in "
+             "the paper's direction; direction only: p >= 0.05). Pooled folds are not independent, so the "
+             "pooled p is optimistic; the test over per-data-set means is the conservative one. The "
+             "combination rules run on separately seeded members (different bootstrap samples), unlike the "
+             "paper.", ""]
+    lines += summary_table(out)
+
+    lines += ["## Figure 2: how to generate and combine the members", "",
+              "Per data set, mean accuracy (%) over ξ ∈ {2,3,4} x {NB, TAN} (2(d): k = 2,3,4 NB) and folds; "
+              "▲/▼: the paper's better side is above/below. Scatter: x = the paper's worse side.", ""]
+    lines += side_by_side(out, FIGURES["fig2a"] + FIGURES["fig2b"] + FIGURES["fig2c"] + FIGURES["fig2d"], names)
+    for name in ("fig2a", "fig2b", "fig2c", "fig2d"):
+        lines += _fig_outputs(ctx, out, name)
+    needs = _learners("fig2d") + ["nb_laplace"]
+    if ctx.has(*needs):
+        rows = adaboost_rows(ctx)[0]
+        lines += ["Figure 2(d), non-binary data (the paper's waveform remark): accuracy (%) and drop below 1NB "
+                  "(points), mean over k = 2,3,4.", ""]
+        lines += md_table(["data set", "classes", "1NB", "AdaBoost(NB)", "MUV(kNB,Ada,js)", "AdaBoost drop",
+                           "MUV drop"], rows)
+    lines += adaboost_notes(ctx)
+
+    lines += ["## Figure 3(a): combination rules on the same kind of members", "",
+              "Per data set, mean accuracy (%) over folds and the ξ named (boot,bal members).", ""]
+    lines += fig3a_table(ctx, names)
+    lines += _fig_outputs(ctx, out, "fig3a")
+    lines += fig3a_bars(ctx)
+    lines += ["## Figure 3(b): combining nine MUVs (MUV[MUV])", "",
+              "Members: 1-4 NB, 1-4 TAN (boot,bal, js) and AdaBoost(NB); mean accuracy (%) over folds.", ""]
+    lines += fig3b_table(ctx, names)
+    lines += _fig_outputs(ctx, out, "fig3b")
+    lines += fig3b_bars(ctx)
+    verdicts = [l1(ctx, out),
+                _claim("L2", [_part("boot vs disj (bal, js)", out["fig2b"])], _learners("fig2b"), ctx),
+                _claim("L3", [_part("boot,bal vs disj,skew (js)", out["fig2c"])], _learners("fig2c"), ctx),
+                l4(ctx, out), l5(ctx, out), l6(ctx, out), l7(ctx)]
+    return lines + claims.render(verdicts)
+
+
+def fig3a_table(ctx: ReportContext, names: list[str]) -> list[str]:
+    cols = {"1NB": ["nb_laplace"], "SumP/V (kNB)": [muv("nb", k, "boot_bal", "js") for k in KS],
+            "1TAN": ["tan"], "SumP/V (kTAN)": [muv("tan", k, "boot_bal", "js") for k in KS]}
+    for rule, title in RULES.items():
+        cols[f"{title} (ξ)"] = [muv(s, k, "boot_bal", rule) for s in STRUCTURES for k in KS]
+    cols["SumP/V (ξ)"] = [muv(s, k, "boot_bal", "js") for s in STRUCTURES for k in KS]
+    cols = {t: xs for t, xs in cols.items() if ctx.has(*xs)}
+    return _mean_table(ctx, names, cols)
+
+
+def fig3b_table(ctx: ReportContext, names: list[str]) -> list[str]:
+    cols = {("SumP/V" if r == "js" else RULES[r]) + "[MUV]": [f"muv_of_muv_{r}"] for r in ["js"] + list(RULES)}
+    return _mean_table(ctx, names, {t: xs for t, xs in cols.items() if ctx.has(*xs)})
+
+
+def _mean_table(ctx, names, cols: dict[str, list[str]]) -> list[str]:
+    if not cols or not names:
+        return ["(learners not run)", ""]
+    values = np.array([[_acc(ctx, p, xs) for xs in cols.values()] for p in names])
+    rows = [[p] + [f"**{fmt(v, 2)}**" if v == vals.max() else fmt(v, 2) for v in vals]   # best in bold
+            for p, vals in zip(names, values)]
+    rows.append(["**average**"] + [f"**{fmt(v, 2)}**" for v in values.mean(axis=0)])
+    return md_table(["data set"] + list(cols), rows)
+
+
+def fig3a_bars(ctx: ReportContext) -> list[str]:
+    """The paper's figure 3(a): average accuracy of each rule per ξ, with 1NB and 1TAN as lines."""
+    rules = {**RULES, "js": "SumP/V"}
+    needs = [muv(s, k, "boot_bal", r) for s in STRUCTURES for k in KS for r in rules] + ["nb_laplace", "tan"]
+    if not ctx.has(*needs) or not ctx.datasets:
+        return []
+    groups = [f"{k}{s.upper()}" for s in STRUCTURES for k in KS]
+    series = {title: [np.mean([_acc(ctx, p, [muv(s, k, "boot_bal", r)]) for p in ctx.datasets])
+                      for s in STRUCTURES for k in KS] for r, title in rules.items()}
+    base = {t: np.mean([_acc(ctx, p, [x]) for p in ctx.datasets]) for t, x in (("1NB", "nb_laplace"),
+                                                                                 ("1TAN", "tan"))}
+    return ["Average accuracy over the data sets (the paper's figure 3(a) layout):", "",
+            bars_png(ctx, "fig3a_averages", groups, series, base), ""]
+
+
+def fig3b_bars(ctx: ReportContext) -> list[str]:
+    """The paper's figure 3(b): average accuracy of the five MUV[MUV] rules."""
+    rules = {"js": "SumP/V", **RULES}
+    if not ctx.has(*[f"muv_of_muv_{r}" for r in rules]) or not ctx.datasets:
+        return []
+    series = {"MUV[MUV]": [np.mean([_acc(ctx, p, [f"muv_of_muv_{r}"]) for p in ctx.datasets]) for r in rules]}
+    return ["Average accuracy over the data sets (the paper's figure 3(b) layout):", "",
+            bars_png(ctx, "fig3b_averages", [f"{t}[MUV]" for t in rules.values()], series, {}), ""]
