@@ -23,9 +23,9 @@ Test: one-sided paired t-test (scipy ``ttest_rel``, alternative "greater") of be
 situations, as the paper did. Pooled folds are not independent (folds of one data set share training rows;
 2(c) reuses each skew result three times), so this p is optimistic; beside it we show the same one-sided test
 over per-data-set means (n = data sets) and the data sets won:lost, to judge by, not for the verdicts.
-Each learner is seeded separately (seed from experiment, data set, learner, fold), so two combination rules
-are applied to different bootstrap samples, not to the same members as in the paper: this adds noise to the
-combiner comparisons (L1, L5), not a bias.
+MUVs that differ only in their combination rule share their seeds (``seed_as`` in params.yaml), so every
+rule combines the same members, as in the paper; MUV(kNB, Ada, js) shares AdaBoost(NB)'s seed and so its
+base models.
 
 Verdict rules. A claim is split into parts. A test part *holds* when our mean difference has the paper's sign
 and the one-sided p < 0.05; it is *direction only* when the sign agrees but p >= 0.05; it *fails* when the
@@ -454,7 +454,7 @@ def _fig_outputs(ctx, out, name) -> list[str]:
 
 
 def adaboost_notes(ctx: ReportContext) -> list[str]:
-    """AdaBoost runs that restarted (bootstrap resample): there the two learners' members can differ."""
+    """How often AdaBoost(NB) restarted and how many models it kept (MUV(kNB, Ada) combines the same ones)."""
     notes = []
     for k in KS:
         info = ctx.fit_info(f"adaboost_nb{k}")
@@ -466,8 +466,7 @@ def adaboost_notes(ctx: ReportContext) -> list[str]:
                          f"{restarted} of {len(runs)} runs")
     if not notes:
         return []
-    return ["AdaBoost is deterministic with reweighting except for its restarts; each learner gets its own seed, so "
-            "MUV(kNB, Ada) and AdaBoost(NB) share their base models except in runs that restarted. "
+    return ["MUV(kNB, Ada) and AdaBoost(NB) share their seed (`seed_as`), so they combine the same base models. "
             + "; ".join(notes) + ".", ""]
 
 
@@ -479,9 +478,8 @@ def sections(ctx: ReportContext) -> list[str]:
              "ξ and the 5 folds (see the module docstring of `nbx.report.papers.lee2006` for the pooling). "
              "*mean diff* = better − worse; *result* applies the verdict rule to the row (holds: p < 0.05 in "
              "the paper's direction; direction only: p >= 0.05). Pooled folds are not independent, so the "
-             "pooled p is optimistic; the test over per-data-set means is the conservative one. The "
-             "combination rules run on separately seeded members (different bootstrap samples), unlike the "
-             "paper.", ""]
+             "pooled p is optimistic; the test over per-data-set means is the conservative one. As in the "
+             "paper, the combination rules combine the same members (shared seeds, `seed_as`).", ""]
     lines += summary_table(out)
 
     lines += ["## Figure 2: how to generate and combine the members", "",
