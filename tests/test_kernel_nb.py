@@ -137,3 +137,21 @@ def test_bad_parameters():
         GeneralNB(scale="mad").fit(X, y)
     with pytest.raises(ValueError, match="c_min"):
         GeneralNB(c_min=0.9, c_max=0.5).fit(X, y)
+
+
+@pytest.mark.parametrize("density", ["kernel", "gaussian"])
+def test_class_constant_attribute_uses_pooled_spread(density):
+    """An attribute equal to one (non-round) value in a whole class must not get a near-zero bandwidth from
+    the rounding error of its mean: it falls back to the attribute's pooled spread."""
+    rng = np.random.default_rng(0)
+    x0 = rng.normal(20.53, 5.0, 300)
+    x1 = np.full(300, 20.53)
+    X = np.concatenate([x0, x1])[:, None]
+    y = np.repeat([0, 1], 300)
+    model = GeneralNB(density=density).fit(X, y)
+    pooled = X[:, 0].std()
+    if density == "gaussian":
+        assert model.bandwidth_[0, 1] == pytest.approx(pooled)
+    else:
+        assert model.bandwidth_[0, 1] >= 0.2 * pooled / np.sqrt(300) - 1e-12
+    assert np.all(np.isfinite(model.predict_proba(X)))
