@@ -155,3 +155,17 @@ def test_class_constant_attribute_uses_pooled_spread(density):
     else:
         assert model.bandwidth_[0, 1] >= 0.2 * pooled / np.sqrt(300) - 1e-12
     assert np.all(np.isfinite(model.predict_proba(X)))
+
+
+def test_fit_info_reports_bandwidths_at_grid_bounds():
+    """Small repeated integers drive leave-one-out to the narrowest kernel; smooth data does not."""
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1], 200)
+    ties = np.column_stack([rng.integers(0, 4, 400), rng.integers(0, 4, 400)]).astype(float)
+    smooth = rng.normal(size=(400, 2)) + y[:, None]
+    info_ties = GeneralNB().fit(ties, y).fit_info()
+    info_smooth = GeneralNB().fit(smooth, y).fit_info()
+    assert info_ties["kernel_c_at_min"] == 1.0
+    assert info_smooth["kernel_c_at_min"] < 1.0
+    assert GeneralNB(density="gaussian").fit(smooth, y).fit_info() == {"kernel_c_at_min": None,
+                                                                        "kernel_c_at_max": None}
