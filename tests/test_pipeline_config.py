@@ -19,8 +19,9 @@ def _vars(key):
 
 def _train_deps(cell):
     stage = DVC["stages"]["train"]["do"]["deps"]
+    """The cell's code deps (data deps are outputs of earlier stages, absent on a fresh clone)."""
     return {d.replace("${item.uses[%d]}" % i, f"{cell['uses'][i]}") for d in stage for i in range(4)
-            if "${item.experiment}" not in d and ("${item.uses" not in d or "[%d]" % i in d)}
+            if d.startswith(("src/", "stages/")) and ("${item.uses" not in d or "[%d]" % i in d)}
 
 
 def _imports(path: Path) -> set[Path]:
