@@ -8,16 +8,13 @@ from __future__ import annotations
 import importlib
 import json
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")  # files only, no display
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from .. import layout  # noqa: E402
-from ..io import atomic_path, write_text  # noqa: E402
-from .context import ReportContext  # noqa: E402
-from .tables import comparison_table, fmt, md_table, mean_abs_difference  # noqa: E402
+from .. import layout
+from ..io import write_text
+from .context import ReportContext
+from .figures import figure_path, plt, save_figure
+from .tables import comparison_table, fmt, md_table, mean_abs_difference
 
 
 def scatter(ctx: ReportContext, learner: str, path) -> bool:
@@ -37,14 +34,8 @@ def scatter(ctx: ReportContext, learner: str, path) -> bool:
     ax.set_ylabel("nbx accuracy (%)")
     ax.set_title(learner)
     fig.tight_layout()
-    _save(fig, path)
+    save_figure(fig, path)
     return True
-
-
-def _save(fig, path) -> None:
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=120, metadata={"Software": None})
-    plt.close(fig)
 
 
 def accuracy_chart(ctx: ReportContext, learners: list[str], path) -> None:
@@ -65,7 +56,7 @@ def accuracy_chart(ctx: ReportContext, learners: list[str], path) -> None:
     ax.set_xlabel("accuracy (%)")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def paper_module(name: str):
@@ -75,17 +66,12 @@ def paper_module(name: str):
         return None
 
 
-def figure(ctx: ReportContext, file: str) -> str:
-    """Path of a figure file of this experiment (created by the caller) and its markdown link target."""
-    return str(layout.REPORTS / "figures" / ctx.exp.name / file)
-
-
 def agreement_section(ctx: ReportContext) -> list[str]:
     """Mean absolute difference from each published column, with a scatter plot per learner."""
     out = ["## Agreement with the published numbers", ""]
     for learner in ctx.learners:
         mad, n = mean_abs_difference(ctx, learner)
-        if n and scatter(ctx, learner, figure(ctx, f"{learner}_vs_published.png")):
+        if n and scatter(ctx, learner, figure_path(ctx, f"{learner}_vs_published.png")):
             out += [f"- `{learner}`: mean |ours − published| = **{mad:.2f}** accuracy points over {n} data sets.",
                     f"  ![{learner} vs published](figures/{ctx.exp.name}/{learner}_vs_published.png)"]
     return out + ([""] if len(out) > 2 else ["The paper publishes no table we can compare with.", ""])
@@ -113,7 +99,7 @@ def render(params: dict, name: str) -> str:
         out += comparison_table(ctx, ctx.learners)
     out += agreement_section(ctx)
     if len(ctx.learners) <= 10:
-        accuracy_chart(ctx, ctx.learners, figure(ctx, "accuracy.png"))
+        accuracy_chart(ctx, ctx.learners, figure_path(ctx, "accuracy.png"))
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
     out += timing_section(ctx)
     out += ["## Unavailable data sets", ""]

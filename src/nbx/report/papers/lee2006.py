@@ -59,6 +59,7 @@ from ... import layout, stats
 from ...io import write_text
 from .. import claims
 from ..context import ReportContext
+from ..figures import figure_path, plt, save_figure
 from ..tables import fmt, md_table
 
 ALPHA = 0.05
@@ -222,11 +223,6 @@ def outcomes(ctx: ReportContext) -> dict[str, Outcome | None]:
 
 
 # ------------------------------------------------------------------------------------ figures
-def _plt():
-    from .. import experiment_report  # matplotlib set up there (Agg backend)
-    return experiment_report
-
-
 def write_csv(outcome: Outcome, path) -> None:
     lines = ["dataset,x,y"] + [f"{ds},{x:.4f},{y:.4f}" for ds, (x, y) in outcome.means.items()]
     write_text(path, "\n".join(lines) + "\n")
@@ -234,8 +230,6 @@ def write_csv(outcome: Outcome, path) -> None:
 
 def scatter_png(ctx: ReportContext, name: str, panels: list[Outcome]) -> str:
     """Grid of scatter panels (one point per data set) for one paper figure; returns the markdown link."""
-    er = _plt()
-    plt = er.plt
     cols = min(3, len(panels))
     rows = int(np.ceil(len(panels) / cols))
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 4 * rows), squeeze=False)
@@ -254,15 +248,13 @@ def scatter_png(ctx: ReportContext, name: str, panels: list[Outcome]) -> str:
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
     fig.tight_layout()
-    er._save(fig, er.figure(ctx, f"{name}.png"))
+    save_figure(fig, figure_path(ctx, f"{name}.png"))
     return f"![figure {name[3:]}](figures/{ctx.exp.name}/{name}.png)"
 
 
 def bars_png(ctx: ReportContext, name: str, groups: list[str], series: dict[str, list[float]],
              lines: dict[str, float]) -> str:
     """Average accuracies as grouped bars (the look of the paper's figure 3)."""
-    er = _plt()
-    plt = er.plt
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(groups) + 2), 3.6))
     width = 0.8 / len(series)
     for i, (label, values) in enumerate(series.items()):
@@ -276,7 +268,7 @@ def bars_png(ctx: ReportContext, name: str, groups: list[str], series: dict[str,
     ax.legend(fontsize=7, ncol=len(series) + len(lines), loc="lower center", bbox_to_anchor=(0.5, 1.0),
               frameon=False)
     fig.tight_layout()
-    er._save(fig, er.figure(ctx, f"{name}.png"))
+    save_figure(fig, figure_path(ctx, f"{name}.png"))
     return f"![figure {name[3:]}](figures/{ctx.exp.name}/{name}.png)"
 
 
@@ -462,7 +454,7 @@ def _fig_outputs(ctx, out, name) -> list[str]:
     if not panels:
         return [f"(figure {name[3:]}: learners not run)", ""]
     for o in panels:
-        write_csv(o, _plt().figure(ctx, f"{o.comparison.key}.csv"))
+        write_csv(o, figure_path(ctx, f"{o.comparison.key}.csv"))
     return [scatter_png(ctx, name, panels), ""]
 
 

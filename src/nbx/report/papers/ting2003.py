@@ -41,7 +41,7 @@ import pandas as pd
 from ... import layout, stats
 from ...analysis.bias_variance import BiasVariance, kohavi_wolpert
 from .. import claims
-from ..experiment_report import _save, figure, plt  # sets the Agg backend; imports no paper module
+from ..figures import figure_path, plt, save_figure
 from ..claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict
 from ..context import ReportContext
 from ..published import FOLDER, name_key, read_table
@@ -361,7 +361,7 @@ def figure3(data: _Data) -> tuple[list[str], dict]:
     ax.set_ylabel("mean error ratio over NB")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    _save(fig, figure(ctx, "figure3_ratio_over_nb.png"))
+    save_figure(fig, figure_path(ctx, "figure3_ratio_over_nb.png"))
     out = ["## Figure 3: error ratio over naive Bayes", "",
            f"Mean over our {len(data.names)} domains of LNBT(d)/LNBT(0) and BLNBT(d)/LNBT(0), and BLNBT(d)'s "
            "mean error; *ours (paper's on the same domains)*, the paper's BLNBT(d > 0) errors derived as "

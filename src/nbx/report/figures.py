@@ -1,0 +1,24 @@
+"""Figure files of the reports: matplotlib without a display, atomic PNG writes, paths per experiment."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+from .. import layout  # noqa: E402
+from ..io import atomic_path  # noqa: E402
+
+__all__ = ["plt", "figure_path", "save_figure"]
+
+
+def figure_path(ctx, file: str) -> str:
+    """reports/figures/<experiment>/<file>; the markdown link from the report is figures/<experiment>/<file>."""
+    return str(layout.REPORTS / "figures" / ctx.exp.name / file)
+
+
+def save_figure(fig, path) -> None:
+    """Write a PNG atomically (no timestamp metadata, so reruns give the same bytes) and close the figure."""
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=120, metadata={"Software": None})
+    plt.close(fig)
