@@ -31,9 +31,11 @@ def corrected_t(a: np.ndarray, b: np.ndarray, test_fraction: float) -> float:
     return float(2 * stats.t.sf(abs(t), df=k - 1))
 
 
-def mark(a: np.ndarray, b: np.ndarray) -> str:
-    """Wiering's significance mark of a vs reference b: ++/+ better at p<0.01/0.05, --/- worse, = otherwise."""
-    p = paired_t(a, b)
+def mark(a: np.ndarray, b: np.ndarray, p: float | None = None) -> str:
+    """Wiering's significance mark of a vs reference b: ++/+ better at p<0.01/0.05, --/- worse, = otherwise.
+    ``p`` defaults to the paired t-test's; pass another test's p-value (e.g. corrected_t) to mark by it."""
+    if p is None:
+        p = paired_t(a, b)
     better = np.mean(a) > np.mean(b)
     if p < 0.01:
         return "++" if better else "--"

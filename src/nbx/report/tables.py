@@ -27,12 +27,14 @@ def win_loss(ms: dict[str, str]) -> tuple[int, int]:
     return sum(m in ("+", "++") for m in vals), sum(m in ("-", "--") for m in vals)
 
 
-def error_reduction(ctx: ReportContext, learner: str, baseline: str, paper_names=None) -> float:
+def error_reduction(ctx: ReportContext, learner: str, baseline: str, paper_names=None, acc=None) -> float:
     """Bauer & Kohavi's average relative error reduction of learner over baseline, (e_b - e_l) / e_b, in %.
-    Data sets where the baseline makes no error are skipped."""
+    Data sets where the baseline makes no error are skipped. ``acc(paper_name, learner)`` gives the
+    accuracies in % (default ours, ``ctx.acc``; ``ctx.published_acc`` for the paper's)."""
+    acc = acc or ctx.acc
     ratios = []
     for p in paper_names or ctx.datasets:
-        e_b, e_l = 100 - ctx.acc(p, baseline), 100 - ctx.acc(p, learner)
+        e_b, e_l = 100 - acc(p, baseline), 100 - acc(p, learner)
         if e_b > 0:
             ratios.append((e_b - e_l) / e_b)
     return 100 * float(np.mean(ratios)) if ratios else float("nan")

@@ -40,6 +40,7 @@ import pandas as pd
 
 from ... import layout, stats
 from ...analysis.bias_variance import BiasVariance, kohavi_wolpert
+from ...pipeline import load_plan
 from .. import claims
 from ..figures import figure_path, plt, save_figure
 from ..claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict
@@ -175,8 +176,7 @@ def repeated_predictions(experiment: str, dataset: str, learner: str, n_rows: in
     """
     with np.load(layout.predictions(experiment, learner, dataset)) as z:
         proba, split, row = z["proba"], z["split"], z["row"]
-    with np.load(layout.split_plan(experiment, dataset)) as z:
-        repeat = z["repeat"]
+    _, repeat = load_plan(experiment, dataset)
     n_rep = int(repeat.max()) + 1
     rep = repeat[split]
     if np.bincount(rep * n_rows + row, minlength=n_rep * n_rows).max() > 1:
