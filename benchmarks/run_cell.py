@@ -1,0 +1,76 @@
+"""Run one train cell (experiment x learner of params.yaml) in this process, time it per data set, and
+optionally check its predictions against a reference copy of data/predictions byte for byte.
+
+Reads the pipeline's data/ (run `dvc repro discretize` first). Nothing is written.
+
+    python benchmarks/run_cell.py ting2003 blnbt3 --datasets splice,led24 --jobs 1 \
+        --reference /path/to/old/data/predictions [--profile cell.prof]
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import sys
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from nbx import config, layout, pipeline  # noqa: E402
+from nbx.data.prepare import Table  # noqa: E402
+from nbx.runner import run_splits  # noqa: E402
+
+
+def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, reference: str | None) -> bool:
+    params = config.load_params()
+    exp = config.experiment(params, experiment)
+    setup = config.build_learner(params, learner)
+    same = True
+    total = 0.0
+    for ds in datasets or pipeline.available(exp):
+        table = Table.load(layout.prepared(ds))
+        test, _ = pipeline.load_plan(experiment, ds)
+        codes = n_values = None
+        if setup.input == "discrete":
+            with np.load(layout.fold_codes(experiment, ds)) as z:
+                codes, n_values = z["codes"], z["n_values"]
+        t0 = time.perf_counter()
+        out = run_splits(setup.estimator, table, test, params["seed"], (experiment, ds, setup.seed_name), codes,
+                         n_values, exp.impute, setup.input, n_jobs=jobs)
+        wall = time.perf_counter() - t0
+        total += wall
+        verdict = ""
+        if reference:
+            with np.load(os.path.join(reference, experiment, learner, f"{ds}.npz")) as ref:
+                equal = all(np.array_equal(ref[k], v) and ref[k].dtype == v.dtype for k, v in out.arrays().items())
+            same &= equal
+            verdict = "identical" if equal else "DIFFERENT"
+        print(f"{ds:24s} {wall:8.2f} s  fit {out.fit_seconds.sum():8.2f} s  {verdict}", flush=True)
+    print(f"{'total':24s} {total:8.2f} s")
+    return same
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("experiment")
+    ap.add_argument("learner")
+    ap.add_argument("--datasets", help="comma-separated catalogue ids (default: the experiment's available ones)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes for the splits (default 1)")
+    ap.add_argument("--reference", help="a data/predictions folder to compare with")
+    ap.add_argument("--profile", help="write a cProfile file here")
+    a = ap.parse_args()
+    datasets = a.datasets.split(",") if a.datasets else None
+    if a.profile:
+        prof = cProfile.Profile()
+        same = prof.runcall(run, a.experiment, a.learner, datasets, a.jobs, a.reference)
+        prof.dump_stats(a.profile)
+    else:
+        same = run(a.experiment, a.learner, datasets, a.jobs, a.reference)
+    sys.exit(0 if same else 1)
+
+
+if __name__ == "__main__":
+    main()
