@@ -1,10 +1,10 @@
 """Run one train cell (experiment x learner of params.yaml) in this process, time it per data set, and
 optionally check its predictions against a reference copy of data/predictions byte for byte.
 
-Reads the pipeline's data/ (run `dvc repro discretize` first). Nothing is written.
+Reads the pipeline's data/ (run `dvc repro discretize` first); writes only what --save asks for.
 
     python benchmarks/run_cell.py ting2003 blnbt3 --datasets splice,led24 --jobs 1 \
-        --reference /path/to/old/data/predictions [--profile cell.prof]
+        --reference /path/to/old/data/predictions [--save DIR] [--profile cell.prof]
 """
 from __future__ import annotations
 
@@ -21,10 +21,12 @@ import numpy as np  # noqa: E402
 
 from nbx import config, layout, pipeline  # noqa: E402
 from nbx.data.prepare import Table  # noqa: E402
+from nbx.io import write_npz  # noqa: E402
 from nbx.runner import run_splits  # noqa: E402
 
 
-def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, reference: str | None) -> bool:
+def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, reference: str | None,
+        save: str | None = None) -> bool:
     params = config.load_params()
     exp = config.experiment(params, experiment)
     setup = config.build_learner(params, learner)
@@ -43,6 +45,8 @@ def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, re
         wall = time.perf_counter() - t0
         total += wall
         verdict = ""
+        if save:
+            write_npz(os.path.join(save, experiment, learner, f"{ds}.npz"), **out.arrays())
         if reference:
             with np.load(os.path.join(reference, experiment, learner, f"{ds}.npz")) as ref:
                 equal = all(np.array_equal(ref[k], v) and ref[k].dtype == v.dtype for k, v in out.arrays().items())
@@ -60,15 +64,16 @@ def main() -> None:
     ap.add_argument("--datasets", help="comma-separated catalogue ids (default: the experiment's available ones)")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the splits (default 1)")
     ap.add_argument("--reference", help="a data/predictions folder to compare with")
+    ap.add_argument("--save", help="also write the predictions under DIR/EXPERIMENT/LEARNER/")
     ap.add_argument("--profile", help="write a cProfile file here")
     a = ap.parse_args()
     datasets = a.datasets.split(",") if a.datasets else None
     if a.profile:
         prof = cProfile.Profile()
-        same = prof.runcall(run, a.experiment, a.learner, datasets, a.jobs, a.reference)
+        same = prof.runcall(run, a.experiment, a.learner, datasets, a.jobs, a.reference, a.save)
         prof.dump_stats(a.profile)
     else:
-        same = run(a.experiment, a.learner, datasets, a.jobs, a.reference)
+        same = run(a.experiment, a.learner, datasets, a.jobs, a.reference, a.save)
     sys.exit(0 if same else 1)
 
 
