@@ -19,9 +19,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from nbx import config, layout, pipeline  # noqa: E402
-from nbx.data.prepare import Table  # noqa: E402
+from nbx import config  # noqa: E402
 from nbx.io import write_npz  # noqa: E402
+from nbx.pipeline.inputs import available  # noqa: E402
+from nbx.pipeline.train import split_data  # noqa: E402
 from nbx.runner import run_splits  # noqa: E402
 
 
@@ -32,16 +33,10 @@ def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, re
     setup = config.build_learner(params, learner)
     same = True
     total = 0.0
-    for ds in datasets or pipeline.available(exp):
-        table = Table.load(layout.prepared(ds))
-        test, _ = pipeline.load_plan(experiment, ds)
-        codes = n_values = None
-        if setup.input == "discrete":
-            with np.load(layout.fold_codes(experiment, ds)) as z:
-                codes, n_values = z["codes"], z["n_values"]
+    for ds in datasets or available(experiment):
+        data = split_data(exp, ds, setup.input)
         t0 = time.perf_counter()
-        out = run_splits(setup.estimator, table, test, params["seed"], (experiment, ds, setup.seed_name), codes,
-                         n_values, exp.impute, setup.input, n_jobs=jobs)
+        out = run_splits(setup.estimator, data, params["seed"], (experiment, ds, setup.seed_name), n_jobs=jobs)
         wall = time.perf_counter() - t0
         total += wall
         verdict = ""

@@ -1,7 +1,6 @@
-"""DVC stage: the synthetic checks of one experiment's claims (see nbx.analysis.paper_checks).
-Usage: python stages/analyse.py EXPERIMENT"""
-from nbx import pipeline
-from nbx.cli import run_stage
+"""Run the synthetic checks an experiment's claims need (params.yaml: analyses.<experiment>)."""
+from nbx.pipeline.analyse import analyse
+from nbx.stage import run_stage
 
 if __name__ == "__main__":
-    run_stage(pipeline.analyse, 1)
+    run_stage(analyse, __doc__)

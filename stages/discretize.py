@@ -1,6 +1,6 @@
-"""DVC stage: discretize one experiment (see nbx.pipeline.discretize). Usage: python stages/discretize.py EXPERIMENT"""
-from nbx import pipeline
-from nbx.cli import run_stage
+"""Discretize (and impute) an experiment's data per split, fitted on each split's training part only."""
+from nbx.pipeline.discretize import discretize
+from nbx.stage import run_stage
 
 if __name__ == "__main__":
-    run_stage(pipeline.discretize, 1)
+    run_stage(discretize, __doc__)

@@ -1,6 +1,6 @@
-"""DVC stage: evaluate one experiment (see nbx.pipeline.evaluate). Usage: python stages/evaluate.py EXPERIMENT"""
-from nbx import pipeline
-from nbx.cli import run_stage
+"""Accuracy per split, per data set and a summary per learner (metrics/<experiment>/) from the predictions."""
+from nbx.pipeline.evaluate import evaluate
+from nbx.stage import run_stage
 
 if __name__ == "__main__":
-    run_stage(pipeline.evaluate, 1)
+    run_stage(evaluate, __doc__)

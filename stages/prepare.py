@@ -1,6 +1,6 @@
-"""DVC stage: prepare (see nbx.pipeline.prepare)."""
-from nbx import pipeline
-from nbx.cli import run_stage
+"""Fetch an experiment's data files (UCI archive, or NBX_UCI_MIRROR) and build its typed tables."""
+from nbx.pipeline.prepare import prepare
+from nbx.stage import run_stage
 
 if __name__ == "__main__":
-    run_stage(pipeline.prepare)
+    run_stage(prepare, __doc__)

@@ -1,6 +1,6 @@
-"""DVC stage: report one experiment (see nbx.pipeline.report). Usage: python stages/report.py EXPERIMENT"""
-from nbx import pipeline
-from nbx.cli import run_stage
+"""Write reports/<experiment>.md: the paper's tables beside ours, significance, claims, figures."""
+from nbx.report.experiment_report import write
+from nbx.stage import run_stage
 
 if __name__ == "__main__":
-    run_stage(pipeline.report, 1)
+    run_stage(write, __doc__)

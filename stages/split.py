@@ -1,6 +1,6 @@
-"""DVC stage: split one experiment (see nbx.pipeline.split). Usage: python stages/split.py EXPERIMENT"""
-from nbx import pipeline
-from nbx.cli import run_stage
+"""Store an experiment's resampling plan (folds or holdout splits) for every data set, seeded from params.yaml."""
+from nbx.pipeline.split import split
+from nbx.stage import run_stage
 
 if __name__ == "__main__":
-    run_stage(pipeline.split, 1)
+    run_stage(split, __doc__)

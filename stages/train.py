@@ -1,14 +1,13 @@
-"""DVC stage: train one learner on every split of one experiment's data sets (see nbx.pipeline.train).
-Usage: python stages/train.py EXPERIMENT LEARNER"""
+"""Train one learner on every split of an experiment's data sets and store its test-set probabilities."""
 import os
 
-# The splits run in parallel processes (nbx.runner); one BLAS thread each avoids oversubscription
-# (ridge logistic regression is ~4x faster so on two cores). Must be set before numpy is imported.
+# One BLAS thread: the splits run in parallel processes, and the same threading everywhere keeps results
+# byte-identical for any number of workers. Must be set before numpy is imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from nbx import pipeline  # noqa: E402
-from nbx.cli import run_stage  # noqa: E402
+from nbx.pipeline.train import train  # noqa: E402
+from nbx.stage import run_stage  # noqa: E402
 
 if __name__ == "__main__":
-    run_stage(pipeline.train, 2)
+    run_stage(train, __doc__, ("experiment", "learner"))

@@ -1,6 +1,8 @@
-"""A small end-to-end `dvc repro` of the real dvc.yaml on a reduced params file, in a temporary copy."""
+"""A small end-to-end `dvc repro` of the real pipeline on a reduced params file, in a temporary git repository:
+outputs, determinism, a clean `git status` after a rerun, and which stages an edit re-runs."""
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,80 +12,172 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SMALL = {"wiering2003": {"Iris": "iris", "Vote": "vote"},
-         "wang2006": {"Australian": "australian", "Vehicle": "vehicle"},
+         "wang2006": {"Australian": "australian", "Coding": "coding"},
          "lee2006": {"GLASS2": "glass2", "WAVEFORM": "waveform300"},
          "kang2006": {"Iris": "iris", "Labor": "labor"},
          "ting2003": {"LED24": "led24", "Coding": "coding"}}
 LEARNERS = {"wiering2003": ["nb_wiering", "boosting_nb"], "wang2006": ["c45", "nb_laplace"],
             "lee2006": ["nb_laplace", "muv_nb2_boot_bal_js"], "kang2006": ["nb_kang", "hbayes_nb"],
             "ting2003": ["nb_ting", "blnbt1"]}
+ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
 
 
-def run(cmd, cwd):
-    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env={**os.environ, "DVC_NO_ANALYTICS": "1"})
-    assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
-    return out.stdout
+def run(cmd, cwd, check=True):
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env={**ENV, "PYTHONPATH": str(cwd / "src")})
+    if check:
+        assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
+    return out
+
+
+def ran(output: str) -> set[str]:
+    return set(re.findall(r"Running stage '([^']+)'", output))
+
+
+def stages_using(root: Path, source: str) -> set[str]:
+    """The code-* stages whose digest covers ``source``, and the stages that depend on those digests."""
+    top = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
+    code = {name for name, stage in top.items() if source in stage.get("deps", [])}
+    digests = {top[name]["outs"][0] for name in code}
+    names = set(code)
+    experiments = yaml.safe_load((root / "dvc.yaml").read_text())["vars"][0]["experiment_ids"]
+    for name, stage in top.items():
+        if "foreach" in stage:
+            for exp in experiments:
+                if {d.replace("${item}", exp) for d in stage["do"]["deps"]} & digests:
+                    names.add(f"{name}@{exp}")
+    for train in root.glob("stages/train/*/dvc.yaml"):
+        for name, stage in yaml.safe_load(train.read_text())["stages"].items():
+            if set(stage["deps"]) & digests:
+                names.add(f"{train.relative_to(root).as_posix()}:{name}")
+    return names
+
+
+def small_params() -> dict:
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    for name, block in params["experiments"].items():
+        block["datasets"] = SMALL[name]
+        block["learners"] = LEARNERS[name]
+        block["reference"] = LEARNERS[name][0]
+        block["protocol"]["repeats"] = min(block["protocol"].get("repeats", 1), 2)
+        if block["protocol"]["kind"] == "cv":
+            block["protocol"].update(folds=3, folds_by_dataset={})
+    params["analyses"].update(  # the synthetic checks, small
+        wiering2003={"xor_seeds": 2, "parity_seeds": 1, "parity_layers": [6], "parity_passes": 5},
+        lee2006={"sizes": [300], "draws": 200, "queries": 5},
+        ting2003={"n_rows": 100, "n_estimators": 5})
+    return params
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, mirror):
     root = tmp_path_factory.mktemp("nbx")
-    for item in ("dvc.yaml", "stages", "src"):
-        src = REPO / item
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / item)
-    params = yaml.safe_load((REPO / "params.yaml").read_text())
-    for name, block in params["experiments"].items():
-        block["datasets"] = SMALL[name]
-        block["learners"] = LEARNERS[name]
-        block["protocol"]["repeats"] = min(block["protocol"].get("repeats", 1), 2)
-        block["protocol"]["folds_by_dataset"] = {}
-        if block["protocol"]["kind"] == "cv":
-            block["protocol"]["folds"] = 3
-    params["analyses"].update(  # the synthetic checks, small
-        wiering2003={"xor_seeds": 2, "parity_seeds": 1, "parity_layers": [6], "parity_passes": 5},
-        lee2006={"sizes": [300], "draws": 200, "queries": 5},
-        ting2003={"n_rows": 100, "n_estimators": 5})
+    shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.yaml", "dvc.lock",
+                                                                                      "__pycache__"))
+    shutil.copytree(REPO / "data" / "local", root / "data" / "local")
+    shutil.copy(REPO / "data" / ".gitignore", root / "data" / ".gitignore")
+    params = small_params()
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    dvc = yaml.safe_load((root / "dvc.yaml").read_text())  # only the train cells of the kept learners
-    cells = next(v for v in dvc["vars"] if "train_cells" in v)["train_cells"]
-    for name in [n for n, c in cells.items() if c["learner"] not in LEARNERS[c["experiment"]]]:
-        del cells[name]
-    (root / "dvc.yaml").write_text(yaml.safe_dump(dvc, sort_keys=False))
+    run(["python", "-m", "nbx.dvcgen"], root)
     run(["git", "init", "-q"], root)
     run(["dvc", "init", "-q"], root)
-    run(["dvc", "repro"], root)
-    return root, params
+    first = run(["dvc", "repro"], root).stdout
+    run(["git", "add", "-A"], root)
+    run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first run"], root)
+    return root, params, first
 
 
-def test_repro_builds_metrics_and_reports(project):
-    root, params = project
+def test_repro_builds_metrics_results_and_reports(project):
+    root, params, _ = project
     for name in params["experiments"]:
-        metrics = json.loads((root / "metrics" / f"{name}.json").read_text())
-        available = [ds for ds in SMALL[name].values() if ds not in ("vehicle", "coding")]
-        assert sorted(metrics) == sorted(available)
-        for ds in available:
-            for learner in params["experiments"][name]["learners"]:
-                assert 0 <= metrics[ds][learner]["acc"] <= 100
+        available = [ds for ds in SMALL[name].values() if ds != "coding"]
+        results = json.loads((root / "data" / "results" / f"{name}.json").read_text())
+        assert sorted(results) == sorted(available)
+        for learner in params["experiments"][name]["learners"]:
+            summary = json.loads((root / "metrics" / name / f"{learner}.json").read_text())
+            assert set(summary) == {"acc", "rank", "win", "tie", "loss", "sets"}
+            assert summary["sets"] == len(available) == summary["win"] + summary["tie"] + summary["loss"]
+            assert summary["acc"] == pytest.approx(
+                sum(results[ds][learner]["acc"] for ds in available) / len(available), abs=1e-3)
         report = (root / "reports" / f"{name}.md").read_text()
-        assert "Unavailable data sets" in report
-        assert (root / "reports" / "figures" / name / "accuracy.png").stat().st_size > 1000
-    assert "Vehicle (`vehicle`)" in (root / "reports" / "wang2006.md").read_text()
-    shown = run(["dvc", "metrics", "show", "--json"], root)
-    assert "iris" in shown
+        assert "Unavailable data sets" in report and "seconds" not in report
+        assert (root / "reports" / "figures" / name / "accuracy.csv").exists()
+    assert "Coding (`coding`)" in (root / "reports" / "wang2006.md").read_text()
+    shown = run(["dvc", "metrics", "show"], root).stdout
+    assert max(len(line) for line in shown.splitlines()) <= 160
+    assert "metrics/kang2006/hbayes_nb.json" in shown
+    assert list((root / "data" / "timings" / "kang2006").glob("*.json"))  # written, but not versioned
 
 
-def test_second_repro_is_a_no_op_and_outputs_are_deterministic(project):
-    root, _ = project
+def test_second_repro_is_a_no_op_and_leaves_git_clean(project):
+    root, _, _ = project
+    out = run(["dvc", "repro"], root).stdout
+    assert not ran(out)
+    assert run(["git", "status", "--porcelain"], root).stdout == ""
+    target = "stages/train/kang2006/dvc.yaml:nb_kang"
     before = (root / "data/predictions/kang2006/nb_kang/iris.npz").read_bytes()
-    out = run(["dvc", "repro"], root)
-    assert "Running stage" not in out
-    run(["dvc", "repro", "--force", "train@kang2006-nb_kang"], root)
+    run(["dvc", "repro", "--force", "--single-item", target], root)
     assert (root / "data/predictions/kang2006/nb_kang/iris.npz").read_bytes() == before
+    assert run(["git", "status", "--porcelain"], root).stdout == ""
 
 
 def test_editing_one_learner_reruns_only_its_cells(project):
-    root, params = project
-    params["learners"]["nb_kang"]["prior"] = "laplace"
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    status = json.loads(run(["dvc", "status", "--json"], root))
-    assert {s for s in status if s.startswith("train@")} == {"train@kang2006-nb_kang"}
+    root, params, _ = project
+    edited = dict(params, learners=dict(params["learners"], nb_kang={"class": "NaiveBayes", "prior": "laplace"}))
+    (root / "params.yaml").write_text(yaml.safe_dump(edited, sort_keys=False))
+    try:
+        status = json.loads(run(["dvc", "status", "--json"], root).stdout)
+        assert set(status) == {"stages/train/kang2006/dvc.yaml:nb_kang"}
+    finally:
+        (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+
+
+def test_editing_a_model_reruns_only_the_cells_that_import_it(project):
+    root, _, _ = project
+    module = root / "src/nbx/models/leveled_tree.py"
+    text = module.read_text()
+    module.write_text(text + "\n# touched by a test\n")
+    try:
+        out = run(["dvc", "repro"], root).stdout
+        expected = stages_using(root, "src/nbx/models/leveled_tree.py")
+        assert {"code-ensembles-leveled_tree", "stages/train/ting2003/dvc.yaml:blnbt1"} <= expected
+        assert not any(name.endswith(("nb_ting", "nb_kang", "hbayes_nb")) for name in expected)
+        assert ran(out) == expected  # the cell's predictions are unchanged, so nothing after it runs
+    finally:
+        module.write_text(text)
+        run(["dvc", "repro"], root)
+
+
+def test_editing_report_code_reruns_only_reports(project):
+    root, _, _ = project
+    module = root / "src/nbx/report/tables.py"
+    text = module.read_text()
+    module.write_text(text + "\n# touched by a test\n")
+    try:
+        status = json.loads(run(["dvc", "status", "--json"], root).stdout)
+        assert set(status) == {f"code-report-{name}" for name in SMALL}
+    finally:
+        module.write_text(text)
+
+
+def test_adding_a_data_set_to_one_experiment_touches_only_that_experiment(project):
+    root, params, _ = project
+    edited = json.loads(json.dumps(params))
+    edited["experiments"]["lee2006"]["datasets"]["IRIS"] = "iris"
+    (root / "params.yaml").write_text(yaml.safe_dump(edited, sort_keys=False))
+    try:
+        status = json.loads(run(["dvc", "status", "--json"], root).stdout)
+        assert "prepare@lee2006" in status
+        assert all(name.endswith("@lee2006") for name in status), sorted(status)
+    finally:
+        (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+
+
+def test_stage_scripts_explain_themselves(project):
+    root, _, _ = project
+    for script in ("prepare", "split", "discretize", "train", "evaluate", "analyse", "report"):
+        out = run(["python", f"stages/{script}.py", "--help"], root).stdout
+        assert "wiering2003" in out and "usage:" in out
+    out = run(["python", "stages/train.py", "kang2006", "nope"], root, check=False)
+    assert out.returncode == 1 and out.stderr.count("\n") == 1
+    assert "params.yaml:" in out.stderr and "'nope' is not one of this experiment's learners" in out.stderr

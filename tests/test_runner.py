@@ -1,44 +1,65 @@
-"""The split runner: results do not depend on the number of worker processes; seeds follow seed names."""
+"""The split runner: results depend neither on the number of workers nor on the backend; seeds follow seed
+names; a failing split is reported as one line naming the data set and split."""
 import numpy as np
+import pytest
 
-from nbx import config
-from nbx.data.prepare import Table
+from nbx import config, runner
 from nbx.models.muv import MUV
 from nbx.models.naive_bayes import NaiveBayes
-from nbx.runner import run_splits
+from nbx.runner import SplitData, TrainError, run_splits
 
 PARAMS = config.load_params()
 
 
-def _table_and_plan(seed=0, n=120, d=5):
+def _data(seed=0, n=120, d=5) -> SplitData:
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 3, (n, d)).astype(float)
-    y = (X[:, 0] + rng.integers(0, 2, n)) % 3
-    attrs = [{"name": f"a{i}", "kind": "nominal", "values": ["0", "1", "2"]} for i in range(d)]
-    table = Table("toy", X, y.astype(np.int64), attrs, ["c0", "c1", "c2"])
+    X = rng.integers(0, 3, (n, d))
+    y = ((X[:, 0] + rng.integers(0, 2, n)) % 3).astype(np.int64)
     test = np.zeros((3, n), bool)
     for s in range(3):
         test[s, s::3] = True
-    codes = np.stack([X.astype(np.int64)] * 3)
-    return table, test, codes, np.full((3, d), 3)
+    return SplitData(y, test, 3, codes=np.stack([X] * 3), n_values=np.full((3, d), 3))
 
 
-def test_results_do_not_depend_on_worker_count():
-    table, test, codes, nv = _table_and_plan()
+@pytest.fixture
+def always_pool(monkeypatch):
+    monkeypatch.setattr(runner, "POOL_MIN_SECONDS", -1.0)
+
+
+def test_results_do_not_depend_on_worker_count(always_pool):
     learner = MUV(base=NaiveBayes(), n_estimators=3)
-    one = run_splits(learner, table, test, 7, ("e", "d", "l"), codes, nv, n_jobs=1)
-    two = run_splits(learner, table, test, 7, ("e", "d", "l"), codes, nv, n_jobs=2)
+    one = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=1)
+    two = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=2)
     for key, value in one.arrays().items():
         assert value.tobytes() == two.arrays()[key].tobytes()
     assert one.proba.shape == (120, 3) and np.allclose(one.proba.sum(axis=1), 1, atol=1e-6)
 
 
+def test_results_on_a_dask_cluster_equal_the_local_run(always_pool, monkeypatch):
+    pytest.importorskip("dask.distributed")
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    local = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=1)
+    monkeypatch.setenv("NBX_BACKEND", "dask")
+    monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)  # a LocalCluster
+    on_dask = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=2)
+    for key, value in local.arrays().items():
+        assert value.tobytes() == on_dask.arrays()[key].tobytes()
+
+
+def test_a_failing_split_is_one_line_naming_data_set_and_split():
+    data = _data()
+    data.codes = data.codes.copy()
+    data.codes[1, 0, 0] = 7  # exceeds n_values = 3 in split 1 only (row 0 trains there)
+    with pytest.raises(TrainError, match=r"^e/d split 1: ValueError: .*") as err:
+        run_splits(NaiveBayes(), data, 7, ("e", "d", "l"), n_jobs=1)
+    assert "\n" not in str(err.value)
+
+
 def test_seed_name_decides_the_random_members():
-    table, test, codes, nv = _table_and_plan()
     learner = MUV(base=NaiveBayes(), n_estimators=3, combiner="sum_prob")
-    a = run_splits(learner, table, test, 7, ("e", "d", "x"), codes, nv, n_jobs=1).proba
-    b = run_splits(learner, table, test, 7, ("e", "d", "x"), codes, nv, n_jobs=1).proba
-    c = run_splits(learner, table, test, 7, ("e", "d", "y"), codes, nv, n_jobs=1).proba
+    a = run_splits(learner, _data(), 7, ("e", "d", "x"), n_jobs=1).proba
+    b = run_splits(learner, _data(), 7, ("e", "d", "x"), n_jobs=1).proba
+    c = run_splits(learner, _data(), 7, ("e", "d", "y"), n_jobs=1).proba
     assert np.array_equal(a, b) and not np.array_equal(a, c)
 
 

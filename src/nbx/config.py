@@ -1,21 +1,93 @@
-"""params.yaml: reading and validating the experiment and learner blocks, with errors naming the key."""
+"""params.yaml: reading it, checking the experiment and learner blocks, and errors that name file, line and key.
+
+Every error a user can cause here is a :class:`ConfigError` whose message is one line of the form
+``params.yaml:57: experiments.kang2006.protocol.folds: 'ten' must be an integer >= 2``, with a did-you-mean
+where a name is unknown. Data-set names are checked against the catalogue by the prepare stage
+(:mod:`nbx.data.catalogue`), so this module does not import it (train cells depend on this file).
+"""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from .data.catalogue import Entry, get_entry, load_catalogue
-from .models.registry import input_kind, make_learner
+from .errors import NbxError
+from .models.registry import UnknownLearnerError, input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
 
 
-class ConfigError(ValueError):
+class ConfigError(NbxError, ValueError):
     """params.yaml names something that does not exist or is malformed."""
 
 
+class Params(dict):
+    """The parsed params file, which also knows the line of every key (for error messages)."""
+
+    def __init__(self, data: dict, path: Path, lines: dict[tuple, int]):
+        super().__init__(data)
+        self.path = Path(path)
+        self._lines = lines
+
+    def where(self, *keys) -> str:
+        """``params.yaml:LINE: a.b.c`` for a key path (the line of the deepest key that exists)."""
+        for n in range(len(keys), 0, -1):
+            if keys[:n] in self._lines:
+                return f"{self.path}:{self._lines[keys[:n]]}: {'.'.join(map(str, keys))}"
+        return f"{self.path}: {'.'.join(map(str, keys))}"
+
+    def error(self, keys: tuple, message: str) -> ConfigError:
+        return ConfigError(f"{self.where(*keys)}: {message}")
+
+
+def _key_lines(node, prefix: tuple = ()) -> dict[tuple, int]:
+    """Line (1-based) of every mapping key and sequence item below a composed YAML node."""
+    out: dict[tuple, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            path = prefix + (key.value,)
+            out[path] = key.start_mark.line + 1
+            out.update(_key_lines(value, path))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            out[prefix + (i,)] = value.start_mark.line + 1
+            out.update(_key_lines(value, prefix + (i,)))
+    return out
+
+
+def load_params(path: Path | str = PARAMS_FILE) -> Params:
+    path = Path(path)
+    try:
+        text = path.read_text()
+        data = yaml.safe_load(text)
+        lines = _key_lines(yaml.compose(text, Loader=yaml.SafeLoader))
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}; run from the repository root") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise ConfigError(f"{at}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    params = Params(data if isinstance(data, dict) else {}, path, lines)
+    for key in ("seed", "experiments", "learners"):
+        if key not in params:
+            raise ConfigError(f"{path}: missing top-level key {key!r}")
+    seed = params["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise params.error(("seed",), f"{seed!r} must be a non-negative integer")
+    for key in ("experiments", "learners"):
+        if not isinstance(params[key], dict) or not params[key]:
+            raise params.error((key,), "must be a non-empty mapping")
+    return params
+
+
+def did_you_mean(name, known) -> str:
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=3)
+    return f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(sorted(map(str, known)))}"
+
+
+# ---------------------------------------------------------------------------------------------- experiments
 @dataclass
 class Experiment:
     name: str
@@ -26,58 +98,88 @@ class Experiment:
     impute: str | None
     learners: list[str]
     published: list[dict]          # the paper's tables: {table, metric, columns: {learner: column}}
+    reference: str                 # the learner others are marked against (default: the first)
 
 
-def load_params(path: Path = PARAMS_FILE) -> dict:
-    try:
-        params = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
-    for key in ("seed", "experiments", "learners"):
-        if key not in params:
-            raise ConfigError(f"{path}: missing top-level key {key!r}")
-    return params
+PROTOCOL_KINDS = ("cv", "holdout")
+IMPUTE = (None, "mode")
 
 
-def catalogue(params: dict) -> dict[str, Entry]:
-    return load_catalogue(params.get("data", {}).get("catalogues", []))
+def _int(params: Params, keys: tuple, value, low: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise params.error(keys, f"{value!r} must be an integer >= {low}")
+    return value
 
 
-def experiment(params: dict, name: str) -> Experiment:
+def check_protocol(params: Params, name: str, protocol) -> dict:
+    """The resampling protocol block (see :mod:`nbx.splits`), with every value type-checked."""
+    keys = ("experiments", name, "protocol")
+    if not isinstance(protocol, dict):
+        raise params.error(keys, f"{protocol!r} must be a mapping with a 'kind'")
+    kind = protocol.get("kind")
+    if kind not in PROTOCOL_KINDS:
+        raise params.error(keys + ("kind",), f"{kind!r} must be one of {PROTOCOL_KINDS}")
+    known = {"kind", "repeats", "stratified"} | ({"folds", "folds_by_dataset"} if kind == "cv" else {"test_fraction"})
+    for key in protocol:
+        if key not in known:
+            raise params.error(keys + (key,), f"unknown key for kind {kind!r}{did_you_mean(key, known)}")
+    _int(params, keys + ("repeats",), protocol.get("repeats", 1), 1)
+    if not isinstance(protocol.get("stratified", True), bool):
+        raise params.error(keys + ("stratified",), f"{protocol['stratified']!r} must be true or false")
+    if kind == "cv":
+        _int(params, keys + ("folds",), protocol.get("folds", 10), 2)
+        by_ds = protocol.get("folds_by_dataset") or {}
+        if not isinstance(by_ds, dict):
+            raise params.error(keys + ("folds_by_dataset",), "must be a mapping data set -> folds")
+        for ds, k in by_ds.items():
+            _int(params, keys + ("folds_by_dataset", ds), k, 2)
+    else:
+        fraction = protocol.get("test_fraction", 0.5)
+        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction < 1:
+            raise params.error(keys + ("test_fraction",), f"{fraction!r} must be a number in (0, 1)")
+    return protocol
+
+
+def experiment(params: Params, name: str) -> Experiment:
     blocks = params["experiments"]
     if name not in blocks:
-        raise ConfigError(f"params.yaml: unknown experiment {name!r}; known: {sorted(blocks)}")
+        raise params.error(("experiments",), f"unknown experiment {name!r}{did_you_mean(name, blocks)}")
     block = blocks[name]
-    where = f"params.yaml: experiments.{name}"
+    if not isinstance(block, dict):
+        raise params.error(("experiments", name), "must be a mapping")
     for key in ("datasets", "protocol", "discretizer", "learners"):
         if key not in block:
-            raise ConfigError(f"{where}: missing key {key!r}")
+            raise params.error(("experiments", name), f"missing key {key!r}")
     datasets = block["datasets"]
     if isinstance(datasets, list):
         datasets = {d: d for d in datasets}
-    for learner in block["learners"]:
+    if not isinstance(datasets, dict) or not datasets:
+        raise params.error(("experiments", name, "datasets"), "must be a non-empty list or mapping")
+    learners = block["learners"]
+    if not isinstance(learners, list) or not learners:
+        raise params.error(("experiments", name, "learners"), "must be a non-empty list of learner names")
+    for i, learner in enumerate(learners):
         if learner not in params["learners"]:
-            raise ConfigError(f"{where}.learners: unknown learner {learner!r}; "
-                              f"defined in learners: {sorted(params['learners'])}")
+            raise params.error(("experiments", name, "learners", i),
+                               f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}")
     impute = block.get("impute")
-    if impute not in (None, "mode"):
-        raise ConfigError(f"{where}.impute: {impute!r} must be null or 'mode'")
-    return Experiment(name, block.get("title", name), dict(datasets), block["protocol"], block["discretizer"],
-                      impute, list(block["learners"]), list(block.get("published") or []))
+    if impute not in IMPUTE:
+        raise params.error(("experiments", name, "impute"), f"{impute!r} must be null or 'mode'")
+    discretizer = block["discretizer"]
+    if isinstance(discretizer, str):
+        discretizer = {"kind": discretizer}
+    if not isinstance(discretizer, dict) or "kind" not in discretizer:
+        raise params.error(("experiments", name, "discretizer"), f"{discretizer!r} must be a mapping with a 'kind'")
+    reference = block.get("reference", learners[0])
+    if reference not in learners:
+        raise params.error(("experiments", name, "reference"),
+                           f"{reference!r} is not one of the experiment's learners{did_you_mean(reference, learners)}")
+    return Experiment(name, block.get("title", name), {str(k): str(v) for k, v in datasets.items()},
+                      check_protocol(params, name, block["protocol"]), discretizer, impute, list(learners),
+                      list(block.get("published") or []), reference)
 
 
-def experiment_entries(params: dict, exp: Experiment) -> dict[str, Entry]:
-    """Catalogue entries of an experiment's data sets, by catalogue id (unknown ids are an error)."""
-    cat = catalogue(params)
-    return {ds: get_entry(cat, ds, f"params.yaml: experiments.{exp.name}.datasets") for ds in exp.datasets.values()}
-
-
-def learner_spec(params: dict, name: str) -> dict:
-    if name not in params["learners"]:
-        raise ConfigError(f"params.yaml: unknown learner {name!r}; defined: {sorted(params['learners'])}")
-    return params["learners"][name]
-
-
+# ------------------------------------------------------------------------------------------------- learners
 INPUTS = ("discrete", "mixed")
 PIPELINE_KEYS = ("input", "seed_as")  # learner-block keys read by the pipeline, not constructor arguments
 
@@ -89,7 +191,16 @@ class LearnerSetup:
     seed_name: str     # the name random seeds are derived from
 
 
-def build_learner(params: dict, name: str) -> LearnerSetup:
+def learner_spec(params: Params, name: str) -> dict:
+    if name not in params["learners"]:
+        raise params.error(("learners",), f"unknown learner {name!r}{did_you_mean(name, params['learners'])}")
+    spec = params["learners"][name]
+    if not isinstance(spec, dict):
+        raise params.error(("learners", name), f"{spec!r} must be a mapping with a 'class' key")
+    return spec
+
+
+def build_learner(params: Params, name: str) -> LearnerSetup:
     """The estimator of ``learners.<name>`` and how the pipeline runs it. Two optional block keys:
 
     - ``input: discrete | mixed`` overrides the learner's own input kind; ``input: discrete`` feeds a
@@ -97,10 +208,19 @@ def build_learner(params: dict, name: str) -> LearnerSetup:
     - ``seed_as: NAME`` derives the learner's per-split random seeds from NAME instead of its own name, so
       learners that differ only in how they combine (Lee et al.'s js/mle/SumVote... MUVs, or AdaBoost vs
       MUV over AdaBoost's models) get the same random samples and are compared on the same members.
+
+    Constructor arguments are checked here (types and ranges, when the learner declares them), so a bad
+    value stops the stage before any data is read, with the line of params.yaml that holds it.
     """
     spec = dict(learner_spec(params, name))
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
-    learner = make_learner(spec, f"params.yaml: learners.{name}")
     if kind is not None and kind not in INPUTS:
-        raise ConfigError(f"params.yaml: learners.{name}.input: {kind!r} must be one of {INPUTS}")
+        raise params.error(("learners", name, "input"), f"{kind!r} must be one of {INPUTS}")
+    try:
+        learner = make_learner(spec, f"learners.{name}")
+        validate = getattr(learner, "_validate_params", None)
+        if validate is not None:
+            validate()
+    except (UnknownLearnerError, ValueError, TypeError) as exc:
+        raise params.error(("learners", name), str(exc).removeprefix(f"learners.{name}: ")) from None
     return LearnerSetup(learner, kind or input_kind(learner), str(seed_name))

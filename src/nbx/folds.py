@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .data.prepare import Table
+from .table import Table
 from .discretize import ModeImputer, make_discretizer
 
 

@@ -14,17 +14,27 @@ import numpy as np
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike):
-    """Yield a temporary path next to ``path``; rename it over ``path`` only if the block succeeds."""
+    """Yield a temporary path next to ``path``; rename it over ``path`` only if the block succeeds.
+
+    The file gets the mode a plain ``open`` would give (0666 minus the umask): mkstemp's private 0600
+    would otherwise survive the rename and hide reports from other users of a shared machine."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)  # the only portable way to read it is to set it
+    os.umask(mask)
+    return mask
 
 
 def write_bytes(path, data: bytes) -> None:

@@ -1,7 +1,7 @@
 """Synthetic checks some claims need beyond the data-set tables (DVC stage ``analyse@<experiment>``).
 
 Each check is a function ``run(block: dict, seed: int) -> dict`` taking the experiment's ``analyses.<name>``
-params block; its JSON-able result is written to ``metrics/<experiment>_analysis.json`` and read by that
+params block; its JSON-able result is written to ``data/analysis/<experiment>.json`` and read by that
 experiment's report.
 """
 from __future__ import annotations

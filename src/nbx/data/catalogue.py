@@ -31,6 +31,8 @@ from pathlib import Path
 
 import yaml
 
+from ..errors import NbxError
+
 BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
 FORMATS = ("csv", "whitespace", "arff")
@@ -39,7 +41,7 @@ FIELDS = {"title", "files", "format", "header_lines", "columns", "missing", "row
 INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator")
 
 
-class CatalogueError(ValueError):
+class CatalogueError(NbxError, ValueError):
     """An entry is malformed or a data set name is unknown."""
 
 

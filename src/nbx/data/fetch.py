@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from ..errors import NbxError
 from ..io import sha256_bytes, sha256_file, write_bytes
 from .catalogue import Entry, FileSpec
 from .lzw import unlzw
@@ -20,7 +21,7 @@ ORIGIN = "https://archive.ics.uci.edu/ml/"
 MIRROR_ENV = "NBX_UCI_MIRROR"
 
 
-class FetchError(RuntimeError):
+class FetchError(NbxError, RuntimeError):
     """A file could not be fetched or failed verification."""
 
 

@@ -9,8 +9,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import NbxError
 
-class DataFormatError(ValueError):
+
+class DataFormatError(NbxError, ValueError):
     """A data file does not match what the catalogue says about it."""
 
 

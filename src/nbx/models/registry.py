@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 
+from ..errors import NbxError
+
 CLASSES = {
     "NaiveBayes": "nbx.models.naive_bayes:NaiveBayes",
     "HierarchicalMixtureNB": "nbx.models.hierarchical_mixture:HierarchicalMixtureNB",
@@ -28,7 +30,7 @@ CLASSES = {
 }
 
 
-class UnknownLearnerError(ValueError):
+class UnknownLearnerError(NbxError, ValueError):
     """A params block names a learner class that does not exist."""
 
 

@@ -1,5 +1,6 @@
-"""Everything a report reads about one experiment, loaded once: metrics, per-split accuracies, published
-numbers, availability, train timings and fit_info of every learner."""
+"""Everything a report reads about one experiment, loaded once: accuracies per data set and per split, published
+numbers, availability, synthetic checks and fit_info of every learner (never timings: a report must be the same
+on every run and machine)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config, layout
-from ..data.prepare import Table
+from ..pipeline.inputs import availability, load_table
 from .published import name_key, published_accuracy
 
 
@@ -26,16 +27,23 @@ class ReportContext:
     # ------------------------------------------------------------------ inputs
     @cached_property
     def metrics(self) -> dict:
-        return json.loads((layout.METRICS / f"{self.exp.name}.json").read_text())
+        """Per data set and learner: acc, acc_std, err (%), splits (from evaluate@<experiment>)."""
+        return json.loads(layout.results(self.exp.name, "json").read_text())
 
     @cached_property
     def splits(self) -> pd.DataFrame:
         """One row per (dataset, learner, split): repeat, test_rows, accuracy (fraction)."""
-        return pd.read_csv(layout.RESULTS / f"{self.exp.name}.csv")
+        return pd.read_csv(layout.results(self.exp.name))
 
     @cached_property
     def availability(self) -> dict:
-        return json.loads(layout.AVAILABILITY.read_text())
+        return availability(self.exp.name)
+
+    @cached_property
+    def analysis(self) -> dict:
+        """The experiment's synthetic checks (analyse@<experiment>), {} when it has none."""
+        path = layout.analysis(self.exp.name)
+        return json.loads(path.read_text()) if path.exists() else {}
 
     @cached_property
     def published(self) -> pd.DataFrame:
@@ -92,12 +100,8 @@ class ReportContext:
         p = self.exp.protocol
         return float(p.get("test_fraction", 0.5)) if p["kind"] == "holdout" else 1.0 / p["folds"]
 
-    def train_seconds(self, learner: str) -> float:
-        """Wall time of the learner's train stage summed over data sets (from its timings.json)."""
-        return float(sum(t["wall_seconds"] for t in self.learner_file(learner, "timings.json").values()))
-
     def fit_info(self, learner: str) -> dict:
         return self.learner_file(learner, "fit_info.json")
 
     def labels(self, paper_name: str) -> np.ndarray:
-        return Table.load(layout.prepared(self.exp.datasets[paper_name])).y
+        return load_table(self.exp.name, self.exp.datasets[paper_name]).y

@@ -1,11 +1,16 @@
-"""Per-experiment report: the paper's tables with our numbers beside the published ones, the claims, timings.
+"""Per-experiment report: the paper's tables with our numbers beside the published ones, the claims, figures.
+
+A report holds no timings, so it is byte-identical on every rerun and machine; this machine's wall-clock
+times are in ``data/timings/`` (``nbx timings EXPERIMENT``).
 
 The paper-specific sections live in :mod:`nbx.report.papers` (one module per experiment, named like it);
 an experiment without such a module (for example one a user adds) gets the generic comparison table.
 """
 from __future__ import annotations
 
+import csv
 import importlib
+import io
 import json
 
 import numpy as np
@@ -14,7 +19,7 @@ from .. import layout
 from ..io import write_text
 from .context import ReportContext
 from .figures import figure_path, plt, save_figure
-from .tables import comparison_table, fmt, md_table, mean_abs_difference
+from .tables import comparison_table, mean_abs_difference
 
 
 def scatter(ctx: ReportContext, learner: str, path) -> bool:
@@ -77,12 +82,22 @@ def agreement_section(ctx: ReportContext) -> list[str]:
     return out + ([""] if len(out) > 2 else ["The paper publishes no table we can compare with.", ""])
 
 
-def timing_section(ctx: ReportContext) -> list[str]:
-    rows = [[f"`{x}`", fmt(ctx.train_seconds(x), 1)] for x in ctx.learners]
-    return ["## Train-stage wall time", "",
-            "Seconds per learner over all data sets and splits (the splits run in parallel processes, "
-            "so this is elapsed time, not CPU time); per data set in `data/predictions/<experiment>/<learner>/"
-            "timings.json`.", ""] + md_table(["learner", "seconds"], rows)
+def _csv(rows) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue()
+
+
+def plot_data(ctx: ReportContext) -> None:
+    """CSV files behind ``dvc plots``: accuracy per data set (one column per learner) and ours vs published
+    (one row per data set and learner the paper reports)."""
+    names = list(ctx.datasets)
+    acc = [["dataset"] + ctx.learners] + [[p] + [f"{ctx.acc(p, x):.3f}" for x in ctx.learners] for p in names]
+    write_text(figure_path(ctx, "accuracy.csv"), _csv(acc))
+    pub = [["dataset", "learner", "published", "nbx"]]
+    pub += [[p, x, f"{ctx.published_acc(p, x):.3f}", f"{ctx.acc(p, x):.3f}"] for x in ctx.learners for p in names
+            if np.isfinite(ctx.published_acc(p, x))]
+    write_text(figure_path(ctx, "vs_published.csv"), _csv(pub))
 
 
 def render(params: dict, name: str) -> str:
@@ -101,7 +116,9 @@ def render(params: dict, name: str) -> str:
     if len(ctx.learners) <= 10:
         accuracy_chart(ctx, ctx.learners, figure_path(ctx, "accuracy.png"))
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
-    out += timing_section(ctx)
+    plot_data(ctx)
+    out += ["Wall-clock times are not part of this report (it is identical on every run and machine): "
+            f"`nbx timings {name}` prints those of this machine's last run.", ""]
     out += ["## Unavailable data sets", ""]
     out += [f"- {p} (`{exp.datasets[p]}`): {reason}" for p, reason in ctx.unavailable.items()] or ["None."]
     return "\n".join(out) + "\n"

@@ -40,7 +40,7 @@ Other parts:
   more than two classes; direction only when smaller on their average; else fails.
 - L6 "MUV[MUV] is the best, beats the second best MinVar[MUV]": the js-vs-min_var test, plus js having the
   highest average accuracy of the five rules (holds, else fails).
-- L7 (:mod:`nbx.analysis.variance_check`, ``metrics/lee2006_analysis.json``): per structure (NB, TAN), the
+- L7 (:mod:`nbx.analysis.variance_check`, ``data/analysis/lee2006.json``): per structure (NB, TAN), the
   median relative error |var_MC - eq. 8| / var_MC at the largest training size holds when < 10% (4.5 x the
   Monte Carlo noise at 4000 draws); direction only when above that but smaller than at the smallest size.
 
@@ -48,14 +48,13 @@ Claim: every part holds -> reproduced; every part fails -> not reproduced; other
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 from scipy import stats as sps
 
-from ... import layout, stats
+from ... import stats
 from ...io import write_text
 from .. import claims
 from ..context import ReportContext
@@ -427,10 +426,9 @@ def l6(ctx, out) -> claims.Verdict:
 
 
 def l7(ctx) -> claims.Verdict:
-    path = layout.METRICS / f"{ctx.exp.name}_analysis.json"
-    if not path.exists():
+    res = ctx.analysis
+    if not res:
         return claims.Verdict("L7", claims.NOT_TESTABLE, "run `dvc repro analyse@lee2006`.")
-    res = json.loads(path.read_text())
     st, lines = [], []
     s = res["settings"]
     for name in ("nb", "tan"):

@@ -32,7 +32,6 @@ Verdict rules (fixed before looking at results; "our" = over the domains we have
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +39,7 @@ import pandas as pd
 
 from ... import layout, stats
 from ...analysis.bias_variance import BiasVariance, kohavi_wolpert
-from ...pipeline import load_plan
+from ...pipeline.inputs import load_plan
 from .. import claims
 from ..figures import figure_path, plt, save_figure
 from ..claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict
@@ -430,10 +429,9 @@ def restarts_section(ctx: ReportContext) -> list[str]:
 
 
 def linear_form_section(ctx: ReportContext) -> tuple[list[str], dict | None]:
-    path = layout.METRICS / f"{ctx.exp.name}_analysis.json"
-    if not path.exists():
+    res = ctx.analysis
+    if not res:
         return [], None
-    res = json.loads(path.read_text())
     two, multi = res["two_class"], res["multiclass"]
     tree = two["tree"]
     out = ["## §6: boosted naive Bayes is one linear form (synthetic check)", "",

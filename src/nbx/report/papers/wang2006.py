@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from ... import layout, stats
-from ...data.prepare import Table
+from ... import stats
+from ...pipeline.inputs import load_table
 from .. import claims
 from ..claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict
 from ..context import ReportContext
@@ -184,7 +184,7 @@ def numeric_attributes(ctx: ReportContext) -> pd.DataFrame:
     of the numeric ones (from the prepared tables, before imputation)."""
     rows = []
     for p, ds in ctx.datasets.items():
-        t = Table.load(layout.prepared(ds))
+        t = load_table(ctx.exp.name, ds)
         numeric = t.n_values == 0
         skew = within_class_skewness(t.X[:, numeric], t.y) if numeric.any() else np.array([])
         rows.append({"dataset": p, "attributes": len(numeric), "numeric": int(numeric.sum()),
@@ -229,16 +229,6 @@ def c45_note(ctx: ReportContext) -> list[str]:
             + lines + ["", "Where the gaps are this large, the absolute published accuracies are not comparable "
                        "with ours; the comparison supports only the *direction* of S-NBTree − NBTree per data "
                        "set (S1) and its pattern across data sets (S2).", ""])
-
-
-def timing_table(ctx: ReportContext, learners: list[str]) -> list[str]:
-    """Train-stage wall seconds per data set (all folds, parallel processes) for each learner."""
-    times = {x: ctx.learner_file(x, "timings.json") for x in learners}
-    rows = []
-    for p, ds in ctx.datasets.items():
-        rows.append([p] + [fmt(times[x].get(ds, {}).get("wall_seconds", float("nan")), 1) for x in learners])
-    rows.append(["**total**"] + [f"**{fmt(ctx.train_seconds(x), 1)}**" for x in learners])
-    return md_table(["data set"] + [NAMES.get(x, x) for x in learners], rows)
 
 
 def s1_table(pw: pd.DataFrame, info: pd.DataFrame, marks: dict[str, str], paper_diff) -> list[str]:
@@ -324,14 +314,4 @@ def sections(ctx: ReportContext) -> list[str]:
     else:
         verdicts.append(claims.missing("S3", *[x for x in needed if not ctx.has(x)]))
 
-    present = [x for x in PAPER + REFERENCE if ctx.has(x)]
-    out += ["## Train-stage wall time per data set (seconds)", "",
-            f"Elapsed seconds of the train stage per data set (all {_folds(ctx)}, run in parallel processes).",
-            ""]
-    out += timing_table(ctx, present)
-    if ctx.has("c45", "snbtree") and "Letter" in ctx.datasets:
-        ds = ctx.datasets["Letter"]
-        c45 = ctx.learner_file("c45", "timings.json").get(ds, {}).get("wall_seconds", float("nan"))
-        snb = ctx.learner_file("snbtree", "timings.json").get(ds, {}).get("wall_seconds", float("nan"))
-        out += [f"On Letter (20,000 rows): C4.5 {fmt(c45, 1)} s, S-NBTree {fmt(snb, 1)} s.", ""]
     return out + claims.render(verdicts)

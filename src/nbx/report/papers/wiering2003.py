@@ -23,11 +23,10 @@ Verdict rules (fixed before looking at results):
 """
 from __future__ import annotations
 
-import json
 
 import numpy as np
 
-from ... import layout, stats
+from ... import stats
 from ..claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict, missing, render
 from ..context import ReportContext
 from ..published import name_key, read_table
@@ -96,8 +95,7 @@ def mark_table(ctx: ReportContext, ours: dict, paper: dict) -> list[str]:
 
 
 def analysis(ctx: ReportContext) -> dict | None:
-    path = layout.METRICS / f"{ctx.exp.name}_analysis.json"
-    return json.loads(path.read_text()) if path.exists() else None
+    return ctx.analysis or None
 
 
 def w1(ctx: ReportContext) -> Verdict:

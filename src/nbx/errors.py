@@ -1,0 +1,8 @@
+"""The base of every error a user can cause (params, catalogue, data files, stage order, command line).
+
+Stage scripts and the ``nbx`` command print such an error as one line and exit 1; anything else is a bug
+and keeps its traceback."""
+
+
+class NbxError(Exception):
+    """An error whose message tells the user what to fix (file, line, key)."""

@@ -1,0 +1,26 @@
+"""Stage discretize@<experiment>: per split, imputation and discretization fitted on the training part only
+(see :mod:`nbx.folds`). Each data set's file holds everything a discrete learner's train cell needs: the
+codes and cardinalities per split, the labels and the split plan."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import config, layout
+from ..discretize import make_discretizer
+from ..folds import discretize_splits
+from ..io import write_npz
+from .inputs import available, load_plan, load_table
+
+
+def discretize(params: config.Params, name: str) -> None:
+    exp = config.experiment(params, name)
+    try:
+        make_discretizer(exp.discretizer)
+    except (TypeError, ValueError) as exc:
+        raise params.error(("experiments", name, "discretizer"), str(exc)) from None
+    for ds in available(name):
+        table = load_table(name, ds)
+        test, _ = load_plan(name, ds)
+        codes, n_values = discretize_splits(table, test, exp.discretizer, exp.impute)
+        write_npz(layout.fold_codes(name, ds), codes=codes, n_values=n_values, y=table.y, test=test,
+                  n_classes=np.int64(len(table.classes)))

@@ -1,0 +1,79 @@
+"""Stage evaluate@<experiment>: accuracy per split and per data set from the stored predictions, and one small
+summary per learner for ``dvc metrics show``.
+
+Outputs: ``data/results/<exp>.csv`` (one row per data set, learner and split), ``data/results/<exp>.json``
+(mean and std per data set and learner, what the reports read) and ``metrics/<exp>/<learner>.json``:
+
+``acc``    mean accuracy (%) over the experiment's available data sets;
+``rank``   mean rank among the experiment's learners (1 = best on a data set, ties share their mean rank);
+``win`` / ``tie`` / ``loss``  data sets where the learner is significantly better / not / worse than the
+           experiment's reference learner (``experiments.<exp>.reference``, default its first learner), by the
+           corrected resampled t-test at p < 0.05 (Nadeau & Bengio 2003, the default of Weka's Experimenter);
+``sets``   number of data sets.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import config, layout, stats
+from ..evaluation import split_accuracy, summarize
+from ..io import write_json, write_text
+from .inputs import available, load_plan, load_table
+
+SIGNIFICANCE = 0.05
+
+
+def mean_ranks(acc: np.ndarray) -> np.ndarray:
+    """Mean over rows (data sets) of each column's rank, 1 = highest accuracy, ties averaged."""
+    from scipy.stats import rankdata
+    return rankdata(-acc, axis=1).mean(axis=0)
+
+
+def learner_summaries(learners: list[str], reference: str, split_acc: dict, test_fraction: dict) -> dict:
+    """Per learner: acc, rank, win/tie/loss vs ``reference`` and sets; ``split_acc[ds][learner]`` holds the
+    per-split accuracies (fractions), ``test_fraction[ds]`` the share of rows its splits test on."""
+    datasets = list(split_acc)
+    means = np.array([[100 * split_acc[ds][x].mean() for x in learners] for ds in datasets]).reshape(-1, len(learners))
+    ranks = mean_ranks(means) if datasets else np.full(len(learners), np.nan)
+    out = {}
+    for j, x in enumerate(learners):
+        win = tie = loss = 0
+        for ds in datasets:
+            a, b = split_acc[ds][x], split_acc[ds][reference]
+            p = stats.corrected_t(a, b, test_fraction[ds]) if len(a) > 1 else 1.0
+            if p < SIGNIFICANCE and a.mean() != b.mean():
+                win, loss = win + (a.mean() > b.mean()), loss + (a.mean() < b.mean())
+            else:
+                tie += 1
+        out[x] = {"acc": round(float(means[:, j].mean()), 3) if datasets else None,
+                  "rank": round(float(ranks[j]), 3) if datasets else None,
+                  "win": win, "tie": tie, "loss": loss, "sets": len(datasets)}
+    return out
+
+
+def evaluate(params: config.Params, name: str) -> None:
+    exp = config.experiment(params, name)
+    per_dataset: dict = {}
+    split_acc: dict = {}
+    test_fraction: dict = {}
+    lines = ["dataset,learner,split,repeat,test_rows,accuracy"]
+    for ds in available(name):
+        y = load_table(name, ds).y
+        test, repeat = load_plan(name, ds)
+        n_test = test.sum(axis=1)
+        test_fraction[ds] = float(np.mean(n_test) / test.shape[1])
+        split_acc[ds] = {}
+        for learner in exp.learners:
+            path = layout.predictions(name, learner, ds)
+            if not path.exists():
+                raise FileNotFoundError(f"{path} is missing: run the train cell of {name}/{learner} first "
+                                        f"(`dvc repro`)")
+            with np.load(path) as z:
+                acc = split_accuracy(z["proba"], z["split"], z["row"], y, len(test))
+            split_acc[ds][learner] = acc
+            per_dataset.setdefault(ds, {})[learner] = summarize(acc)
+            lines += [f"{ds},{learner},{s},{repeat[s]},{int(n_test[s])},{a:.6f}" for s, a in enumerate(acc)]
+    write_json(layout.results(name, "json"), per_dataset)
+    write_text(layout.results(name), "\n".join(lines) + "\n")
+    for learner, summary in learner_summaries(exp.learners, exp.reference, split_acc, test_fraction).items():
+        write_json(layout.learner_metrics(name, learner), summary)

@@ -1,0 +1,55 @@
+"""Stage train: one learner of params.yaml on every split of one experiment's data sets.
+
+Writes ``data/predictions/<exp>/<learner>/<dataset>.npz`` (test-set class probabilities, deterministic),
+``fit_info.json`` when the learner reports what its fit did (deterministic), and this machine's wall-clock
+times to ``data/timings/<exp>/<learner>.json`` (not versioned: they differ on every run).
+"""
+from __future__ import annotations
+
+import time
+
+from .. import config, layout
+from ..io import write_json, write_npz
+from ..progress import Progress
+from ..runner import SplitData, run_splits
+from .inputs import available, load_folds, load_plan, load_table
+
+
+def split_data(experiment: config.Experiment, dataset: str, kind: str) -> SplitData:
+    """A data set's per-split inputs: the experiment's codes ('discrete') or its table ('mixed')."""
+    if kind == "discrete":
+        folds = load_folds(experiment.name, dataset)
+        return SplitData(folds["y"], folds["test"], int(folds["n_classes"]), codes=folds["codes"],
+                         n_values=folds["n_values"])
+    from ..folds import impute
+    table = load_table(experiment.name, dataset)
+    test, _ = load_plan(experiment.name, dataset)
+    return SplitData(table.y, test, len(table.classes), X=table.X, n_values=table.n_values,
+                     impute=lambda X, train: impute(table, train, experiment.impute))
+
+
+def train(params: config.Params, name: str, learner: str) -> None:
+    exp = config.experiment(params, name)
+    if learner not in exp.learners:
+        raise params.error(("experiments", name, "learners"),
+                           f"{learner!r} is not one of this experiment's learners{config.did_you_mean(learner, exp.learners)}")
+    setup = config.build_learner(params, learner)
+    datasets = available(name)
+    data = {ds: split_data(exp, ds, setup.input) for ds in datasets}
+    timings, fit_info = {}, {}
+    with Progress(f"{name}/{learner}", sum(len(d.test) for d in data.values())) as progress:
+        for ds in datasets:
+            progress.start(ds)
+            t0 = time.perf_counter()
+            out = run_splits(setup.estimator, data[ds], params["seed"], (name, ds, setup.seed_name),
+                             on_split=progress.advance)
+            write_npz(layout.predictions(name, learner, ds), **out.arrays())
+            if any(info is not None for info in out.fit_info):
+                fit_info[ds] = out.fit_info
+            timings[ds] = {"fit_seconds": round(float(out.fit_seconds.sum()), 4),
+                           "predict_seconds": round(float(out.predict_seconds.sum()), 4),
+                           "wall_seconds": round(time.perf_counter() - t0, 4)}
+            progress.finish()
+    if fit_info:
+        write_json(layout.fit_info(name, learner), fit_info)
+    write_json(layout.timings(name, learner), timings)
