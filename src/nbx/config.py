@@ -8,13 +8,14 @@ where a name is unknown. Data-set names are checked against the catalogue by the
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from .errors import NbxError
-from .models.registry import UnknownLearnerError, input_kind, make_learner
+from .models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
 
@@ -222,5 +223,18 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
         if validate is not None:
             validate()
     except (UnknownLearnerError, ValueError, TypeError) as exc:
-        raise params.error(("learners", name), str(exc).removeprefix(f"learners.{name}: ")) from None
+        raise _learner_error(params, name, str(exc)) from None
     return LearnerSetup(learner, kind or input_kind(learner), str(seed_name))
+
+
+def _learner_error(params: Params, name: str, message: str) -> ConfigError:
+    """Point a learner construction error at the key it is about (the class, the parameter)."""
+    keys: tuple = ("learners", name)
+    where, sep, rest = message.partition(": ")
+    if sep and where.startswith(f"learners.{name}"):
+        keys, message = tuple(where.split(".")), rest
+    if m := re.match(r"unknown learner class '([^']*)'", message):
+        return params.error(keys + ("class",), f"unknown learner class {m[1]!r}{did_you_mean(m[1], CLASSES)}")
+    if m := re.search(r"has no parameter\(s\) \['([^']*)'", message) or re.search(r"'(\w+)' parameter", message):
+        keys += (m[1],)
+    return params.error(keys, message)
