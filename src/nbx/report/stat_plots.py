@@ -48,10 +48,9 @@ def draw_cd_diagram(ax, mean_ranks, names, cd: float) -> list[tuple[str, ...]]:
 
 def cd_diagram(path, mean_ranks, names, cd: float, title: str = "") -> list[tuple[str, ...]]:
     """Write the CD diagram as a PNG; returns its groups (see :func:`draw_cd_diagram`)."""
-    k = len(names)
-    width_names = max(len(n) for n in names)
-    fig, ax = plt.subplots(figsize=(6 + 0.14 * width_names, 1.4 + 0.28 * ((k + 1) // 2 + len(cd_groups(mean_ranks, cd)))))
+    fig, ax = plt.subplots()
     groups = draw_cd_diagram(ax, mean_ranks, names, cd)
+    fig.set_size_inches(6 + 0.14 * max(map(len, names)), 1.4 + 0.28 * ((len(names) + 1) // 2 + len(groups)))
     if title:
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
