@@ -56,12 +56,26 @@ def test_alternative_combiners_by_hand():
     mu = [[[0.9, 0.1]], [[0.4, 0.6]], [[0.45, 0.55]]]
     sd = [[[0.3, 0.3]], [[0.1, 0.1]], [[0.2, 0.2]]]
     log_mu, log_var = stats(mu, sd)
-    np.testing.assert_allclose(combine(log_mu, log_var, "sum_vote")[0], [1 / 3, 2 / 3])
+    # votes 1:2, plus the mean probabilities (1.75/3, 1.25/3) as tie-breaker, over k + 1 = 4
+    np.testing.assert_allclose(combine(log_mu, log_var, "sum_vote")[0], [(1 + 1.75 / 3) / 4, (2 + 1.25 / 3) / 4])
     np.testing.assert_allclose(combine(log_mu, log_var, "max_prob")[0], [0.9 / 1.5, 0.6 / 1.5])
     np.testing.assert_allclose(combine(log_mu, log_var, "sum_prob")[0], [1.75 / 3, 1.25 / 3])
     np.testing.assert_allclose(combine(log_mu, log_var, "min_var")[0], [0.4, 0.6])    # member 2, σ = 0.1
     s = np.array([0.9 / 0.09 + 0.4 / 0.01 + 0.45 / 0.04, 0.1 / 0.09 + 0.6 / 0.01 + 0.55 / 0.04])
     np.testing.assert_allclose(combine(log_mu, log_var, "sum_p_over_v")[0], s / s.sum())
+
+
+def test_sum_vote_ties_go_to_the_larger_summed_probability():
+    """§4.5 SumVote: a 1:1 tie goes to the class with the larger Σ_i μ_i(c), not to the lowest index; a vote
+    majority is never overturned by the probabilities."""
+    sd = np.full((2, 1, 2), 0.1)
+    tie = combine(*stats([[[0.6, 0.4]], [[0.1, 0.9]]], sd), "sum_vote")[0]   # votes 1:1, sums 0.7 : 1.3
+    assert tie.argmax() == 1 and tie.sum() == pytest.approx(1.0)
+    tie3 = combine(*stats([[[0.5, 0.3, 0.2]], [[0.1, 0.2, 0.7]]], sd[..., [0, 0, 0]]), "sum_vote")[0]
+    assert tie3.argmax() == 2                                                    # 0.6 vs 0.9 among the tied
+    majority = combine(*stats([[[0.51, 0.49]], [[0.51, 0.49]], [[1e-6, 1 - 1e-6]]], np.full((3, 1, 2), 0.1)),
+                       "sum_vote")[0]
+    assert majority.argmax() == 0                                                # 2 votes beat sums 1.02 : 1.98
 
 
 def test_combiners_survive_extreme_log_values():
@@ -101,11 +115,37 @@ def test_disjoint_balanced_parts():
     assert np.all(per_class.max(0) - per_class.min(0) <= 1)  # class mix kept up to one row
 
 
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 7])
+def test_skewed_sorted_parts_are_class_sorted_contiguous_runs(k):
+    """Fig. 2(c) default: disjoint parts that cover the rows, ≈ |S|/k each, cut from the class-sorted rows
+    (every class of part i precedes every class of part i + 1), random order within a class."""
+    rng = np.random.default_rng(4)
+    X, y = chain_data(203, rng, k=3)
+    w = rng.uniform(0.5, 2, 203)
+    m = MUV(n_estimators=k, sampling="disjoint", balance="skewed", random_state=0).fit(X, y, sample_weight=w)
+    sw = m.sample_weights_
+    assert len(m.estimators_) == k and np.all((sw > 0).sum(0) == 1)     # disjoint and covering
+    np.testing.assert_allclose(sw.sum(0), w)
+    sizes = (sw > 0).sum(1)
+    assert sizes.max() - sizes.min() <= 1
+    classes = [y[part > 0] for part in sw]
+    assert all(a.max() <= b.min() for a, b in zip(classes, classes[1:]))
+    for c in range(3):                                                    # a class cut between two parts:
+        cut = [np.sum(yc == c) for yc in classes]                         # the parts sum to its rows
+        assert sum(cut) == np.sum(y == c)
+    other = MUV(n_estimators=k, sampling="disjoint", balance="skewed", random_state=1).fit(X, y, sample_weight=w)
+    if k in (2, 4):                                                       # a cut inside a class: random rows
+        assert not np.array_equal(other.sample_weights_ > 0, sw > 0)
+    boot = MUV(n_estimators=k, sampling="bootstrap", balance="skewed", random_state=0).fit(X, y)
+    for part, bw in zip(sw > 0, boot.sample_weights_):                    # bootstrap inside each part
+        assert np.all(bw[~part] == 0) and bw.sum() == pytest.approx(part.sum())
+
+
 @pytest.mark.parametrize("sampling", ["disjoint", "bootstrap"])
-def test_skewed_members_see_one_class(sampling):
+def test_skewed_per_class_members_see_one_class(sampling):
     rng = np.random.default_rng(4)
     X, y = chain_data(200, rng, k=3)
-    m = MUV(n_estimators=7, sampling=sampling, balance="skewed", random_state=0).fit(X, y)
+    m = MUV(n_estimators=7, sampling=sampling, balance="skewed", skew="per_class", random_state=0).fit(X, y)
     assert len(m.estimators_) == 3                            # k = number of classes
     for c, mw in enumerate(m.sample_weights_):
         assert np.all(mw[y != c] == 0) and mw[y == c].sum() == pytest.approx(np.sum(y == c))
@@ -181,7 +221,8 @@ def test_muv_of_muv_uses_member_answers_and_mle_variances():
 # ----------------------------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("params, word", [({"n_estimators": 0}, "n_estimators"),
                                           ({"sampling": "jackknife"}, "sampling"),
-                                          ({"balance": "even"}, "balance"), ({"combiner": "avg"}, "combiner")])
+                                          ({"balance": "even"}, "balance"), ({"skew": "random"}, "skew"),
+                                          ({"combiner": "avg"}, "combiner")])
 def test_bad_params(params, word):
     X, y = chain_data(40, np.random.default_rng(9))
     with pytest.raises(ValueError, match=word):

@@ -98,14 +98,24 @@ def test_paper_situation_counts_and_learner_names():
     per_pair = 12 * 5
     counts = {k: len(c.pairs) * per_pair for k, c in L.comparisons().items()}
     assert counts["fig2a_boot"] == counts["fig2a_disj"] == counts["fig2b"] == counts["fig2c"] == 360
+    assert counts["fig2c_per_class"] == 360
     assert counts["fig2d"] == counts["fig3a_1nb"] == counts["fig3a_1tan"] == 180
+    assert counts["fig2d_t10"] == counts["fig2d_t25"] == 60
     assert all(counts[f"fig3a_{r}"] == 360 for r in L.RULES)
     assert all(counts[f"fig3b_{r}"] == 60 for r in L.RULES)
     for c in L.comparisons().values():
         assert {x for pair in c.pairs for x in pair} <= learners, c.key
     assert learners >= set(L._learners(*L.comparisons()))
-    skew = [lo for _, lo in L.comparisons()["fig2c"].pairs]
+    # 2(c): the default pairs each ξ with the skewed MUV of the same ξ; one member per class enters 3 times
+    assert L.comparisons()["fig2c"].pairs[0] == ("muv_nb2_boot_bal_js", "muv_nb2_disj_skew_js")
+    skew = [lo for _, lo in L.comparisons()["fig2c_per_class"].pairs]
     assert skew.count("muv_nb_disj_skew_js") == skew.count("muv_tan_disj_skew_js") == 3
+    for name, expected in (("muv_nb_disj_skew_js", "per_class"), ("muv_tan3_disj_skew_js", "sorted")):
+        assert config.build_learner(params, name).estimator.skew == expected
+    for t in (2, 3, 4, 10, 25):   # MUV(Ada) combines the base models of the AdaBoost(NB) it is compared with
+        assert config.build_learner(params, f"muv_nb{t}_ada_js").seed_name == f"adaboost_nb{t}"
+        assert config.build_learner(params, f"adaboost_nb{t}").estimator.n_estimators == t
+    assert L.comparisons()["fig2a_boot_nonbinary"].nonbinary and not L.comparisons()["fig2a_boot"].nonbinary
 
 
 # ------------------------------------------------------------------------------------ whole section
@@ -155,6 +165,8 @@ def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     figures = tmp_path / "reports" / "figures" / "lee2006"
     for name in ("fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3a_averages"):
         assert (figures / f"{name}.png").stat().st_size > 1000
+    for name in ("fig2c", "fig2c_per_class", "fig2d", "fig2d_t10", "fig2d_t25"):
+        assert (figures / f"{name}.csv").read_text().startswith("dataset,x,y\n")
     rows = (figures / "fig2d.csv").read_text().splitlines()
     assert rows[0] == "dataset,x,y" and len(rows) == 1 + 4
     ds, x, y = rows[3].split(",")                        # IRIS: AdaBoost (x) 5 + 2 points below MUV js (y)
@@ -163,6 +175,29 @@ def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     verdicts = claim_table("\n".join(L.sections(FakeContext(learners, js=-2.0))))
     assert verdicts["L1"] == verdicts["L5"] == verdicts["L6"] == claims.NOT_REPRODUCED
     assert verdicts["L3"] == claims.NOT_REPRODUCED and verdicts["L2"] == claims.REPRODUCED
+
+
+def test_nonbinary_comparisons_pool_the_multiclass_sets_only():
+    learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
+    out = L.outcomes(FakeContext(learners))
+    o = out["fig2a_boot_nonbinary"]
+    assert list(o.means) == ["IRIS", "WAVEFORM"] and o.n == 6 * 2 * 5
+    assert o.means["IRIS"] == out["fig2a_boot"].means["IRIS"]
+
+
+def test_agreement_counts_equal_predictions_over_data_sets(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ctx = FakeContext(["a", "b", "c"])
+    ctx.datasets = {"A": "da", "B": "db"}
+    probas = {"a": [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]], "b": [[0.7, 0.3], [0.6, 0.4], [0.1, 0.9]]}
+    for ds, n in (("da", 3), ("db", 1)):
+        for x in ("a", "b"):
+            proba = np.array(probas[x][:n] if ds == "da" else [[0.5, 0.4]])
+            path = tmp_path / L.layout.predictions("lee2006", x, ds)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(path, proba=proba, split=np.zeros(n, int), row=np.arange(n))
+    assert L.agreement(ctx, "a", "b") == pytest.approx(2 / 4)          # first row of da and the row of db
+    assert L.agreement(ctx, "a", "c") is None                         # c has no stored predictions
 
 
 def test_missing_learners_make_claims_not_testable(tmp_path, monkeypatch):

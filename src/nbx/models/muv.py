@@ -11,7 +11,9 @@ each normalized over the classes (footnote 2). If the (.)^+ guard zeroes every c
 to the normalized MLE answer (the paper never needed the guard, footnote 3). The alternative rules of §4.5,
 written for K classes (V_i = one-hot vote of member i):
 
-``sum_vote``      Σ_i V_i(c) (vote fractions)
+``sum_vote``      Σ_i V_i(c). The paper leaves ties open (frequent with k = 2 or 4 members); we break them by
+                  the summed probabilities Σ_i μ_i(c): q(c) = (Σ_i V_i(c) + Σ_i μ_i(c)/k) / (k + 1). The second
+                  term is below 1, so it never overturns a difference in votes
 ``max_prob``      max_i μ_i(c), normalized
 ``sum_prob``      Σ_i μ_i(c) / k (bagging's rule on bootstrap samples)
 ``min_var``       "argmin_c min_i σ_i²(c)" is degenerate for binary C (σ²(+) = σ²(-)); §4.6 calls it a model
@@ -30,10 +32,16 @@ every class:
                          to the total weight.
 ``disjoint, balanced``   k disjoint parts of ≈ |S|/k rows, stratified by class (each part has the class mix of
                          S up to one row per class).
-``disjoint, skewed``     one member per class, trained only on that class's rows (§4.3: "k here corresponds to
-                         the number of classes"; ``n_estimators`` is ignored). The other classes keep their
-                         Dirichlet prior in that member.
-``bootstrap, skewed``    one member per class, trained on a bootstrap resample of that class's rows.
+``disjoint, skewed``     ``skew="sorted"`` (default): the rows sorted by class (random order within a class) and
+                         cut into k contiguous parts of ≈ |S|/k rows, so a part holds few classes where a
+                         balanced part holds them all. Fig. 2(c) averages the skewed runs "over all
+                         ξ ∈ {2,3,4} x {NB,TAN}", the same k as the balanced ones, and §4.2 defines the disjoint
+                         parts as "k disjoint subsets (each of size ≈ |S|/k)"; for two classes and k = 2 the
+                         parts are (nearly) the +/- split §4.3 describes ("k here corresponds to the number of
+                         classes"). ``skew="per_class"``: one member per class, trained only on that class's
+                         rows (the literal reading of §4.3's note; ``n_estimators`` is ignored). Either way a
+                         class absent from a part keeps its Dirichlet prior in that member.
+``bootstrap, skewed``    a bootstrap resample of each of those parts (``skew`` as above).
 ``adaboost``             the base models of an AdaBoost.M1 run (:class:`nbx.models.ensembles.AdaBoostM1`,
                          reweighting) with ``n_estimators`` rounds (§4.4), combined by the variance rule
                          instead of AdaBoost's weighted vote; ``balance`` is ignored. AdaBoostM1 gets this
@@ -60,6 +68,7 @@ from .variance import mean_log_variance
 COMBINERS = ("mle", "js", "sum_vote", "max_prob", "sum_prob", "min_var", "sum_p_over_v")
 SAMPLINGS = ("bootstrap", "disjoint", "adaboost")
 BALANCES = ("balanced", "skewed")
+SKEWS = ("sorted", "per_class")
 
 
 # ------------------------------------------------------------------------------------------- combination
@@ -99,7 +108,7 @@ def combine(log_mu: np.ndarray, log_var: np.ndarray, combiner: str = "js") -> np
     if combiner == "sum_vote":
         votes = np.zeros((n, n_classes))
         np.add.at(votes, (np.broadcast_to(np.arange(n), (k, n)), np.argmax(log_mu, axis=2)), 1.0)
-        return votes / k
+        return (votes + mu.mean(axis=0)) / (k + 1)     # mean μ < 1: it only decides between tied vote counts
     if combiner == "max_prob":
         return _normalize(mu.max(axis=0))
     if combiner == "sum_prob":
@@ -132,12 +141,14 @@ def _bootstrap(rng, w: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return rng.multinomial(size, wm / total) * (total / size)
 
 
-def _stratified_parts(rng, y: np.ndarray, k: int) -> np.ndarray:
-    """Part 0..k-1 of each row: a random order within each class, dealt round-robin (class mix kept)."""
-    perm = rng.permutation(y.shape[0])
+def _class_sorted_parts(rng, y: np.ndarray, k: int, balanced: bool) -> np.ndarray:
+    """Part 0..k-1 of each row. The rows are sorted by class, in random order within a class, then dealt
+    round-robin (``balanced``: each part keeps the class mix) or cut into k contiguous runs (skewed)."""
+    n = y.shape[0]
+    perm = rng.permutation(n)
     order = perm[np.argsort(y[perm], kind="stable")]
-    parts = np.empty(y.shape[0], dtype=np.int64)
-    parts[order] = np.arange(y.shape[0]) % k
+    parts = np.empty(n, dtype=np.int64)
+    parts[order] = np.arange(n) % k if balanced else np.arange(n) * k // n
     return parts
 
 
@@ -163,7 +174,8 @@ class MUV(_CombinedMembers, BaseEstimator):
 
     Parameters: ``base`` (a NaiveBayes with prior="laplace" or a TAN; default ``NaiveBayes()``),
     ``n_estimators`` (k), ``sampling`` ("bootstrap", "disjoint", "adaboost"), ``balance`` ("balanced",
-    "skewed"), ``combiner`` (see :data:`COMBINERS`), ``random_state``.
+    "skewed"), ``skew`` (skewed samples: "sorted" k class-sorted parts, Fig. 2(c), or "per_class" one member
+    per class, §4.3; see the module docstring), ``combiner`` (see :data:`COMBINERS`), ``random_state``.
     Fitted: ``classes_``, ``estimators_`` (the base models), ``sample_weights_`` ((k, n) training weights of
     each member; for adaboost the weights AdaBoost.M1 fitted each kept model under), ``boost_`` (the
     AdaBoostM1 run, adaboost only).
@@ -172,11 +184,12 @@ class MUV(_CombinedMembers, BaseEstimator):
     input_kind = "discrete"
 
     def __init__(self, base=None, n_estimators: int = 3, sampling: str = "bootstrap",
-                 balance: str = "balanced", combiner: str = "js", random_state=None):
+                 balance: str = "balanced", skew: str = "sorted", combiner: str = "js", random_state=None):
         self.base = base
         self.n_estimators = n_estimators
         self.sampling = sampling
         self.balance = balance
+        self.skew = skew
         self.combiner = combiner
         self.random_state = random_state
 
@@ -187,6 +200,8 @@ class MUV(_CombinedMembers, BaseEstimator):
             raise ValueError(f"unknown sampling {self.sampling!r}; choose one of {SAMPLINGS}")
         if self.balance not in BALANCES:
             raise ValueError(f"unknown balance {self.balance!r}; choose one of {BALANCES}")
+        if self.skew not in SKEWS:
+            raise ValueError(f"unknown skew {self.skew!r}; choose one of {SKEWS}")
         if self.combiner not in COMBINERS:
             raise ValueError(f"unknown combiner {self.combiner!r}; choose one of {COMBINERS}")
 
@@ -197,14 +212,18 @@ class MUV(_CombinedMembers, BaseEstimator):
         """Training weights of each member (§4.2-4.3)."""
         k = int(self.n_estimators)
         if self.balance == "skewed":
-            masks = [y == c for c in range(n_classes)]
+            if self.skew == "per_class":
+                masks = [y == c for c in range(n_classes)]
+            else:
+                parts = _class_sorted_parts(rng, y, k, balanced=False)
+                masks = [parts == i for i in range(k)]
             if self.sampling == "disjoint":
                 return [np.where(m, w, 0.0) for m in masks]
             return [_bootstrap(rng, w, m) for m in masks]
         if k == 1:
             return [w.copy()]
         if self.sampling == "disjoint":
-            parts = _stratified_parts(rng, y, k)
+            parts = _class_sorted_parts(rng, y, k, balanced=True)
             return [np.where(parts == i, w, 0.0) for i in range(k)]
         everyone = np.ones(y.shape[0], dtype=bool)
         return [_bootstrap(rng, w, everyone) for _ in range(k)]
