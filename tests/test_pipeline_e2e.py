@@ -81,6 +81,7 @@ def project(tmp_path_factory, mirror):
     run(["python", "-m", "nbx.dvcgen"], root)
     run(["git", "init", "-q"], root)
     run(["dvc", "init", "-q"], root)
+    shutil.copytree(REPO / ".dvc" / "plots", root / ".dvc" / "plots")
     first = run(["dvc", "repro"], root).stdout
     run(["git", "add", "-A"], root)
     run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first run"], root)
@@ -107,6 +108,9 @@ def test_repro_builds_metrics_results_and_reports(project):
     assert max(len(line) for line in shown.splitlines()) <= 160
     assert "metrics/kang2006/hbayes_nb.json" in shown
     assert list((root / "data" / "timings" / "kang2006").glob("*.json"))  # written, but not versioned
+    plots = json.loads(run(["dvc", "plots", "show", "--json"], root).stdout)
+    assert "errors" not in plots and "kang2006: accuracy per data set" in plots["data"]
+    assert "lee2006: Fig. 2(b) boot vs disj (bal, js)" in plots["data"]
 
 
 def test_second_repro_is_a_no_op_and_leaves_git_clean(project):

@@ -127,6 +127,7 @@ class FakeContext:
         rng = np.random.default_rng(0)
         self.exp = SimpleNamespace(name="lee2006", learners=learners)
         self.learners = learners
+        self.analysis = {}  # no synthetic check results: L7 is not testable
         self.datasets = {"BREAST": "breast-cancer", "GLASS2": "glass2", "IRIS": "iris", "WAVEFORM": "waveform300"}
         level = {p: 0.6 + 0.05 * i for i, p in enumerate(self.datasets)}
         self._acc = {}

@@ -170,6 +170,7 @@ def top_level(params: config.Params, families: dict) -> dict:
     for name, files in sorted(code.items()):
         out["stages"][f"code-{name}"] = {"cmd": f"python stages/code_digest.py {digest(name)} " + " ".join(files),
                                          "deps": list(files), "outs": [digest(name)]}
+    out["plots"] = plots(params)
     return out
 
 
@@ -197,11 +198,42 @@ def train_cells(params: config.Params, name: str, families: dict) -> dict:
         setup = config.build_learner(params, learner)
         mixed = setup.input == "mixed"
         inputs = [f"data/prepared/{name}", f"data/splits/{name}"] if mixed else [f"data/folds/{name}"]
+        impute = [f"experiments.{name}.impute"] if mixed else []  # mixed input is imputed per split at train
         stages[learner] = {"wdir": "../../..", "cmd": f"python stages/train.py {name} {learner}",
-                           "deps": [layout.code_digest(families[learner][0]).as_posix()] + inputs,
-                           "params": ["seed", f"learners.{learner}"] + ([f"experiments.{name}.impute"] if mixed else []),
+                           "deps": [digest(families[learner][0])] + inputs,
+                           "params": ["seed", f"learners.{learner}"] + impute,
                            "outs": [f"data/predictions/{name}/{learner}"]}
     return {"stages": stages}
+
+
+ACCURACY_PLOT_LEARNERS = 10  # grouped bars stay readable up to about this many learners
+
+
+def plots(params: config.Params) -> list[dict]:
+    """``dvc plots`` of every experiment: accuracy per data set (its first learners, grouped bars), ours vs
+    published (tooltip: data set and learner), and the paper's figures its report module declares."""
+    import importlib
+    out = []
+    for name in params["experiments"]:
+        exp = config.experiment(params, name)
+        fig = f"reports/figures/{name}"
+        shown = exp.learners[:ACCURACY_PLOT_LEARNERS]
+        more = f", first {len(shown)} of {len(exp.learners)} learners" if len(shown) < len(exp.learners) else ""
+        out.append({f"{name}: accuracy per data set": {
+            "template": "grouped_bars", "x": "dataset", "y": {f"{fig}/accuracy.csv": shown},
+            "title": f"{exp.title} — accuracy per data set{more}", "x_label": "data set", "y_label": "accuracy (%)"}})
+        if exp.published:
+            out.append({f"{name}: ours vs published": {
+                "template": "scatter", "x": "published", "y": {f"{fig}/vs_published.csv": "nbx"},
+                "title": f"{exp.title} — nbx vs published accuracy (%), one point per data set and learner",
+                "x_label": "published accuracy (%)", "y_label": "nbx accuracy (%)"}})
+        if module_file(f"nbx.report.papers.{name}"):
+            module = importlib.import_module(f"nbx.report.papers.{name}")
+            for p in getattr(module, "plots", list)():
+                out.append({f"{name}: {p['title']}": {
+                    "template": "scatter", "x": p["x"], "y": {f"{fig}/{p['file']}": p["y"]},
+                    "title": p["title"], "x_label": p["x_label"], "y_label": p["y_label"]}})
+    return out
 
 
 def check_params(params: config.Params) -> None:
@@ -216,16 +248,17 @@ def check_params(params: config.Params) -> None:
         raise params.error(("data",), "missing key 'catalogues' (write `data: {catalogues: []}`)")
 
 
+def _yaml(doc: dict) -> str:
+    return HEADER + yaml.safe_dump(doc, sort_keys=False, width=120, allow_unicode=True)
+
+
 def render() -> dict[Path, str]:
     """Path -> text of every generated file."""
     params = config.load_params()
     check_params(params)
     families = learner_families(params)
-    files = {}
-    for name in params["experiments"]:
-        files[layout.train_pipeline(name)] = HEADER + yaml.safe_dump(train_cells(params, name, families),
-                                                                     sort_keys=False, width=120)
-    files[Path("dvc.yaml")] = HEADER + yaml.safe_dump(top_level(params, families), sort_keys=False, width=120)
+    files = {layout.train_pipeline(name): _yaml(train_cells(params, name, families)) for name in params["experiments"]}
+    files[Path("dvc.yaml")] = _yaml(top_level(params, families))
     return files
 
 

@@ -31,8 +31,8 @@ def split_data(experiment: config.Experiment, dataset: str, kind: str) -> SplitD
 def train(params: config.Params, name: str, learner: str) -> None:
     exp = config.experiment(params, name)
     if learner not in exp.learners:
-        raise params.error(("experiments", name, "learners"),
-                           f"{learner!r} is not one of this experiment's learners{config.did_you_mean(learner, exp.learners)}")
+        hint = config.did_you_mean(learner, exp.learners)
+        raise params.error(("experiments", name, "learners"), f"{learner!r} is not one of this experiment's learners{hint}")
     setup = config.build_learner(params, learner)
     datasets = available(name)
     data = {ds: split_data(exp, ds, setup.input) for ds in datasets}
