@@ -2,12 +2,14 @@
 
 params.yaml is the one source of truth; this writes
 
-* ``dvc.yaml``: per experiment (``foreach``) prepare, split, discretize, evaluate, analyse and report, and the
-  ``code-<name>`` stages: each digests the source files one kind of stage runs into ``data/code/<name>.txt``
-  (the sha256 of every file its script imports);
+* ``dvc.yaml``: per experiment (``foreach``) prepare, split, discretize, evaluate, analyse and report; the
+  ``params`` stage, which splits params.yaml into the slices stages read (``data/params/``, see
+  :mod:`nbx.pipeline.params_digest`); and the ``code-<name>`` stages, each of which digests the source files one
+  kind of stage runs into ``data/code/<name>.txt`` (the sha256 of every file its script imports);
 * ``stages/train/<experiment>/dvc.yaml``: one train cell per learner of the experiment.
 
-Every stage depends on the digest of exactly the code it runs, its params and its inputs: editing one model's
+Every stage depends on the digest of exactly the code it runs, the slice of params it reads, and its inputs
+(only the params stage parses params.yaml, which DVC otherwise re-parses for every stage): editing one model's
 module re-runs only the train cells that import it, editing a report section only that experiment's report,
 adding a data set to one experiment only that experiment's stages.
 
@@ -34,7 +36,7 @@ from .models.registry import CLASSES
 SRC = Path("src")
 HEADER = ("# GENERATED from params.yaml by `python -m nbx.dvcgen`: do not edit by hand. After changing the\n"
           "# experiments or learners in params.yaml, run it again (tests/test_dvcgen.py fails while it is stale).\n")
-STAGE_SCRIPTS = ("prepare", "split", "discretize", "evaluate", "analyse", "report")
+PARAMS_KEYS = ("seed", "data", "experiments", "learners", "analyses")  # declared by the params stage only
 
 
 # ------------------------------------------------------------------------------------------ import closure
@@ -119,6 +121,7 @@ def stage_code(params: config.Params) -> dict[str, list[str]]:
     experiment's synthetic check, its report section) count only for that experiment."""
     from .analysis.paper_checks import CHECKS
     code = {name: _stage_closure(name) for name in ("prepare", "split", "discretize", "evaluate")}
+    code["params"] = _stage_closure("params_digest")
     for exp in params["experiments"]:
         check = [module_file(CHECKS[exp].partition(":")[0])] if exp in CHECKS else []
         paper = [f for f in [module_file(f"nbx.report.papers.{exp}")] if f]
@@ -135,37 +138,38 @@ def top_level(params: config.Params, families: dict) -> dict:
     experiments = list(params["experiments"])
     catalogues = [str(c) for c in (params.get("data") or {}).get("catalogues") or []]
     x = "${item}"
+    def sliced(stage: str) -> str:  # the slice of params.yaml a per-experiment stage reads
+        return layout.experiment_params(x, stage).as_posix()
+
     stages: dict = {
         "prepare": {"cmd": f"python stages/prepare.py {x}",
-                    "deps": [digest("prepare"), "src/nbx/data/catalogue.yaml", layout.LOCAL.as_posix()] + catalogues,
-                    "params": [f"experiments.{x}.datasets", "data.catalogues"],
+                    "deps": [digest("prepare"), sliced("prepare"), "src/nbx/data/catalogue.yaml",
+                             layout.LOCAL.as_posix()] + catalogues,
                     "outs": [f"data/prepared/{x}"]},
         "split": {"cmd": f"python stages/split.py {x}",
-                  "deps": [digest("split"), f"data/prepared/{x}"],
-                  "params": ["seed", f"experiments.{x}.protocol"],
+                  "deps": [digest("split"), sliced("split"), f"data/prepared/{x}"],
                   "outs": [f"data/splits/{x}"]},
         "discretize": {"cmd": f"python stages/discretize.py {x}",
-                       "deps": [digest("discretize"), f"data/prepared/{x}", f"data/splits/{x}"],
-                       "params": [f"experiments.{x}.discretizer", f"experiments.{x}.impute"],
+                       "deps": [digest("discretize"), sliced("discretize"), f"data/prepared/{x}", f"data/splits/{x}"],
                        "outs": [f"data/folds/{x}"]},
         "evaluate": {"cmd": f"python stages/evaluate.py {x}",
-                     "deps": [digest("evaluate"), f"data/prepared/{x}", f"data/splits/{x}", f"data/predictions/{x}"],
-                     "params": [f"experiments.{x}"],
+                     "deps": [digest("evaluate"), sliced("evaluate"), f"data/prepared/{x}", f"data/splits/{x}",
+                              f"data/predictions/{x}"],
                      "outs": [f"data/results/{x}.csv", f"data/results/{x}.json"],
                      "metrics": [{f"metrics/{x}": {"cache": False}}]},
         "analyse": {"cmd": f"python stages/analyse.py {x}",
-                    "deps": [digest(f"analyse-{x}")],
-                    "params": ["seed", f"analyses.{x}"],
+                    "deps": [digest(f"analyse-{x}"), sliced("analyse")],
                     "outs": [f"data/analysis/{x}.json"]},
         "report": {"cmd": f"python stages/report.py {x}",
-                   "deps": [digest(f"report-{x}"), "src/nbx/report/published", f"data/prepared/{x}",
-                            f"data/splits/{x}", f"data/predictions/{x}", f"data/results/{x}.csv",
-                            f"data/results/{x}.json", f"data/analysis/{x}.json"],
-                   "params": ["seed", f"experiments.{x}"],
+                   "deps": [digest(f"report-{x}"), sliced("report"), "src/nbx/report/published",
+                            f"data/prepared/{x}", f"data/splits/{x}", f"data/predictions/{x}",
+                            f"data/results/{x}.csv", f"data/results/{x}.json", f"data/analysis/{x}.json"],
                    "outs": [{f"reports/{x}.md": {"cache": False}}, {f"reports/figures/{x}": {"cache": False}}]},
     }
     out = {"vars": [{"experiment_ids": experiments}],
-           "stages": {name: {"foreach": "${experiment_ids}", "do": stage} for name, stage in stages.items()}}
+           "stages": {"params": {"cmd": "python stages/params_digest.py", "deps": [digest("params")],
+                                 "params": list(PARAMS_KEYS), "outs": [layout.PARAMS.as_posix()]}}}
+    out["stages"] |= {name: {"foreach": "${experiment_ids}", "do": stage} for name, stage in stages.items()}
     code = stage_code(params) | {fam: deps for fam, deps in families.values()}
     for name, files in sorted(code.items()):
         out["stages"][f"code-{name}"] = {"cmd": f"python stages/code_digest.py {digest(name)} " + " ".join(files),
@@ -197,11 +201,11 @@ def train_cells(params: config.Params, name: str, families: dict) -> dict:
     for learner in exp.learners:
         setup = config.build_learner(params, learner)
         mixed = setup.input == "mixed"
-        inputs = [f"data/prepared/{name}", f"data/splits/{name}"] if mixed else [f"data/folds/{name}"]
-        impute = [f"experiments.{name}.impute"] if mixed else []  # mixed input is imputed per split at train
+        # mixed input is the table, imputed per split at train time; discrete input is the discretized codes
+        inputs = ([f"data/prepared/{name}", f"data/splits/{name}", layout.experiment_params(name, "impute").as_posix()]
+                  if mixed else [f"data/folds/{name}"])
         stages[learner] = {"wdir": "../../..", "cmd": f"python stages/train.py {name} {learner}",
-                           "deps": [digest(families[learner][0])] + inputs,
-                           "params": ["seed", f"learners.{learner}"] + impute,
+                           "deps": [digest(families[learner][0]), layout.learner_params(learner).as_posix()] + inputs,
                            "outs": [f"data/predictions/{name}/{learner}"]}
     return {"stages": stages}
 
@@ -229,7 +233,8 @@ def plots(params: config.Params) -> list[dict]:
                 "x_label": "published accuracy (%)", "y_label": "nbx accuracy (%)"}})
         if module_file(f"nbx.report.papers.{name}"):
             module = importlib.import_module(f"nbx.report.papers.{name}")
-            for p in getattr(module, "plots", list)():
+            runs = set(exp.learners)
+            for p in getattr(module, "plots", lambda has: [])(lambda *xs: runs.issuperset(xs)):
                 out.append({f"{name}: {p['title']}": {
                     "template": "scatter", "x": p["x"], "y": {f"{fig}/{p['file']}": p["y"]},
                     "title": p["title"], "x_label": p["x_label"], "y_label": p["y_label"]}})

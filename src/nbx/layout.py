@@ -21,6 +21,7 @@ RESULTS = DATA / "results"
 ANALYSIS = DATA / "analysis"
 TIMINGS = DATA / "timings"
 CODE = DATA / "code"
+PARAMS = DATA / "params"
 LOCAL = DATA / "local"
 METRICS = Path("metrics")
 REPORTS = Path("reports")
@@ -72,6 +73,14 @@ def learner_metrics(experiment: str, learner: str | None = None) -> Path:
 
 def code_digest(family: str) -> Path:
     return CODE / f"{family}.txt"
+
+
+def learner_params(learner: str) -> Path:
+    return PARAMS / "learners" / f"{learner}.json"
+
+
+def experiment_params(experiment: str, stage: str) -> Path:
+    return PARAMS / "experiments" / experiment / f"{stage}.json"
 
 
 def train_pipeline(experiment: str) -> Path:

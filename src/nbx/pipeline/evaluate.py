@@ -42,7 +42,7 @@ def learner_summaries(learners: list[str], reference: str, split_acc: dict, test
             a, b = split_acc[ds][x], split_acc[ds][reference]
             p = stats.corrected_t(a, b, test_fraction[ds]) if len(a) > 1 else 1.0
             if p < SIGNIFICANCE and a.mean() != b.mean():
-                win, loss = win + (a.mean() > b.mean()), loss + (a.mean() < b.mean())
+                win, loss = win + int(a.mean() > b.mean()), loss + int(a.mean() < b.mean())
             else:
                 tie += 1
         out[x] = {"acc": round(float(means[:, j].mean()), 3) if datasets else None,

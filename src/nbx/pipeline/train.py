@@ -32,7 +32,8 @@ def train(params: config.Params, name: str, learner: str) -> None:
     exp = config.experiment(params, name)
     if learner not in exp.learners:
         hint = config.did_you_mean(learner, exp.learners)
-        raise params.error(("experiments", name, "learners"), f"{learner!r} is not one of this experiment's learners{hint}")
+        raise params.error(("experiments", name, "learners"),
+                           f"{learner!r} is not one of this experiment's learners{hint}")
     setup = config.build_learner(params, learner)
     datasets = available(name)
     data = {ds: split_data(exp, ds, setup.input) for ds in datasets}

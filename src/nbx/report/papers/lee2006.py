@@ -231,11 +231,13 @@ FIGURES = {"fig2a": ["fig2a_boot", "fig2a_disj"], "fig2b": ["fig2b"], "fig2c": [
            "fig3b": [f"fig3b_{r}" for r in RULES]}
 
 
-def plots() -> list[dict]:
-    """The figures' CSVs as ``dvc plots`` (one point per data set; x = the side the paper says is worse)."""
-    c = comparisons()
+def plots(has: Callable[..., bool]) -> list[dict]:
+    """The figures' CSVs as ``dvc plots`` (one point per data set; x = the side the paper says is worse), for
+    the panels whose learners the experiment runs (``has(*learners)``)."""
+    c = {key: comp.restricted(has) for key, comp in comparisons().items()}
     return [{"file": f"{key}.csv", "title": f"Fig. {c[key].title}", "x": "x", "y": "y",
-             "x_label": c[key].worse, "y_label": c[key].better} for keys in FIGURES.values() for key in keys]
+             "x_label": c[key].worse, "y_label": c[key].better}
+            for keys in FIGURES.values() for key in keys if c[key].pairs]
 
 
 def nonbinary_datasets(ctx: ReportContext) -> list[str]:
