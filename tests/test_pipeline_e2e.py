@@ -96,8 +96,8 @@ def test_repro_builds_metrics_results_and_reports(project):
         assert sorted(results) == sorted(available)
         for learner in params["experiments"][name]["learners"]:
             summary = json.loads((root / "metrics" / name / f"{learner}.json").read_text())
-            assert set(summary) == {"acc", "rank", "win", "tie", "loss", "sets"}
-            assert summary["sets"] == len(available) == summary["win"] + summary["tie"] + summary["loss"]
+            assert set(summary) == {"acc", "rank", "wins", "ties", "losses", "sets", "log_loss", "brier", "ece", "auc"}
+            assert summary["sets"] == len(available) == summary["wins"] + summary["ties"] + summary["losses"]
             assert summary["acc"] == pytest.approx(
                 sum(results[ds][learner]["acc"] for ds in available) / len(available), abs=1e-3)
         report = (root / "reports" / f"{name}.md").read_text()

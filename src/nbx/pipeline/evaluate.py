@@ -1,15 +1,18 @@
 """Stage evaluate@<experiment>: accuracy per split and per data set from the stored predictions, and one small
 summary per learner for ``dvc metrics show``.
 
-Outputs: ``data/results/<exp>.csv`` (one row per data set, learner and split), ``data/results/<exp>.json``
-(mean and std per data set and learner, what the reports read) and ``metrics/<exp>/<learner>.json``:
+Outputs: ``data/results/<exp>.csv`` (one row per data set, learner and split: accuracy and the probability
+scores of :mod:`nbx.scoring`: log loss, Brier score, expected calibration error, macro AUC),
+``data/results/<exp>.json`` (accuracy mean and std per data set and learner, what the reports read) and
+``metrics/<exp>/<learner>.json``:
 
-``acc``    mean accuracy (%) over the experiment's available data sets;
-``rank``   mean rank among the experiment's learners (1 = best on a data set, ties share their mean rank);
-``win`` / ``tie`` / ``loss``  data sets where the learner is significantly better / not / worse than the
-           experiment's reference learner (``experiments.<exp>.reference``, default its first learner), by the
-           corrected resampled t-test at p < 0.05 (Nadeau & Bengio 2003, the default of Weka's Experimenter);
-``sets``   number of data sets.
+``acc``     mean accuracy (%) over the experiment's available data sets;
+``rank``    mean accuracy rank among the experiment's learners (1 = best on a data set, ties share their mean);
+``wins`` / ``ties`` / ``losses``  data sets where the learner is significantly better / not / worse than the
+            experiment's reference learner (``experiments.<exp>.reference``, default its first learner), by the
+            corrected resampled t-test at p < 0.05 (Nadeau & Bengio 2003, the default of Weka's Experimenter);
+``sets``    number of data sets;
+``log_loss``, ``brier``, ``ece``, ``auc``  the probability scores, averaged over splits, then data sets.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import numpy as np
 from .. import config, layout, stats
 from ..evaluation import split_accuracy, summarize
 from ..io import write_json, write_text
+from ..scoring import split_scores
 from .inputs import available, load_plan, load_table
 
 SIGNIFICANCE = 0.05
@@ -29,9 +33,19 @@ def mean_ranks(acc: np.ndarray) -> np.ndarray:
     return rankdata(-acc, axis=1).mean(axis=0)
 
 
-def learner_summaries(learners: list[str], reference: str, split_acc: dict, test_fraction: dict) -> dict:
-    """Per learner: acc, rank, win/tie/loss vs ``reference`` and sets; ``split_acc[ds][learner]`` holds the
-    per-split accuracies (fractions), ``test_fraction[ds]`` the share of rows its splits test on."""
+PROBABILITY_SCORES = ("log_loss", "brier", "ece", "auc")
+
+
+def _mean(values) -> float | None:
+    values = np.asarray(values, float)
+    return round(float(np.nanmean(values)), 4) if np.isfinite(values).any() else None
+
+
+def learner_summaries(learners: list[str], reference: str, split_acc: dict, test_fraction: dict,
+                      scores: dict) -> dict:
+    """Per learner: acc, rank, wins/ties/losses vs ``reference``, sets and mean probability scores.
+    ``split_acc[ds][learner]`` holds the per-split accuracies (fractions), ``test_fraction[ds]`` the share of
+    rows its splits test on, ``scores[ds][learner][name]`` the per-split probability scores."""
     datasets = list(split_acc)
     means = np.array([[100 * split_acc[ds][x].mean() for x in learners] for ds in datasets]).reshape(-1, len(learners))
     ranks = mean_ranks(means) if datasets else np.full(len(learners), np.nan)
@@ -47,7 +61,9 @@ def learner_summaries(learners: list[str], reference: str, split_acc: dict, test
                 tie += 1
         out[x] = {"acc": round(float(means[:, j].mean()), 3) if datasets else None,
                   "rank": round(float(ranks[j]), 3) if datasets else None,
-                  "win": win, "tie": tie, "loss": loss, "sets": len(datasets)}
+                  "wins": win, "ties": tie, "losses": loss, "sets": len(datasets)}
+        out[x] |= {name: _mean([np.nanmean(scores[ds][x][name]) if np.isfinite(scores[ds][x][name]).any()
+                                else np.nan for ds in datasets]) for name in PROBABILITY_SCORES}
     return out
 
 
@@ -55,14 +71,15 @@ def evaluate(params: config.Params, name: str) -> None:
     exp = config.experiment(params, name)
     per_dataset: dict = {}
     split_acc: dict = {}
+    scores: dict = {}
     test_fraction: dict = {}
-    lines = ["dataset,learner,split,repeat,test_rows,accuracy"]
+    lines = [",".join(["dataset", "learner", "split", "repeat", "test_rows", "accuracy", *PROBABILITY_SCORES])]
     for ds in available(name):
         y = load_table(name, ds).y
         test, repeat = load_plan(name, ds)
         n_test = test.sum(axis=1)
         test_fraction[ds] = float(np.mean(n_test) / test.shape[1])
-        split_acc[ds] = {}
+        split_acc[ds], scores[ds] = {}, {}
         for learner in exp.learners:
             path = layout.predictions(name, learner, ds)
             if not path.exists():
@@ -70,10 +87,14 @@ def evaluate(params: config.Params, name: str) -> None:
                                         f"(`dvc repro`)")
             with np.load(path) as z:
                 acc = split_accuracy(z["proba"], z["split"], z["row"], y, len(test))
-            split_acc[ds][learner] = acc
+                score = split_scores(z["proba"], z["split"], z["row"], y, len(test))
+            split_acc[ds][learner], scores[ds][learner] = acc, score
             per_dataset.setdefault(ds, {})[learner] = summarize(acc)
-            lines += [f"{ds},{learner},{s},{repeat[s]},{int(n_test[s])},{a:.6f}" for s, a in enumerate(acc)]
+            lines += [",".join([ds, learner, str(s), str(repeat[s]), str(int(n_test[s])), f"{a:.6f}"]
+                               + [f"{score[name][s]:.6f}" for name in PROBABILITY_SCORES])
+                      for s, a in enumerate(acc)]
     write_json(layout.results(name, "json"), per_dataset)
     write_text(layout.results(name), "\n".join(lines) + "\n")
-    for learner, summary in learner_summaries(exp.learners, exp.reference, split_acc, test_fraction).items():
+    for learner, summary in learner_summaries(exp.learners, exp.reference, split_acc, test_fraction,
+                                              scores).items():
         write_json(layout.learner_metrics(name, learner), summary)
