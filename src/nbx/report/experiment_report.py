@@ -112,7 +112,8 @@ def render(params: dict, name: str) -> str:
         out += module.sections(ctx)
     else:
         out += comparison_table(ctx, ctx.learners)
-    out += agreement_section(ctx)
+    if exp.published:
+        out += agreement_section(ctx)
     if len(ctx.learners) <= 10:
         accuracy_chart(ctx, ctx.learners, figure_path(ctx, "accuracy.png"))
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
