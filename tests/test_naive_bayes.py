@@ -101,9 +101,9 @@ def test_string_labels_and_params_roundtrip():
     assert model.predict(np.array([[1]]))[0] == "a"
     twin = clone(model)
     assert twin.get_params() == model.get_params() and not hasattr(twin, "classes_")
-    with pytest.raises(ValueError, match="unknown parameter 'mm'"):
+    with pytest.raises(ValueError, match="Invalid parameter 'mm'"):
         model.set_params(mm=1)
-    with pytest.raises(ValueError, match="unknown prior"):
+    with pytest.raises(ValueError, match="'prior' parameter of NaiveBayes"):
         NaiveBayes(prior="bogus").fit(X, [0, 1, 1])
 
 
