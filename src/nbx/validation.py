@@ -24,6 +24,7 @@ outer fit already checked (:func:`scans_skipped`), so AdaBoost's 100 base fits c
 from __future__ import annotations
 
 import functools
+import math
 import sys
 import warnings
 from contextvars import ContextVar
@@ -109,7 +110,7 @@ class Interval:
         self.kind, self.left, self.right, self.closed = kind, left, right, closed
 
     def __call__(self, value) -> bool:
-        if isinstance(value, bool) or not isinstance(value, self.kind) or not np.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, self.kind) or not math.isfinite(value):
             return False  # never bool, NaN or +-inf (the printed ranges are open at infinity)
         lo_ok = self.left is None or (value >= self.left if self.closed in ("left", "both") else value > self.left)
         hi_ok = self.right is None or (value <= self.right if self.closed in ("right", "both")
@@ -165,16 +166,23 @@ RANDOM_STATE = [Interval(Integral, 0, None, "left"), instance_of(np.random.Gener
 
 def validate_params(estimator) -> None:
     """Check every parameter listed in the class's ``_parameter_constraints`` (a list of constraints each,
-    any of which may hold); raise :class:`InvalidParameterError` naming the first that fails."""
-    constraints = getattr(type(estimator), "_parameter_constraints", {})
-    for name, options in constraints.items():
+    any of which may hold); raise :class:`InvalidParameterError` naming the first that fails.
+
+    Nested nbx estimators (a meta-learner's ``base``, a tree's ``leaf``, a list of ``members``) are checked
+    with their owner, so a fit nested in another nbx fit skips this (see :func:`scans_skipped`).
+    """
+    if scans_skipped(fit=True):
+        return
+    for name, options in getattr(type(estimator), "_parameter_constraints", {}).items():
         value = getattr(estimator, name)
-        if any(check(value) for check in options):
-            continue
-        texts = [str(c) for c in options]
-        allowed = texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
-        raise _sklearn_compatible(InvalidParameterError)(
-            f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {value!r} instead.")
+        if not any(check(value) for check in options):
+            texts = [str(c) for c in options]
+            allowed = texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+            raise _sklearn_compatible(InvalidParameterError)(
+                f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {value!r} instead.")
+        for inner in value if isinstance(value, (list, tuple)) else [value]:
+            if hasattr(type(inner), "_parameter_constraints"):
+                validate_params(inner)
 
 
 # ------------------------------------------------------------------------------------------------ X

@@ -18,6 +18,7 @@ an unseen value and counts as missing (:func:`check_discrete_X`).
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 
 import numpy as np
@@ -50,9 +51,7 @@ class BaseEstimator:
 
     @classmethod
     def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [p.name for p in sig.parameters.values()
-                if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        return list(_init_params(cls))
 
     def get_params(self, deep: bool = True) -> dict:
         out = {}
@@ -106,7 +105,20 @@ def _is_estimator(value) -> bool:
 
 def fit_accepts(estimator, name: str) -> bool:
     """Whether ``estimator.fit`` takes the keyword ``name`` (e.g. ``n_values``, ``sample_weight``)."""
-    return name in inspect.signature(estimator.fit).parameters
+    return name in _fit_params(type(estimator))
+
+
+@functools.cache
+def _init_params(cls) -> tuple[str, ...]:
+    """The constructor's parameter names (signatures are slow to compute; ensembles clone often)."""
+    sig = inspect.signature(cls.__init__)
+    return tuple(p.name for p in sig.parameters.values()
+                 if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+
+@functools.cache
+def _fit_params(cls) -> frozenset:
+    return frozenset(inspect.signature(cls.fit).parameters)
 
 
 class ClassifierMixin:
