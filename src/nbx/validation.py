@@ -171,6 +171,7 @@ def validate_params(estimator) -> None:
     Nested nbx estimators (a meta-learner's ``base``, a tree's ``leaf``, a list of ``members``) are checked
     with their owner, so a fit nested in another nbx fit skips this (see :func:`scans_skipped`).
     """
+    from .models.base import BaseEstimator  # (models.base imports this module)
     if scans_skipped(fit=True):
         return
     for name, options in getattr(type(estimator), "_parameter_constraints", {}).items():
@@ -181,7 +182,7 @@ def validate_params(estimator) -> None:
             raise _sklearn_compatible(InvalidParameterError)(
                 f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {value!r} instead.")
         for inner in value if isinstance(value, (list, tuple)) else [value]:
-            if hasattr(type(inner), "_parameter_constraints"):
+            if isinstance(inner, BaseEstimator):  # not scikit-learn's: their constraints are their business
                 validate_params(inner)
 
 

@@ -286,4 +286,5 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         return self._votes(self._check_X(X), self.estimator_weights_)
 
     def predict_proba(self, X) -> np.ndarray:
-        return self._class_scores(X) / self.estimator_weights_.sum()
+        # clipped: a row of unanimous votes can round to 1 + 1e-16, which scikit-learn's log_loss refuses
+        return np.minimum(self._class_scores(X) / self.estimator_weights_.sum(), 1.0)
