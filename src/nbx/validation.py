@@ -6,9 +6,9 @@ estimators pass its common checks) without importing scikit-learn:
 * :func:`validate_params` checks a class's declarative ``_parameter_constraints`` at fit ("The 'alpha'
   parameter of NaiveBayes must be a float in the range [0.0, inf). Got -1 instead.");
 * :func:`check_array` checks ``X`` (not sparse, numeric, not complex, 2-D, at least one row and column at fit,
-  no infinity, the fitted number of features at predict) and records ``n_features_in_`` and, for a
-  DataFrame with string column names, ``feature_names_in_``. NaN is always allowed: every nbx estimator
-  reads it as a missing value;
+  no infinity, the fitted number of features and column names at predict); :func:`set_input_features`
+  then records ``n_features_in_`` and, for a DataFrame with string column names, ``feature_names_in_``.
+  NaN is always allowed: every nbx estimator reads it as a missing value;
 * :func:`check_labels` checks a classification target (1-D, no NaN, not continuous, not a mix of strings
   and numbers) and encodes it; :func:`check_sample_weight` checks weights (shape, finite, non-negative,
   not all zero).
@@ -18,8 +18,9 @@ estimators pass its common checks) without importing scikit-learn:
 raised as subclasses of scikit-learn's classes too, so ``except sklearn.exceptions.NotFittedError`` works.
 
 Validation happens once per public call: fits and predictions made inside another nbx estimator's fit
-(boosting rounds, leaf models, ensemble members) keep the conversions but skip the scans over data the
-outer fit already checked (:func:`scans_skipped`), so AdaBoost's 100 base fits cost no extra checks.
+(boosting rounds, leaf models, ensemble members) keep the conversions and shape checks but skip the scans
+over data the outer fit already checked, and the parameter checks the outer fit already made
+(:func:`scans_skipped`), so AdaBoost's 100 base fits cost no extra checks.
 """
 from __future__ import annotations
 
@@ -97,7 +98,8 @@ def scans_skipped(fit: bool) -> bool:
     """True for a fit nested in another nbx fit (a boosting round's base model, a tree's leaf model, an
     ensemble member) and for a prediction made inside an nbx fit: their data come from an input the
     outer fit already checked, so the O(n) scans (finite values, integer codes, label types, weight
-    signs) are skipped; hyperparameters and shapes are always checked."""
+    signs) are skipped, and so are the parameter checks of a nested fit (its estimator was checked as a
+    parameter of the outer one, see :func:`validate_params`). Shapes are always checked."""
     return len(_ACTIVE_FITS.get()) > (1 if fit else 0)
 
 
@@ -115,7 +117,7 @@ class Interval:
         lo_ok = self.left is None or (value >= self.left if self.closed in ("left", "both") else value > self.left)
         hi_ok = self.right is None or (value <= self.right if self.closed in ("right", "both")
                                        else value < self.right)
-        return bool(lo_ok and hi_ok)  # False for NaN
+        return bool(lo_ok and hi_ok)
 
     def __str__(self) -> str:
         real = self.kind is not Integral
@@ -140,7 +142,9 @@ class Options:
         return "a str among {" + ", ".join(repr(o) for o in self.options) + "}"
 
 
-class _Named:
+class Constraint:
+    """Any test, described by ``text`` in the error message."""
+
     def __init__(self, text: str, test):
         self.text, self.test = text, test
 
@@ -151,16 +155,16 @@ class _Named:
         return self.text
 
 
-def instance_of(*types) -> _Named:
+def instance_of(*types) -> Constraint:
     names = " or ".join(repr(t.__name__) for t in types)
-    return _Named(f"an instance of {names}", lambda v: isinstance(v, types))
+    return Constraint(f"an instance of {names}", lambda v: isinstance(v, types))
 
 
-BOOLEAN = _Named("a bool", lambda v: isinstance(v, (bool, np.bool_)))
-NONE = _Named("None", lambda v: v is None)
-ESTIMATOR = _Named("an estimator (an object with fit and get_params)",
+BOOLEAN = Constraint("a bool", lambda v: isinstance(v, (bool, np.bool_)))
+NONE = Constraint("None", lambda v: v is None)
+ESTIMATOR = Constraint("an estimator (an object with fit and get_params)",
                    lambda v: hasattr(v, "fit") and hasattr(v, "get_params") and not isinstance(v, type))
-ARRAY_LIKE = _Named("an array-like", lambda v: isinstance(v, (list, tuple, np.ndarray)))
+ARRAY_LIKE = Constraint("an array-like", lambda v: isinstance(v, (list, tuple, np.ndarray)))
 RANDOM_STATE = [Interval(Integral, 0, None, "left"), instance_of(np.random.Generator), NONE]
 
 
@@ -181,9 +185,19 @@ def validate_params(estimator) -> None:
             allowed = texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
             raise _sklearn_compatible(InvalidParameterError)(
                 f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {value!r} instead.")
-        for inner in value if isinstance(value, (list, tuple)) else [value]:
-            if isinstance(inner, BaseEstimator):  # not scikit-learn's: their constraints are their business
-                validate_params(inner)
+        for inner in _nbx_estimators(value, BaseEstimator):
+            validate_params(inner)
+
+
+def _nbx_estimators(value, base_class):
+    """nbx estimators in a parameter value: the value itself, list items, and the parameters of a foreign
+    (e.g. scikit-learn) meta-estimator, whose own constraints are its business."""
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(item, base_class):
+            yield item
+        elif hasattr(item, "get_params") and not isinstance(item, type):
+            for inner in item.get_params(deep=False).values():
+                yield from _nbx_estimators(inner, base_class)
 
 
 # ------------------------------------------------------------------------------------------------ X

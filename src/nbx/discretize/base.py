@@ -19,21 +19,9 @@ import numpy as np
 
 from ..models.base import BaseEstimator, check_mixed_X, mixed_n_values
 from ..validation import (check_array, check_consistent_length, check_labels, check_sample_weight,
-                          not_fitted_error, scans_skipped, set_input_features, validate_params)
+                          not_fitted_error, set_input_features, validate_params)
 
 TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
-
-
-def check_mixed(X, n_values) -> tuple[np.ndarray, np.ndarray]:
-    """X as a checked 2-D float array and n_values as an int array (None = all numeric), for callers
-    without an estimator (the learners and transformers use :func:`check_mixed_fit`/:func:`check_mixed_X`)."""
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}")
-    X = X.astype(np.float64, copy=False)
-    if not scans_skipped(fit=False) and np.isinf(X).any():
-        raise ValueError(f"Input X contains infinity or a value too large for {X.dtype!r}.")
-    return X, mixed_n_values(X, n_values)
 
 
 class TransformerMixin:
@@ -62,9 +50,8 @@ class TransformerMixin:
         else:
             names = np.asarray(input_features, dtype=object)
             if len(names) != self.n_features_in_ or (fitted is not None and np.any(names != fitted)):
-                raise ValueError("input_features is not equal to feature_names_in_" if fitted is not None else
-                                 f"input_features should have length equal to number of features "
-                                 f"({self.n_features_in_}), got {len(names)}")
+                raise ValueError(f"input_features {list(names)} do not match the {self.n_features_in_} features "
+                                 "seen at fit")
         return np.asarray(names, dtype=object)
 
 

@@ -6,7 +6,8 @@ to the ensemble's columns (:func:`_full_proba`). Base models are fitted only on 
 with the weights as ``sample_weight`` (a bootstrap count of k is k copies of the row), and receive the
 ensemble's ``n_values`` (resolved on the full data for discrete learners, so every sample sees the same
 cardinalities). A base learner with a ``random_state`` parameter gets a seed drawn from the
-ensemble's ``random_state``.
+ensemble's ``random_state``. With a discrete base, a code >= ``n_values_`` at predict (a value never seen
+in training) counts as missing, as in the base learners.
 
 Any scikit-learn classifier can be the base (``AdaBoostM1(DecisionTreeClassifier())``): ``n_values`` is
 passed only to a base whose ``fit`` takes it, and a base whose ``fit`` takes no ``sample_weight`` gets

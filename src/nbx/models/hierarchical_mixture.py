@@ -48,7 +48,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..validation import RANDOM_STATE, Interval, instance_of
+from ..validation import RANDOM_STATE, Constraint, Interval
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
 from .counting import ValueIndex
 
@@ -154,7 +154,8 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     input_kind = "discrete"
     _parameter_constraints = {
-        "layers": [instance_of(list, tuple)],
+        "layers": [Constraint("a list of positive ints (branching factors)", lambda v: isinstance(v, (list, tuple))
+                              and all(Interval(Integral, 1, None, "left")(b) for b in v))],
         "gamma": [Interval(Real, 0, None, "neither")],
         "jitter": [Interval(Real, 0, None, "left")],
         "sigma": [Interval(Real, 0, None, "left")],
@@ -175,8 +176,6 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
-        if not all(Interval(Integral, 1, None, "left")(b) for b in self.layers):
-            raise ValueError(f"layers must be a list of positive integers (branching factors), got {self.layers!r}")
         layers = [int(b) for b in self.layers]
         self._index = ValueIndex(self.n_values_)
         rng = check_rng(self.random_state)

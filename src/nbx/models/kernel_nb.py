@@ -45,7 +45,7 @@ from numbers import Real
 import numpy as np
 
 from ..discretize.base import nominal_codes
-from ..validation import Interval, Options, validate_params
+from ..validation import Interval, Options
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
 from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
@@ -182,8 +182,7 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         self.n_values = n_values
 
     # ------------------------------------------------------------------ fitting
-    def _check_params(self):
-        validate_params(self)
+    def _check_params(self):  # the other parameters: _parameter_constraints, checked by fit (or the owning tree)
         if self.c_min > self.c_max:
             raise ValueError(f"need c_min <= c_max, got c_min={self.c_min!r}, c_max={self.c_max!r}")
 
