@@ -238,6 +238,16 @@ def test_feature_names_from_a_dataframe():
     assert not hasattr(NaiveBayes().fit(frame, Y).fit(CODES, Y), "feature_names_in_")
 
 
+def test_nullable_pandas_columns_read_pd_na_as_missing():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(CODES, columns=["a", "b", "c"]).astype("Int64")
+    frame.iloc[0, 1] = pd.NA
+    with_na = CODES.astype(float)
+    with_na[0, 1] = np.nan
+    np.testing.assert_array_equal(NaiveBayes().fit(frame, Y).predict_proba(frame),
+                                  NaiveBayes().fit(with_na, Y).predict_proba(with_na))
+
+
 def test_binary_decision_function_is_the_log_odds():
     model = fitted(NaiveBayes)
     d = model.decision_function(CODES)

@@ -163,7 +163,7 @@ def instance_of(*types) -> Constraint:
 BOOLEAN = Constraint("a bool", lambda v: isinstance(v, (bool, np.bool_)))
 NONE = Constraint("None", lambda v: v is None)
 ESTIMATOR = Constraint("an estimator (an object with fit and get_params)",
-                   lambda v: hasattr(v, "fit") and hasattr(v, "get_params") and not isinstance(v, type))
+                       lambda v: hasattr(v, "fit") and hasattr(v, "get_params") and not isinstance(v, type))
 ARRAY_LIKE = Constraint("an array-like", lambda v: isinstance(v, (list, tuple, np.ndarray)))
 RANDOM_STATE = [Interval(Integral, 0, None, "left"), instance_of(np.random.Generator), NONE]
 
@@ -232,7 +232,7 @@ def check_array(estimator, X, *, fit: bool) -> np.ndarray:
         raise TypeError("Sparse data was passed for X, but dense data is required. Use '.toarray()' to "
                         "convert to a dense numpy array.")
     names = None if fit else _feature_names(X)
-    arr = np.asarray(X)
+    arr = _as_array(X)
     kind = arr.dtype.kind
     if kind == "c":
         raise ValueError(f"Complex data not supported\n{arr}\n")
@@ -270,6 +270,17 @@ def check_array(estimator, X, *, fit: bool) -> np.ndarray:
         raise ValueError(f"X has {d} features, but {name} is expecting {estimator.n_features_in_} features "
                          "as input.")
     return arr
+
+
+def _as_array(X) -> np.ndarray:
+    """np.asarray, except that a pandas frame with nullable columns gives floats with NaN for pd.NA."""
+    if hasattr(X, "iloc") and hasattr(X, "to_numpy") and any(
+            not isinstance(dt, np.dtype) for dt in getattr(X, "dtypes", [getattr(X, "dtype", None)])):
+        try:
+            return X.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError):  # strings, categories: the checks below explain
+            pass
+    return np.asarray(X)
 
 
 def set_input_features(estimator, X, arr: np.ndarray) -> None:

@@ -53,7 +53,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ..validation import ARRAY_LIKE, ESTIMATOR, NONE, RANDOM_STATE, Interval, Options
+from ..validation import ARRAY_LIKE, ESTIMATOR, NONE, RANDOM_STATE, Interval, Options, validate_params
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng, clone
 from .counting import log_normalize, logsumexp
 from .naive_bayes import NaiveBayes
@@ -290,6 +290,7 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
             if isinstance(spec, dict):
                 from .registry import make_learner
                 out.append(make_learner(spec, "MUVofMUV.members"))
+                validate_params(out[-1])  # built here, so not checked with this estimator's parameters
             else:
                 out.append(clone(spec))
         return out
