@@ -243,15 +243,11 @@ def check_array(estimator, X, *, fit: bool) -> np.ndarray:
         arr = arr.astype(np.float64)  # TypeError "float() argument must be a string or a real number, ..."
     elif kind == "b":
         arr = arr.astype(np.int64)
-    if arr.ndim != 2:
-        if arr.ndim == 0:
-            raise ValueError(f"Expected 2D array, got scalar array instead:\narray={arr}.\nReshape your data "
-                             "either using array.reshape(-1, 1) if your data has a single feature or "
-                             "array.reshape(1, -1) if it contains a single sample.")
-        if arr.ndim == 1:
-            raise ValueError(f"Expected 2D array, got 1D array instead:\narray={arr}.\nReshape your data either "
-                             "using array.reshape(-1, 1) if your data has a single feature or "
-                             "array.reshape(1, -1) if it contains a single sample.")
+    if arr.ndim < 2:
+        raise ValueError(f"Expected 2D array, got {'scalar' if arr.ndim == 0 else '1D'} array instead:\narray={arr}."
+                         "\nReshape your data either using array.reshape(-1, 1) if your data has a single feature "
+                         "or array.reshape(1, -1) if it contains a single sample.")
+    if arr.ndim > 2:
         raise ValueError(f"Found array with dim {arr.ndim}, while dim <= 2 is required by {name}.")
     n, d = arr.shape
     if fit:
