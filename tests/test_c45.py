@@ -242,7 +242,7 @@ def test_deterministic():
 def test_params_and_clone():
     tree = C45Tree(min_leaf=3, confidence=0.1, subtree_raising=False)
     assert clone(tree).get_params() == {"min_leaf": 3, "confidence": 0.1, "prune": True,
-                                        "subtree_raising": False}
+                                        "subtree_raising": False, "n_values": None}
 
 
 @pytest.mark.parametrize("params, word", [({"confidence": 0}, "confidence"), ({"confidence": 1.5}, "confidence"),
@@ -261,7 +261,7 @@ def test_bad_input():
         C45Tree().fit(X, y, n_values=[0, 2, 0])  # code 2 exceeds two values
     with pytest.raises(ValueError, match="integer codes"):
         C45Tree().fit(X, y, n_values=[3, 3, 0])
-    with pytest.raises(ValueError, match="sample_weight"):
+    with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero number"):
         C45Tree().fit(X, y, sample_weight=np.zeros(50))
 
 

@@ -117,7 +117,7 @@ def test_mdl_equals_bruteforce_weka_loop(seed):
     # Class depends on x with noise, so some splits are accepted and some rejected.
     y = np.clip((x - x.min()) / (np.ptp(x) + 1e-9) * k + rng.normal(0, 0.7, n), 0, k - 1).astype(int)
     x[rng.random(n) < 0.1] = np.nan
-    d = MDLDiscretizer().fit(x[:, None], [0], y)
+    d = MDLDiscretizer().fit(x[:, None], y)
     np.testing.assert_allclose(d.cut_points_[0], weka_mdl_reference(x, y), rtol=0, atol=0)
 
 
@@ -127,8 +127,8 @@ def test_mdl_weights_equal_row_duplication():
     X = np.column_stack([rng.integers(0, 15, n), rng.normal(size=n).round(1)]).astype(float)
     y = ((X[:, 0] > 7) ^ (rng.random(n) < 0.2)).astype(int)
     w = rng.integers(0, 4, n)  # includes 0 = row absent
-    weighted = MDLDiscretizer().fit(X, [0, 0], y, sample_weight=w.astype(float))
-    dup = MDLDiscretizer().fit(np.repeat(X, w, axis=0), [0, 0], np.repeat(y, w))
+    weighted = MDLDiscretizer().fit(X, y, sample_weight=w.astype(float))
+    dup = MDLDiscretizer().fit(np.repeat(X, w, axis=0), np.repeat(y, w))
     for a, b in zip(weighted.cut_points_, dup.cut_points_):
         np.testing.assert_array_equal(a, b)
     assert weighted.cut_points_[0].size > 0  # the informative column was really split
@@ -141,10 +141,10 @@ def test_mdl_no_leakage_from_test_rows():
     X = rng.normal(size=(n, 3))
     y = (X[:, 0] + 0.3 * rng.normal(size=n) > 0).astype(int)
     train, test = np.arange(n) < 140, np.arange(n) >= 140
-    d1 = MDLDiscretizer().fit(X[train], [0, 0, 0], y[train])
+    d1 = MDLDiscretizer().fit(X[train], y[train])
     X2 = X.copy()
     X2[test] = rng.normal(10, 5, size=(test.sum(), 3))  # perturb only the test fold
-    d2 = MDLDiscretizer().fit(X2[train], [0, 0, 0], y[train])
+    d2 = MDLDiscretizer().fit(X2[train], y[train])
     for a, b in zip(d1.cut_points_, d2.cut_points_):
         np.testing.assert_array_equal(a, b)
     # transform is row-wise: a test row's codes do not depend on the other test rows
@@ -168,7 +168,7 @@ def test_mdl_matches_weka_on_iris(tmp_path, monkeypatch):
             pytest.skip("no UCI mirror available")
         monkeypatch.setenv("NBX_UCI_MIRROR", str(mirror))
     table = build_table(entry, fetch_entry(entry, tmp_path))
-    d = make_discretizer({"kind": "mdl"}).fit(table.X, table.n_values, table.y)
+    d = make_discretizer({"kind": "mdl", "n_values": table.n_values}).fit(table.X, table.y)
     weka = [[5.55, 6.15], [2.95, 3.35], [2.45, 4.75], [0.8, 1.75]]
     for got, want in zip(d.cut_points_, weka):
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
@@ -182,7 +182,7 @@ def test_mdl_matches_weka_on_iris(tmp_path, monkeypatch):
 
 def test_transform_bins_nominals_missing_and_unseen():
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 1.0], [np.nan, 0.0]])
-    d = EqualWidthDiscretizer(bins=3).fit(X, [0, 3])
+    d = EqualWidthDiscretizer(bins=3, n_values=[0, 3]).fit(X)
     np.testing.assert_allclose(d.cut_points_[0], [1.0, 2.0])
     assert d.cut_points_[1] is None
     np.testing.assert_array_equal(d.n_values_, [3, 3])
@@ -196,12 +196,12 @@ def test_transform_bins_nominals_missing_and_unseen():
 def test_equal_width_hand_computed():
     # min 0, max 10, bins 4: width 2.5, cuts 2.5, 5, 7.5 (Weka: min + width * i, i = 1..3)
     x = np.array([[0.0], [1.0], [10.0], [4.0], [np.nan]])
-    d = EqualWidthDiscretizer(bins=4).fit(x, [0])
+    d = EqualWidthDiscretizer(bins=4).fit(x)
     np.testing.assert_array_equal(d.cut_points_[0], [2.5, 5.0, 7.5])
     np.testing.assert_array_equal(d.transform(np.array([[2.5], [2.6], [5.0], [7.6], [-3.0], [11.0]]))[:, 0],
                                   [0, 1, 1, 3, 0, 3])
     # default 10 bins between 1 and 3: width 0.2
-    d10 = make_discretizer({"kind": "equal_width"}).fit(np.array([[1.0], [3.0], [2.0]]), [0])
+    d10 = make_discretizer({"kind": "equal_width"}).fit(np.array([[1.0], [3.0], [2.0]]))
     np.testing.assert_allclose(d10.cut_points_[0], 1 + 0.2 * np.arange(1, 10), rtol=0, atol=0)
     assert d10.n_values_[0] == 10
 
@@ -210,8 +210,8 @@ def test_equal_width_weights_equal_row_duplication():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(50, 2))
     w = rng.integers(0, 3, 50)
-    a = EqualWidthDiscretizer().fit(X, None, sample_weight=w.astype(float))
-    b = EqualWidthDiscretizer().fit(np.repeat(X, w, axis=0), None)
+    a = EqualWidthDiscretizer().fit(X, sample_weight=w.astype(float))
+    b = EqualWidthDiscretizer().fit(np.repeat(X, w, axis=0))
     for ca, cb in zip(a.cut_points_, b.cut_points_):
         np.testing.assert_array_equal(ca, cb)
 
@@ -222,7 +222,7 @@ def test_stddev_hand_computed():
     # x = 1..5: mean 3, population variance (4+1+0+1+4)/5 = 2, std = sqrt 2.
     # Edges 3 + k sqrt2 inside (1, 5): 1.5858, 3, 4.4142 (k = -1, 0, 1).
     x = np.arange(1.0, 6.0)[:, None]
-    d = StdDevDiscretizer().fit(x, [0])
+    d = StdDevDiscretizer().fit(x)
     s = math.sqrt(2)
     np.testing.assert_allclose(d.cut_points_[0], [3 - s, 3, 3 + s], rtol=1e-15)
     np.testing.assert_array_equal(d.transform(x)[:, 0], [0, 1, 1, 2, 3])  # 3 is on an edge -> lower bin
@@ -233,12 +233,12 @@ def test_stddev_weighted_and_width():
     # x = 0 (weight 3), 4 (weight 1): mean 1, variance (3*1 + 1*9)/4 = 3, std sqrt 3.
     # Edges 1 + k sqrt3 inside (0, 4): 1 and 2.7321.
     X = np.array([[0.0], [4.0], [np.nan]])
-    d = StdDevDiscretizer().fit(X, [0], sample_weight=[3.0, 1.0, 5.0])
+    d = StdDevDiscretizer().fit(X, sample_weight=[3.0, 1.0, 5.0])
     np.testing.assert_allclose(d.cut_points_[0], [1.0, 1 + math.sqrt(3)])
-    dup = StdDevDiscretizer().fit(np.array([[0.0], [0.0], [0.0], [4.0]]), [0])
+    dup = StdDevDiscretizer().fit(np.array([[0.0], [0.0], [0.0], [4.0]]))
     np.testing.assert_allclose(dup.cut_points_[0], d.cut_points_[0])
     # width 0.5: edges 1 + k*0.866 inside (0, 4): 0.134, 1, 1.866, 2.732, 3.598
-    half = StdDevDiscretizer(width=0.5).fit(X, [0], sample_weight=[3.0, 1.0, 5.0])
+    half = StdDevDiscretizer(width=0.5).fit(X, sample_weight=[3.0, 1.0, 5.0])
     np.testing.assert_allclose(half.cut_points_[0], 1 + 0.5 * math.sqrt(3) * np.arange(-1, 4))
 
 
@@ -248,26 +248,34 @@ def test_stddev_weighted_and_width():
 def test_constant_and_all_missing_columns_get_one_bin(kind):
     X = np.column_stack([np.full(6, 2.5), np.full(6, np.nan), np.arange(6.0)])
     y = np.array([0, 1, 0, 1, 0, 1])
-    d = make_discretizer({"kind": kind}).fit(X, [0, 0, 0], y)
+    d = make_discretizer({"kind": kind}).fit(X, y)
     assert d.n_values_[0] == 1 and d.n_values_[1] == 1
     codes = d.transform(np.array([[2.5, 1.0, 0.0], [9.0, np.nan, 1.0]]))
     np.testing.assert_array_equal(codes[:, :2], [[0, 0], [0, -1]])
 
 
 @pytest.mark.parametrize("kind", ["mdl", "stddev", "equal_width"])
-def test_empty_training_set(kind):
-    d = make_discretizer({"kind": kind}).fit(np.empty((0, 2)), [0, 2], np.empty(0, int))
+def test_empty_training_set_is_an_error(kind):
+    with pytest.raises(ValueError, match=r"0 sample\(s\)"):
+        make_discretizer({"kind": kind, "n_values": [0, 2]}).fit(np.empty((0, 2)), np.empty(0, int))
+
+
+@pytest.mark.parametrize("kind", ["mdl", "stddev", "equal_width"])
+def test_a_training_set_without_numeric_values(kind):
+    X = np.array([[np.nan, 1.0], [np.nan, 0.0]])
+    d = make_discretizer({"kind": kind, "n_values": [0, 2]}).fit(X, [0, 1])
     np.testing.assert_array_equal(d.n_values_, [1, 2])
     np.testing.assert_array_equal(d.transform(np.array([[1.0, 1.0]])), [[0, 1]])
 
 
 def test_none_passes_nominal_codes_and_rejects_numeric():
     X = np.array([[0.0, 2.0], [1.0, np.nan]])
-    d = make_discretizer({"kind": "none"}).fit(X, [2, 3])
+    d = make_discretizer({"kind": "none", "n_values": [2, 3]}).fit(X)
     np.testing.assert_array_equal(d.transform(X), [[0, 2], [1, -1]])
     np.testing.assert_array_equal(d.n_values_, [2, 3])
+    np.testing.assert_array_equal(make_discretizer("none").fit(X).n_values_, [2, 3])  # inferred: max + 1
     with pytest.raises(ValueError, match="numeric columns: \\[1\\]"):
-        make_discretizer({"kind": "none"}).fit(X, [2, 0])
+        make_discretizer({"kind": "none", "n_values": [2, 0]}).fit(X)
 
 
 def test_factory_errors():
@@ -275,12 +283,12 @@ def test_factory_errors():
         make_discretizer({"kind": "entropy"})
     with pytest.raises(ValueError, match=r"discretizer\.bin"):
         make_discretizer({"kind": "equal_width", "bin": 5})
-    with pytest.raises(ValueError, match=r"discretizer\.bins"):
-        make_discretizer({"kind": "equal_width", "bins": 0}).fit(np.zeros((2, 1)), [0])
-    with pytest.raises(ValueError, match="y is required"):
-        MDLDiscretizer().fit(np.zeros((2, 1)), [0])
+    with pytest.raises(ValueError, match=r"'bins' parameter of EqualWidthDiscretizer must be an int in the range"):
+        make_discretizer({"kind": "equal_width", "bins": 0}).fit(np.zeros((2, 1)))
+    with pytest.raises(ValueError, match="MDLDiscretizer requires y to be passed"):
+        MDLDiscretizer().fit(np.zeros((2, 1)))
     with pytest.raises(ValueError, match="n_values"):
-        MDLDiscretizer().fit(np.zeros((2, 2)), [0], [0, 1])
+        MDLDiscretizer(n_values=[0]).fit(np.zeros((2, 2)), [0, 1])
 
 
 # ---------------------------------------------------------------- imputer
@@ -293,19 +301,19 @@ def test_mode_imputer_hand_computed():
                   [nan, nan, 1.0, nan],
                   [2, 6.0, nan, nan]])
     nv = [3, 0, 3, 2]
-    imp = ModeImputer().fit(X, nv)
+    imp = ModeImputer(n_values=nv).fit(X)
     # col0 mode 1; col1 mean (1+2+2+6)/4 = 2.75; col2 tie 0/1/2 -> smallest 0; col3 all missing -> NaN
     np.testing.assert_array_equal(imp.fill_values_, [1, 2.75, 0, nan])
     out = imp.transform(X)
     np.testing.assert_array_equal(out[3], [1, 2.75, 1, nan])
     np.testing.assert_array_equal(out[~np.isnan(X)], X[~np.isnan(X)])
-    mode = ModeImputer(numeric="mode").fit(X, nv)
+    mode = ModeImputer(numeric="mode", n_values=nv).fit(X)
     assert mode.fill_values_[1] == 2.0
     # weights: row 0 weight 3 makes code 0 / value 1 the most frequent
     w = np.array([3.0, 1, 1, 1, 1])
-    weighted = ModeImputer(numeric="mode").fit(X, nv, sample_weight=w)
+    weighted = ModeImputer(numeric="mode", n_values=nv).fit(X, sample_weight=w)
     np.testing.assert_array_equal(weighted.fill_values_[:3], [0, 1.0, 2.0])
-    np.testing.assert_allclose(ModeImputer().fit(X, nv, sample_weight=w).fill_values_[1], (3 + 2 + 2 + 6) / 6)
+    np.testing.assert_allclose(ModeImputer(n_values=nv).fit(X, sample_weight=w).fill_values_[1], (3 + 2 + 2 + 6) / 6)
 
 
 @pytest.mark.parametrize("numeric", ["mean", "mode"])
@@ -314,16 +322,16 @@ def test_mode_imputer_weights_equal_duplication_and_train_only(numeric):
     X = np.column_stack([rng.integers(0, 4, 80), rng.integers(0, 5, 80) * 0.5, rng.normal(size=80)])
     X[rng.random(X.shape) < 0.2] = np.nan
     w = rng.integers(0, 4, 80)
-    a = ModeImputer(numeric=numeric).fit(X, [4, 0, 0], sample_weight=w.astype(float))
-    b = ModeImputer(numeric=numeric).fit(np.repeat(X, w, axis=0), [4, 0, 0])
+    a = ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(X, sample_weight=w.astype(float))
+    b = ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(np.repeat(X, w, axis=0))
     np.testing.assert_allclose(a.fill_values_, b.fill_values_, rtol=1e-12)
     # fitted on training rows only: the test rows' values never enter the fill values
     X2 = X.copy()
     X2[60:] = 99.0
-    np.testing.assert_array_equal(ModeImputer(numeric=numeric).fit(X[:60], [4, 0, 0]).fill_values_,
-                                  ModeImputer(numeric=numeric).fit(X2[:60], [4, 0, 0]).fill_values_)
+    np.testing.assert_array_equal(ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(X[:60]).fill_values_,
+                                  ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(X2[:60]).fill_values_)
 
 
 def test_mode_imputer_bad_option():
-    with pytest.raises(ValueError, match="imputer.numeric"):
-        ModeImputer(numeric="median").fit(np.zeros((2, 1)), [0])
+    with pytest.raises(ValueError, match="'numeric' parameter of ModeImputer must be a str among"):
+        ModeImputer(numeric="median").fit(np.zeros((2, 1)))

@@ -210,7 +210,7 @@ def test_bad_params_are_named(params):
 def test_wrong_column_count_at_predict():
     X, y, _ = make_data(n=50)
     model = LeveledNBTree(max_depth=1).fit(X, y)
-    with pytest.raises(ValueError, match="columns"):
+    with pytest.raises(ValueError, match="X has 2 features, but LeveledNBTree is expecting"):
         model.predict(X[:, :2])
 
 

@@ -18,7 +18,7 @@ def _cv_brute(codes, y, w, folds, F, nv, K):
         ya = np.concatenate([y[tr], np.arange(K)])
         wa = np.concatenate([w[tr], np.zeros(K)])
         nb = NaiveBayes().fit(Xa, ya, sample_weight=wa, n_values=nv)
-        pred = np.argmax(nb.decision_function(codes[te]), axis=1)
+        pred = np.argmax(nb._class_scores(codes[te]), axis=1)
         correct += np.sum(w[te] * (pred == y[te]))
     return correct
 

@@ -15,7 +15,7 @@ def impute(table: Table, train: np.ndarray, how: str | None) -> np.ndarray:
     """X with missing values filled from the training rows (``how='mode'``), or X unchanged."""
     if how is None:
         return table.X
-    return ModeImputer().fit(table.X[train], table.n_values).transform(table.X)
+    return ModeImputer(n_values=table.n_values).fit(table.X[train]).transform(table.X)
 
 
 def discretize_splits(table: Table, test: np.ndarray, discretizer: dict,
@@ -27,7 +27,7 @@ def discretize_splits(table: Table, test: np.ndarray, discretizer: dict,
     for s in range(n_splits):
         train = ~test[s]
         X = impute(table, train, how_impute)
-        disc = make_discretizer(discretizer).fit(X[train], table.n_values, table.y[train])
+        disc = make_discretizer(discretizer).set_params(n_values=table.n_values).fit(X[train], table.y[train])
         codes[s] = disc.transform(X)
         n_values[s] = disc.n_values_
     return codes, n_values

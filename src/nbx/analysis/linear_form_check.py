@@ -111,8 +111,8 @@ def two_class(block: dict, rng: np.random.Generator, seed: int) -> dict:
     H_grid = np.diff(real_vote(boosted, grid), axis=1)[:, 0]
     out["lstsq_boosted_nb"] = lstsq_residual(H_grid, phi)
     # AdaBoost.M1's own (discrete) vote margin and how its decisions compare with the linear form's
-    votes = boosted.decision_function(grid)
-    out["lstsq_discrete_vote"] = lstsq_residual(votes[:, 1] - votes[:, 0], phi)
+    margin = boosted.decision_function(grid)  # two classes: vote sum of class 1 minus that of class 0
+    out["lstsq_discrete_vote"] = lstsq_residual(margin, phi)
     out["discrete_vote_agreement"] = float(np.mean((H_grid > 0) == (boosted.predict(grid) == 1)))
     # contrast: boosted leveled NB trees (BLNBT(d)) are no longer linear in per-attribute terms
     depth = int(block.get("tree_depth", 3))

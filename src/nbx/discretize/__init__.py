@@ -8,13 +8,17 @@
 * ``equal_width``  Weka's unsupervised equal-width bins (seed 003), option ``bins`` (10);
 * ``none``         all columns must already be nominal; codes pass through.
 
-All share :class:`~nbx.discretize.base.Discretizer`: ``fit(X, n_values, y, sample_weight)``,
-``transform(X)`` -> int64 codes (missing -> -1), ``n_values_``, ``cut_points_``.
+All share :class:`~nbx.discretize.base.Discretizer`, a scikit-learn transformer: the constructor parameter
+``n_values`` says which columns are nominal, ``fit(X, y=None, sample_weight=None)`` (``y`` required by
+``mdl``), ``transform(X)`` -> int64 codes (missing -> -1), ``fit_transform``, ``get_feature_names_out``,
+fitted ``n_values_`` (output cardinalities, for the learners) and ``cut_points_``. So
+``make_pipeline(MDLDiscretizer(), NaiveBayes())`` is Weka's discretize-then-learn protocol.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..models.base import N_VALUES, as_codes, mixed_n_values, resolve_n_values
 from .base import Discretizer
 from .equal_width import EqualWidthDiscretizer
 from .impute import ModeImputer
@@ -23,15 +27,26 @@ from .stddev import StdDevDiscretizer
 
 
 class NoDiscretizer(Discretizer):
-    """Pass-through for data whose columns are all nominal; numeric columns are an error."""
+    """Pass-through for data whose columns are all nominal; numeric columns are an error.
 
-    def __init__(self):
-        pass
+    ``n_values`` None infers every column's cardinality from the training codes (max + 1, as the discrete
+    learners do).
+    """
 
-    def _check_columns(self, nv: np.ndarray) -> None:
+    input_kind = "discrete"  # takes integer codes (scikit-learn's categorical input tag)
+    _parameter_constraints = {"n_values": N_VALUES}
+
+    def __init__(self, n_values=None):
+        self.n_values = n_values
+
+    def _input_n_values(self, X: np.ndarray) -> np.ndarray:
+        if self.n_values is None:
+            return resolve_n_values(as_codes(X, self), None)
+        nv = mixed_n_values(X, self.n_values)
         numeric = np.flatnonzero(nv == 0).tolist()
         if numeric:
             raise ValueError(f"discretizer.kind 'none' needs all columns nominal; numeric columns: {numeric}")
+        return nv
 
 
 KINDS = {"mdl": MDLDiscretizer, "stddev": StdDevDiscretizer, "equal_width": EqualWidthDiscretizer,

@@ -1,7 +1,12 @@
 """Shared base of the discretizers: input checks, per-column cut points, and the binning transform.
 
-Every discretizer maps mixed data (float ``X``, NaN = missing, ``n_values[j]`` nominal cardinality or 0 for
-numeric) to integer codes: numeric columns become bin indices, nominal columns pass through, missing -> -1.
+Every discretizer is a scikit-learn style transformer, ``fit(X, y=None, sample_weight=None)`` then
+``transform(X)``, mapping mixed data (float ``X``, NaN = missing) to integer codes: numeric columns become
+bin indices, nominal columns pass through, missing -> -1. Which columns are nominal is the constructor
+parameter ``n_values`` (per column the number of nominal values, codes ``0 .. n-1``, or 0 for a numeric
+column; None = every column numeric). At fit a nominal code >= n_values is an error (as in the learners);
+at transform it is a value never seen in training and becomes -1 (missing), as the learners treat it.
+Infinity is an error everywhere.
 
 Bin convention (Weka's, for both supervised and unsupervised ``Discretize``): intervals are
 ``(-inf, c1], (c1, c2], ..., (c_m, inf)``; the bin of ``x`` is the number of cut points strictly below
@@ -12,35 +17,42 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.base import BaseEstimator, check_weights, encode_labels
+from ..models.base import BaseEstimator, check_mixed_X, mixed_n_values
+from ..validation import (check_array, check_consistent_length, check_labels, check_sample_weight,
+                          not_fitted_error, set_input_features, validate_params)
 
 TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
 
 
-def check_mixed(X, n_values) -> tuple[np.ndarray, np.ndarray]:
-    """X as a 2-D float array and n_values as an int array (None = all numeric)."""
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}")
-    if n_values is None:
-        return X, np.zeros(X.shape[1], dtype=np.int64)
-    nv = np.asarray(n_values, dtype=np.int64)
-    if nv.shape != (X.shape[1],):
-        raise ValueError(f"n_values has shape {nv.shape}, expected ({X.shape[1]},)")
-    if np.any(nv < 0):
-        raise ValueError("n_values must be >= 0 (0 marks a numeric column)")
-    return X, nv
+class TransformerMixin:
+    """scikit-learn's transformer tags, ``fit_transform`` and ``get_feature_names_out`` (one output column
+    per input column, named like it)."""
 
+    _preserves_dtype: list = []  # the output's dtype does not follow the input's (codes are int64)
 
-def check_mixed_fit(X, y, n_values, sample_weight, who: str):
-    """The fit preamble shared by mixed-input learners: (X, n_values, classes_, y as class indices, weights)."""
-    X, nv = check_mixed(X, n_values)
-    classes, y_idx = encode_labels(y)
-    if X.shape[0] != y_idx.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y_idx.shape[0]}")
-    if X.shape[0] == 0:
-        raise ValueError(f"{who} needs at least one training row")
-    return X, nv, classes, y_idx, check_weights(sample_weight, X.shape[0])
+    def __sklearn_tags__(self):
+        from sklearn.utils import TransformerTags
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "transformer"
+        tags.transformer_tags = TransformerTags(preserves_dtype=list(self._preserves_dtype))
+        tags.target_tags.required = bool(getattr(self, "supervised", False))
+        return tags
+
+    def fit_transform(self, X, y=None, **fit_params) -> np.ndarray:
+        return self.fit(X, y, **fit_params).transform(X)
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        if not hasattr(self, "n_features_in_"):
+            raise not_fitted_error(self)
+        fitted = getattr(self, "feature_names_in_", None)
+        if input_features is None:
+            names = fitted if fitted is not None else [f"x{i}" for i in range(self.n_features_in_)]
+        else:
+            names = np.asarray(input_features, dtype=object)
+            if len(names) != self.n_features_in_ or (fitted is not None and np.any(names != fitted)):
+                raise ValueError(f"input_features {list(names)} do not match the {self.n_features_in_} features "
+                                 "seen at fit")
+        return np.asarray(names, dtype=object)
 
 
 def nominal_codes(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:
@@ -63,44 +75,50 @@ def bin_codes(X: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     return out
 
 
-class Discretizer(BaseEstimator):
+class Discretizer(TransformerMixin, BaseEstimator):
     """Base class: subclasses implement ``_column_cuts(x, y, w)`` for one numeric column.
 
-    ``x`` holds the column's non-missing training values with positive weight, ``y`` their classes and
-    ``w`` their weights (weights act as counts: weight k == k copies, weight 0 == row absent).
+    ``x`` holds the column's non-missing training values with positive weight, ``y`` their class indices
+    (supervised discretizers) and ``w`` their weights (weights act as counts: weight k == k copies, weight 0
+    == row absent).
 
     Fitted attributes: ``cut_points_`` (per column a sorted float array, or None for nominal columns),
-    ``n_values_`` (output cardinality per column), ``input_n_values_``.
+    ``n_values_`` (output cardinality per column, to pass on to a learner), ``input_n_values_``,
+    ``n_features_in_`` (and ``feature_names_in_``), ``classes_`` (supervised discretizers).
     """
 
     supervised = False
 
-    def fit(self, X, n_values=None, y=None, sample_weight=None):
-        X, nv = check_mixed(X, n_values)
-        w = check_weights(sample_weight, X.shape[0])
-        y = self._check_y(y, X.shape[0])
-        self._check_columns(nv)
+    def fit(self, X, y=None, sample_weight=None):
+        validate_params(self)
+        arr = check_array(self, X, fit=True).astype(np.float64, copy=False)
+        w = check_sample_weight(sample_weight, arr.shape[0])
+        y_idx = None
+        if self.supervised:
+            self.classes_, y_idx = check_labels(y, self)
+            check_consistent_length(arr, y_idx)
+        nv = self._input_n_values(arr)
         cuts = []
-        for j in range(X.shape[1]):  # one call per numeric column; each call is vectorized over rows
+        for j in range(arr.shape[1]):  # one call per numeric column; each call is vectorized over rows
             if nv[j] > 0:
                 cuts.append(None)
                 continue
-            keep = ~np.isnan(X[:, j]) & (w > 0)
-            col = np.asarray(self._column_cuts(X[keep, j], None if y is None else y[keep], w[keep]), float)
+            keep = ~np.isnan(arr[:, j]) & (w > 0)
+            col = np.asarray(self._column_cuts(arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]),
+                             float)
             cuts.append(np.sort(col))
         self.cut_points_ = cuts
         self.input_n_values_ = nv
         self.n_values_ = np.array([nv[j] if c is None else len(c) + 1 for j, c in enumerate(cuts)],
                                   dtype=np.int64)
+        set_input_features(self, X, arr)
         return self
 
     def transform(self, X) -> np.ndarray:
-        if not hasattr(self, "cut_points_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit first")
-        X, _ = check_mixed(X, None)
+        """Integer codes (int64): bin indices of numeric columns, nominal codes passed through; -1 for
+        missing values and for nominal codes never seen in training (>= n_values)."""
+        X = check_mixed_X(self, X)
         nv = self.input_n_values_
-        if X.shape[1] != len(nv):
-            raise ValueError(f"X has {X.shape[1]} columns, the discretizer was fitted on {len(nv)}")
         out = np.empty(X.shape, dtype=np.int64)
         nominal = nv > 0
         if nominal.any():
@@ -114,23 +132,9 @@ class Discretizer(BaseEstimator):
             out[:, numeric] = bin_codes(X[:, numeric], padded)
         return out
 
-    def fit_transform(self, X, n_values=None, y=None, sample_weight=None) -> np.ndarray:
-        return self.fit(X, n_values, y, sample_weight).transform(X)
-
-    def _check_y(self, y, n: int):
-        if not self.supervised:
-            return None
-        if y is None:
-            raise ValueError(f"{type(self).__name__} is supervised: y is required")
-        y = np.asarray(y)
-        if y.shape != (n,):
-            raise ValueError(f"y has shape {y.shape}, expected ({n},)")
-        if n and (not np.issubdtype(y.dtype, np.integer) or y.min() < 0):
-            raise ValueError("y must hold integer class indices 0..K-1")
-        return y.astype(np.int64)
-
-    def _check_columns(self, nv: np.ndarray) -> None:
-        """Hook for discretizers that restrict the column kinds."""
+    def _input_n_values(self, X: np.ndarray) -> np.ndarray:
+        """The input columns' n_values (the constructor's; None = all numeric), checked against X."""
+        return mixed_n_values(X, self.n_values)
 
     def _column_cuts(self, x: np.ndarray, y, w: np.ndarray) -> np.ndarray:
         raise NotImplementedError

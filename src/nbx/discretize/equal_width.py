@@ -11,8 +11,12 @@ as absent (weights as counts), which only matters if such a row holds the minimu
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
+from ..models.base import N_VALUES
+from ..validation import Interval
 from .base import Discretizer
 
 
@@ -28,15 +32,14 @@ def equal_width_cut_points(x: np.ndarray, bins: int) -> np.ndarray:
 
 
 class EqualWidthDiscretizer(Discretizer):
-    """``bins`` equal-width intervals between the training minimum and maximum (Weka's convention)."""
+    """``bins`` equal-width intervals between the training minimum and maximum (Weka's convention).
+    ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric)."""
 
-    def __init__(self, bins: int = 10):
+    _parameter_constraints = {"bins": [Interval(Integral, 1, None, "left")], "n_values": N_VALUES}
+
+    def __init__(self, bins: int = 10, n_values=None):
         self.bins = bins
-
-    def fit(self, X, n_values=None, y=None, sample_weight=None):
-        if isinstance(self.bins, bool) or not isinstance(self.bins, (int, np.integer)) or self.bins < 1:
-            raise ValueError(f"discretizer.bins must be an integer >= 1, got {self.bins!r}")
-        return super().fit(X, n_values, y, sample_weight)
+        self.n_values = n_values
 
     def _column_cuts(self, x, y, w):
         return equal_width_cut_points(x, int(self.bins))

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.base import BaseEstimator, check_weights
-from .base import check_mixed, nominal_codes
+from ..models.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values
+from ..validation import Options, check_array, check_sample_weight, set_input_features, validate_params
+from .base import TransformerMixin, nominal_codes
 
 NUMERIC_OPTIONS = ("mean", "mode")
 
@@ -62,36 +63,38 @@ def numeric_modes(X: np.ndarray, w: np.ndarray) -> np.ndarray:
     return out
 
 
-class ModeImputer(BaseEstimator):
-    """Fill missing values with the training mode (nominal) and mean or mode (numeric); see module doc."""
+class ModeImputer(TransformerMixin, BaseEstimator):
+    """Fill missing values with the training mode (nominal) and mean or mode (numeric); see module doc.
 
-    def __init__(self, numeric: str = "mean"):
+    ``n_values``: per column the number of nominal values (0 = numeric; None = all numeric).
+    Fitted attributes: ``fill_values_``, ``input_n_values_``, ``n_features_in_``.
+    """
+
+    _parameter_constraints = {"numeric": [Options(*NUMERIC_OPTIONS)], "n_values": N_VALUES}
+    _preserves_dtype = ["float64"]
+
+    def __init__(self, numeric: str = "mean", n_values=None):
         self.numeric = numeric
+        self.n_values = n_values
 
-    def fit(self, X, n_values=None, sample_weight=None):
-        if self.numeric not in NUMERIC_OPTIONS:
-            raise ValueError(f"imputer.numeric must be one of {NUMERIC_OPTIONS}, got {self.numeric!r}")
-        X, nv = check_mixed(X, n_values)
-        w = check_weights(sample_weight, X.shape[0])
-        fill = np.full(X.shape[1], np.nan)
+    def fit(self, X, y=None, sample_weight=None):
+        validate_params(self)
+        arr = check_array(self, X, fit=True).astype(np.float64, copy=False)
+        w = check_sample_weight(sample_weight, arr.shape[0])
+        nv = mixed_n_values(arr, self.n_values)
+        fill = np.full(arr.shape[1], np.nan)
         nominal = nv > 0
         if nominal.any():
-            fill[nominal] = nominal_modes(nominal_codes(X[:, nominal], nv[nominal]), nv[nominal], w)
+            fill[nominal] = nominal_modes(nominal_codes(arr[:, nominal], nv[nominal]), nv[nominal], w)
         numeric = ~nominal
         if numeric.any():
             stat = numeric_means if self.numeric == "mean" else numeric_modes
-            fill[numeric] = stat(X[:, numeric], w)
+            fill[numeric] = stat(arr[:, numeric], w)
         self.fill_values_ = fill
         self.input_n_values_ = nv
+        set_input_features(self, X, arr)
         return self
 
     def transform(self, X) -> np.ndarray:
-        if not hasattr(self, "fill_values_"):
-            raise RuntimeError("ModeImputer is not fitted; call fit first")
-        X, _ = check_mixed(X, None)
-        if X.shape[1] != len(self.fill_values_):
-            raise ValueError(f"X has {X.shape[1]} columns, the imputer was fitted on {len(self.fill_values_)}")
+        X = check_mixed_X(self, X)
         return np.where(np.isnan(X), self.fill_values_[None, :], X)
-
-    def fit_transform(self, X, n_values=None, sample_weight=None) -> np.ndarray:
-        return self.fit(X, n_values, sample_weight).transform(X)

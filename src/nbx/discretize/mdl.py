@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..models.base import N_VALUES
 from ..models.criteria import conditional_entropy, entropy
 from .base import Discretizer
 
@@ -107,17 +108,17 @@ def mdl_boundaries(counts: np.ndarray) -> np.ndarray:
 
 
 class MDLDiscretizer(Discretizer):
-    """Supervised Fayyad-Irani MDL discretization of every numeric column (see module docstring)."""
+    """Supervised Fayyad-Irani MDL discretization of every numeric column (see module docstring).
+
+    ``n_values``: per column the number of nominal values (passed through), 0 for a numeric column; None =
+    all numeric. ``fit(X, y)`` needs the class labels y (any labels; encoded as indices).
+    """
 
     supervised = True
+    _parameter_constraints = {"n_values": N_VALUES}
 
-    def __init__(self):
-        pass
-
-    def fit(self, X, n_values=None, y=None, sample_weight=None):
-        y_arr = np.asarray(y) if y is not None else None
-        self._n_classes = int(y_arr.max()) + 1 if y_arr is not None and y_arr.size else 1
-        return super().fit(X, n_values, y, sample_weight)
+    def __init__(self, n_values=None):
+        self.n_values = n_values
 
     def _column_cuts(self, x, y, w):
-        return mdl_cut_points(x, y, w, self._n_classes)
+        return mdl_cut_points(x, y, w, len(self.classes_))

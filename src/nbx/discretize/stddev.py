@@ -18,8 +18,12 @@ codes before fitting); this class discretizes numeric columns only and passes no
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
+from ..models.base import N_VALUES
+from ..validation import Interval
 from .base import Discretizer
 
 
@@ -39,15 +43,14 @@ def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0) -> np.nd
 
 
 class StdDevDiscretizer(Discretizer):
-    """Bins of one standard deviation (``width`` std) anchored at the training mean; see module docstring."""
+    """Bins of one standard deviation (``width`` std) anchored at the training mean; see module docstring.
+    ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric)."""
 
-    def __init__(self, width: float = 1.0):
+    _parameter_constraints = {"width": [Interval(Real, 0, None, "neither")], "n_values": N_VALUES}
+
+    def __init__(self, width: float = 1.0, n_values=None):
         self.width = width
-
-    def fit(self, X, n_values=None, y=None, sample_weight=None):
-        if not (isinstance(self.width, (int, float)) and self.width > 0):
-            raise ValueError(f"discretizer.width must be a positive number, got {self.width!r}")
-        return super().fit(X, n_values, y, sample_weight)
+        self.n_values = n_values
 
     def _column_cuts(self, x, y, w):
         return stddev_cut_points(x, w, float(self.width))

@@ -57,10 +57,12 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from numbers import Real
 
 import numpy as np
 
-from .base import BaseEstimator, ClassifierMixin, check_weights, encode_labels
+from ..validation import BOOLEAN, Interval
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
 from .counting import ValueIndex
 from .criteria import entropy, info_gain
 
@@ -138,28 +140,32 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     Parameters: ``min_leaf`` (C4.5 ``-m``, minimum weight in at least two branches, default 2),
     ``confidence`` (``-c``, pruning confidence CF, default 0.25), ``prune`` (False gives C4.5's unpruned
-    tree), ``subtree_raising`` (Release 8 replaces a node by its largest branch when that is no worse).
+    tree), ``subtree_raising`` (Release 8 replaces a node by its largest branch when that is no worse),
+    ``n_values`` (per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None =
+    all numeric). A nominal code >= n_values is an error at fit and an unknown value at predict.
 
     Fitted attributes: ``classes_``, ``n_values_`` (0 = numeric column), ``tree_`` (root ``_Node``).
     Inspection: ``n_leaves()``, ``depth()``, ``estimated_errors(X, y)`` (C4.5's pessimistic estimate).
     """
 
     input_kind = "mixed"
+    _parameter_constraints = {
+        "min_leaf": [Interval(Real, 0, None, "neither")],
+        "confidence": [Interval(Real, 0, 1, "neither")],
+        "prune": [BOOLEAN],
+        "subtree_raising": [BOOLEAN],
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, min_leaf: float = 2, confidence: float = 0.25, prune: bool = True,
-                 subtree_raising: bool = True):
+                 subtree_raising: bool = True, n_values=None):
         self.min_leaf = min_leaf
         self.confidence = confidence
         self.prune = prune
         self.subtree_raising = subtree_raising
+        self.n_values = n_values
 
     # ------------------------------------------------------------------ input
-    def _check_params(self) -> None:
-        if not (isinstance(self.min_leaf, (int, float)) and self.min_leaf > 0):
-            raise ValueError(f"min_leaf must be a positive number, got {self.min_leaf!r}")
-        if not (isinstance(self.confidence, (int, float)) and 0 < self.confidence < 1):
-            raise ValueError(f"confidence must be in (0, 1), got {self.confidence!r}")
-
     def _prepare_X(self, X, n_values=None) -> tuple[np.ndarray, np.ndarray]:
         """(numeric values with NaN missing, nominal codes with -1 missing), both (n, d)."""
         X = np.asarray(X, dtype=float)
@@ -184,21 +190,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     # ---------------------------------------------------------------- fitting
     def fit(self, X, y, sample_weight=None, n_values=None):
-        self._check_params()
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D, got shape {X.shape}")
-        if n_values is None:
-            n_values = np.zeros(X.shape[1], np.int64)
-        Xf, codes = self._prepare_X(X, n_values)
-        self.n_values_ = np.asarray(n_values, dtype=np.int64)
-        nominal = self.n_values_ > 0
-        if np.any(codes[:, nominal] >= self.n_values_[nominal]):
-            raise ValueError("nominal codes exceed n_values")
-        self.classes_, y_idx = encode_labels(y)
-        if y_idx.shape[0] != X.shape[0]:
-            raise ValueError(f"y has {y_idx.shape[0]} rows, X has {X.shape[0]}")
-        w = check_weights(sample_weight, X.shape[0])
+        X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
+        Xf, codes = self._prepare_X(X, self.n_values_)
         keep = w > 0  # a zero weight is an absent row
         self._X, self._codes, self._y = Xf[keep], codes[keep], y_idx[keep]
         w = w[keep]
@@ -372,10 +365,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------- predicting
     def predict_proba(self, X) -> np.ndarray:
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.n_values_.size:
-            raise ValueError(f"X must have shape (n, {self.n_values_.size}), got {X.shape}")
-        Xf, codes = self._prepare_X(X)
+        Xf, codes = self._prepare_X(check_mixed_X(self, X))
         proba = np.zeros((Xf.shape[0], self._n_classes))
         stack = [(self.tree_, np.arange(Xf.shape[0]), np.ones(Xf.shape[0]))]
         while stack:  # loop over nodes; each node handles all its rows at once

@@ -6,14 +6,27 @@ to the ensemble's columns (:func:`_full_proba`). Base models are fitted only on 
 with the weights as ``sample_weight`` (a bootstrap count of k is k copies of the row), and receive the
 ensemble's ``n_values`` (resolved on the full data for discrete learners, so every sample sees the same
 cardinalities). A base learner with a ``random_state`` parameter gets a seed drawn from the
-ensemble's ``random_state``.
+ensemble's ``random_state``. With a discrete base, a code >= ``n_values_`` at predict (a value never seen
+in training) counts as missing, as in the base learners.
+
+Any scikit-learn classifier can be the base (``AdaBoostM1(DecisionTreeClassifier())``): ``n_values`` is
+passed only to a base whose ``fit`` takes it, and a base whose ``fit`` takes no ``sample_weight`` gets
+Bagging's bootstrap counts as repeated rows (AdaBoost.M1's reweighting needs ``sample_weight``). The
+input is checked once by the ensemble; the base fits inside skip the repeated scans
+(:func:`nbx.validation.scans_skipped`). ``set_params`` also accepts scikit-learn's names ``estimator``
+and ``base_estimator`` for ``base`` (e.g. a grid over ``base_estimator__max_depth``).
 """
 from __future__ import annotations
 
+import copy
+from numbers import Integral, Real
+
 import numpy as np
 
-from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, clone, encode_labels,
-                   resolve_n_values)
+from ..validation import (ESTIMATOR, NONE, RANDOM_STATE, Interval, Options, check_array, check_consistent_length,
+                          check_labels, check_sample_weight, set_input_features, validate_params)
+from .base import (N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_X, check_rng,
+                   clone, fit_accepts, resolve_n_values)
 from .registry import input_kind as _input_kind
 
 VOTE_ZERO_ERROR = np.log(1e10)  # Ting & Zheng §2: the vote of a model with training error 0
@@ -26,26 +39,40 @@ def _default_base():
 
 
 class _Ensemble(ClassifierMixin, BaseEstimator):
-    """Shared fitting plumbing: label encoding, n_values, seeded base fits, class mapping."""
+    """Shared fitting plumbing: input checks, label encoding, n_values, seeded base fits, class mapping."""
+
+    _param_aliases = {"estimator": "base", "base_estimator": "base"}
+    _parameter_constraints = {"base": [ESTIMATOR, NONE], "n_estimators": [Interval(Integral, 1, None, "left")],
+                              "random_state": RANDOM_STATE, "n_values": N_VALUES}
 
     @property
     def input_kind(self) -> str:
         return _input_kind(self.base) if self.base is not None else "discrete"
 
+    def __sklearn_tags__(self):
+        from sklearn.utils import get_tags
+        tags = super().__sklearn_tags__()
+        tags.input_tags = copy.copy(get_tags(self.base if self.base is not None else _default_base()).input_tags)
+        return tags
+
     def _prepare(self, X, y, sample_weight, n_values):
-        X = np.asarray(X)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D, got shape {X.shape}")
-        self.classes_, y_idx = encode_labels(y)
-        if X.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} rows but y has {y_idx.shape[0]}")
-        w = check_weights(sample_weight, X.shape[0])
+        """Checked (X, class indices, weights); discrete input becomes codes (-1 = missing)."""
+        validate_params(self)
+        arr = check_array(self, X, fit=True)
+        self.classes_, y_idx = check_labels(y, self)
+        check_consistent_length(arr, y_idx)
+        w = check_sample_weight(sample_weight, arr.shape[0])
+        n_values = n_values if n_values is not None else self.n_values
         if self.input_kind == "discrete":
-            n_values = resolve_n_values(as_codes(X), n_values)
+            arr = as_codes(arr, self, fit=True)
+            n_values = resolve_n_values(arr, n_values)
         self.n_values_ = n_values
-        if not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
-        return X, y_idx, w
+        set_input_features(self, X, arr)
+        return arr, y_idx, w
+
+    def _check_X(self, X) -> np.ndarray:
+        """The predict preamble: X checked like the training input."""
+        return check_discrete_X(self, X) if self.input_kind == "discrete" else check_array(self, X, fit=False)
 
     def _fit_base(self, X, y_idx, weights, rng):
         """A clone of ``base`` fitted on the rows of positive weight, seeded from ``rng``."""
@@ -54,7 +81,14 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         if "random_state" in est.get_params(deep=False):
             est.set_params(random_state=seed)
         rows = weights > 0
-        return est.fit(X[rows], y_idx[rows], sample_weight=weights[rows], n_values=self.n_values_)
+        extra = {"n_values": self.n_values_} if fit_accepts(est, "n_values") else {}
+        if fit_accepts(est, "sample_weight"):
+            return est.fit(X[rows], y_idx[rows], sample_weight=weights[rows], **extra)
+        if np.any(weights != np.round(weights)):
+            raise TypeError(f"{type(self).__name__} reweights its training rows: its base learner's fit must "
+                            f"accept sample_weight, {type(est).__name__}'s does not")
+        copies = np.repeat(np.flatnonzero(rows), weights[rows].astype(np.int64))  # integer counts = copies
+        return est.fit(X[copies], y_idx[copies], **extra)
 
     def _full_proba(self, est, X) -> np.ndarray:
         """A base model's predict_proba in the ensemble's columns (zeros for classes it never saw)."""
@@ -63,8 +97,7 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         return out
 
     def _votes(self, X, weights) -> np.ndarray:
-        """Σ_t weights[t] · [model t predicts class k], shape (n, K)."""
-        X = np.asarray(X)
+        """Σ_t weights[t] · [model t predicts class k], shape (n, K), on checked X (:meth:`_check_X`)."""
         votes = np.zeros((X.shape[0], len(self.classes_)))
         rows = np.arange(X.shape[0])
         for est, weight in zip(self.estimators_, weights):
@@ -85,7 +118,7 @@ class Bagging(_Ensemble):
     (fraction of the data size drawn with replacement for each bootstrap sample; Wiering §4 "most often
     ... about 90%", so 0.9), ``voting`` (``"hard"``: majority vote of the predicted classes, ties to the
     lowest class index, ``predict_proba`` = vote fractions; ``"soft"``: average of the models'
-    probabilities), ``random_state``.
+    probabilities), ``random_state``, ``n_values`` (passed to the base; the ``fit`` keyword wins).
 
     Sample weights: rows are drawn with probability proportional to ``sample_weight``, and
     round(max_samples · n_rows) rows are drawn (so a weight of k matches k copies only in distribution).
@@ -94,22 +127,21 @@ class Bagging(_Ensemble):
     training row was drawn).
     """
 
+    _parameter_constraints = {**_Ensemble._parameter_constraints,
+                              "max_samples": [Interval(Real, 0, None, "neither")],
+                              "voting": [Options("hard", "soft")]}
+
     def __init__(self, base=None, n_estimators: int = 10, max_samples: float = 0.9, voting: str = "hard",
-                 random_state=None):
+                 random_state=None, n_values=None):
         self.base = base
         self.n_estimators = n_estimators
         self.max_samples = max_samples
         self.voting = voting
         self.random_state = random_state
+        self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        if self.voting not in ("hard", "soft"):
-            raise ValueError(f"voting must be 'hard' or 'soft', got {self.voting!r}")
-        if not (isinstance(self.max_samples, (int, float)) and self.max_samples > 0):
-            raise ValueError(f"max_samples must be a positive fraction, got {self.max_samples!r}")
         X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
-        if w.sum() <= 0:
-            raise ValueError("sample_weight sums to 0")
         rng = check_rng(self.random_state)
         size = max(1, int(round(self.max_samples * X.shape[0])))
         self.estimators_, self.bootstrap_counts_ = [], []
@@ -120,7 +152,7 @@ class Bagging(_Ensemble):
         return self
 
     def predict_proba(self, X) -> np.ndarray:
-        X = np.asarray(X)
+        X = self._check_X(X)
         if self.voting == "soft":
             return sum(self._full_proba(est, X) for est in self.estimators_) / len(self.estimators_)
         return self._votes(X, np.ones(len(self.estimators_))) / len(self.estimators_)
@@ -133,12 +165,13 @@ def adaboost_reweight(weights: np.ndarray, wrong: np.ndarray, error: float, tota
     return new * (total / new.sum())
 
 
-class AdaBoostM1(_Ensemble):
+class AdaBoostM1(DecisionMixin, _Ensemble):
     """AdaBoost.M1 by reweighting, exactly as Ting & Zheng (2003) §2, with Wiering's restart as option.
 
     Parameters: ``base`` (any learner accepting ``sample_weight``; default ``NaiveBayes()``),
     ``n_estimators`` (T, the number of models in the final vote), ``restart`` (``"bootstrap"`` or
-    ``"noise"``), ``max_restarts`` (25), ``random_state``.
+    ``"noise"``), ``max_restarts`` (25), ``random_state``, ``n_values`` (passed to the base; the ``fit``
+    keyword wins).
 
     Procedure (Ting & Zheng §2). w_1(n) = 1 (times ``sample_weight``). Trial t: (i) fit M_t under w_t;
     (ii) ε_t = Σ_n w_t(n) δ(n) / N (eq. 1; weights always sum to N); (iii) misclassified rows get
@@ -162,7 +195,8 @@ class AdaBoostM1(_Ensemble):
     0.9 and 1.1") sets w(n) = sample_weight(n) · U(0.9, 1.1), renormalized to sum N; Wiering only
     mentions the ε ≥ 0.5 case, and we treat ε = 0 as above in both modes.
 
-    Prediction: ``decision_function`` = Σ_t vote_t · [M_t predicts k] (the weighted vote sums),
+    Prediction: ``decision_function`` = Σ_t vote_t · [M_t predicts k] (the weighted vote sums; for two
+    classes the difference of the two sums, scikit-learn's shape (n,)),
     ``predict`` = its argmax (ties to the lowest class index), ``predict_proba`` = the vote sums divided
     by the total vote Σ_t vote_t (all votes are positive), i.e. the normalized weighted votes.
 
@@ -172,14 +206,17 @@ class AdaBoostM1(_Ensemble):
     """
 
     RESTARTS = ("bootstrap", "noise")
+    _parameter_constraints = {**_Ensemble._parameter_constraints, "restart": [Options(*RESTARTS)],
+                              "max_restarts": [Interval(Integral, 0, None, "left")]}
 
     def __init__(self, base=None, n_estimators: int = 10, restart: str = "bootstrap", max_restarts: int = 25,
-                 random_state=None):
+                 random_state=None, n_values=None):
         self.base = base
         self.n_estimators = n_estimators
         self.restart = restart
         self.max_restarts = max_restarts
         self.random_state = random_state
+        self.n_values = n_values
 
     def _reinitialize(self, w: np.ndarray, rng) -> np.ndarray:
         total = w.sum()
@@ -189,10 +226,6 @@ class AdaBoostM1(_Ensemble):
         return noisy * (total / noisy.sum())
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        if self.restart not in self.RESTARTS:
-            raise ValueError(f"restart must be one of {self.RESTARTS}, got {self.restart!r}")
-        if not isinstance(self.max_restarts, (int, np.integer)) or self.max_restarts < 0:
-            raise ValueError(f"max_restarts must be a non-negative integer, got {self.max_restarts!r}")
         X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         keep = w > 0  # weight 0 rows are absent rows
         X, y_idx, w = X[keep], y_idx[keep], w[keep]
@@ -249,9 +282,10 @@ class AdaBoostM1(_Ensemble):
         self.estimator_errors_.append(error)
         self.training_weights_.append(weights)
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         """Weighted vote sums Σ_t vote_t · [M_t predicts class k], shape (n, K)."""
-        return self._votes(X, self.estimator_weights_)
+        return self._votes(self._check_X(X), self.estimator_weights_)
 
     def predict_proba(self, X) -> np.ndarray:
-        return self.decision_function(X) / self.estimator_weights_.sum()
+        # clipped: a row of unanimous votes can round to 1 + 1e-16, which scikit-learn's log_loss refuses
+        return np.minimum(self._class_scores(X) / self.estimator_weights_.sum(), 1.0)

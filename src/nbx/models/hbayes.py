@@ -45,9 +45,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, clone
+from ..validation import ESTIMATOR, NONE
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X, clone
 from .counting import ValueIndex, log_normalize, log_softmax
-from .logistic import check_solver_params, design_matrix, fit_ridge_logistic, log_proba, standardize, standardizer
+from .logistic import SOLVER_CONSTRAINTS, design_matrix, fit_ridge_logistic, log_proba, standardize, standardizer
 from .naive_bayes import nb_log_tables
 
 
@@ -68,19 +69,19 @@ def _weighted_accuracy(scores: np.ndarray, y: np.ndarray, w: np.ndarray) -> floa
     return float(np.dot(w, hit) / total) if total > 0 else 0.0
 
 
-class _HBayesBase(ClassifierMixin, BaseEstimator):
-    """Shared parts: input checks, the indicator design, logistic fits on attribute subsets, prediction."""
+class _HBayesBase(DecisionMixin, ClassifierMixin, BaseEstimator):
+    """Shared parts: input checks, the indicator design, logistic fits on attribute subsets, prediction.
+
+    Input: integer codes, NaN or negative = missing; ``n_values`` (constructor or ``fit`` keyword, the
+    keyword wins; None = max code + 1). At predict a code >= ``n_values_`` (never seen in training) counts
+    as missing.
+    """
 
     input_kind = "discrete"
-
-    def _check_params(self):
-        check_solver_params(self.ridge, self.max_iter, self.tol)
+    _parameter_constraints = {**SOLVER_CONSTRAINTS, "n_values": N_VALUES}
 
     def _prepare(self, X, y, sample_weight, n_values):
-        self._check_params()
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
-        if codes.shape[1] == 0:
-            raise ValueError("X has no columns")
         Z, owner = design_matrix(codes.astype(float), self.n_values_)  # negative codes = missing
         self.mean_, self.scale_ = standardizer(Z, w)
         self._owner = owner
@@ -131,10 +132,7 @@ class _HBayesBase(ClassifierMixin, BaseEstimator):
         del self._Z1
 
     def _codes(self, X) -> np.ndarray:
-        codes = as_codes(X)
-        if codes.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
-        return np.where(codes < self.n_values_, codes, -1)  # unseen codes count as missing
+        return check_discrete_X(self, X)  # unseen codes count as missing
 
     def _discriminative(self, codes) -> np.ndarray:
         """log P(C | S1) for new rows (the caller handles S1 = ∅)."""
@@ -142,11 +140,11 @@ class _HBayesBase(ClassifierMixin, BaseEstimator):
         return log_proba(Z1[:, self._columns(self.s1_)], self.theta_)
 
     def predict_log_proba(self, X) -> np.ndarray:
-        joint = self.decision_function(X)
+        joint = self._class_scores(X)
         return log_softmax(joint)
 
     def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self.decision_function(X))
+        return log_normalize(self._class_scores(X))
 
 
 class HBayesNB(_HBayesBase):
@@ -157,10 +155,11 @@ class HBayesNB(_HBayesBase):
     :class:`nbx.models.logistic.LogisticRegression`). See the module docstring for the search.
     """
 
-    def __init__(self, ridge: float = 1e-8, max_iter: int = 1000, tol: float = 1e-4):
+    def __init__(self, ridge: float = 1e-8, max_iter: int = 1000, tol: float = 1e-4, n_values=None):
         self.ridge = ridge
         self.max_iter = max_iter
         self.tol = tol
+        self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
@@ -201,7 +200,7 @@ class HBayesNB(_HBayesBase):
                     best = ([i, j], th, acc)
         return best
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         """log P(C | S1) + Σ_{S2} log P(x_i | C) (eq. 2 without α), shape (n, K); naive Bayes if S1 = ∅."""
         codes = self._codes(X)
         table = self.log_table_.copy()
@@ -221,11 +220,14 @@ class HBayesTAN(_HBayesBase):
     without giving its settings; ``nbx.models.tan.TAN`` documents its own estimates.
     """
 
-    def __init__(self, tan=None, ridge: float = 1e-8, max_iter: int = 1000, tol: float = 1e-4):
+    _parameter_constraints = {**_HBayesBase._parameter_constraints, "tan": [ESTIMATOR, NONE]}
+
+    def __init__(self, tan=None, ridge: float = 1e-8, max_iter: int = 1000, tol: float = 1e-4, n_values=None):
         self.tan = tan
         self.ridge = ridge
         self.max_iter = max_iter
         self.tol = tol
+        self.n_values = n_values
 
     def _tan_template(self):
         if self.tan is None:
@@ -243,7 +245,7 @@ class HBayesTAN(_HBayesBase):
     @staticmethod
     def _tan_log_likelihood(tan, codes_s2) -> np.ndarray:
         """log P(S2 | C) = TAN's log joint minus its log class prior, shape (n, K)."""
-        return tan.decision_function(codes_s2) - tan.class_log_prior_
+        return tan._class_scores(codes_s2) - tan.class_log_prior_
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
@@ -255,7 +257,7 @@ class HBayesTAN(_HBayesBase):
             return lp if tan is None else lp + self._tan_log_likelihood(tan, codes[:, s2])
 
         full = self._fit_tan(codes, y_idx, w, list(range(d)))
-        accuracy = _weighted_accuracy(full.decision_function(codes), y_idx, w) if full is not None else \
+        accuracy = _weighted_accuracy(full._class_scores(codes), y_idx, w) if full is not None else \
             -np.inf
         self.search_path_ = [([], accuracy)]
         start = fit_ridge_logistic(self._Z1[:, :1], y_idx, w, len(self.classes_), self.ridge,
@@ -267,10 +269,10 @@ class HBayesTAN(_HBayesBase):
         self.tan_ = self._fit_tan(codes, y_idx, w, self.s2_)
         return self
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         """log P(C | S1) + log P(S2 | C) by TAN (eq. 3 without α), shape (n, K); plain TAN if S1 = ∅."""
         codes = self._codes(X)
         if not self.s1_:
-            return self.tan_.decision_function(codes)
+            return self.tan_._class_scores(codes)
         part = self._discriminative(codes)
         return part if self.tan_ is None else part + self._tan_log_likelihood(self.tan_, codes[:, self.s2_])

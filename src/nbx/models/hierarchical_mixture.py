@@ -44,9 +44,12 @@ over levels. ``predict_proba`` is batched over examples, in log space per NB.
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
-from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, check_rng
+from ..validation import RANDOM_STATE, Constraint, Interval
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
 from .counting import ValueIndex
 
 
@@ -140,7 +143,9 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     Parameters: ``layers`` (branching factor per gating layer), ``gamma`` (initial counter γ),
     ``jitter`` (initial counters γ + U(0, jitter)), ``sigma`` (σ of the Gaussian regression model),
-    ``n_iter`` (online EM passes), ``random_state``.
+    ``n_iter`` (online EM passes), ``random_state``, ``n_values`` (per column the number of values; the
+    ``fit`` keyword wins; None = max code + 1). Input: integer codes, NaN or negative = missing; at predict
+    a code >= ``n_values_`` (never seen in training) counts as missing too.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``levels_`` (per level, from the root gating layer to
     the experts: a dict of the counters ``values`` (n_rows, n_models, n_out) over the flat value index,
@@ -148,40 +153,35 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
     """
 
     input_kind = "discrete"
+    _parameter_constraints = {
+        "layers": [Constraint("a list of positive ints (branching factors)", lambda v: isinstance(v, (list, tuple))
+                              and all(Interval(Integral, 1, None, "left")(b) for b in v))],
+        "gamma": [Interval(Real, 0, None, "neither")],
+        "jitter": [Interval(Real, 0, None, "left")],
+        "sigma": [Interval(Real, 0, None, "left")],
+        "n_iter": [Interval(Integral, 0, None, "left")],
+        "random_state": RANDOM_STATE,
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, layers=(4,), gamma: float = 0.1, jitter: float = 0.01, sigma: float = 0.1,
-                 n_iter: int = 5, random_state=None):
+                 n_iter: int = 5, random_state=None, n_values=None):
         self.layers = layers
         self.gamma = gamma
         self.jitter = jitter
         self.sigma = sigma
         self.n_iter = n_iter
         self.random_state = random_state
-
-    def _check_params(self) -> list[int]:
-        layers = list(self.layers) if isinstance(self.layers, (list, tuple)) else None
-        if layers is None or not all(isinstance(b, (int, np.integer)) and b >= 1 for b in layers):
-            raise ValueError(f"layers must be a list of positive integers (branching factors), got {self.layers!r}")
-        if not self.gamma > 0:
-            raise ValueError(f"gamma must be > 0, got {self.gamma!r}")
-        if not self.jitter >= 0:
-            raise ValueError(f"jitter must be >= 0, got {self.jitter!r}")
-        if not self.sigma >= 0:
-            raise ValueError(f"sigma must be >= 0, got {self.sigma!r}")
-        if not isinstance(self.n_iter, (int, np.integer)) or self.n_iter < 0:
-            raise ValueError(f"n_iter must be a non-negative integer, got {self.n_iter!r}")
-        return [int(b) for b in layers]
+        self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        layers = self._check_params()
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        layers = [int(b) for b in self.layers]
         self._index = ValueIndex(self.n_values_)
         rng = check_rng(self.random_state)
         self._layers = layers
         self._levels = self._init_levels(layers, len(self.classes_), rng)
         keep = w > 0
-        if not np.any(keep):
-            raise ValueError("sample_weight: no training row has positive weight")
         self._online_em(self._index.rows(codes[keep]), codes[keep] >= 0, y_idx[keep], w[keep], rng)
         return self
 
@@ -231,9 +231,7 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         return p / p.sum(axis=2, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
-        codes = as_codes(X)
-        if codes.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
+        codes = check_discrete_X(self, X)
         *gating, experts = self._levels
         gates = [self._level_proba(level, codes) for level in gating]
         mu, _ = _mix(gates, self._level_proba(experts, codes))

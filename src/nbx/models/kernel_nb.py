@@ -40,10 +40,13 @@ of distinct values per class are slow (seconds per fit); evaluation costs rows �
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
-from ..discretize.base import check_mixed, check_mixed_fit, nominal_codes
-from .base import BaseEstimator, ClassifierMixin
+from ..discretize.base import nominal_codes
+from ..validation import Interval, Options
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
 from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
 
@@ -144,38 +147,44 @@ def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r
         return ce / np.where(seg_m > 0, seg_m, 1.0)[:, None]
 
 
-class GeneralNB(ClassifierMixin, BaseEstimator):
+class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
     """GNB of Wang et al. 2006 §3-4 (kernel densities for numeric attributes, counts for nominal ones).
 
     Parameters: ``density`` ("kernel" | "gaussian"), ``c_min``, ``c_max``, ``c_step`` (the grid of c_X,
     §4: 0.2, 0.8, 0.01), ``scale`` ("std" | "range" | "none", unit of h, see the module docstring),
-    ``alpha`` (Laplace pseudo-count for nominal attributes and the class prior).
+    ``alpha`` (Laplace pseudo-count for nominal attributes and the class prior), ``n_values`` (per column
+    the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric). A nominal
+    code >= n_values is an error at fit and a missing value (no factor) at predict.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``class_count_``, ``bandwidth_c_`` (d, K) chosen c_X
     (NaN for nominal/ignored or gaussian), ``bandwidth_`` (d, K) the h (kernel) or σ (gaussian) used.
     """
 
     input_kind = "mixed"
+    _parameter_constraints = {
+        "density": [Options(*DENSITIES)],
+        "c_min": [Interval(Real, 0, None, "neither")],
+        "c_max": [Interval(Real, 0, None, "neither")],
+        "c_step": [Interval(Real, 0, None, "neither")],
+        "scale": [Options(*SCALES)],
+        "alpha": [Interval(Real, 0, None, "left")],
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, density: str = "kernel", c_min: float = 0.2, c_max: float = 0.8,
-                 c_step: float = 0.01, scale: str = "std", alpha: float = 1.0):
+                 c_step: float = 0.01, scale: str = "std", alpha: float = 1.0, n_values=None):
         self.density = density
         self.c_min = c_min
         self.c_max = c_max
         self.c_step = c_step
         self.scale = scale
         self.alpha = alpha
+        self.n_values = n_values
 
     # ------------------------------------------------------------------ fitting
-    def _check_params(self):
-        if self.density not in DENSITIES:
-            raise ValueError(f"density must be one of {DENSITIES}, got {self.density!r}")
-        if self.scale not in SCALES:
-            raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
-        if not (0 < self.c_min <= self.c_max) or self.c_step <= 0:
-            raise ValueError("need 0 < c_min <= c_max and c_step > 0")
-        if self.alpha < 0:
-            raise ValueError(f"alpha must be >= 0, got {self.alpha}")
+    def _check_params(self):  # the other parameters: _parameter_constraints, checked by fit (or the owning tree)
+        if self.c_min > self.c_max:
+            raise ValueError(f"need c_min <= c_max, got c_min={self.c_min!r}, c_max={self.c_max!r}")
 
     def fit_info(self) -> dict:
         """Where the §4 bandwidth search ended (for the reports): the share of (numeric attribute, class)
@@ -191,13 +200,14 @@ class GeneralNB(ClassifierMixin, BaseEstimator):
         return np.round(self.c_min + self.c_step * np.arange(n), 10)
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        X, nv, self.classes_, y_idx, w = check_mixed_fit(X, y, n_values, sample_weight, "GeneralNB")
+        X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         return self._fit_indexed(X, y_idx, w, nv, len(self.classes_))
 
     def _fit_indexed(self, X, y_idx, w, nv, n_classes):
         """Fit on class indices 0..n_classes-1 (some may be absent); used by the trees."""
         self._check_params()
         self.n_values_ = nv
+        self.n_features_in_ = X.shape[1]
         self.n_classes_ = n_classes
         if not hasattr(self, "classes_") or len(self.classes_) != n_classes:
             self.classes_ = np.arange(n_classes)
@@ -358,9 +368,7 @@ class GeneralNB(ClassifierMixin, BaseEstimator):
         With ``loo_y``/``loo_r`` each training row's own class is scored without one copy of the row
         (counts, prior and kernel densities): the leave-one-out estimate used by the S-NBTree.
         """
-        X, _ = check_mixed(X, None)
-        if X.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {X.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
+        X = check_mixed_X(self, X)
         codes = nominal_codes(X[:, self._nominal], self.n_values_[self._nominal])
         K = self.n_classes_
         rows = self._index.rows(codes)
@@ -405,7 +413,7 @@ class GeneralNB(ClassifierMixin, BaseEstimator):
         joint = self.log_joint(X, y_idx, r)
         return float(np.sum(w * (np.argmax(joint, axis=1) == y_idx)))
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         return self.log_joint(X)
 
     def predict_log_proba(self, X) -> np.ndarray:

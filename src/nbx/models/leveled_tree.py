@@ -31,9 +31,12 @@ Choices where the paper is silent (written down here, see also the report):
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
-from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit
+from ..validation import Interval
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X
 from .counting import ValueIndex, log_normalize, log_softmax
 from .criteria import entropy, info_gain
 from .naive_bayes import nb_log_tables
@@ -42,26 +45,36 @@ MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at 
 _TOL = 1e-12
 
 
-class LeveledNBTree(ClassifierMixin, BaseEstimator):
+class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
     """LNBT(d): naive Bayes tree grown to depth ``max_depth`` (see the module docstring).
 
     Parameters: ``max_depth`` (d >= 0; 0 = naive Bayes), ``min_split`` (nodes with less training weight
-    are leaves; the paper's 30), ``m`` (m-estimate of the local NBs; the paper's 2).
+    are leaves; the paper's 30), ``m`` (m-estimate of the local NBs; the paper's 2), ``n_values`` (per
+    column the number of values; the ``fit`` keyword wins; None = max code + 1).
+
+    Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
+    training) counts as missing: the row stops at a node splitting on that attribute.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``node_attribute_`` (split attribute per node, -1 for
     a leaf), ``node_depth_``, ``depth_`` (depth of the deepest leaf), ``n_leaves_``.
     """
 
     input_kind = "discrete"
+    _parameter_constraints = {
+        "max_depth": [Interval(Integral, 0, None, "left")],
+        "min_split": [Interval(Real, 0, None, "left")],
+        "m": [Interval(Real, 0, None, "neither")],
+        "n_values": N_VALUES,
+    }
 
-    def __init__(self, max_depth: int = 3, min_split: float = 30.0, m: float = 2.0):
+    def __init__(self, max_depth: int = 3, min_split: float = 30.0, m: float = 2.0, n_values=None):
         self.max_depth = max_depth
         self.min_split = min_split
         self.m = m
+        self.n_values = n_values
 
     # ----------------------------------------------------------------------------------------- fit
     def fit(self, X, y, sample_weight=None, n_values=None):
-        self._check_params()
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         self._index = ValueIndex(self.n_values_)
         self._k = len(self.classes_)
@@ -69,15 +82,6 @@ class LeveledNBTree(ClassifierMixin, BaseEstimator):
         self._pad_pos = np.arange(self._index.n_rows) - self._index.offsets[self._index.attribute_of_row]
         self._grow(codes, y_idx, w)
         return self
-
-    def _check_params(self):
-        if not isinstance(self.max_depth, (int, np.integer)) or isinstance(self.max_depth, bool) \
-                or self.max_depth < 0:
-            raise ValueError(f"max_depth must be a non-negative integer, got {self.max_depth!r}")
-        if not np.isfinite(self.min_split) or self.min_split < 0:
-            raise ValueError(f"min_split must be a non-negative number, got {self.min_split!r}")
-        if not np.isfinite(self.m) or self.m <= 0:
-            raise ValueError(f"m must be positive, got {self.m!r}")
 
     def _grow(self, codes, y, w):
         """Breadth-first growth; each node does one bincount for its counts (NB tables and gains)."""
@@ -173,7 +177,7 @@ class LeveledNBTree(ClassifierMixin, BaseEstimator):
             node[rows[moved]] = nxt[moved]
             active[rows[~moved]] = False
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint of the routed-to local NB, shape (n, K)."""
         codes = self._check_X(X)
         node = self.apply(codes)
@@ -184,14 +188,11 @@ class LeveledNBTree(ClassifierMixin, BaseEstimator):
         return out
 
     def predict_log_proba(self, X) -> np.ndarray:
-        joint = self.decision_function(X)
+        joint = self._class_scores(X)
         return log_softmax(joint)
 
     def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self.decision_function(X))
+        return log_normalize(self._class_scores(X))
 
     def _check_X(self, X) -> np.ndarray:
-        codes = as_codes(X)
-        if codes.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
-        return codes
+        return check_discrete_X(self, X)

@@ -35,11 +35,14 @@ explicit start ``theta0`` and are reused by HBayes (:mod:`nbx.models.hbayes`).
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.optimize import minimize
 
+from ..validation import BOOLEAN, Interval
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
 from .counting import log_softmax
-from .base import BaseEstimator, ClassifierMixin, check_weights, encode_labels
 
 
 def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:
@@ -103,14 +106,11 @@ def _scores(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
     return np.hstack([Z1 @ theta, np.zeros((Z1.shape[0], 1))])
 
 
-def check_solver_params(ridge, max_iter, tol) -> None:
-    """Errors naming the ridge solver's parameter (shared with HBayes)."""
-    if not (np.isfinite(ridge) and ridge >= 0):
-        raise ValueError(f"ridge must be finite and >= 0, got {ridge!r}")
-    if int(max_iter) < 1:
-        raise ValueError(f"max_iter must be >= 1, got {max_iter!r}")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol!r}")
+SOLVER_CONSTRAINTS = {  # the ridge solver's parameters (shared with HBayes)
+    "ridge": [Interval(Real, 0, None, "left")],
+    "max_iter": [Interval(Integral, 1, None, "left")],
+    "tol": [Interval(Real, 0, None, "neither")],
+}
 
 
 def log_proba(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -165,45 +165,29 @@ def fit_ridge_logistic(Z1: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: 
     return res.x.reshape(theta0.shape), int(res.nit), bool(res.success)
 
 
-def _check_n_values(X: np.ndarray, n_values) -> np.ndarray:
-    """n_values as an int array (zeros when None); training codes must lie below it."""
-    nv = np.zeros(X.shape[1], np.int64) if n_values is None else np.asarray(n_values, np.int64)
-    if nv.shape != (X.shape[1],):
-        raise ValueError(f"n_values has shape {nv.shape}, expected ({X.shape[1]},)")
-    too_big = (nv > 0) & np.any(X >= np.where(nv > 0, nv, np.inf), axis=0)
-    if np.any(too_big):
-        raise ValueError(f"X holds codes >= n_values in nominal columns {np.flatnonzero(too_big).tolist()}")
-    return nv
-
-
-class LogisticRegression(ClassifierMixin, BaseEstimator):
+class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
     """Ridge multinomial logistic regression as Weka's Logistic; see the module docstring.
 
     Parameters: ``ridge`` (penalty, Weka -R, default 1e-8), ``max_iter`` (L-BFGS-B iterations; Weka's
     default -1 means "until convergence"), ``tol`` (gradient tolerance on the objective divided by the
-    total weight), ``warm_start`` (start a refit from the previous ``theta_`` if shapes match).
+    total weight), ``warm_start`` (start a refit from the previous ``theta_`` if shapes match),
+    ``n_values`` (per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None =
+    all numeric). A nominal code >= n_values is an error at fit and a missing value at predict.
     """
 
     input_kind = "mixed"
+    _parameter_constraints = {**SOLVER_CONSTRAINTS, "warm_start": [BOOLEAN], "n_values": N_VALUES}
 
     def __init__(self, ridge: float = 1e-8, max_iter: int = 1000, tol: float = 1e-6,
-                 warm_start: bool = False):
+                 warm_start: bool = False, n_values=None):
         self.ridge = ridge
         self.max_iter = max_iter
         self.tol = tol
         self.warm_start = warm_start
-
-    def _check_params(self):
-        check_solver_params(self.ridge, self.max_iter, self.tol)
+        self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        self._check_params()
-        X = np.asarray(X, dtype=float)
-        self.classes_, y_idx = encode_labels(y)
-        if X.ndim != 2 or X.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X must be 2-D with one row per label; got X {X.shape}, y {y_idx.shape}")
-        w = check_weights(sample_weight, X.shape[0])
-        self.n_values_ = _check_n_values(X, n_values)
+        X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         Z, self.column_owner_ = design_matrix(X, self.n_values_)
         self.mean_, self.scale_ = standardizer(Z, w)
         Z1 = standardize(Z, self.mean_, self.scale_)
@@ -220,12 +204,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return self
 
     def _design(self, X) -> np.ndarray:
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != len(self.n_values_):
-            raise ValueError(f"X must have {len(self.n_values_)} columns, got shape {X.shape}")
+        X = check_mixed_X(self, X)
         return standardize(design_matrix(X, self.n_values_)[0], self.mean_, self.scale_)
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         """Class scores (n, K) on the log scale (reference class 0)."""
         return _scores(self._design(X), self.theta_)
 

@@ -57,10 +57,13 @@ each member contributing its normalized (JS or MLE) answer as μ and the varianc
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
+from ..validation import ARRAY_LIKE, ESTIMATOR, NONE, RANDOM_STATE, Interval, Options, validate_params
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng, clone
 from .counting import log_normalize, logsumexp
-from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, clone, encode_labels)
 from .naive_bayes import NaiveBayes
 from .tan import TAN
 from .variance import mean_log_variance
@@ -157,6 +160,7 @@ class _CombinedMembers(ClassifierMixin):
 
     def member_stats(self, X) -> tuple[np.ndarray, np.ndarray]:
         """(log μ_i, log σ_i²) of every member, (k, n, K)."""
+        X = check_discrete_X(self, X)
         return _stack_stats(self.estimators_, X)
 
     def mean_log_variance(self, X) -> tuple[np.ndarray, np.ndarray]:
@@ -175,16 +179,32 @@ class MUV(_CombinedMembers, BaseEstimator):
     Parameters: ``base`` (a NaiveBayes with prior="laplace" or a TAN; default ``NaiveBayes()``),
     ``n_estimators`` (k), ``sampling`` ("bootstrap", "disjoint", "adaboost"), ``balance`` ("balanced",
     "skewed"), ``skew`` (skewed samples: "sorted" k class-sorted parts, Fig. 2(c), or "per_class" one member
-    per class, §4.3; see the module docstring), ``combiner`` (see :data:`COMBINERS`), ``random_state``.
+    per class, §4.3; see the module docstring), ``combiner`` (see :data:`COMBINERS`), ``random_state``,
+    ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
+    ``set_params`` also accepts scikit-learn's ``estimator``/``base_estimator`` for ``base``. Input: integer
+    codes, NaN or negative = missing; at predict a code >= ``n_values_`` (never seen in training) counts as
+    missing.
     Fitted: ``classes_``, ``estimators_`` (the base models), ``sample_weights_`` ((k, n) training weights of
     each member; for adaboost the weights AdaBoost.M1 fitted each kept model under), ``boost_`` (the
     AdaBoostM1 run, adaboost only).
     """
 
     input_kind = "discrete"
+    _param_aliases = {"estimator": "base", "base_estimator": "base"}
+    _parameter_constraints = {
+        "base": [ESTIMATOR, NONE],
+        "n_estimators": [Interval(Integral, 1, None, "left")],
+        "sampling": [Options(*SAMPLINGS)],
+        "balance": [Options(*BALANCES)],
+        "skew": [Options(*SKEWS)],
+        "combiner": [Options(*COMBINERS)],
+        "random_state": RANDOM_STATE,
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, base=None, n_estimators: int = 3, sampling: str = "bootstrap",
-                 balance: str = "balanced", skew: str = "sorted", combiner: str = "js", random_state=None):
+                 balance: str = "balanced", skew: str = "sorted", combiner: str = "js", random_state=None,
+                 n_values=None):
         self.base = base
         self.n_estimators = n_estimators
         self.sampling = sampling
@@ -192,18 +212,7 @@ class MUV(_CombinedMembers, BaseEstimator):
         self.skew = skew
         self.combiner = combiner
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        if not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be an int >= 1, got {self.n_estimators!r}")
-        if self.sampling not in SAMPLINGS:
-            raise ValueError(f"unknown sampling {self.sampling!r}; choose one of {SAMPLINGS}")
-        if self.balance not in BALANCES:
-            raise ValueError(f"unknown balance {self.balance!r}; choose one of {BALANCES}")
-        if self.skew not in SKEWS:
-            raise ValueError(f"unknown skew {self.skew!r}; choose one of {SKEWS}")
-        if self.combiner not in COMBINERS:
-            raise ValueError(f"unknown combiner {self.combiner!r}; choose one of {COMBINERS}")
+        self.n_values = n_values
 
     def _base(self):
         return NaiveBayes() if self.base is None else self.base
@@ -255,12 +264,8 @@ class MUV(_CombinedMembers, BaseEstimator):
         return weights, boost.n_values_
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        self._check_params()
-        codes = as_codes(X)
-        self.classes_, y_idx = encode_labels(y)
-        if codes.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
-        w = check_weights(sample_weight, codes.shape[0])
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)
         if self.sampling == "adaboost":
             weights, n_values = self._fit_adaboost(X, y, w, n_values, self.random_state)
@@ -282,15 +287,19 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
     ``members``: list of unfitted estimators with a ``mean_log_variance`` method or NB/TAN models (or params
     blocks ``{class: MUV, ...}``); default :func:`paper_members`. Each member's ``random_state`` (when it
     has one) is replaced by a seed drawn from this estimator's ``random_state``, for reproducibility.
+    ``n_values`` and the input as in :class:`MUV`.
     Fitted: ``classes_``, ``estimators_``.
     """
 
     input_kind = "discrete"
+    _parameter_constraints = {"members": [ARRAY_LIKE, NONE], "combiner": [Options(*COMBINERS)],
+                              "random_state": RANDOM_STATE, "n_values": N_VALUES}
 
-    def __init__(self, members=None, combiner: str = "js", random_state=None):
+    def __init__(self, members=None, combiner: str = "js", random_state=None, n_values=None):
         self.members = members
         self.combiner = combiner
         self.random_state = random_state
+        self.n_values = n_values
 
     def _members(self) -> list:
         specs = paper_members() if self.members is None else list(self.members)
@@ -301,14 +310,14 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
             if isinstance(spec, dict):
                 from .registry import make_learner
                 out.append(make_learner(spec, "MUVofMUV.members"))
+                validate_params(out[-1])  # built here, so not checked with this estimator's parameters
             else:
                 out.append(clone(spec))
         return out
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        if self.combiner not in COMBINERS:
-            raise ValueError(f"unknown combiner {self.combiner!r}; choose one of {COMBINERS}")
-        self.classes_, _ = encode_labels(y)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)
         self.estimators_ = []
         for est in self._members():

@@ -21,12 +21,18 @@ Priors (``prior``):
 """
 from __future__ import annotations
 
+import warnings
+from numbers import Real
+
 import numpy as np
 
-from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, check_rng
+from ..validation import RANDOM_STATE, Interval, Options
+from .base import (N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X,
+                   check_rng)
 from .counting import ValueIndex, log_normalize, log_softmax
 
 PRIORS = ("laplace", "m_estimate", "kang")
+MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)
 
 
 def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: ValueIndex,
@@ -67,25 +73,59 @@ def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: Val
     return log_prior, np.vstack([log_cond, np.zeros((1, n_classes))])
 
 
-class NaiveBayes(ClassifierMixin, BaseEstimator):
+class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
     """Naive Bayes for discrete (integer-coded) attributes; see the module docstring for the priors.
+
+    Input: integer codes 0..n_values[j]-1, NaN or a negative code = missing (no factor). ``n_values``
+    (constructor or ``fit`` keyword, the keyword wins; None = max code + 1 per column). At predict a code
+    >= ``n_values_`` is a value never seen in training and counts as missing.
+
+    ``alpha`` is used by ``prior="laplace"`` only and ``m`` by ``"m_estimate"`` only: setting one the prior
+    ignores warns. A pseudo-count below 1e-10 (e.g. ``alpha=0``, which gives log 0 for a value unseen in a
+    class) is raised to 1e-10 with a warning, as scikit-learn's naive Bayes does.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``class_count_`` (weighted), ``feature_count_``
     (flat (sum V_j, K) weighted counts), ``class_log_prior_`` and ``log_table_``.
     """
 
     input_kind = "discrete"
+    _parameter_constraints = {
+        "prior": [Options(*PRIORS)],
+        "alpha": [Interval(Real, 0, None, "left")],
+        "m": [Interval(Real, 0, None, "left")],
+        "alpha_jitter": [Interval(Real, 0, None, "left")],
+        "random_state": RANDOM_STATE,
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                 alpha_jitter: float = 0.0, random_state=None):
+                 alpha_jitter: float = 0.0, random_state=None, n_values=None):
         self.prior = prior
         self.alpha = alpha
         self.m = m
         self.alpha_jitter = alpha_jitter
         self.random_state = random_state
+        self.n_values = n_values
+
+    def _pseudo_counts(self) -> tuple[float, float]:
+        """(alpha, m) to use: warns about a set parameter the prior ignores; clips tiny values (see class doc)."""
+        used = {"laplace": ("alpha", "alpha_jitter"), "m_estimate": ("m",), "kang": ()}[self.prior]
+        defaults = {"alpha": 1.0, "m": 2.0, "alpha_jitter": 0.0}
+        for name, default in defaults.items():
+            if name not in used and getattr(self, name) != default:
+                warnings.warn(f"NaiveBayes: {name}={getattr(self, name)!r} is ignored by prior={self.prior!r}",
+                              UserWarning, stacklevel=4)
+        values = {"alpha": self.alpha, "m": self.m}
+        for name in values:
+            if name in used and values[name] < MIN_PSEUDO_COUNT:
+                warnings.warn(f"{name} too small will result in numeric errors, setting {name} = "
+                              f"{MIN_PSEUDO_COUNT:.1e}", UserWarning, stacklevel=4)
+                values[name] = MIN_PSEUDO_COUNT
+        return values["alpha"], values["m"]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        alpha, m = self._pseudo_counts()
         self._index = ValueIndex(self.n_values_)
         k = len(self.classes_)
         counts = self._index.counts(codes, y_idx, w, k)
@@ -95,19 +135,17 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         if self.alpha_jitter:
             jitter = check_rng(self.random_state).uniform(0.0, self.alpha_jitter, size=counts.shape)
         self.class_log_prior_, self.log_table_ = nb_log_tables(
-            self.feature_count_, self.class_count_, self._index, self.prior, self.alpha, self.m, jitter)
+            self.feature_count_, self.class_count_, self._index, self.prior, alpha, m, jitter)
         return self
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint log P(c) + Σ_j log P(x_j | c), shape (n, K)."""
-        codes = as_codes(X)
-        if codes.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
+        codes = check_discrete_X(self, X)
         return self.class_log_prior_ + self._index.lookup_sum(self.log_table_, codes)
 
     def predict_log_proba(self, X) -> np.ndarray:
-        joint = self.decision_function(X)
+        joint = self._class_scores(X)
         return log_softmax(joint)
 
     def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self.decision_function(X))
+        return log_normalize(self._class_scores(X))

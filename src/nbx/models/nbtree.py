@@ -30,10 +30,12 @@ Choices where the papers are silent:
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
-from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, encode_labels,
-                   resolve_n_values)
+from ..validation import NONE, RANDOM_STATE, Interval
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
 from .counting import ValueIndex
 from .naive_bayes import NaiveBayes, nb_log_tables
 
@@ -117,33 +119,38 @@ class _Node:
 class NBTree(ClassifierMixin, BaseEstimator):
     """Kohavi's NBTree on discrete input. Parameters: ``n_folds`` (5), ``min_instances`` (30, a node
     splits only with more weight than this), ``min_rel_reduction`` (0.05), ``alpha`` (Laplace, 1),
-    ``max_depth`` (None = unlimited), ``random_state`` (CV folds).
+    ``max_depth`` (None = unlimited), ``random_state`` (CV folds), ``n_values`` (per column the number of
+    values; the ``fit`` keyword wins; None = max code + 1).
+
+    Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
+    training) counts as missing, i.e. follows the modal branch of a split on its attribute.
 
     Fitted: ``classes_``, ``n_values_``, ``tree_`` (nested ``_Node``), ``n_leaves_``, ``depth_``.
     """
 
     input_kind = "discrete"
+    _parameter_constraints = {
+        "n_folds": [Interval(Integral, 2, None, "left")],
+        "min_instances": [Interval(Real, 0, None, "left")],
+        "min_rel_reduction": [Interval(Real, None, None)],
+        "alpha": [Interval(Real, 0, None, "neither")],
+        "max_depth": [Interval(Integral, 0, None, "left"), NONE],
+        "random_state": RANDOM_STATE,
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, n_folds: int = 5, min_instances: float = 30, min_rel_reduction: float = 0.05,
-                 alpha: float = 1.0, max_depth=None, random_state=None):
+                 alpha: float = 1.0, max_depth=None, random_state=None, n_values=None):
         self.n_folds = n_folds
         self.min_instances = min_instances
         self.min_rel_reduction = min_rel_reduction
         self.alpha = alpha
         self.max_depth = max_depth
         self.random_state = random_state
+        self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        if int(self.n_folds) < 2:
-            raise ValueError(f"n_folds must be >= 2, got {self.n_folds}")
-        codes = as_codes(X)
-        self.classes_, y_idx = encode_labels(y)
-        if codes.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
-        if codes.shape[0] == 0:
-            raise ValueError("NBTree needs at least one training row")
-        w = check_weights(sample_weight, codes.shape[0])
-        self.n_values_ = resolve_n_values(codes, n_values)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         self._index = ValueIndex(self.n_values_)
         self._rng = check_rng(self.random_state)
         self.n_leaves_, self.depth_ = 0, 0
@@ -210,9 +217,7 @@ class NBTree(ClassifierMixin, BaseEstimator):
         return int(cand[best]), int(modes[cand[best]])
 
     def predict_proba(self, X):
-        codes = as_codes(X)
-        if codes.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
+        codes = check_discrete_X(self, X)
         out = np.zeros((codes.shape[0], len(self.classes_)))
         self._route(self.tree_, codes, np.arange(codes.shape[0]), out)
         return out

@@ -64,5 +64,6 @@ def make_learner(spec: dict, where: str = "params"):
 
 
 def input_kind(estimator) -> str:
-    """'discrete' (integer codes, all attributes discretized) or 'mixed' (numeric columns kept)."""
-    return getattr(estimator, "input_kind", "discrete")
+    """'discrete' (integer codes, all attributes discretized) or 'mixed' (numeric columns kept). Every nbx
+    learner declares it; an estimator from elsewhere (e.g. scikit-learn's) gets the numeric values."""
+    return getattr(estimator, "input_kind", "mixed")

@@ -37,11 +37,14 @@ Choices where the paper is silent:
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
-from ..discretize.base import check_mixed, check_mixed_fit, nominal_codes
+from ..discretize.base import nominal_codes
 from ..discretize.mdl import mdl_boundaries
-from .base import BaseEstimator, ClassifierMixin
+from ..validation import NONE, Interval, instance_of
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X
 from .counting import ValueIndex
 from .kernel_nb import GeneralNB
 
@@ -95,24 +98,32 @@ class _Node:
 class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     """S-NBTree of Wang et al. 2006 (Fig. 2). Parameters: ``min_instances`` (30), ``min_rel_reduction``
     (0.05), ``max_depth`` (None), ``leaf`` (a :class:`GeneralNB` whose parameters every node's GNB uses;
-    None = ``GeneralNB()``).
+    None = ``GeneralNB()``), ``n_values`` (per column the number of nominal values, 0 = numeric; the
+    ``fit`` keyword wins; None = all numeric). A nominal code >= n_values is an error at fit and a missing
+    value at predict.
 
     Fitted: ``classes_``, ``n_values_``, ``tree_``, ``n_leaves_``, ``depth_``.
     """
 
     input_kind = "mixed"
+    _parameter_constraints = {
+        "min_instances": [Interval(Real, 0, None, "left")],
+        "min_rel_reduction": [Interval(Real, None, None)],
+        "max_depth": [Interval(Integral, 0, None, "left"), NONE],
+        "leaf": [instance_of(GeneralNB), NONE],
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, min_instances: float = 30, min_rel_reduction: float = 0.05, max_depth=None,
-                 leaf=None):
+                 leaf=None, n_values=None):
         self.min_instances = min_instances
         self.min_rel_reduction = min_rel_reduction
         self.max_depth = max_depth
         self.leaf = leaf
+        self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        X, nv, self.classes_, y_idx, w = check_mixed_fit(X, y, n_values, sample_weight, "SelfAdaptiveNBTree")
-        if self.leaf is not None and not isinstance(self.leaf, GeneralNB):
-            raise ValueError(f"leaf must be a GeneralNB or None, got {type(self.leaf).__name__}")
+        X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         X = X.copy()
         nom = np.flatnonzero(nv > 0)
         codes = nominal_codes(X[:, nom], nv[nom]).astype(float)
@@ -186,9 +197,7 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def predict_proba(self, X):
-        X, _ = check_mixed(X, None)
-        if X.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {X.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
+        X = check_mixed_X(self, X)
         out = np.zeros((X.shape[0], len(self.classes_)))
         self._route(self.tree_, X, np.arange(X.shape[0]), out)
         return out

@@ -35,9 +35,12 @@ equals ``NaiveBayes(prior="laplace", alpha=alpha)``.
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
-from .base import BaseEstimator, ClassifierMixin, as_codes, check_weights, encode_labels, resolve_n_values
+from ..validation import Interval, Options
+from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X
 from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
 
@@ -130,11 +133,15 @@ def class_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarray, in
     return np.where(n_j > 0, mi / np.where(n_j > 0, n_j, 1.0), 0.0)
 
 
-class TAN(ClassifierMixin, BaseEstimator):
+class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
     """Tree-augmented naive Bayes (Friedman et al. 1997) with Dirichlet(α) posterior-mean CP tables.
 
     Parameters: ``alpha`` (Dirichlet prior per cell, > 0; 1 = Lee et al. §3.2), ``root`` ("first",
-    "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges).
+    "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges),
+    ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
+
+    Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
+    training) counts as missing.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``parents_`` (attribute parent of each attribute, -1 =
     only the class), ``root_``, ``cmi_`` ((d, d) I(X_i; X_j | C), zeros for "naive"), ``class_count_``,
@@ -146,23 +153,23 @@ class TAN(ClassifierMixin, BaseEstimator):
     """
 
     input_kind = "discrete"
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, None, "neither")],
+        "root": [Options("first", "max_class_mi"), Interval(Integral, 0, None, "left")],
+        "structure": [Options(*STRUCTURES)],
+        "n_values": N_VALUES,
+    }
 
-    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree"):
+    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree", n_values=None):
         self.alpha = alpha
         self.root = root
         self.structure = structure
+        self.n_values = n_values
 
     # ----------------------------------------------------------------------------------------- fitting
     def _check_params(self, d: int) -> None:
-        if not np.isfinite(self.alpha) or self.alpha <= 0:
-            raise ValueError(f"alpha must be > 0, got {self.alpha!r}")
-        if self.structure not in STRUCTURES:
-            raise ValueError(f"unknown structure {self.structure!r}; choose one of {STRUCTURES}")
-        if isinstance(self.root, (int, np.integer)) and not isinstance(self.root, bool):
-            if d and not 0 <= self.root < d:
-                raise ValueError(f"root must be in [0, {d}), got {self.root}")
-        elif self.root not in ("first", "max_class_mi"):
-            raise ValueError(f"root must be 'first', 'max_class_mi' or an int, got {self.root!r}")
+        if not isinstance(self.root, str) and self.root >= d:
+            raise ValueError(f"root must be in [0, {d}), got {self.root}")
 
     def _choose_root(self, codes, y, w, n_classes) -> int:
         if self.root == "first":
@@ -173,14 +180,9 @@ class TAN(ClassifierMixin, BaseEstimator):
         return int(self.root)
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        codes = as_codes(X)
-        self.classes_, y_idx = encode_labels(y)
-        if codes.shape[0] != y_idx.shape[0]:
-            raise ValueError(f"X has {codes.shape[0]} rows but y has {y_idx.shape[0]}")
-        w = check_weights(sample_weight, codes.shape[0])
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         d = codes.shape[1]
         self._check_params(d)
-        self.n_values_ = resolve_n_values(codes, n_values)
         k = len(self.classes_)
         if self.structure == "tree" and d > 1:
             self.cmi_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k)
@@ -242,10 +244,7 @@ class TAN(ClassifierMixin, BaseEstimator):
         return cond, marg
 
     def _codes(self, X) -> np.ndarray:
-        codes = as_codes(X)
-        if codes.shape[1] != len(self.n_values_):
-            raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(self.n_values_)}")
-        return np.where(codes < self.n_values_, codes, -1)  # unseen codes count as missing
+        return check_discrete_X(self, X)  # unseen codes count as missing
 
     def log_likelihood(self, X) -> np.ndarray:
         """log P(x | c) under the tree (no class prior), shape (n, K)."""
@@ -253,16 +252,17 @@ class TAN(ClassifierMixin, BaseEstimator):
         return (self.cond_index_.lookup_sum(self.cond_log_table_, cond)
                 + self.marg_index_.lookup_sum(self.marg_log_table_, marg))
 
-    def decision_function(self, X) -> np.ndarray:
+    def _class_scores(self, X) -> np.ndarray:
         """Log joint log P(c) + Σ_j log P(x_j | x_parent(j), c), shape (n, K)."""
-        return self.class_log_prior_ + self.log_likelihood(X)
+        log_likelihood = self.log_likelihood(X)  # first: checks X (NotFittedError before fit)
+        return self.class_log_prior_ + log_likelihood
 
     def predict_log_proba(self, X) -> np.ndarray:
-        joint = self.decision_function(X)
+        joint = self._class_scores(X)
         return log_softmax(joint)
 
     def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self.decision_function(X))
+        return log_normalize(self._class_scores(X))
 
     def conditional_table(self, j: int) -> np.ndarray:
         """Posterior-mean CP table of attribute j, shape (V_parent or 1, K, V_j): [u, c, v] = θ_{v | u, c}."""
