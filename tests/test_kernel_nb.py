@@ -169,3 +169,24 @@ def test_fit_info_reports_bandwidths_at_grid_bounds():
     assert info_smooth["kernel_c_at_min"] < 1.0
     assert GeneralNB(density="gaussian").fit(smooth, y).fit_info() == {"kernel_c_at_min": None,
                                                                         "kernel_c_at_max": None}
+
+
+def test_fast_exp_equals_numpy_exp_bitwise():
+    from nbx.models.kernel_nb import _exp
+    rng = np.random.default_rng(0)
+    t = np.concatenate([-rng.uniform(0, 800, 5000), [-np.inf, 0.0, -700.0, -745.13, -745.2, -746.0]])
+    assert _exp(t).tobytes() == np.exp(t).tobytes()
+
+
+def test_density_of_repeated_values_equals_row_by_row():
+    """Densities are computed once per distinct query and gathered: each row's value must equal its own
+    evaluation (also under leave-one-out, where the query includes the row's class)."""
+    X, y = _data(3, 80)
+    X[5, 0] = np.nan
+    m = GeneralNB().fit(X, y, n_values=[0, 3])
+    r = np.ones(len(y))
+    together = m.numeric_log_density(X, y, r)
+    alone = np.concatenate([m.numeric_log_density(X[i:i + 1], y[i:i + 1], r[i:i + 1]) for i in range(len(y))])
+    assert together.tobytes() == alone.tobytes()
+    assert m.numeric_log_density(X).tobytes() == np.concatenate(
+        [m.numeric_log_density(X[i:i + 1]) for i in range(len(y))]).tobytes()

@@ -33,10 +33,13 @@ Choices where the paper is silent (see also the report):
   mean and standard deviation), for comparison (Wang §6, Fig. 3 discussion).
 
 Speed: the densities of a class are sums over its *distinct* values (weights summed), so integer-valued
-attributes (letter, optdigits) cost (#distinct)² per class instead of m². Pairwise kernel blocks are
-batched over (attribute, class) segments and bounded to ``BLOCK`` elements; all sums are log-sum-exp.
-Cost grows with (#distinct values per class)² · 61 grid values: truly continuous attributes with thousands
-of distinct values per class are slow (seconds per fit); evaluation costs rows × all centers.
+attributes (letter, optdigits) cost (#distinct)² per class instead of m². The bandwidth search costs
+(#distinct values per class)² · 61 grid values, in blocks that stay in cache, segments of equal size
+batched without padding; evaluation costs (#distinct query values × the attribute's centers) per
+attribute. All sums are log-sum-exp; exp never sees inputs below -700 relative to the largest term
+(numpy's exp is many times slower on underflowing inputs). Each leave-one-out sum runs over exactly its
+segment's centers, so the search's cross-entropies are independent of how segments are batched (they
+equal the unbatched sums; they differ from the earlier padded batches in the last bits only).
 """
 from __future__ import annotations
 
@@ -47,7 +50,9 @@ from .base import BaseEstimator, ClassifierMixin
 from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
 
-BLOCK = 1 << 22  # max elements of one temporary (pairwise, grid) block
+BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
+LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)
+UNDERFLOW = -700.0  # log-terms this far below a sum's largest term (1) cannot change it
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 DENSITIES = ("kernel", "gaussian")
 SCALES = ("std", "range", "none")
@@ -58,7 +63,19 @@ def _grouped_logsumexp(T: np.ndarray, starts: np.ndarray, group_of_col: np.ndarr
     M = np.maximum.reduceat(T, starts, axis=1)
     M = np.where(np.isfinite(M), M, 0.0)
     with np.errstate(divide="ignore"):
-        return np.log(np.add.reduceat(np.exp(T - M[:, group_of_col]), starts, axis=1)) + M
+        return np.log(np.add.reduceat(_exp(T - M[:, group_of_col]), starts, axis=1)) + M
+
+
+def _exp(t: np.ndarray) -> np.ndarray:
+    """np.exp(t) for t <= 0, the same values, without numpy's slow path for underflowing inputs (many
+    times slower): inputs below -700 are evaluated separately, only those whose result is not 0."""
+    out = np.exp(np.maximum(t, UNDERFLOW))
+    low = t < UNDERFLOW
+    if low.any():
+        out[low] = 0.0
+        tiny = low & (t > -746.0)  # exp(-745.2) is the smallest subnormal; below, exp is 0
+        out[tiny] = np.exp(t[tiny])
+    return out
 
 
 def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
@@ -78,6 +95,40 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     return np.where(hi > lo, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
 
 
+def _loo_log_sums(vals, logw, a, out):
+    """log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²) for S segments of U centers each (no padding).
+
+    vals, logw (S, U); a (S, G); out (S, U, G). Blocks of (segments, grid, rows, centers) stay in
+    cache; every row is summed over exactly its segment's U centers."""
+    S, U = vals.shape
+    G = a.shape[1]
+    gc = int(min(G, max(1, LSE_BLOCK // (U * U))))
+    sc = int(min(S, max(1, LSE_BLOCK // (gc * U * U))))
+    rc = int(min(U, max(1, LSE_BLOCK // (sc * gc * U))))
+    space = np.empty(sc * gc * rc * U)
+    for s0 in range(0, S, sc):
+        s1 = min(S, s0 + sc)
+        for r0 in range(0, U, rc):
+            r1 = min(U, r0 + rc)
+            D = (vals[s0:s1, r0:r1, None] - vals[s0:s1, None, :]) ** 2  # (s, r, U)
+            lw = np.broadcast_to(logw[s0:s1, None, :], D.shape).copy()
+            rr = np.arange(r0, r1)
+            lw[:, rr - r0, rr] = -np.inf  # leave the own value out (added back with weight W_u - r)
+            for g0 in range(0, G, gc):
+                g1 = min(G, g0 + gc)
+                T = space[:(s1 - s0) * (g1 - g0) * (r1 - r0) * U].reshape(s1 - s0, g1 - g0, r1 - r0, U)
+                np.multiply(a[s0:s1, g0:g1, None, None], D[:, None], out=T)
+                np.subtract(lw[:, None], T, out=T)
+                M = T.max(axis=-1)
+                np.subtract(T, np.where(np.isfinite(M), M, 0.0)[..., None], out=T)
+                # exp is many times slower on underflowing inputs; terms below e^-700 of the largest
+                # (which is 1) cannot change the sum, so they are raised to e^-700.
+                np.maximum(T, UNDERFLOW, out=T)
+                np.exp(T, out=T)
+                lse = np.where(np.isfinite(M), np.log(T.sum(axis=-1)) + M, -np.inf)  # no other center: -inf
+                out[s0:s1, r0:r1, g0:g1] = np.moveaxis(lse, 1, 2)
+
+
 def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base,
                       grid) -> np.ndarray:
     """Leave-one-out cross-entropy (Wang §4) per segment and grid value, shape (n_seg, len(grid)).
@@ -91,44 +142,14 @@ def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r
     n_seg, G = len(seg_m), len(grid)
     sizes = np.bincount(center_seg, minlength=n_seg)
     first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    L = np.full((len(centers), G), -np.inf)  # log Σ_{u'≠u} W_u' exp(-(u-u')²/(2h²)) per center and grid
-    order = np.argsort(sizes, kind="stable")
-    order = order[sizes[order] > 0]
-    pos = 0
-    while pos < len(order):
-        U = int(sizes[order[pos]])
-        # Largest batch of (ascending-size) segments whose padded pairwise block fits.
-        end = pos + 1
-        while end < len(order) and (end - pos + 1) * int(sizes[order[end]]) ** 2 <= BLOCK:
-            end += 1
-        batch = order[pos:end]
-        U = int(sizes[batch[-1]])
-        S = len(batch)
-        col = np.arange(U)
-        valid = col[None, :] < sizes[batch][:, None]
-        idx = np.where(valid, first[batch][:, None] + col[None, :], 0)
-        vals = np.where(valid, centers[idx], 0.0)
-        logw = np.where(valid, center_logw[idx], -np.inf)
-        a = 1.0 / (2.0 * (grid[None, :] * seg_base[batch][:, None]) ** 2)  # (S, G)
-        gc = int(min(G, max(1, BLOCK // (S * U * U))))
-        R = int(min(U, max(1, BLOCK // (S * gc * U))))
-        for r0 in range(0, U, R):
-            r1 = min(U, r0 + R)
-            D = (vals[:, r0:r1, None] - vals[:, None, :]) ** 2  # (S, R, U)
-            lw = np.broadcast_to(logw[:, None, :], D.shape).copy()
-            rr = np.arange(r0, r1)
-            lw[:, rr - r0, rr] = -np.inf  # leave the own value out (added back with weight W_u - r)
-            for g0 in range(0, G, gc):
-                g1 = min(G, g0 + gc)
-                T = lw[:, None] - a[:, g0:g1, None, None] * D[:, None]  # (S, g, R, U)
-                M = T.max(axis=-1)
-                Mf = np.where(np.isfinite(M), M, 0.0)
-                with np.errstate(divide="ignore"):
-                    lse = np.log(np.exp(T - Mf[..., None]).sum(axis=-1)) + Mf  # (S, g, R)
-                ok = valid[:, r0:r1]
-                tgt = idx[:, r0:r1][ok]
-                L[tgt, g0:g1] = np.moveaxis(lse, 1, 2)[ok]
-        pos = end
+    L = np.full((len(centers), G), -np.inf)
+    for U in np.unique(sizes[sizes > 0]):
+        segs = np.flatnonzero(sizes == U)  # segments of equal size batch without padding
+        idx = first[segs][:, None] + np.arange(U)[None, :]
+        a = 1.0 / (2.0 * (grid[None, :] * seg_base[segs][:, None]) ** 2)  # (S, G)
+        out = np.empty((len(segs), U, G))
+        _loo_log_sums(centers[idx], center_logw[idx], a, out)
+        L[idx.ravel()] = out.reshape(-1, G)
     seg = center_seg[obs_center]
     with np.errstate(divide="ignore", invalid="ignore"):
         own = np.log(np.maximum(np.exp(center_logw[obs_center]) - obs_r, 0.0))
@@ -137,7 +158,7 @@ def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r
         log_h = np.log(grid[None, :] * seg_base[seg][:, None])
         term = np.where(rest[:, None] > 0, num - np.log(np.where(rest > 0, rest, 1.0))[:, None] - log_h
                         - HALF_LOG_2PI, -np.inf)
-    contrib = -(obs_w[:, None] * term)  # (n_obs, G); +inf where the LOO density is empty
+    contrib = -(obs_w[:, None] * term)
     flat = (seg[:, None] * G + np.arange(G)[None, :]).ravel()
     ce = np.bincount(flat, weights=contrib.ravel(), minlength=n_seg * G).reshape(n_seg, G)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -252,12 +273,11 @@ class GeneralNB(ClassifierMixin, BaseEstimator):
         spread = self._scale(vals, ow, seg, n_seg, seg_std, pooled_std[attr_of_seg])
         base = np.where(active, spread / np.sqrt(np.where(seg_m > 0, seg_m, 1.0)), 1.0)
         # Observations scored by the LOO criterion: (center, removed weight) pairs with summed weight.
-        r = np.minimum(ow, 1.0)
-        pair, pair_of_obs = np.unique(np.stack([center_of_obs, r]), axis=1, return_inverse=True)
-        pair_of_obs = np.ravel(pair_of_obs)
+        r_values, r_rank = np.unique(np.minimum(ow, 1.0), return_inverse=True)
+        pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
         grid = self.grid_()
-        ce = loo_cross_entropy(centers, np.log(center_w), center_seg, pair[0].astype(np.int64),
-                               np.bincount(pair_of_obs, ow), pair[1], seg_m, base, grid)
+        ce = loo_cross_entropy(centers, np.log(center_w), center_seg, pair // len(r_values),
+                               np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)], seg_m, base, grid)
         finite = np.isfinite(ce)
         best = np.where(finite.any(axis=1), np.argmin(np.where(finite, ce, np.inf), axis=1), len(grid) - 1)
         c = grid[best]
@@ -285,8 +305,6 @@ class GeneralNB(ClassifierMixin, BaseEstimator):
         self._center_seg = center_seg
         self._seg_logh = np.log(h_seg)
         self._seg_h = h_seg
-        self._segments, self._starts = np.unique(center_seg, return_index=True)
-        self._group_of_center = np.searchsorted(self._segments, center_seg)
         # (segment, value rank) keys, increasing because centers are sorted by segment then value.
         self._all_values = np.unique(centers)
         self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
@@ -297,51 +315,81 @@ class GeneralNB(ClassifierMixin, BaseEstimator):
 
         With ``loo_y``/``loo_r`` (training rows only, kernel density): the density of the row's own class
         leaves one copy (weight ``loo_r``) of the row out, as in the LOO criterion of §4.
+
+        Each attribute's densities are computed once per distinct query (value, and with leave-one-out
+        also own class and removed weight) and gathered back to the rows: attributes with few distinct
+        values (letter, optdigits) cost (#values x centers) instead of (rows x centers).
         """
         X = np.asarray(X, dtype=float)
         Xn = X[:, self._numeric]
         n, dn, K = Xn.shape[0], Xn.shape[1], self._n_seg_K
-        out = np.zeros((n, dn * K))
-        C = len(self._centers)
-        if C == 0 or n == 0:
-            return out.reshape(n, dn, K)
-        attr_of_center = self._center_seg // K
-        h_c = self._seg_h[self._center_seg]
-        base = self._center_logw - self._seg_logh[self._center_seg] - HALF_LOG_2PI
-        loo = loo_y is not None and self.density == "kernel"
-        step = max(1, BLOCK // C)
-        for s in range(0, n, step):
-            xb = Xn[s:s + step]
-            T = base - 0.5 * ((xb[:, attr_of_center] - self._centers) / h_c) ** 2
+        out = np.zeros((n, dn, K))
+        if len(self._centers) == 0 or n == 0:
+            return out
+        observed = ~np.isnan(Xn)
+        if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
+            seg = self._center_seg
+            out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
+            out[~observed] = 0.0
+            return out
+        loo = loo_y is not None
+        for a in np.unique(self._center_seg // K):
+            rows = np.flatnonzero(observed[:, a])
+            values, query_of_row = np.unique(Xn[rows, a], return_inverse=True)
+            own = removed = None
             if loo:
-                T, norm = self._leave_own_out(T, xb, loo_y[s:s + step], loo_r[s:s + step])
-            dens = _grouped_logsumexp(np.where(np.isnan(T), -np.inf, T), self._starts, self._group_of_center)
-            blk = np.zeros((xb.shape[0], dn * K))
-            blk[:, self._segments] = dens - np.log(self._seg_m[self._segments])
-            if loo:
-                blk += norm
-            blk = blk.reshape(-1, dn, K)
-            blk[np.isnan(xb)] = 0.0
-            out[s:s + step] = blk.reshape(-1, dn * K)
-        return out.reshape(n, dn, K)
+                r_values, r_rank = np.unique(loo_r[rows], return_inverse=True)
+                keys, query_of_row = np.unique((query_of_row * K + loo_y[rows]) * len(r_values) + r_rank,
+                                               return_inverse=True)
+                values, own, removed = (values[keys // (K * len(r_values))], keys // len(r_values) % K,
+                                        r_values[keys % len(r_values)])
+            dens = np.empty((len(values), K))
+            step = max(1, BLOCK // np.count_nonzero(self._center_seg // K == a))
+            for q in range(0, len(values), step):
+                part = slice(q, q + step)
+                dens[part] = self._attribute_log_density(a, values[part], own if own is None else own[part],
+                                                         removed if removed is None else removed[part])
+            out[rows, a] = dens[query_of_row.ravel()]
+        if loo:
+            rows, attrs = np.nonzero(observed)
+            out[rows, attrs, loo_y[rows]] += self._loo_normalizer(attrs * K + loo_y[rows], loo_r[rows])
+        out[~observed] = 0.0
+        return out
 
-    def _leave_own_out(self, T, xb, yb, rb):
-        """Replace the own center's weight W_u by W_u - r in the own class; return normalizer shifts."""
+    def _attribute_log_density(self, a, x, own=None, removed=None) -> np.ndarray:
+        """log p̂(x | c) of attribute ``a`` (numeric index) at query values x, shape (q, K); 0 for classes
+        without centers. With ``own``/``removed`` (per query): one copy of weight ``removed`` of the value
+        leaves the own class's kernel sum (its center's weight W_u becomes W_u - removed)."""
         K = self._n_seg_K
-        rows, attrs = np.nonzero(~np.isnan(xb))
-        seg = attrs * K + yb[rows]
-        cand, found = self._find_centers(seg, xb[rows, attrs])
-        cand, rows_f = cand[found], rows[found]
-        w_own = np.exp(self._center_logw[cand])
-        with np.errstate(divide="ignore"):
-            T[rows_f, cand] = (np.log(np.maximum(w_own - rb[rows_f], 0.0))
-                               - self._seg_logh[self._center_seg[cand]] - HALF_LOG_2PI)
-        norm = np.zeros((xb.shape[0], xb.shape[1] * K))
+        lo, hi = np.searchsorted(self._center_seg, [a * K, (a + 1) * K])
+        seg = self._center_seg[lo:hi]
+        T = self._log_kernel(x[:, None], slice(lo, hi))
+        if own is not None:
+            cand, found = self._find_centers(a * K + own, x)
+            q = np.flatnonzero(found)
+            cand = cand[found]
+            with np.errstate(divide="ignore"):
+                T[q, cand - lo] = (np.log(np.maximum(np.exp(self._center_logw[cand]) - removed[q], 0.0))
+                                   - self._seg_logh[self._center_seg[cand]] - HALF_LOG_2PI)
+        segments, starts = np.unique(seg, return_index=True)
+        out = np.zeros((len(x), K))
+        out[:, segments - a * K] = (_grouped_logsumexp(T, starts, np.searchsorted(segments, seg))
+                                    - np.log(self._seg_m[segments]))
+        return out
+
+    def _log_kernel(self, x, centers: slice) -> np.ndarray:
+        """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
+        seg = self._center_seg[centers]
+        return (self._center_logw[centers] - self._seg_logh[seg] - HALF_LOG_2PI) - 0.5 * (
+            (x - self._centers[centers]) / self._seg_h[seg]) ** 2
+
+    def _loo_normalizer(self, seg, r) -> np.ndarray:
+        """log m - log(m - r) of the own class's density normalizer when one copy (r) leaves it (0 when
+        the class would be emptied: masked out later by log_joint)."""
         m = self._seg_m[seg]
+        rest = m - r
         with np.errstate(divide="ignore"):
-            rest = m - rb[rows]  # a class emptied by the removal is masked out later (log_joint)
-            norm[rows, seg] = np.where(rest > 0, np.log(np.where(m > 0, m, 1.0)) - np.log(np.where(rest > 0, rest, 1.0)), 0.0)
-        return T, norm
+            return np.where(rest > 0, np.log(np.where(m > 0, m, 1.0)) - np.log(np.where(rest > 0, rest, 1.0)), 0.0)
 
     def _find_centers(self, seg, vals):
         """Index of the center (segment, value) for each query and whether it exists."""

@@ -121,14 +121,16 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.n_values_ = nv
         self.n_leaves_, self.depth_ = 0, 0
         X, y_idx, w = X[keep], y_idx[keep], w[keep]
-        self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), 0)
+        self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), None, 0)
         return self
 
     def _gnb(self, X, y, w) -> GeneralNB:
         params = self.leaf.get_params() if self.leaf is not None else {}
         return GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
 
-    def _grow(self, X, y, w, gnb, depth):
+    def _grow(self, X, y, w, gnb, loo_correct, depth):
+        """Node for (X, y, w) whose GNB is ``gnb``; ``loo_correct`` is its leave-one-out correct weight
+        when the parent already computed it (None: compute when needed)."""
         self.depth_ = max(self.depth_, depth)
         K = len(self.classes_)
         class_w = np.bincount(y, weights=w, minlength=K)
@@ -143,11 +145,11 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
             attr, cuts, branch, default = split
             members = [np.flatnonzero(branch == b) for b in range(int(branch.max()) + 1)]
             kids = {b: self._gnb(X[m], y[m], w[m]) for b, m in enumerate(members) if len(m)}
-            node_err = w.sum() - gnb.loo_correct(X, y, w)
-            split_err = sum(w[members[b]].sum() - g.loo_correct(X[members[b]], y[members[b]], w[members[b]])
-                            for b, g in kids.items())
+            kid_correct = {b: g.loo_correct(X[members[b]], y[members[b]], w[members[b]]) for b, g in kids.items()}
+            node_err = w.sum() - (gnb.loo_correct(X, y, w) if loo_correct is None else loo_correct)
+            split_err = sum(w[members[b]].sum() - kid_correct[b] for b in kids)
             if node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction:
-                children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, depth + 1)
+                children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1)
                             for b, g in kids.items()}
                 return _Node(model=gnb, attr=attr, cuts=cuts, children=children, default=default)
         self.n_leaves_ += 1
