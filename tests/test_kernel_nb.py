@@ -190,3 +190,16 @@ def test_density_of_repeated_values_equals_row_by_row():
     assert together.tobytes() == alone.tobytes()
     assert m.numeric_log_density(X).tobytes() == np.concatenate(
         [m.numeric_log_density(X[i:i + 1]) for i in range(len(y))]).tobytes()
+
+
+def test_range_unit_bandwidth_by_hand():
+    """Default unit (Wang §4, h = c_X/√m in range units): h = c_X · (max - min of the class) / √m; a class
+    with one distinct value takes the attribute's range over all classes."""
+    x = np.array([0.0, 1.0, 3.0, 10.0, 2.0, 2.0, 4.0, 7.0, 7.0, 5.0, 5.0, 5.0])
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2])
+    m = GeneralNB().fit(x[:, None], y, n_values=[0])
+    c, h = m.bandwidth_c_[0], m.bandwidth_[0]
+    assert np.all((c >= 0.2) & (c <= 0.8))
+    np.testing.assert_allclose(h, c * np.array([10.0 / 2.0, 5.0 / np.sqrt(5.0), 10.0 / np.sqrt(3.0)]), rtol=1e-12)
+    s = GeneralNB(scale="std").fit(x[:, None], y, n_values=[0])
+    np.testing.assert_allclose(s.bandwidth_[0, 0], s.bandwidth_c_[0, 0] * np.std(x[:4]) / 2.0, rtol=1e-12)

@@ -35,7 +35,7 @@ import numpy as np
 from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, encode_labels,
                    resolve_n_values)
 from .counting import ValueIndex
-from .naive_bayes import NaiveBayes, nb_log_tables
+from .naive_bayes import NaiveBayes
 
 BLOCK = 1 << 14  # max elements of one (rows, splits, attributes) count-index block (small: stays in cache)
 SCORE_BLOCK = 1 << 16  # max elements of one (rows, splits, classes) score block (stays in cache)

@@ -15,6 +15,9 @@ Induction (Fig. 2), on mixed data (numeric columns kept numeric, nominal codes):
    than 5% and there are no more than 30 instances in the node"): a node with at most ``min_instances``
    (weighted) instances, or whose split does not reduce the error by more than ``min_rel_reduction``
    relative, becomes a GNB leaf; a node whose cases all have one class becomes a class leaf.
+   Fig. 2 applies these criteria to the *descendant* nodes only (step 3 partitions S, step 4 asks "if the
+   descendant node satisfies specific stopping criterions"), so the root is always split
+   (``split_root=True``, the default); ``split_root=False`` treats the root like any node.
 
 How the "relative reduction in error" is estimated (the paper only says it is NBTree's criterion): as in
 NBTree, by cross-validated accuracy — the error of the GNB at the node versus the summed errors of GNBs
@@ -95,7 +98,8 @@ class _Node:
 class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     """S-NBTree of Wang et al. 2006 (Fig. 2). Parameters: ``min_instances`` (30), ``min_rel_reduction``
     (0.05), ``max_depth`` (None), ``leaf`` (a :class:`GeneralNB` whose parameters every node's GNB uses;
-    None = ``GeneralNB()``).
+    None = ``GeneralNB()``), ``split_root`` (True: the stopping criteria test descendant nodes only, Fig. 2
+    step 4, so the root is split whenever it has a usable attribute; False: the root is tested like any node).
 
     Fitted: ``classes_``, ``n_values_``, ``tree_``, ``n_leaves_``, ``depth_``.
     """
@@ -103,11 +107,12 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     input_kind = "mixed"
 
     def __init__(self, min_instances: float = 30, min_rel_reduction: float = 0.05, max_depth=None,
-                 leaf=None):
+                 leaf=None, split_root: bool = True):
         self.min_instances = min_instances
         self.min_rel_reduction = min_rel_reduction
         self.max_depth = max_depth
         self.leaf = leaf
+        self.split_root = split_root
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         X, nv, self.classes_, y_idx, w = check_mixed_fit(X, y, n_values, sample_weight, "SelfAdaptiveNBTree")
@@ -137,7 +142,8 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         if np.count_nonzero(class_w) == 1:
             self.n_leaves_ += 1
             return _Node(label=int(np.argmax(class_w)))
-        if w.sum() <= self.min_instances or (self.max_depth is not None and depth >= self.max_depth):
+        forced = depth == 0 and self.split_root  # Fig. 2: the stopping criteria test descendants only
+        if (w.sum() <= self.min_instances and not forced) or (self.max_depth is not None and depth >= self.max_depth):
             self.n_leaves_ += 1
             return _Node(model=gnb)
         split = self._choose_split(X, y, w, gnb)
@@ -146,14 +152,18 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
             members = [np.flatnonzero(branch == b) for b in range(int(branch.max()) + 1)]
             kids = {b: self._gnb(X[m], y[m], w[m]) for b, m in enumerate(members) if len(m)}
             kid_correct = {b: g.loo_correct(X[members[b]], y[members[b]], w[members[b]]) for b, g in kids.items()}
-            node_err = w.sum() - (gnb.loo_correct(X, y, w) if loo_correct is None else loo_correct)
-            split_err = sum(w[members[b]].sum() - kid_correct[b] for b in kids)
-            if node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction:
+            if forced or self._significant(w, gnb, loo_correct, X, y, kid_correct, members):
                 children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1)
                             for b, g in kids.items()}
                 return _Node(model=gnb, attr=attr, cuts=cuts, children=children, default=default)
         self.n_leaves_ += 1
         return _Node(model=gnb)
+
+    def _significant(self, w, gnb, loo_correct, X, y, kid_correct, members) -> bool:
+        """Does the split reduce the leave-one-out error by more than ``min_rel_reduction`` (relative)?"""
+        node_err = w.sum() - (gnb.loo_correct(X, y, w) if loo_correct is None else loo_correct)
+        split_err = sum(w[members[b]].sum() - kid_correct[b] for b in kid_correct)
+        return bool(node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction)
 
     def _choose_split(self, X, y, w, gnb):
         """(attribute, cuts or None, branch per row, default branch) of the largest usable δ, or None."""
