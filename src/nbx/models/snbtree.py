@@ -150,8 +150,12 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         if split is not None:
             attr, cuts, branch, default = split
             members = [np.flatnonzero(branch == b) for b in range(int(branch.max()) + 1)]
-            kids = {b: self._gnb(X[m], y[m], w[m]) for b, m in enumerate(members) if len(m)}
-            kid_correct = {b: g.loo_correct(X[members[b]], y[members[b]], w[members[b]]) for b, g in kids.items()}
+            # A pure child becomes a class leaf, and its GNB would classify every case right (also leave-one-
+            # out: absent classes score -inf): no GNB is fitted for it.
+            kids = {b: None if np.all(y[m] == y[m[0]]) else self._gnb(X[m], y[m], w[m])
+                    for b, m in enumerate(members) if len(m)}
+            kid_correct = {b: w[members[b]].sum() if g is None else
+                           g.loo_correct(X[members[b]], y[members[b]], w[members[b]]) for b, g in kids.items()}
             if forced or self._significant(w, gnb, loo_correct, X, y, kid_correct, members):
                 children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1)
                             for b, g in kids.items()}
