@@ -332,7 +332,8 @@ def readings_section(ctx: ReportContext) -> list[str]:
             continue
         shown = True
         pairs = [(a, b)] + ([(c, d)] if c and ctx.has(c, d) else [])
-        head = ["data set"] + [f"{NAMES[x]}" for pair in pairs for x in pair] + ["difference" for _ in pairs]
+        head = ["data set"] + [NAMES[x] for pair in pairs for x in pair] + [f"{NAMES[x]} − {NAMES[z]}"
+                                                                           for x, z in pairs]
         rows, diffs = [], [[] for _ in pairs]
         for p in ctx.datasets:
             accs = [(ctx.acc(p, x), ctx.acc(p, z)) for x, z in pairs]
