@@ -169,3 +169,37 @@ def test_fit_info_reports_bandwidths_at_grid_bounds():
     assert info_smooth["kernel_c_at_min"] < 1.0
     assert GeneralNB(density="gaussian").fit(smooth, y).fit_info() == {"kernel_c_at_min": None,
                                                                         "kernel_c_at_max": None}
+
+
+def test_fast_exp_equals_numpy_exp_bitwise():
+    from nbx.models.kernel_nb import _exp
+    rng = np.random.default_rng(0)
+    t = np.concatenate([-rng.uniform(0, 800, 5000), [-np.inf, 0.0, -700.0, -745.13, -745.2, -746.0]])
+    assert _exp(t).tobytes() == np.exp(t).tobytes()
+
+
+def test_density_of_repeated_values_equals_row_by_row():
+    """Densities are computed once per distinct query and gathered: each row's value must equal its own
+    evaluation (also under leave-one-out, where the query includes the row's class)."""
+    X, y = _data(3, 80)
+    X[5, 0] = np.nan
+    m = GeneralNB().fit(X, y, n_values=[0, 3])
+    r = np.ones(len(y))
+    together = m.numeric_log_density(X, y, r)
+    alone = np.concatenate([m.numeric_log_density(X[i:i + 1], y[i:i + 1], r[i:i + 1]) for i in range(len(y))])
+    assert together.tobytes() == alone.tobytes()
+    assert m.numeric_log_density(X).tobytes() == np.concatenate(
+        [m.numeric_log_density(X[i:i + 1]) for i in range(len(y))]).tobytes()
+
+
+def test_range_unit_bandwidth_by_hand():
+    """Default unit (Wang §4, h = c_X/√m in range units): h = c_X · (max - min of the class) / √m; a class
+    with one distinct value takes the attribute's range over all classes."""
+    x = np.array([0.0, 1.0, 3.0, 10.0, 2.0, 2.0, 4.0, 7.0, 7.0, 5.0, 5.0, 5.0])
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2])
+    m = GeneralNB().fit(x[:, None], y, n_values=[0])
+    c, h = m.bandwidth_c_[0], m.bandwidth_[0]
+    assert np.all((c >= 0.2) & (c <= 0.8))
+    np.testing.assert_allclose(h, c * np.array([10.0 / 2.0, 5.0 / np.sqrt(5.0), 10.0 / np.sqrt(3.0)]), rtol=1e-12)
+    s = GeneralNB(scale="std").fit(x[:, None], y, n_values=[0])
+    np.testing.assert_allclose(s.bandwidth_[0, 0], s.bandwidth_c_[0, 0] * np.std(x[:4]) / 2.0, rtol=1e-12)

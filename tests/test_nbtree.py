@@ -23,13 +23,15 @@ def _cv_brute(codes, y, w, folds, F, nv, K):
     return correct
 
 
-def test_cv_from_counts_equals_refitting():
+@pytest.mark.parametrize("unit_weights", [False, True])  # unit weights take the integer-count path
+def test_cv_from_counts_equals_refitting(unit_weights):
     rng = np.random.default_rng(0)
     n, nv, K, F = 80, np.array([3, 2, 4]), 3, 5
     codes = np.column_stack([rng.integers(0, v, n) for v in nv])
     codes[rng.random((n, 3)) < 0.1] = -1
+    codes[:, 2] = np.where(codes[:, 2] == 3, 2, codes[:, 2])  # a value absent from the node
     y = rng.integers(0, K, n)
-    w = rng.uniform(0.5, 2.0, n)
+    w = np.ones(n) if unit_weights else rng.uniform(0.5, 2.0, n)
     folds = rng.permutation(n) % F
     idx = ValueIndex(nv)
     node = nb_cv_correct(codes, y, w, folds, F, idx, K)[0]

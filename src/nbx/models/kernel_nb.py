@@ -12,13 +12,16 @@ leave-one-out cross-entropy (§4, after Smyth, Gray & Fayyad 1995)
 
 Choices where the paper is silent (see also the report):
 
-* Scale of h (``scale``). The paper writes h = c_X/√m with a dimensionless c_X ∈ [0.2, 0.8] and says
-  nothing about standardizing attributes. A raw h would make the estimator depend on the unit of each
-  attribute (an attribute measured in mm would get a 1000x narrower kernel than in m), so by default
-  (``scale="std"``) h = c_X · s / √m with s the weighted standard deviation of the attribute in the
-  class (the class-free standard deviation at fit time when the class has a single distinct value).
-  ``scale="none"`` is the literal reading h = c_X/√m on raw values; ``scale="range"`` uses the class's
-  range (as Weka's KernelEstimator does, h = range/√m).
+* Unit of h (``scale``). §4 writes h = c_X/√m with a dimensionless c_X ∈ [0.2, 0.8] and gives no unit
+  for x. The 1/√m rate is that of John & Langley's (1995) kernel estimator for naive Bayes, whose
+  implementation in Weka (KernelEstimator) measures it in units of the attribute's range: by default
+  (``scale="range"``) h = c_X · (max - min) / √m over the class's values (the attribute's range over all
+  classes when the class has a single distinct value). The paper's own search supports this unit: with
+  it the leave-one-out optimum lies inside the grid [0.2, 0.8] far more often than with standard
+  deviations, where on the continuous data sets most (attribute, class) searches end at the grid's upper
+  bound (e.g. australian and crx 100 %, diabetes 75 %, with range units 17 % and 6 %), i.e. the grid
+  would not contain the optimum. ``scale="std"`` (our earlier default, a sensitivity row in the report)
+  uses the class's weighted standard deviation; ``scale="none"`` is h = c_X/√m on raw values.
 * Nominal attributes and the class prior use Laplace's rule with ``alpha`` (the paper's eq. 12 is the
   maximum-likelihood estimate; Laplace avoids zero probabilities, as the NB leaves of NBTree use).
 * Missing values (NaN) are skipped: they neither enter the densities/counts nor contribute a factor at
@@ -33,10 +36,13 @@ Choices where the paper is silent (see also the report):
   mean and standard deviation), for comparison (Wang §6, Fig. 3 discussion).
 
 Speed: the densities of a class are sums over its *distinct* values (weights summed), so integer-valued
-attributes (letter, optdigits) cost (#distinct)² per class instead of m². Pairwise kernel blocks are
-batched over (attribute, class) segments and bounded to ``BLOCK`` elements; all sums are log-sum-exp.
-Cost grows with (#distinct values per class)² · 61 grid values: truly continuous attributes with thousands
-of distinct values per class are slow (seconds per fit); evaluation costs rows × all centers.
+attributes (letter, optdigits) cost (#distinct)² per class instead of m². The bandwidth search costs
+(#distinct values per class)² · 61 grid values, in blocks that stay in cache, segments of equal size
+batched without padding; evaluation costs (#distinct query values × the attribute's centers) per
+attribute. All sums are log-sum-exp; exp never sees inputs below -700 relative to the largest term
+(numpy's exp is many times slower on underflowing inputs). Each leave-one-out sum runs over exactly its
+segment's centers, so the search's cross-entropies are independent of how segments are batched (they
+equal the unbatched sums; they differ from the earlier padded batches in the last bits only).
 """
 from __future__ import annotations
 
@@ -50,7 +56,10 @@ from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check
 from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
 
-BLOCK = 1 << 22  # max elements of one temporary (pairwise, grid) block
+BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
+LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)
+SHARED_BLOCK = 1 << 14  # attributes share one masked (queries, centers) block up to this size
+UNDERFLOW = -700.0  # log-terms this far below a sum's largest term (1) cannot change it
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 DENSITIES = ("kernel", "gaussian")
 SCALES = ("std", "range", "none")
@@ -61,7 +70,28 @@ def _grouped_logsumexp(T: np.ndarray, starts: np.ndarray, group_of_col: np.ndarr
     M = np.maximum.reduceat(T, starts, axis=1)
     M = np.where(np.isfinite(M), M, 0.0)
     with np.errstate(divide="ignore"):
-        return np.log(np.add.reduceat(np.exp(T - M[:, group_of_col]), starts, axis=1)) + M
+        return np.log(np.add.reduceat(_exp(T - M[:, group_of_col]), starts, axis=1)) + M
+
+
+def _exp(t: np.ndarray) -> np.ndarray:
+    """np.exp(t) for t <= 0, the same values, without numpy's slow path for underflowing inputs (many
+    times slower): inputs below -700 are evaluated separately, only those whose result is not 0."""
+    out = np.exp(np.maximum(t, UNDERFLOW))
+    low = t < UNDERFLOW
+    if low.any():
+        out[low] = 0.0
+        tiny = low & (t > -746.0)  # exp(-745.2) is the smallest subnormal; below, exp is 0
+        out[tiny] = np.exp(t[tiny])
+    return out
+
+
+def _spread(values, seg, n_seg) -> np.ndarray:
+    """max - min of the values per segment (0 for empty segments)."""
+    lo = np.full(n_seg, np.inf)
+    hi = np.full(n_seg, -np.inf)
+    np.minimum.at(lo, seg, values)
+    np.maximum.at(hi, seg, values)
+    return np.where(hi > lo, hi - lo, 0.0)
 
 
 def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
@@ -74,11 +104,41 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     safe = np.where(W > 0, W, 1.0)
     mean = np.bincount(seg, weights * values, minlength=n_seg) / safe
     var = np.bincount(seg, weights * (values - mean[seg]) ** 2, minlength=n_seg) / safe
-    lo = np.full(n_seg, np.inf)
-    hi = np.full(n_seg, -np.inf)
-    np.minimum.at(lo, seg, values)
-    np.maximum.at(hi, seg, values)
-    return np.where(hi > lo, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
+    return np.where(_spread(values, seg, n_seg) > 0, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
+
+
+def _loo_log_sums(vals, logw, a, out):
+    """log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²) for S segments of U centers each (no padding).
+
+    vals, logw (S, U); a (S, G); out (S, U, G). Blocks of (segments, grid, rows, centers) stay in
+    cache; every row is summed over exactly its segment's U centers."""
+    S, U = vals.shape
+    G = a.shape[1]
+    gc = int(min(G, max(1, LSE_BLOCK // (U * U))))
+    sc = int(min(S, max(1, LSE_BLOCK // (gc * U * U))))
+    rc = int(min(U, max(1, LSE_BLOCK // (sc * gc * U))))
+    space = np.empty(sc * gc * rc * U)
+    for s0 in range(0, S, sc):
+        s1 = min(S, s0 + sc)
+        for r0 in range(0, U, rc):
+            r1 = min(U, r0 + rc)
+            D = (vals[s0:s1, r0:r1, None] - vals[s0:s1, None, :]) ** 2  # (s, r, U)
+            lw = np.broadcast_to(logw[s0:s1, None, :], D.shape).copy()
+            rr = np.arange(r0, r1)
+            lw[:, rr - r0, rr] = -np.inf  # leave the own value out (added back with weight W_u - r)
+            for g0 in range(0, G, gc):
+                g1 = min(G, g0 + gc)
+                T = space[:(s1 - s0) * (g1 - g0) * (r1 - r0) * U].reshape(s1 - s0, g1 - g0, r1 - r0, U)
+                np.multiply(a[s0:s1, g0:g1, None, None], D[:, None], out=T)
+                np.subtract(lw[:, None], T, out=T)
+                M = T.max(axis=-1)
+                np.subtract(T, np.where(np.isfinite(M), M, 0.0)[..., None], out=T)
+                # exp is many times slower on underflowing inputs; terms below e^-700 of the largest
+                # (which is 1) cannot change the sum, so they are raised to e^-700.
+                np.maximum(T, UNDERFLOW, out=T)
+                np.exp(T, out=T)
+                lse = np.where(np.isfinite(M), np.log(T.sum(axis=-1)) + M, -np.inf)  # no other center: -inf
+                out[s0:s1, r0:r1, g0:g1] = np.moveaxis(lse, 1, 2)
 
 
 def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base,
@@ -94,44 +154,14 @@ def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r
     n_seg, G = len(seg_m), len(grid)
     sizes = np.bincount(center_seg, minlength=n_seg)
     first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    L = np.full((len(centers), G), -np.inf)  # log Σ_{u'≠u} W_u' exp(-(u-u')²/(2h²)) per center and grid
-    order = np.argsort(sizes, kind="stable")
-    order = order[sizes[order] > 0]
-    pos = 0
-    while pos < len(order):
-        U = int(sizes[order[pos]])
-        # Largest batch of (ascending-size) segments whose padded pairwise block fits.
-        end = pos + 1
-        while end < len(order) and (end - pos + 1) * int(sizes[order[end]]) ** 2 <= BLOCK:
-            end += 1
-        batch = order[pos:end]
-        U = int(sizes[batch[-1]])
-        S = len(batch)
-        col = np.arange(U)
-        valid = col[None, :] < sizes[batch][:, None]
-        idx = np.where(valid, first[batch][:, None] + col[None, :], 0)
-        vals = np.where(valid, centers[idx], 0.0)
-        logw = np.where(valid, center_logw[idx], -np.inf)
-        a = 1.0 / (2.0 * (grid[None, :] * seg_base[batch][:, None]) ** 2)  # (S, G)
-        gc = int(min(G, max(1, BLOCK // (S * U * U))))
-        R = int(min(U, max(1, BLOCK // (S * gc * U))))
-        for r0 in range(0, U, R):
-            r1 = min(U, r0 + R)
-            D = (vals[:, r0:r1, None] - vals[:, None, :]) ** 2  # (S, R, U)
-            lw = np.broadcast_to(logw[:, None, :], D.shape).copy()
-            rr = np.arange(r0, r1)
-            lw[:, rr - r0, rr] = -np.inf  # leave the own value out (added back with weight W_u - r)
-            for g0 in range(0, G, gc):
-                g1 = min(G, g0 + gc)
-                T = lw[:, None] - a[:, g0:g1, None, None] * D[:, None]  # (S, g, R, U)
-                M = T.max(axis=-1)
-                Mf = np.where(np.isfinite(M), M, 0.0)
-                with np.errstate(divide="ignore"):
-                    lse = np.log(np.exp(T - Mf[..., None]).sum(axis=-1)) + Mf  # (S, g, R)
-                ok = valid[:, r0:r1]
-                tgt = idx[:, r0:r1][ok]
-                L[tgt, g0:g1] = np.moveaxis(lse, 1, 2)[ok]
-        pos = end
+    L = np.full((len(centers), G), -np.inf)
+    for U in np.unique(sizes[sizes > 0]):
+        segs = np.flatnonzero(sizes == U)  # segments of equal size batch without padding
+        idx = first[segs][:, None] + np.arange(U)[None, :]
+        a = 1.0 / (2.0 * (grid[None, :] * seg_base[segs][:, None]) ** 2)  # (S, G)
+        out = np.empty((len(segs), U, G))
+        _loo_log_sums(centers[idx], center_logw[idx], a, out)
+        L[idx.ravel()] = out.reshape(-1, G)
     seg = center_seg[obs_center]
     with np.errstate(divide="ignore", invalid="ignore"):
         own = np.log(np.maximum(np.exp(center_logw[obs_center]) - obs_r, 0.0))
@@ -140,7 +170,7 @@ def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r
         log_h = np.log(grid[None, :] * seg_base[seg][:, None])
         term = np.where(rest[:, None] > 0, num - np.log(np.where(rest > 0, rest, 1.0))[:, None] - log_h
                         - HALF_LOG_2PI, -np.inf)
-    contrib = -(obs_w[:, None] * term)  # (n_obs, G); +inf where the LOO density is empty
+    contrib = -(obs_w[:, None] * term)
     flat = (seg[:, None] * G + np.arange(G)[None, :]).ravel()
     ce = np.bincount(flat, weights=contrib.ravel(), minlength=n_seg * G).reshape(n_seg, G)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -172,7 +202,7 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
     }
 
     def __init__(self, density: str = "kernel", c_min: float = 0.2, c_max: float = 0.8,
-                 c_step: float = 0.01, scale: str = "std", alpha: float = 1.0, n_values=None):
+                 c_step: float = 0.01, scale: str = "range", alpha: float = 1.0, n_values=None):
         self.density = density
         self.c_min = c_min
         self.c_max = c_max
@@ -259,15 +289,14 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         center_of_obs = np.cumsum(new) - 1
         centers, center_seg = vals[new], seg[new]
         center_w = np.bincount(center_of_obs, ow)
-        spread = self._scale(vals, ow, seg, n_seg, seg_std, pooled_std[attr_of_seg])
+        spread = self._scale(vals, seg, n_seg, seg_std, K)
         base = np.where(active, spread / np.sqrt(np.where(seg_m > 0, seg_m, 1.0)), 1.0)
         # Observations scored by the LOO criterion: (center, removed weight) pairs with summed weight.
-        r = np.minimum(ow, 1.0)
-        pair, pair_of_obs = np.unique(np.stack([center_of_obs, r]), axis=1, return_inverse=True)
-        pair_of_obs = np.ravel(pair_of_obs)
+        r_values, r_rank = np.unique(np.minimum(ow, 1.0), return_inverse=True)
+        pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
         grid = self.grid_()
-        ce = loo_cross_entropy(centers, np.log(center_w), center_seg, pair[0].astype(np.int64),
-                               np.bincount(pair_of_obs, ow), pair[1], seg_m, base, grid)
+        ce = loo_cross_entropy(centers, np.log(center_w), center_seg, pair // len(r_values),
+                               np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)], seg_m, base, grid)
         finite = np.isfinite(ce)
         best = np.where(finite.any(axis=1), np.argmin(np.where(finite, ce, np.inf), axis=1), len(grid) - 1)
         c = grid[best]
@@ -277,17 +306,15 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         self.bandwidth_c_[self._numeric] = np.where(active, c, np.nan).reshape(dn, K)
         self.bandwidth_[self._numeric] = np.where(active, h, np.nan).reshape(dn, K)
 
-    def _scale(self, vals, ow, seg, n_seg, seg_std, pooled):
+    def _scale(self, vals, seg, n_seg, seg_std, K):
+        """Unit of h per (attribute, class) segment (see ``scale`` in the module docstring)."""
         if self.scale == "std":
             return seg_std
         if self.scale == "none":
             return np.ones(n_seg)
-        lo = np.full(n_seg, np.inf)
-        hi = np.full(n_seg, -np.inf)
-        np.minimum.at(lo, seg, vals)
-        np.maximum.at(hi, seg, vals)
-        rng = np.where(np.isfinite(hi - lo), hi - lo, 0.0)
-        return np.where(rng > 0, rng, pooled)
+        rng = _spread(vals, seg, n_seg)
+        pooled = _spread(vals, seg // K, n_seg // K)  # the attribute's range over all classes
+        return np.where(rng > 0, rng, np.repeat(pooled, K))
 
     def _set_centers(self, centers, logw, center_seg, h_seg):
         self._centers = centers
@@ -295,8 +322,10 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         self._center_seg = center_seg
         self._seg_logh = np.log(h_seg)
         self._seg_h = h_seg
-        self._segments, self._starts = np.unique(center_seg, return_index=True)
-        self._group_of_center = np.searchsorted(self._segments, center_seg)
+        # Each attribute's centers are contiguous: [_attr_lo[a], _attr_hi[a]).
+        attr_starts = np.arange(len(self._numeric) + 1) * self._n_seg_K
+        self._attr_lo = np.searchsorted(center_seg, attr_starts[:-1])
+        self._attr_hi = np.searchsorted(center_seg, attr_starts[1:])
         # (segment, value rank) keys, increasing because centers are sorted by segment then value.
         self._all_values = np.unique(centers)
         self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
@@ -307,51 +336,103 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
 
         With ``loo_y``/``loo_r`` (training rows only, kernel density): the density of the row's own class
         leaves one copy (weight ``loo_r``) of the row out, as in the LOO criterion of §4.
+
+        Densities are computed once per distinct query (attribute, value, and with leave-one-out also own
+        class and removed weight) and gathered back to the rows: attributes with few distinct values
+        (letter, optdigits) cost (#values x centers) instead of (rows x centers).
         """
         X = np.asarray(X, dtype=float)
         Xn = X[:, self._numeric]
         n, dn, K = Xn.shape[0], Xn.shape[1], self._n_seg_K
-        out = np.zeros((n, dn * K))
-        C = len(self._centers)
-        if C == 0 or n == 0:
-            return out.reshape(n, dn, K)
-        attr_of_center = self._center_seg // K
-        h_c = self._seg_h[self._center_seg]
-        base = self._center_logw - self._seg_logh[self._center_seg] - HALF_LOG_2PI
-        loo = loo_y is not None and self.density == "kernel"
-        step = max(1, BLOCK // C)
-        for s in range(0, n, step):
-            xb = Xn[s:s + step]
-            T = base - 0.5 * ((xb[:, attr_of_center] - self._centers) / h_c) ** 2
-            if loo:
-                T, norm = self._leave_own_out(T, xb, loo_y[s:s + step], loo_r[s:s + step])
-            dens = _grouped_logsumexp(np.where(np.isnan(T), -np.inf, T), self._starts, self._group_of_center)
-            blk = np.zeros((xb.shape[0], dn * K))
-            blk[:, self._segments] = dens - np.log(self._seg_m[self._segments])
-            if loo:
-                blk += norm
-            blk = blk.reshape(-1, dn, K)
-            blk[np.isnan(xb)] = 0.0
-            out[s:s + step] = blk.reshape(-1, dn * K)
-        return out.reshape(n, dn, K)
+        out = np.zeros((n, dn, K))
+        if len(self._centers) == 0 or n == 0:
+            return out
+        observed = ~np.isnan(Xn)
+        if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
+            seg = self._center_seg
+            out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
+            out[~observed] = 0.0
+            return out
+        rows, attrs = np.nonzero(observed)
+        loo = loo_y is not None
+        values, key = np.unique(Xn[rows, attrs], return_inverse=True)
+        key = attrs * len(values) + key.ravel()
+        if loo:
+            r_values, r_rank = np.unique(loo_r[rows], return_inverse=True)
+            key = (key * K + loo_y[rows]) * len(r_values) + r_rank.ravel()
+        queries, query_of_pair = np.unique(key, return_inverse=True)
+        if loo:
+            queries, own, removed = queries // len(r_values) // K, queries // len(r_values) % K, \
+                r_values[queries % len(r_values)]
+        q_attr, q_value = np.divmod(queries, len(values))
+        q_value = values[q_value]
+        dens = np.zeros((len(queries), K))
+        bounds = np.searchsorted(q_attr, np.arange(dn + 1))  # queries sorted by attribute
+        for a0, a1, q0, q1 in self._query_blocks(bounds):
+            q = slice(q0, q1)
+            dens[q] = self._block_log_density(a0, a1, q_attr[q], q_value[q], own[q] if loo else None,
+                                              removed[q] if loo else None)
+        out[rows, attrs] = dens[query_of_pair.ravel()]
+        if loo:
+            out[rows, attrs, loo_y[rows]] += self._loo_normalizer(attrs * K + loo_y[rows], loo_r[rows])
+        return out
 
-    def _leave_own_out(self, T, xb, yb, rb):
-        """Replace the own center's weight W_u by W_u - r in the own class; return normalizer shifts."""
+    def _query_blocks(self, bounds):
+        """(first attribute, end attribute, first query, end query) blocks of about BLOCK (query, center)
+        pairs: consecutive small attributes share a block, a large one is cut into query ranges."""
+        lo, hi = self._attr_lo, self._attr_hi
+        a = 0
+        while a < len(lo):
+            if lo[a] == hi[a]:  # no centers: the attribute contributes no factor
+                a += 1
+                continue
+            b = a + 1
+            while b < len(lo) and (bounds[b + 1] - bounds[a]) * (hi[b] - lo[a]) <= SHARED_BLOCK:
+                b += 1
+            step = max(1, BLOCK // (hi[b - 1] - lo[a]))
+            for q0 in range(bounds[a], bounds[b], step):
+                yield a, b, q0, min(q0 + step, bounds[b])
+            a = b
+
+    def _block_log_density(self, a0, a1, attr, x, own=None, removed=None) -> np.ndarray:
+        """log p̂(x | c) of queries (attribute ``attr`` in [a0, a1), value x), shape (q, K); 0 for classes
+        without centers. Each query is scored against its own attribute's centers (the block's other
+        columns are masked out). With ``own``/``removed`` (per query): one copy of weight ``removed`` of the
+        value leaves the own class's kernel sum (its center's weight W_u becomes W_u - removed)."""
         K = self._n_seg_K
-        rows, attrs = np.nonzero(~np.isnan(xb))
-        seg = attrs * K + yb[rows]
-        cand, found = self._find_centers(seg, xb[rows, attrs])
-        cand, rows_f = cand[found], rows[found]
-        w_own = np.exp(self._center_logw[cand])
-        with np.errstate(divide="ignore"):
-            T[rows_f, cand] = (np.log(np.maximum(w_own - rb[rows_f], 0.0))
-                               - self._seg_logh[self._center_seg[cand]] - HALF_LOG_2PI)
-        norm = np.zeros((xb.shape[0], xb.shape[1] * K))
+        lo, hi = self._attr_lo[a0], self._attr_hi[a1 - 1]
+        seg = self._center_seg[lo:hi]
+        T = self._log_kernel(x[:, None], slice(lo, hi))
+        if a1 - a0 > 1:
+            T[seg[None, :] // K != attr[:, None]] = -np.inf
+        if own is not None:
+            cand, found = self._find_centers(attr * K + own, x)
+            q = np.flatnonzero(found)
+            cand = cand[found]
+            with np.errstate(divide="ignore"):
+                T[q, cand - lo] = (np.log(np.maximum(np.exp(self._center_logw[cand]) - removed[q], 0.0))
+                                   - self._seg_logh[self._center_seg[cand]] - HALF_LOG_2PI)
+        new = np.r_[True, seg[1:] != seg[:-1]]
+        segments = seg[new]
+        lse = _grouped_logsumexp(T, np.flatnonzero(new), np.cumsum(new) - 1) - np.log(self._seg_m[segments])
+        column = np.full((a1 - a0, K), -1)  # the block's column of each (attribute, class) segment
+        column[segments // K - a0, segments % K] = np.arange(len(segments))
+        col = column[attr - a0]
+        return np.where(col >= 0, np.take_along_axis(lse, np.maximum(col, 0), axis=1), 0.0)
+
+    def _log_kernel(self, x, centers: slice) -> np.ndarray:
+        """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
+        seg = self._center_seg[centers]
+        return (self._center_logw[centers] - self._seg_logh[seg] - HALF_LOG_2PI) - 0.5 * (
+            (x - self._centers[centers]) / self._seg_h[seg]) ** 2
+
+    def _loo_normalizer(self, seg, r) -> np.ndarray:
+        """log m - log(m - r) of the own class's density normalizer when one copy (r) leaves it (0 when
+        the class would be emptied: masked out later by log_joint)."""
         m = self._seg_m[seg]
+        rest = m - r
         with np.errstate(divide="ignore"):
-            rest = m - rb[rows]  # a class emptied by the removal is masked out later (log_joint)
-            norm[rows, seg] = np.where(rest > 0, np.log(np.where(m > 0, m, 1.0)) - np.log(np.where(rest > 0, rest, 1.0)), 0.0)
-        return T, norm
+            return np.where(rest > 0, np.log(np.where(m > 0, m, 1.0)) - np.log(np.where(rest > 0, rest, 1.0)), 0.0)
 
     def _find_centers(self, seg, vals):
         """Index of the center (segment, value) for each query and whether it exists."""

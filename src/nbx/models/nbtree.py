@@ -37,9 +37,10 @@ import numpy as np
 from ..validation import NONE, RANDOM_STATE, Interval
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
 from .counting import ValueIndex
-from .naive_bayes import NaiveBayes, nb_log_tables
+from .naive_bayes import NaiveBayes
 
-BLOCK = 1 << 22  # max elements of one gathered (rows, attributes, attributes, classes) block
+BLOCK = 1 << 14  # max elements of one (rows, splits, attributes) count-index block (small: stays in cache)
+SCORE_BLOCK = 1 << 16  # max elements of one (rows, splits, classes) score block (stays in cache)
 
 
 def nb_cv_correct(codes, y, w, folds, n_folds, index: ValueIndex, n_classes, alpha=1.0, groups=None,
@@ -50,48 +51,106 @@ def nb_cv_correct(codes, y, w, folds, n_folds, index: ValueIndex, n_classes, alp
     children (None = one group, J = 1). For every (child, fold) the NB is trained on the child's rows
     outside the fold — counts of the child minus counts of the fold — and predicts the fold's rows.
     Returns (J,) correct-weight sums (summed over the children of each split).
+
+    Cost: one bincount of n·J·d entries for all count tables, log tables only for the children and
+    attribute values present at the node, and a gather of n·J·d class vectors for the scores.
     """
     n, d = codes.shape
-    K = n_classes
     if groups is None:
         groups = np.zeros((n, 1), np.int64)
-    J = groups.shape[1]
-    R = index.n_rows + 1
-    rows = index.rows(codes)  # (n, d)
-    out = np.zeros(J)
-    for j0, j1 in _chunks(groups, n * d, n_folds * R * K):
+    rows, values = _node_values(index, codes)
+    out = np.zeros(groups.shape[1])
+    for j0, j1 in _chunks(groups, n * d, n_folds * values.n_rows * n_classes):
         g = groups[:, j0:j1]
-        base = g.min()
-        g = g - base  # local child ids, contiguous because candidate attributes are in offset order
-        n_groups = int(g.max()) + 1
-        cell = (g * n_folds + folds[:, None])  # (n, J')
-        flat = ((cell[:, :, None] * R + rows[:, None, :]) * K + y[:, None, None])
-        cnt = np.bincount(flat.ravel(), weights=np.broadcast_to(w[:, None, None], flat.shape).ravel(),
-                          minlength=n_groups * n_folds * R * K).reshape(n_groups, n_folds, R, K)
-        cls = np.bincount((cell * K + y[:, None]).ravel(), weights=np.broadcast_to(w[:, None], cell.shape).ravel(),
-                          minlength=n_groups * n_folds * K).reshape(n_groups, n_folds, K)
-        train = cnt.sum(axis=1, keepdims=True) - cnt  # (G, F, R, K): the child's counts outside fold f
-        train_cls = cls.sum(axis=1, keepdims=True) - cls
-        # Laplace tables for all (group, fold) at once: classes of all models side by side as columns.
-        cols = np.moveaxis(train[:, :, :-1], 2, 0).reshape(R - 1, -1)
-        _, log_cond = nb_log_tables(cols, np.zeros(cols.shape[1]), index, "laplace", alpha)
-        log_cond = np.moveaxis(log_cond.reshape(R, n_groups, n_folds, K), 0, 2)  # (G, F, R, K)
-        with np.errstate(divide="ignore"):
-            log_prior = np.log(train_cls + alpha) - np.log((train_cls + alpha).sum(axis=-1, keepdims=True))
-        # Score each row with the model of its (child, fold): gather and sum over attributes, chunked.
-        Jc = g.shape[1]
-        istep = max(1, BLOCK // max(1, Jc * d * K))
-        for i0 in range(0, n, istep):
-            gi, fi, ri = g[i0:i0 + istep], folds[i0:i0 + istep], rows[i0:i0 + istep]
-            score = log_prior[gi, fi[:, None]] + log_cond[gi[:, :, None], fi[:, None, None],
-                                                          ri[:, None, :]].sum(axis=2)  # (n', J', K)
-            correct = np.argmax(score, axis=2) == y[i0:i0 + istep, None]
-            out[j0:j0 + Jc] += (w[i0:i0 + istep, None] * correct).sum(axis=0)
+        cell = (g - g.min()) * n_folds + folds[:, None]  # (child, fold) of each row and split
+        # Only the (child, fold) models that score some row are built (many are empty at small nodes);
+        # their ids sort by child, so a child's models are contiguous.
+        used = np.flatnonzero(np.bincount(cell.ravel()))
+        model = np.searchsorted(used, cell)
+        log_prior, table = _cv_log_tables(model, used // n_folds, rows, values, y, w, n_classes, alpha)
+        out[j0:j1] = _cv_correct(log_prior, table, model, rows, values.n_rows, y, w)
+    return out
+
+
+def _node_values(index: ValueIndex, codes):
+    """Rows of a compact value table for the values present at the node (the last row = missing) and
+    that table's index: a row's score never reads a value no row of the node takes."""
+    rows = index.rows(codes)
+    present = np.bincount(rows.ravel(), minlength=index.n_rows + 1)[:-1] > 0
+    compact = np.append(np.cumsum(present) - 1, present.sum())
+    return compact[rows], _CompactIndex(index, present)
+
+
+class _CompactIndex:
+    """Value rows kept at a node: their attribute segments and each attribute's full number of values."""
+
+    def __init__(self, index: ValueIndex, present):
+        attr = index.attribute_of_row[present]
+        self.n_rows = len(attr) + 1  # + the missing-value row
+        new = np.r_[True, attr[1:] != attr[:-1]] if len(attr) else np.zeros(0, bool)
+        self.starts = np.flatnonzero(new)
+        self.segment = np.cumsum(new) - 1
+        self.n_values = index.n_values[attr[self.starts]]
+
+
+def _cv_log_tables(model, child, rows, values: _CompactIndex, y, w, K, alpha):
+    """Laplace log prior (models, K) and log conditional table (models * R, K) of the (child, fold)
+    models (``child`` per model, sorted), each trained on the child's rows outside its fold: (child total -
+    fold) counts. ``model`` (n, J') is each row's model; R = values.n_rows, each model's last row (missing
+    values) is 0.
+
+    P(v|c) = (n_cv + α) / (n_cj + V_j α), n_cj over the observed values of attribute j (Laplace, as
+    :func:`~nbx.models.naive_bayes.nb_log_tables`). With unit weights the counts are integers: their
+    logs come from one lookup of log(0..n + α), the same values as np.log elementwise.
+    """
+    n = rows.shape[0]
+    M, R = len(child), values.n_rows
+    unit = bool(np.all(w == 1.0))
+    flat = ((model * R * K)[:, :, None] + (rows * K + y[:, None])[:, None, :]).ravel()
+    cls_flat = (model * K + y[:, None]).ravel()
+    if unit:
+        cnt, cls = np.bincount(flat, minlength=M * R * K), np.bincount(cls_flat, minlength=M * K)
+    else:
+        cnt = np.bincount(flat, weights=np.repeat(w, flat.size // n), minlength=M * R * K)
+        cls = np.bincount(cls_flat, weights=np.repeat(w, model.shape[1]), minlength=M * K)
+    cnt, cls = cnt.reshape(M, R, K), cls.reshape(M, K)
+    new = np.r_[True, child[1:] != child[:-1]]
+    first, of_child = np.flatnonzero(new), np.cumsum(new) - 1
+    train = np.add.reduceat(cnt, first, axis=0)[of_child] - cnt  # the child's counts outside the fold
+    train_cls = np.add.reduceat(cls, first, axis=0)[of_child] - cls
+    table = np.zeros((M, R, K))
+    if R > 1:
+        kept = train[:, :-1]
+        log_num = np.log(np.arange(n + 1) + alpha)[kept] if unit else np.log(kept + alpha)
+        den = np.add.reduceat(kept, values.starts, axis=1) + values.n_values[:, None] * alpha
+        table[:, :-1] = log_num - np.log(den)[:, values.segment]
+    with np.errstate(divide="ignore"):
+        log_prior = np.log(train_cls + alpha) - np.log((train_cls + alpha).sum(axis=-1, keepdims=True))
+    return log_prior, table.reshape(-1, K)
+
+
+def _cv_correct(log_prior, table, model, rows, R, y, w):
+    """(J,) weighted correct predictions: each row scored by its model, log prior + Σ_j log P(x_j|c)."""
+    n, d = rows.shape
+    J, K = model.shape[1], table.shape[1]
+    out = np.zeros(J)
+    step = max(1, SCORE_BLOCK // (J * K))
+    for i0 in range(0, n, step):
+        m, ri = model[i0:i0 + step], rows[i0:i0 + step]
+        base = m * R
+        total = np.zeros((len(m), J, K))
+        if d:
+            np.take(table, base + ri[:, None, 0], axis=0, out=total)  # attributes summed in order
+            part = np.empty_like(total)
+            for a in range(1, d):
+                total += np.take(table, base + ri[:, None, a], axis=0, out=part)
+        correct = np.argmax(log_prior[m] + total, axis=2) == y[i0:i0 + step, None]
+        out += (w[i0:i0 + step, None] * correct).sum(axis=0)
     return out
 
 
 def _chunks(groups, per_split, per_group):
-    """Ranges of split columns whose gathered block (per_split each) and count table stay near BLOCK."""
+    """Ranges of split columns whose count-index block (per_split each) and count table stay near BLOCK."""
     J = groups.shape[1]
     lo_g, hi_g = groups.min(axis=0), groups.max(axis=0)
     j0 = 0

@@ -15,6 +15,9 @@ Induction (Fig. 2), on mixed data (numeric columns kept numeric, nominal codes):
    than 5% and there are no more than 30 instances in the node"): a node with at most ``min_instances``
    (weighted) instances, or whose split does not reduce the error by more than ``min_rel_reduction``
    relative, becomes a GNB leaf; a node whose cases all have one class becomes a class leaf.
+   Fig. 2 applies these criteria to the *descendant* nodes only (step 3 partitions S, step 4 asks "if the
+   descendant node satisfies specific stopping criterions"), so the root is always split
+   (``split_root=True``, the default); ``split_root=False`` treats the root like any node.
 
 How the "relative reduction in error" is estimated (the paper only says it is NBTree's criterion): as in
 NBTree, by cross-validated accuracy — the error of the GNB at the node versus the summed errors of GNBs
@@ -43,7 +46,7 @@ import numpy as np
 
 from ..discretize.base import nominal_codes
 from ..discretize.mdl import mdl_boundaries
-from ..validation import NONE, Interval, instance_of
+from ..validation import BOOLEAN, NONE, Interval, instance_of
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X
 from .counting import ValueIndex
 from .kernel_nb import GeneralNB
@@ -98,9 +101,10 @@ class _Node:
 class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     """S-NBTree of Wang et al. 2006 (Fig. 2). Parameters: ``min_instances`` (30), ``min_rel_reduction``
     (0.05), ``max_depth`` (None), ``leaf`` (a :class:`GeneralNB` whose parameters every node's GNB uses;
-    None = ``GeneralNB()``), ``n_values`` (per column the number of nominal values, 0 = numeric; the
-    ``fit`` keyword wins; None = all numeric). A nominal code >= n_values is an error at fit and a missing
-    value at predict.
+    None = ``GeneralNB()``), ``split_root`` (True: the stopping criteria test descendant nodes only, Fig. 2
+    step 4, so the root is split whenever it has a usable attribute; False: the root is tested like any node),
+    ``n_values`` (per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all
+    numeric). A nominal code >= n_values is an error at fit and a missing value at predict.
 
     Fitted: ``classes_``, ``n_values_``, ``tree_``, ``n_leaves_``, ``depth_``.
     """
@@ -111,15 +115,17 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         "min_rel_reduction": [Interval(Real, None, None)],
         "max_depth": [Interval(Integral, 0, None, "left"), NONE],
         "leaf": [instance_of(GeneralNB), NONE],
+        "split_root": [BOOLEAN],
         "n_values": N_VALUES,
     }
 
     def __init__(self, min_instances: float = 30, min_rel_reduction: float = 0.05, max_depth=None,
-                 leaf=None, n_values=None):
+                 leaf=None, split_root: bool = True, n_values=None):
         self.min_instances = min_instances
         self.min_rel_reduction = min_rel_reduction
         self.max_depth = max_depth
         self.leaf = leaf
+        self.split_root = split_root
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
@@ -132,37 +138,48 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.n_values_ = nv
         self.n_leaves_, self.depth_ = 0, 0
         X, y_idx, w = X[keep], y_idx[keep], w[keep]
-        self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), 0)
+        self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), None, 0)
         return self
 
     def _gnb(self, X, y, w) -> GeneralNB:
         params = self.leaf.get_params() if self.leaf is not None else {}
         return GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
 
-    def _grow(self, X, y, w, gnb, depth):
+    def _grow(self, X, y, w, gnb, loo_correct, depth):
+        """Node for (X, y, w) whose GNB is ``gnb``; ``loo_correct`` is its leave-one-out correct weight
+        when the parent already computed it (None: compute when needed)."""
         self.depth_ = max(self.depth_, depth)
         K = len(self.classes_)
         class_w = np.bincount(y, weights=w, minlength=K)
         if np.count_nonzero(class_w) == 1:
             self.n_leaves_ += 1
             return _Node(label=int(np.argmax(class_w)))
-        if w.sum() <= self.min_instances or (self.max_depth is not None and depth >= self.max_depth):
+        forced = depth == 0 and self.split_root  # Fig. 2: the stopping criteria test descendants only
+        if (w.sum() <= self.min_instances and not forced) or (self.max_depth is not None and depth >= self.max_depth):
             self.n_leaves_ += 1
             return _Node(model=gnb)
         split = self._choose_split(X, y, w, gnb)
         if split is not None:
             attr, cuts, branch, default = split
             members = [np.flatnonzero(branch == b) for b in range(int(branch.max()) + 1)]
-            kids = {b: self._gnb(X[m], y[m], w[m]) for b, m in enumerate(members) if len(m)}
-            node_err = w.sum() - gnb.loo_correct(X, y, w)
-            split_err = sum(w[members[b]].sum() - g.loo_correct(X[members[b]], y[members[b]], w[members[b]])
-                            for b, g in kids.items())
-            if node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction:
-                children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, depth + 1)
+            # A pure child becomes a class leaf, and its GNB would classify every case right (also leave-one-
+            # out: absent classes score -inf): no GNB is fitted for it.
+            kids = {b: None if np.all(y[m] == y[m[0]]) else self._gnb(X[m], y[m], w[m])
+                    for b, m in enumerate(members) if len(m)}
+            kid_correct = {b: w[members[b]].sum() if g is None else
+                           g.loo_correct(X[members[b]], y[members[b]], w[members[b]]) for b, g in kids.items()}
+            if forced or self._significant(w, gnb, loo_correct, X, y, kid_correct, members):
+                children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1)
                             for b, g in kids.items()}
                 return _Node(model=gnb, attr=attr, cuts=cuts, children=children, default=default)
         self.n_leaves_ += 1
         return _Node(model=gnb)
+
+    def _significant(self, w, gnb, loo_correct, X, y, kid_correct, members) -> bool:
+        """Does the split reduce the leave-one-out error by more than ``min_rel_reduction`` (relative)?"""
+        node_err = w.sum() - (gnb.loo_correct(X, y, w) if loo_correct is None else loo_correct)
+        split_err = sum(w[members[b]].sum() - kid_correct[b] for b in kid_correct)
+        return bool(node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction)
 
     def _choose_split(self, X, y, w, gnb):
         """(attribute, cuts or None, branch per row, default branch) of the largest usable δ, or None."""
