@@ -3,7 +3,7 @@ import pytest
 
 from nbx.data.synthetic import parity
 from nbx.models.base import as_codes
-from nbx.models.hierarchical_mixture import HierarchicalMixtureNB, _selection
+from nbx.models.hierarchical_mixture import HierarchicalMixtureNB, _OnlineEM
 from nbx.models.naive_bayes import NaiveBayes
 
 
@@ -69,7 +69,8 @@ def test_one_em_step_matches_paper_equations():
     x, c_star, weight = as_codes(X)[7], y[7], 1.5
     attrs = np.flatnonzero(x >= 0)
     rows = np.array([0, 3, 6, 9, 12])[attrs] + x[attrs]
-    hm._em_step(*_selection(rows, attrs, 15, 5), c_star, weight)
+    codes = as_codes(X)[7:8]
+    _OnlineEM(hm, hm._index.rows(codes), codes >= 0, np.array([c_star]), np.array([weight])).step(0)
 
     root, gates, experts = before
     g = nb_proba(root, 0, rows, attrs)
@@ -94,6 +95,50 @@ def test_one_em_step_matches_paper_equations():
     for ref, got in zip(before, hm.levels_):
         for key in ("classes", "values", "totals"):
             np.testing.assert_allclose(got[key], ref[key], rtol=1e-12)
+
+
+def reference_fit(hm: HierarchicalMixtureNB, X, y, n_iter: int, rng) -> list[np.ndarray]:
+    """The online EM computed level by level with plain numpy (gather, log, signs @ block, softmax, _mix,
+    updates), as the first implementation did, from an unfitted ``hm``; returns every level's counters."""
+    levels = [lv.counters.copy() for lv in hm._levels]
+    codes = as_codes(X)
+    n_rows, d = hm._index.n_rows, codes.shape[1]
+    for _ in range(n_iter):
+        for i in rng.permutation(len(y)):
+            attrs = np.flatnonzero(codes[i] >= 0)
+            sel = np.concatenate([hm._index.rows(codes[i:i + 1])[0, attrs], n_rows + 1 + attrs, [n_rows + 1 + d]])
+            signs = np.concatenate([np.ones(len(attrs)), -np.ones(len(attrs)), [1.0]])
+            probs = []
+            for c in levels:
+                log_p = (signs @ np.log(c[sel].reshape(len(sel), -1))).reshape(c.shape[1:])
+                p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
+                probs.append(p / p.sum(axis=1, keepdims=True))
+            values = np.exp(-hm.sigma * (1.0 - probs[-1][:, y[i]]))
+            children = []
+            for g in probs[-2::-1]:
+                child = values.reshape(g.shape)
+                children.insert(0, child)
+                values = (g * child).sum(axis=1)
+            path = np.ones(1)
+            for c, g, child in zip(levels, probs, children):
+                best = np.argmax(child, axis=1)
+                c[sel[:, None], np.arange(len(best)), best] += 1.0 * path
+                joint = g * child
+                path = (path[:, None] * joint / joint.sum(axis=1, keepdims=True)).ravel()
+            levels[-1][sel[:, None], np.arange(len(path)), y[i]] += 1.0 * path
+    return levels
+
+
+@pytest.mark.parametrize("layers", [[4], [2, 2], [3, 2], [2, 2, 2]])
+def test_fit_is_bitwise_the_level_by_level_em(layers):
+    """The prepared-buffer EM does the same floating-point operations as a level-by-level one."""
+    X, y = random_data(n=40, seed=11, missing=0.2)
+    rng = np.random.default_rng(4)
+    start = HierarchicalMixtureNB(layers=layers, n_iter=0, random_state=rng).fit(X, y)
+    expected = reference_fit(start, X, y, 3, rng)
+    fitted = HierarchicalMixtureNB(layers=layers, n_iter=3, random_state=4).fit(X, y)
+    for ref, lv in zip(expected, fitted._levels):
+        assert lv.counters.tobytes() == ref.tobytes()
 
 
 @pytest.mark.parametrize("layers", [[4], [2]])
