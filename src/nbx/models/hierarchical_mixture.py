@@ -9,11 +9,17 @@ g_i = P(M_i | D) ∝ P(M_i) Π_k P(f_k | M_i); expert NBs output μ_e = P(C | D)
 
 Counters (§2.2). Each NB holds real-valued counters c(C) and c_k(f_k, C), all initialized to
 γ + U(0, ``jitter``) (§4: γ = 0.1 + rand(0, 0.01), the symmetry breaking of §3.1), drawn from
-``random_state``. P(C) = c(C) / tot with tot = Σ_C c(C). For P(f_k | C) the paper divides by c(C); we
-divide by the per-attribute total Σ_v c_k(v, C) instead, so each P(· | C) is a distribution even with
-the random initial counters and missing values -- the same choice as :mod:`nbx.models.naive_bayes`
-makes for its ``laplace`` prior with α = γ (with ``jitter=0`` and ``layers=[1]`` this model equals
-``NaiveBayes(alpha=gamma)``). Missing values are neither counted nor used (footnote 7).
+``random_state``. P(C) = c(C) / tot with tot = Σ_C c(C). ``denominator`` chooses P(f_k | C), for the
+gating NBs and the experts alike (all are NBCs of §2.2):
+
+- ``"class"`` (default): the paper's P_k(f_k | C) = c_k(f_k, C) / c(C) (§2.2, and for the experts §3.2),
+  the class counter as denominator; P(· | C) then need not sum to 1 over the values.
+- ``"attribute"``: the per-attribute total Σ_v c_k(v, C), so each P(· | C) is a distribution.
+
+Either way the model with ``jitter=0`` and ``layers=[1]`` equals ``NaiveBayes(alpha=gamma,
+denominator=...)`` (:mod:`nbx.models.naive_bayes`). The counters themselves (including the per-attribute
+totals) are the same under both readings; only the probabilities read from them differ. Missing values
+are neither counted nor used (footnote 7).
 
 Training: online generalized EM (§3.2). For every example (D, C*), in a seeded shuffled order, for
 ``n_iter`` passes (§4: 5 EM iterations):
@@ -29,6 +35,10 @@ Training: online generalized EM (§3.2). For every example (D, C*), in a seeded 
   C* (the mixtures above, without the gate's own g), ties to the lowest index. (The other reading,
   argmax of the posterior g_i Σ_j g_j|i P̂_ij, lets the gates reinforce their own initial preference;
   in our runs it never loaded 4-bit parity, where this reading does.)
+
+``warm_start=True`` makes a second ``fit`` continue from the fitted counters and random generator for
+``n_iter`` more passes (on data with the same classes and attribute values), so 100 passes and then 200
+more equal 300 passes.
 
 ``sample_weight`` multiplies each example's update weight (rows of weight 0 are dropped, so they equal
 absent rows). Because the EM is online, a weight of k is not the same as k copies of the row (the
@@ -56,6 +66,7 @@ import numpy as np
 
 from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, check_rng
 from .counting import ValueIndex
+from .naive_bayes import DENOMINATORS
 
 
 def _mix(gates: list[np.ndarray], leaves: np.ndarray) -> np.ndarray:
@@ -104,10 +115,13 @@ class _Level:
     def classes(self):
         return self.counters[-1]
 
-    def log_tables(self) -> tuple[np.ndarray, np.ndarray]:
+    def log_tables(self, denominator: str) -> tuple[np.ndarray, np.ndarray]:
         """Log prior (n_models, n_out) and flat log table (n_rows + 1, n_models * n_out), missing row 0."""
         log_prior = np.log(self.classes) - np.log(self.classes.sum(axis=1, keepdims=True))
-        log_cond = np.log(self.values) - np.log(self.totals[self.attribute_of_row])
+        if denominator == "class":
+            log_cond = np.log(self.values) - np.log(self.classes)
+        else:
+            log_cond = np.log(self.values) - np.log(self.totals[self.attribute_of_row])
         table = np.concatenate([log_cond, np.zeros((1,) + log_cond.shape[1:])])
         return log_prior, table.reshape(table.shape[0], -1)
 
@@ -140,10 +154,12 @@ def _exp_shifted(plan: tuple) -> None:
 class _OnlineEM:
     """The online GEM of §3.2 on one training set, with every index and buffer prepared once.
 
-    An example reads and updates the same counter rows: its observed value rows, their attributes' totals and
-    the class row, with signs +1, -1, +1 for the log of P(o | D) ∝ c(o) Π_k c_k(f_k, o) / Σ_v c_k(v, o). The
-    E-step gathers these rows of every level at once (level l as an (s, W_l) block, W_l = n_models · n_out)
-    and takes signs @ log(block) per level; :meth:`step` then follows :func:`_mix` and the M-step of §3.2.
+    An example updates its observed value rows, their attributes' totals and the class row. The E-step reads
+    the rows of log P(o | D) = log c(o) + Σ_k [log c_k(f_k, o) - log Σ_v c_k(v, o)] + const (denominator
+    "attribute": value rows, totals and class row with signs +1, -1, +1) or Σ_k log c_k(f_k, o) +
+    (1 - n_observed) log c(o) + const ("class": value rows +1, class row 1 - n_observed), gathered level by
+    level (level l as an (s, W_l) block, W_l = n_models · n_out), as signs @ log(block) per level;
+    :meth:`step` then follows :func:`_mix` and the M-step of §3.2.
     """
 
     def __init__(self, model: "HierarchicalMixtureNB", rows: np.ndarray, observed: np.ndarray, y: np.ndarray,
@@ -192,9 +208,9 @@ class _OnlineEM:
             self.downward.insert(0, (self.path[firsts[l]:firsts[l + 1], None], joint, values[l],
                                      self.path[firsts[l + 1]:firsts[l + 2]].reshape(m, k)))
 
-        # per example: its counter rows (gathered level by level into consecutive (s, W_l) blocks) and its
-        # flat update indices base_l + row·W_l + model·n_out (+ C* for the experts); examples with the same
-        # number of observed attributes share the buffers
+        # per example: the counter rows its E-step reads (gathered level by level into consecutive (s, W_l)
+        # blocks) and the flat indices base_l + row·W_l + model·n_out (+ C* for the experts) its M-step
+        # updates; examples with the same number of observed attributes share the buffers
         self.level_counters = [lv.counters.reshape(n_counter_rows, -1) for lv in levels]
         n_rows, n_attrs = model._index.n_rows, rows.shape[1]
         self.examples = [None] * len(y)
@@ -207,15 +223,19 @@ class _OnlineEM:
             attrs = np.nonzero(observed[group])[1].reshape(len(group), n)
             sel = np.concatenate([rows[group][observed[group]].reshape(len(group), n), n_rows + 1 + attrs,
                                   np.full((len(group), 1), n_rows + 1 + n_attrs)], axis=1)
-            s = sel.shape[1]
             update = np.concatenate([bases[l] + sel[:, :, None] * widths[l] + np.arange(m) * k
                                      for l, (m, k) in enumerate(shapes)], axis=2)
             update[:, :, firsts[-2]:] += y[group, None, None]
-            signs = np.concatenate([np.ones(n), -np.ones(n), [1.0]])
+            if model.denominator == "class":
+                sel = sel[:, np.r_[:n, 2 * n]]
+                signs = np.concatenate([np.ones(n), [1.0 - n]])
+            else:
+                signs = np.concatenate([np.ones(n), -np.ones(n), [1.0]])
+            s = sel.shape[1]
             gathered = gathered_all[:s * cols[-1]]
             blocks = [gathered[s * a: s * b].reshape(s, b - a) for a, b in zip(cols[:-1], cols[1:])]
             level_io = tuple(zip(self.level_counters, blocks, self.level_log_p))
-            index = index_all[:s * firsts[-1]].reshape(s, firsts[-1])
+            index = index_all[:update[0].size].reshape(update.shape[1:])
             for i, rows_i, u in zip(group.tolist(), sel, update):
                 self.examples[i] = (rows_i, u, int(y[i]), weights[i], signs, gathered, level_io, index)
 
@@ -260,7 +280,8 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     Parameters: ``layers`` (branching factor per gating layer), ``gamma`` (initial counter γ),
     ``jitter`` (initial counters γ + U(0, jitter)), ``sigma`` (σ of the Gaussian regression model),
-    ``n_iter`` (online EM passes), ``random_state``.
+    ``n_iter`` (online EM passes), ``denominator`` (``"class"``: P(f | C) = c(f, C) / c(C) as §2.2 writes
+    it; ``"attribute"``: divided by the attribute's total), ``warm_start``, ``random_state``.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``levels_`` (per level, from the root gating layer to
     the experts: a dict of the counters ``values`` (n_rows, n_models, n_out) over the flat value index,
@@ -270,12 +291,14 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
     input_kind = "discrete"
 
     def __init__(self, layers=(4,), gamma: float = 0.1, jitter: float = 0.01, sigma: float = 0.1,
-                 n_iter: int = 5, random_state=None):
+                 n_iter: int = 5, denominator: str = "class", warm_start: bool = False, random_state=None):
         self.layers = layers
         self.gamma = gamma
         self.jitter = jitter
         self.sigma = sigma
         self.n_iter = n_iter
+        self.denominator = denominator
+        self.warm_start = warm_start
         self.random_state = random_state
 
     def _check_params(self) -> list[int]:
@@ -290,19 +313,29 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
             raise ValueError(f"sigma must be >= 0, got {self.sigma!r}")
         if not isinstance(self.n_iter, (int, np.integer)) or self.n_iter < 0:
             raise ValueError(f"n_iter must be a non-negative integer, got {self.n_iter!r}")
+        if self.denominator not in DENOMINATORS:
+            raise ValueError(f"denominator must be one of {DENOMINATORS}, got {self.denominator!r}")
         return [int(b) for b in layers]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         layers = self._check_params()
+        warm = self.warm_start and hasattr(self, "_levels")
+        fitted = (self.classes_, self.n_values_, self._layers) if warm else None
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
-        self._index = ValueIndex(self.n_values_)
-        rng = check_rng(self.random_state)
-        self._layers = layers
-        self._levels = self._init_levels(layers, len(self.classes_), rng)
+        if warm:
+            if not (np.array_equal(fitted[0], self.classes_) and np.array_equal(fitted[1], self.n_values_)
+                    and fitted[2] == layers):
+                self.classes_, self.n_values_ = fitted[:2]
+                raise ValueError("warm_start: classes, attribute values and layers must be those of the first fit")
+        else:
+            self._index = ValueIndex(self.n_values_)
+            self._rng = check_rng(self.random_state)
+            self._layers = layers
+            self._levels = self._init_levels(layers, len(self.classes_), self._rng)
         keep = w > 0
         if not np.any(keep):
             raise ValueError("sample_weight: no training row has positive weight")
-        self._online_em(self._index.rows(codes[keep]), codes[keep] >= 0, y_idx[keep], w[keep], rng)
+        self._online_em(self._index.rows(codes[keep]), codes[keep] >= 0, y_idx[keep], w[keep], self._rng)
         return self
 
     def _init_levels(self, layers: list[int], n_classes: int, rng) -> list[_Level]:
@@ -329,7 +362,7 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     def _level_proba(self, level: _Level, codes: np.ndarray) -> np.ndarray:
         """P(output | D) of every model of a level for a batch, (n, n_models, n_out), in log space."""
-        log_prior, table = level.log_tables()
+        log_prior, table = level.log_tables(self.denominator)
         joint = self._index.lookup_sum(table, codes).reshape((codes.shape[0],) + log_prior.shape) + log_prior
         joint -= joint.max(axis=2, keepdims=True)
         p = np.exp(joint)

@@ -5,12 +5,19 @@ Counts are weighted (boosting needs it), and a weight of k equals k copies of a 
 
 Priors (``prior``):
 
-``laplace`` (``alpha``)
-    P(c) = (n_c + α) / (N + Kα),  P(v | c) = (n_cv + α) / (n_cj + V_j α), with n_cj the class-c rows
-    whose attribute j is observed. α = 1 is Laplace's rule. α = γ = 0.1 is Wiering (2003) §2.2, whose
-    counters start at γ and are summed to give the totals (we sum them per attribute so that each
-    P(· | c) is a distribution). ``alpha_jitter`` adds U(0, jitter) to every initial counter (Wiering §4:
-    γ = 0.1 + rand(0, 0.01)), drawn from ``random_state``.
+``laplace`` (``alpha``, ``denominator``)
+    P(c) = (n_c + α) / (N + Kα). α = 1 is Laplace's rule; α = γ = 0.1 is Wiering (2003) §2.2, whose
+    counters all start at γ. ``alpha_jitter`` adds U(0, jitter) to every initial counter (Wiering §4:
+    γ = 0.1 + rand(0, 0.01)), drawn from ``random_state``. ``denominator`` chooses what P(v | c) divides by:
+
+    - ``"attribute"`` (default): the counters of attribute j summed over its values,
+      P(v | c) = (n_cv + α) / (n_cj + V_j α), with n_cj the class-c rows whose attribute j is observed, so
+      each P(· | c) is a distribution over the values of j.
+    - ``"class"``: the class counter, as Wiering §2.2 writes it, P_j(v | c) = c_j(v, c) / c(c) =
+      (n_cv + α) / (n_c + α), with n_c all class-c rows. Then Σ_v P(v | c) = (n_cj + V_j α) / (n_c + α)
+      need not be 1 (it exceeds 1 when V_j > 1 and no value of j is missing). Relative to the
+      per-attribute form, each attribute multiplies class c's score by (n_cj + V_j α) / (n_c + α), which
+      is largest for rare classes and attributes with many values.
 ``m_estimate`` (``m``)
     Ting & Zheng (2003) §2, after Cestnik (1990), m = 2: P(v | c) = (n_cv + m·p_v) / (n_cj + m).
     Cestnik takes the prior p_v from the data; we use its Laplace estimate p_v = (n_v + 1) / (N_j + V_j).
@@ -27,20 +34,26 @@ from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, 
 from .counting import ValueIndex, log_normalize, log_softmax
 
 PRIORS = ("laplace", "m_estimate", "kang")
+DENOMINATORS = ("attribute", "class")
 
 
 def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: ValueIndex,
                   prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                  jitter: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  jitter: np.ndarray | None = None, *, denominator: str = "attribute") -> tuple[np.ndarray, np.ndarray]:
     """Log class prior (K,) and log conditional table (index.n_rows + 1, K).
 
     ``value_counts`` (n_rows, K) are weighted attribute-value/class counts (missing values excluded),
     ``class_counts`` (K,) weighted class totals. The table's last row (missing values) is zero.
     ``jitter`` ((n_rows + 1, K), optional) is added to the initial counters of the ``laplace`` prior, its
-    last row to the class counters.
+    last row to the class counters. ``denominator`` (``laplace`` only): ``"attribute"`` or ``"class"``,
+    see the module docstring.
     """
     if prior not in PRIORS:
         raise ValueError(f"unknown prior {prior!r}; choose one of {PRIORS}")
+    if denominator not in DENOMINATORS:
+        raise ValueError(f"unknown denominator {denominator!r}; choose one of {DENOMINATORS}")
+    if denominator == "class" and prior != "laplace":
+        raise ValueError(f"denominator='class' is the laplace prior's counter form (Wiering §2.2), not {prior!r}'s")
     n_classes = class_counts.shape[0]
     n_total = class_counts.sum()
     observed = index.per_attribute_totals(value_counts)  # n_cj, shape (d, K)
@@ -49,8 +62,11 @@ def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: Val
         init = alpha + (jitter[:-1] if jitter is not None else 0.0)
         class_init = alpha + (jitter[-1] if jitter is not None else 0.0)
         num = value_counts + init
-        den = index.per_attribute_totals(num)
-        log_cond = np.log(num) - np.log(den)[index.attribute_of_row]
+        if denominator == "class":
+            log_cond = np.log(num) - np.log(class_counts + class_init)
+        else:
+            den = index.per_attribute_totals(num)
+            log_cond = np.log(num) - np.log(den)[index.attribute_of_row]
         log_prior = np.log(class_counts + class_init) - np.log((class_counts + class_init).sum())
     elif prior == "m_estimate":
         value_totals = value_counts.sum(axis=1)
@@ -77,12 +93,13 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
     input_kind = "discrete"
 
     def __init__(self, prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                 alpha_jitter: float = 0.0, random_state=None):
+                 alpha_jitter: float = 0.0, random_state=None, denominator: str = "attribute"):
         self.prior = prior
         self.alpha = alpha
         self.m = m
         self.alpha_jitter = alpha_jitter
         self.random_state = random_state
+        self.denominator = denominator
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
@@ -95,7 +112,8 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         if self.alpha_jitter:
             jitter = check_rng(self.random_state).uniform(0.0, self.alpha_jitter, size=counts.shape)
         self.class_log_prior_, self.log_table_ = nb_log_tables(
-            self.feature_count_, self.class_count_, self._index, self.prior, self.alpha, self.m, jitter)
+            self.feature_count_, self.class_count_, self._index, self.prior, self.alpha, self.m, jitter,
+            denominator=self.denominator)
         return self
 
     def decision_function(self, X) -> np.ndarray:
