@@ -61,6 +61,47 @@ def test_hand_computed_laplace():
     np.testing.assert_allclose(p, [a / (a + b), b / (a + b)])
 
 
+def test_class_denominator_hand_computed():
+    """Wiering §2.2: P_j(v | c) = c_j(v, c) / c(c), counters started at γ, so the denominator is γ + n_c
+    (all class-c rows, also those whose attribute is missing), not the attribute's total."""
+    X = np.array([[0, 0], [0, -1], [1, 2], [1, 1], [2, 1]])
+    y = np.array([0, 0, 0, 1, 1])
+    g = 0.1
+    model = NaiveBayes(alpha=g, denominator="class").fit(X, y, n_values=[3, 3])
+    # class 0: c(0) = 3 + g; c_0(0, 0) = 2 + g; c_1(0, 0) = 1 + g (row 2's attribute 1 is missing)
+    # class 1: c(1) = 2 + g; c_0(0, 1) = g; c_1(0, 1) = g
+    np.testing.assert_allclose(np.exp(model.log_table_[[0, 3], 0]), [(2 + g) / (3 + g), (1 + g) / (3 + g)])
+    np.testing.assert_allclose(np.exp(model.log_table_[[0, 3], 1]), [g / (2 + g), g / (2 + g)])
+    a = (3 + g) / (5 + 2 * g) * (2 + g) / (3 + g) * (1 + g) / (3 + g)
+    b = (2 + g) / (5 + 2 * g) * g / (2 + g) * g / (2 + g)
+    np.testing.assert_allclose(model.predict_proba([[0, 0]])[0], [a / (a + b), b / (a + b)])
+    # P(. | c) is no distribution: attribute 0 of class 0 sums to (3 + 3g) / (3 + g)
+    np.testing.assert_allclose(np.exp(model.log_table_[:3, 0]).sum(), (3 + 3 * g) / (3 + g))
+
+
+def test_class_denominator_brute_force_and_weights():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, size=(50, 4))
+    X[rng.random(X.shape) < 0.15] = -1
+    y = rng.integers(0, 3, size=50)
+    w = rng.integers(1, 4, size=50)
+    Xq = rng.integers(-1, 4, size=(12, 4))
+    model = NaiveBayes(alpha=0.3, denominator="class").fit(X, y, sample_weight=w, n_values=[4] * 4)
+    Xd, yd = np.repeat(X, w, axis=0), np.repeat(y, w)
+    expected = np.ones((len(Xq), 3))
+    for k in range(3):
+        n_c = (yd == k).sum()
+        expected[:, k] = (n_c + 0.3) / (len(yd) + 3 * 0.3)
+        for j in range(4):
+            n_cv = np.array([((yd == k) & (Xd[:, j] == v)).sum() for v in Xq[:, j]])
+            expected[:, k] *= np.where(Xq[:, j] >= 0, (n_cv + 0.3) / (n_c + 0.3), 1.0)
+    np.testing.assert_allclose(model.predict_proba(Xq), expected / expected.sum(axis=1, keepdims=True), rtol=1e-10)
+    with pytest.raises(ValueError, match="denominator"):
+        NaiveBayes(prior="kang", denominator="class").fit(X, y)
+    with pytest.raises(ValueError, match="unknown denominator"):
+        NaiveBayes(denominator="values").fit(X, y)
+
+
 @given(st.integers(0, 2**32 - 1))
 @settings(max_examples=25, deadline=None)
 def test_integer_weights_equal_row_duplication(seed):

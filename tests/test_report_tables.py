@@ -55,6 +55,19 @@ def test_comparison_table_rows_and_summary():
     assert any(line.startswith("| significant win:loss vs nb | ref | 1:0 | 1:1 |") for line in lines)
 
 
+def test_comparison_table_average_over_a_subset():
+    """Wiering's Abalone is shown but left out of the average and win:loss rows."""
+    lines = tables.comparison_table(CTX, ["nb", "x", "y"], baseline="nb", average_over=["A"])
+    assert "| B | 50.0 ± 1.6 | 50.0 ± 2.4 = | 60.0 ± 1.6 ++ |" in lines
+    assert "| **average** | **80.5** | **90.8** | **70.0** |" in lines
+    assert any(line.startswith("| significant win:loss vs nb | ref | 1:0 | 0:1 |") for line in lines)
+
+
+def test_wiering_leaves_abalone_out():
+    ctx = FakeContext({"nb": {"Abalone": [0.4, 0.41], "Car": [0.8, 0.82]}}, ["nb"])
+    assert wiering2003.comparable(ctx) == ["Car"]
+
+
 def test_claim_texts_come_from_claims_md_and_render():
     texts = claims.claim_texts()
     assert {"W1", "S3", "L7", "K2", "T5"} <= set(texts)

@@ -5,12 +5,19 @@ Counts are weighted (boosting needs it), and a weight of k equals k copies of a 
 
 Priors (``prior``):
 
-``laplace`` (``alpha``)
-    P(c) = (n_c + α) / (N + Kα),  P(v | c) = (n_cv + α) / (n_cj + V_j α), with n_cj the class-c rows
-    whose attribute j is observed. α = 1 is Laplace's rule. α = γ = 0.1 is Wiering (2003) §2.2, whose
-    counters start at γ and are summed to give the totals (we sum them per attribute so that each
-    P(· | c) is a distribution). ``alpha_jitter`` adds U(0, jitter) to every initial counter (Wiering §4:
-    γ = 0.1 + rand(0, 0.01)), drawn from ``random_state``.
+``laplace`` (``alpha``, ``denominator``)
+    P(c) = (n_c + α) / (N + Kα). α = 1 is Laplace's rule; α = γ = 0.1 is Wiering (2003) §2.2, whose
+    counters all start at γ. ``alpha_jitter`` adds U(0, jitter) to every initial counter (Wiering §4:
+    γ = 0.1 + rand(0, 0.01)), drawn from ``random_state``. ``denominator`` chooses what P(v | c) divides by:
+
+    - ``"attribute"`` (default): the counters of attribute j summed over its values,
+      P(v | c) = (n_cv + α) / (n_cj + V_j α), with n_cj the class-c rows whose attribute j is observed, so
+      each P(· | c) is a distribution over the values of j.
+    - ``"class"``: the class counter, as Wiering §2.2 writes it, P_j(v | c) = c_j(v, c) / c(c) =
+      (n_cv + α) / (n_c + α), with n_c all class-c rows. Then Σ_v P(v | c) = (n_cj + V_j α) / (n_c + α)
+      need not be 1 (it exceeds 1 when V_j > 1 and no value of j is missing). Relative to the
+      per-attribute form, each attribute multiplies class c's score by (n_cj + V_j α) / (n_c + α), which
+      is largest for rare classes and attributes with many values.
 ``m_estimate`` (``m``)
     Ting & Zheng (2003) §2, after Cestnik (1990), m = 2: P(v | c) = (n_cv + m·p_v) / (n_cj + m).
     Cestnik takes the prior p_v from the data; we use its Laplace estimate p_v = (n_v + 1) / (N_j + V_j).
@@ -33,20 +40,26 @@ from .counting import ValueIndex, log_normalize, log_softmax
 
 PRIORS = ("laplace", "m_estimate", "kang")
 MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)
+DENOMINATORS = ("attribute", "class")
 
 
 def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: ValueIndex,
                   prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                  jitter: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  jitter: np.ndarray | None = None, *, denominator: str = "attribute") -> tuple[np.ndarray, np.ndarray]:
     """Log class prior (K,) and log conditional table (index.n_rows + 1, K).
 
     ``value_counts`` (n_rows, K) are weighted attribute-value/class counts (missing values excluded),
     ``class_counts`` (K,) weighted class totals. The table's last row (missing values) is zero.
     ``jitter`` ((n_rows + 1, K), optional) is added to the initial counters of the ``laplace`` prior, its
-    last row to the class counters.
+    last row to the class counters. ``denominator`` (``laplace`` only): ``"attribute"`` or ``"class"``,
+    see the module docstring.
     """
     if prior not in PRIORS:
         raise ValueError(f"unknown prior {prior!r}; choose one of {PRIORS}")
+    if denominator not in DENOMINATORS:
+        raise ValueError(f"unknown denominator {denominator!r}; choose one of {DENOMINATORS}")
+    if denominator == "class" and prior != "laplace":
+        raise ValueError(f"denominator='class' is the laplace prior's counter form (Wiering §2.2), not {prior!r}'s")
     n_classes = class_counts.shape[0]
     n_total = class_counts.sum()
     observed = index.per_attribute_totals(value_counts)  # n_cj, shape (d, K)
@@ -55,8 +68,11 @@ def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: Val
         init = alpha + (jitter[:-1] if jitter is not None else 0.0)
         class_init = alpha + (jitter[-1] if jitter is not None else 0.0)
         num = value_counts + init
-        den = index.per_attribute_totals(num)
-        log_cond = np.log(num) - np.log(den)[index.attribute_of_row]
+        if denominator == "class":
+            log_cond = np.log(num) - np.log(class_counts + class_init)
+        else:
+            den = index.per_attribute_totals(num)
+            log_cond = np.log(num) - np.log(den)[index.attribute_of_row]
         log_prior = np.log(class_counts + class_init) - np.log((class_counts + class_init).sum())
     elif prior == "m_estimate":
         value_totals = value_counts.sum(axis=1)
@@ -95,22 +111,24 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         "m": [Interval(Real, 0, None, "left")],
         "alpha_jitter": [Interval(Real, 0, None, "left")],
         "random_state": RANDOM_STATE,
+        "denominator": [Options(*DENOMINATORS)],
         "n_values": N_VALUES,
     }
 
     def __init__(self, prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                 alpha_jitter: float = 0.0, random_state=None, n_values=None):
+                 alpha_jitter: float = 0.0, random_state=None, denominator: str = "attribute", n_values=None):
         self.prior = prior
         self.alpha = alpha
         self.m = m
         self.alpha_jitter = alpha_jitter
         self.random_state = random_state
+        self.denominator = denominator
         self.n_values = n_values
 
     def _pseudo_counts(self) -> tuple[float, float]:
         """(alpha, m) to use: warns about a set parameter the prior ignores; clips tiny values (see class doc)."""
-        used = {"laplace": ("alpha", "alpha_jitter"), "m_estimate": ("m",), "kang": ()}[self.prior]
-        defaults = {"alpha": 1.0, "m": 2.0, "alpha_jitter": 0.0}
+        used = {"laplace": ("alpha", "alpha_jitter", "denominator"), "m_estimate": ("m",), "kang": ()}[self.prior]
+        defaults = {"alpha": 1.0, "m": 2.0, "alpha_jitter": 0.0, "denominator": "attribute"}
         for name, default in defaults.items():
             if name not in used and getattr(self, name) != default:
                 warnings.warn(f"NaiveBayes: {name}={getattr(self, name)!r} is ignored by prior={self.prior!r}",
@@ -135,7 +153,8 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         if self.alpha_jitter:
             jitter = check_rng(self.random_state).uniform(0.0, self.alpha_jitter, size=counts.shape)
         self.class_log_prior_, self.log_table_ = nb_log_tables(
-            self.feature_count_, self.class_count_, self._index, self.prior, alpha, m, jitter)
+            self.feature_count_, self.class_count_, self._index, self.prior, alpha, m, jitter,
+            denominator=self.denominator)
         return self
 
     def _class_scores(self, X) -> np.ndarray:

@@ -48,11 +48,13 @@ def mean_abs_difference(ctx: ReportContext, learner: str) -> tuple[float, int]:
 
 
 def comparison_table(ctx: ReportContext, learners: list[str], baseline: str | None = None,
-                     error: bool = False, digits: int = 1, names: dict[str, str] | None = None) -> list[str]:
+                     error: bool = False, digits: int = 1, names: dict[str, str] | None = None,
+                     average_over: list[str] | None = None) -> list[str]:
     """One row per paper data set: for each learner ours (± std), our mark vs ``baseline`` (paired t-test),
-    and the published value; then the average row over the data sets we have. ``error`` shows error rates
-    (100 - accuracy) instead of accuracies."""
+    and the published value; then the average row over the data sets we have (or those of ``average_over``,
+    which also restricts the win:loss row). ``error`` shows error rates (100 - accuracy) instead of accuracies."""
     learners = [x for x in learners if ctx.has(x)]
+    summarized = [p for p in ctx.datasets if average_over is None or p in average_over]
     names = names or {}
     value = (lambda a: 100 - a) if error else (lambda a: a)
     has_pub = {x: any(np.isfinite(ctx.published_acc(p, x)) for p in ctx.datasets) for x in learners}
@@ -76,16 +78,17 @@ def comparison_table(ctx: ReportContext, learners: list[str], baseline: str | No
         rows.append(row)
     avg = ["**average**"]
     for x in learners:
-        avg.append(f"**{fmt(np.mean([value(ctx.acc(p, x)) for p in ctx.datasets]), digits)}**")
+        avg.append(f"**{fmt(np.mean([value(ctx.acc(p, x)) for p in summarized]), digits)}**")
         if has_pub[x]:
-            common = [p for p in ctx.datasets if np.isfinite(ctx.published_acc(p, x))]
+            common = [p for p in summarized if np.isfinite(ctx.published_acc(p, x))]
             pub = fmt(np.mean([value(ctx.published_acc(p, x)) for p in common]), digits) if common else "–"
             avg.append(f"{pub}")
     rows.append(avg)
     if all_marks:
         wl = ["significant win:loss vs " + names.get(baseline, baseline)]
         for x in learners:
-            wl.append("ref" if x == baseline else ("%d:%d" % win_loss(all_marks[x]) if x in all_marks else ""))
+            wl.append("ref" if x == baseline else
+                      ("%d:%d" % win_loss({p: all_marks[x][p] for p in summarized}) if x in all_marks else ""))
             if has_pub[x]:
                 wl.append("")
         rows.append(wl)
