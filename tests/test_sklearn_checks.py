@@ -51,9 +51,6 @@ PIPELINE = {
 }
 HBAYES_N_ITER = ("max_iter bounds each of HBayes's many inner logistic fits (n_lr_fits_); there is no single "
                  "n_iter_")
-UNDERFLOW = ("on the check's well-separated blobs log P(c|x) < -745: predict_proba underflows to 0 while "
-             "predict_log_proba stays exact, so log(predict_proba) != predict_log_proba")
-
 # max_iter=50: the checks' tiny random data are often separable, where the ridge solver would run to 1000 steps
 DISCRETE_LEARNERS = [NaiveBayes(), HierarchicalMixtureNB(), NBTree(), TAN(), LeveledNBTree(), HBayesNB(max_iter=50),
                      HBayesTAN(max_iter=50), MUV(), MUVofMUV(), Bagging(), AdaBoostM1()]
@@ -77,8 +74,6 @@ def expected_failed_checks(estimator) -> dict:
         out["check_sample_weight_equivalence_on_dense_data"] = CONTINUOUS
     if name.startswith("HBayes"):
         out["check_non_transformer_estimators_n_iter"] = HBAYES_N_ITER
-    if name == "GeneralNB":
-        out["check_classifiers_train"] = UNDERFLOW
     return out
 
 

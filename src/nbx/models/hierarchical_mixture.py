@@ -321,10 +321,10 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        layers = [int(b) for b in self.layers]
         warm = self.warm_start and hasattr(self, "_levels")
         fitted = (self.classes_, self.n_values_, self._layers) if warm else None
-        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)  # checks the parameters too
+        layers = [int(b) for b in self.layers]
         if warm:
             if not (np.array_equal(fitted[0], self.classes_) and np.array_equal(fitted[1], self.n_values_)
                     and fitted[2] == layers):

@@ -154,7 +154,7 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
             jitter = check_rng(self.random_state).uniform(0.0, self.alpha_jitter, size=counts.shape)
         self.class_log_prior_, self.log_table_ = nb_log_tables(
             self.feature_count_, self.class_count_, self._index, self.prior, alpha, m, jitter,
-            denominator=self.denominator)
+            denominator=self.denominator if self.prior == "laplace" else "attribute")  # else ignored (warned)
         return self
 
     def _class_scores(self, X) -> np.ndarray:

@@ -214,7 +214,10 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def predict_proba(self, X):
-        X = check_mixed_X(self, X)
+        X = check_mixed_X(self, X).copy()
+        nom = np.flatnonzero(self.n_values_ > 0)
+        codes = nominal_codes(X[:, nom], self.n_values_[nom])
+        X[:, nom] = np.where(codes < 0, np.nan, codes)  # a code never seen in training counts as missing
         out = np.zeros((X.shape[0], len(self.classes_)))
         self._route(self.tree_, X, np.arange(X.shape[0]), out)
         return out
