@@ -6,6 +6,9 @@ When every column is nominal it runs unchanged on discretized data (Kang's proto
 
 Growing (Quinlan 1993 ch. 2; Release 8 ``build.c``, ``contin.c``, ``discr.c``, ``info.c``)
     * A node becomes a leaf when its cases are of one class or weigh less than ``2 * min_leaf``.
+    * Weight sums are compared with ``min_leaf`` and ``MinSplit`` with a tolerance of 1e-6 (as Weka's
+      J48 does): fractional weights from unknown values make a branch of exactly 2 sum to
+      1.9999999999999996, which an exact test would reject.
     * Nominal attribute: one branch per value. Its gain is computed on the cases with a known value and
       multiplied by their weight fraction F (ch. 3: ``gain = F (info(T) - info_X(T))``). A test needs at
       least two values with weight ``>= min_leaf``. Its split information counts the unknown cases as one
@@ -70,6 +73,7 @@ from .counting import ValueIndex
 from .criteria import entropy, info_gain
 
 EPSILON = 1e-3          # C4.5's tolerance in gain and error comparisons (defns.i)
+WEIGHT_TOLERANCE = 1e-6  # weight sums vs min_leaf / MinSplit (as J48's Utils.grOrEq): 2.0 may sum to 1.9999999999999996
 PRUNE_SLACK = 0.1       # C4.5 prefers the simpler tree when within 0.1 estimated errors (prune.c)
 _CHUNK = 1 << 21        # max elements of a (rows, attributes, classes) block in numeric evaluation
 
@@ -283,7 +287,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             cases = dist.sum(axis=1)
             for node, c in zip(nodes, cases):
                 node.errors = c - node.dist[node.leaf_class]
-            grow = (np.count_nonzero(dist, axis=1) > 1) & (cases >= 2 * self.min_leaf)
+            grow = (np.count_nonzero(dist, axis=1) > 1) & (cases >= 2 * self.min_leaf - WEIGHT_TOLERANCE)
             level = level.keep(grow)
             nodes, dist = [nd for nd, g in zip(nodes, grow) if g], dist[grow]
             if not nodes:
@@ -633,7 +637,7 @@ def _nominal_gain(counts, cases, n_classes, min_leaf, index: ValueIndex):
     known = sizes.sum(axis=2)
     unknown = np.maximum(cases[:, None] - known, 0.0)
     gain = known / cases[:, None] * info_gain(table)
-    reasonable = (sizes >= min_leaf).sum(axis=2) >= 2
+    reasonable = (sizes >= min_leaf - WEIGHT_TOLERANCE).sum(axis=2) >= 2
     gain = np.where(reasonable & (known > 0), gain, -EPSILON)
     info = entropy(np.concatenate([sizes, unknown[..., None]], axis=2))
     return gain, info
@@ -677,9 +681,9 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     valid = np.zeros((d, n), bool)
     if n > 1:
         valid[:, :-1] = ((node[:-1] == node[1:]) & (xs[:, :-1] < xs[:, 1:])
-                         & (low[:, :-1] >= min_split[:, node[:-1]])
-                         & (low[:, :-1] <= (known - min_split)[:, node[:-1]]))
-    valid &= (known >= 2 * min_leaf)[:, node]
+                         & (low[:, :-1] >= (min_split - WEIGHT_TOLERANCE)[:, node[:-1]])
+                         & (low[:, :-1] <= (known - min_split + WEIGHT_TOLERANCE)[:, node[:-1]]))
+    valid &= (known >= 2 * min_leaf - WEIGHT_TOLERANCE)[:, node]
     tries = np.bincount(cell[valid], minlength=d * m).reshape(d, m)
     valid &= ~_inside_pure_run(xs, ys, node, valid)
     col, pos = np.nonzero(valid)                      # candidates, grouped by (column, node)
