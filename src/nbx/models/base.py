@@ -105,7 +105,7 @@ def as_codes(X) -> np.ndarray:
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D, got shape {X.shape}")
     if np.issubdtype(X.dtype, np.integer):
-        return np.where(X < 0, -1, X).astype(np.int64)
+        return np.where(X < 0, -1, X).astype(np.int64, copy=False)
     Xf = X.astype(float)
     missing = np.isnan(Xf)
     if np.any(Xf[~missing] != np.round(Xf[~missing])):
