@@ -328,7 +328,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             step = max(1, _CHUNK // max(1, level.row.size * self._n_classes))
             for s in range(0, self._num_cols.size, step):
                 block = slice(s, s + step)
-                xs = np.take_along_axis(self._XT_num[block], rows[block], axis=1)
+                xs = _take_rows(self._XT_num[block], rows[block])
                 complete = not self._num_missing[block].any()
                 g, i, c = _eval_numeric_sorted(xs, self._y[rows[block]], level.w[level.order[block]], starts,
                                                cases, self._n_classes, self.min_leaf, dist if complete else None)
@@ -355,9 +355,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         a = attr[node_of]
         branch = np.full(row.size, -1, np.intp)
         num = ~nominal[node_of]
-        x = self._X[row[num], a[num]]
+        x = np.take(self._X, row[num] * self._X.shape[1] + a[num])
         branch[num] = np.where(np.isnan(x), -1, x > thresholds[node_of[num]])
-        branch[~num] = self._codes[row[~num], a[~num]]                # -1 when missing
+        branch[~num] = np.take(self._codes, row[~num] * self._codes.shape[1] + a[~num])  # -1 when missing
         known = branch >= 0
         slot = first_slot[node_of] + branch
         known_w = np.bincount(slot[known], weights=w[known], minlength=n_slots)
@@ -409,7 +409,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
                 order = position[level.order]
             keys = slot_sorted[order]
             keys = keys.astype(np.int16) if n_slots < 2 ** 15 else keys  # radix sort
-            order = np.take_along_axis(order, np.argsort(keys, axis=1, kind="stable"), axis=1)
+            order = _take_rows(order, np.argsort(keys, axis=1, kind="stable"))
         else:
             order = np.zeros((0, src.size), np.intp)
         node_rank = np.cumsum(has_known) - 1
@@ -703,11 +703,17 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
         base[1:] = lo[begin[1:] - 1]
         lo -= np.repeat(base, np.diff(np.r_[begin, group.size]), axis=0)
         np.maximum(lo, 0.0, out=lo)  # fractional weights: no -1e-17 left by the subtraction
-    hi = np.maximum(totals[col, at] - lo, 0.0)
-    parent_info = entropy(totals)[col, at] if dist is None else entropy(dist)[at]
-    gain_c = known[col, at] / cases[at] * (parent_info - _conditional_entropy(lo, hi))
+    flat = group                                      # (column, node) of each candidate, as a flat index
+    if dist is None:
+        hi = np.take(totals.reshape(d * m, n_classes), flat, axis=0) - lo
+        parent_info = np.take(entropy(totals), flat)
+    else:
+        hi = np.take(dist, at, axis=0) - lo
+        parent_info = np.take(entropy(dist), at)
+    np.maximum(hi, 0.0, out=hi)
+    gain_c = np.take(known, flat) / cases[at] * (parent_info - _conditional_entropy(lo, hi))
     cost = np.log2(np.maximum(tries, 1)) / cases      # C4.5's Log(0) is 0
-    score = gain_c - cost[col, at]
+    score = gain_c - np.take(cost, flat)
     best_score = np.full(d * m, -np.inf)
     best_pos = np.zeros(d * m, np.intp)
     if group.size:
@@ -754,6 +760,11 @@ def _inside_pure_run(xs, ys, node, valid):
     out = np.zeros(d * n, bool)
     out[cut[inner]] = True
     return out.reshape(d, n)
+
+
+def _take_rows(a: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``np.take_along_axis(a, index, axis=1)`` for 2-D arrays, as one flat take (several times faster)."""
+    return np.take(a, index + np.arange(a.shape[0])[:, None] * a.shape[1])
 
 
 def _conditional_entropy(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
