@@ -247,7 +247,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             if self.prune:
                 self._prune_ops = 0
                 self._prune(self.tree_, rows, w)
-        del self._X, self._codes, self._y, self._values, self._XT_num, self._codes_nom, self._num_missing
+        del self._X, self._codes, self._XT, self._codesT, self._y, self._values, self._XT_num, self._codes_nom
+        del self._num_missing
         return self
 
     def _setup_attributes(self, w: np.ndarray) -> None:
@@ -255,7 +256,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         self._num_cols = np.flatnonzero(nv == 0)
         self._nom_cols = np.flatnonzero(nv > 0)
         self._nom_index = ValueIndex(nv[self._nom_cols]) if self._nom_cols.size else None
-        self._XT_num = np.ascontiguousarray(self._X[:, self._num_cols].T)  # (numeric attributes, rows)
+        self._XT, self._codesT = np.ascontiguousarray(self._X.T), np.ascontiguousarray(self._codes.T)
+        self._XT_num = self._XT[self._num_cols]           # (numeric attributes, rows)
         self._num_missing = np.isnan(self._XT_num).any(axis=1)
         self._codes_nom = self._codes[:, self._nom_cols]
         # sorted known training values per numeric column, for C4.5's GreatestValueBelow
@@ -373,8 +375,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         unknown_copy = ~known[src]
         if unknown_copy.any():
             u_src = src[unknown_copy]
-            first_copy = np.flatnonzero(np.r_[True, u_src[1:] != u_src[:-1]])
-            j = np.arange(u_src.size) - np.repeat(first_copy, np.diff(np.r_[first_copy, u_src.size]))
+            first_copy = _run_starts(u_src)
+            j = np.arange(u_src.size) - np.repeat(first_copy, _run_lengths(first_copy, u_src.size))
             live_start = np.concatenate([[0], np.cumsum(n_live)])
             new_slot[unknown_copy] = live_slots[live_start[node_of[u_src]] + j]
         new_w = np.where(unknown_copy, w[src] * shares[new_slot], w[src])
@@ -419,14 +421,13 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         return new_level, children
 
     # ------------------------------------------------------------ partitions
-    def _branch_of(self, node: _Node, rows: np.ndarray, X=None, codes=None) -> np.ndarray:
-        """Branch index of each row at a test node; -1 when the outcome is unknown."""
-        X = self._X if X is None else X
-        codes = self._codes if codes is None else codes
+    def _branch_of(self, node: _Node, rows: np.ndarray, XT=None, codesT=None) -> np.ndarray:
+        """Branch index of each row at a test node; -1 when the outcome is unknown. ``XT`` and ``codesT``
+        are the values and codes transposed, (attributes, rows): a row of them is contiguous."""
         if self.n_values_[node.attr] == 0:
-            x = X[rows, node.attr]
+            x = (self._XT if XT is None else XT)[node.attr].take(rows)
             return np.where(np.isnan(x), -1, (x > node.threshold).astype(np.int64))
-        c = codes[rows, node.attr]
+        c = (self._codesT if codesT is None else codesT)[node.attr].take(rows)
         return np.where(c < self.n_values_[node.attr], c, -1)  # unseen codes count as unknown
 
     def _partition(self, node: _Node, rows, w) -> list:
@@ -514,7 +515,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
         Cases are routed as in pruning (unknown outcomes fractionally); the tree is not changed.
         """
-        self._X, self._codes = self._prepare_X(X)
+        X, codes = self._prepare_X(X)
+        self._XT, self._codesT = np.ascontiguousarray(X.T), np.ascontiguousarray(codes.T)
         self._y = np.searchsorted(self.classes_, np.asarray(y))
         try:
             w = check_weights(sample_weight, self._y.shape[0])
@@ -522,7 +524,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             with _recursion_limit(10_000 + 4 * rows.size):
                 return float(self._estimate(self.tree_, rows, w[rows]))
         finally:
-            del self._X, self._codes, self._y
+            del self._XT, self._codesT, self._y
 
     # ------------------------------------------------------------- predicting
     def predict_proba(self, X) -> np.ndarray:
@@ -530,6 +532,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if X.ndim != 2 or X.shape[1] != self.n_values_.size:
             raise ValueError(f"X must have shape (n, {self.n_values_.size}), got {X.shape}")
         Xf, codes = self._prepare_X(X)
+        XT, codesT = np.ascontiguousarray(Xf.T), np.ascontiguousarray(codes.T)
         proba = np.zeros((Xf.shape[0], self._n_classes))
         stack = [(self.tree_, np.arange(Xf.shape[0]), np.ones(Xf.shape[0]))]
         while stack:  # loop over nodes; each node handles all its rows at once
@@ -539,7 +542,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             if node.is_leaf:
                 proba[rows] += w[:, None] * node.probabilities()[None, :]
                 continue
-            branch = self._branch_of(node, rows, Xf, codes)
+            branch = self._branch_of(node, rows, XT, codesT)
             unknown = branch < 0
             fractions = _child_fractions(node)
             for v, child in enumerate(node.children):
@@ -562,7 +565,21 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 def _sorted_unique(x: np.ndarray) -> np.ndarray:
     """np.unique of a 1-D array without NaN (plain np.unique imports numpy.ma, 20 ms at start-up)."""
     x = np.sort(x)
-    return x[np.r_[True, x[1:] != x[:-1]]] if x.size else x
+    return x[_run_starts(x)] if x.size else x
+
+
+def _run_starts(a: np.ndarray) -> np.ndarray:
+    """Indices where a new run of equal values begins in a 1-D array (0 first)."""
+    if not a.size:
+        return np.zeros(0, np.intp)
+    new = np.ones(a.size, bool)
+    np.not_equal(a[1:], a[:-1], out=new[1:])
+    return np.flatnonzero(new)
+
+
+def _run_lengths(starts: np.ndarray, size: int) -> np.ndarray:
+    """Lengths of the runs that begin at ``starts`` in an array of ``size`` elements."""
+    return np.diff(np.append(starts, size))
 
 
 def _walk(node: _Node):
@@ -696,12 +713,12 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     inside[inside] = group[bucket[inside]] == cell.ravel()[inside]
     counts = np.bincount(bucket[inside] * n_classes + ys.ravel()[inside], ws.ravel()[inside],
                          minlength=group.size * n_classes).reshape(group.size, n_classes)
-    begin = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if group.size else np.zeros(0, np.intp)
+    begin = _run_starts(group)
     lo = np.cumsum(counts, axis=0)
     if begin.size > 1:
         base = np.zeros((begin.size, n_classes))
         base[1:] = lo[begin[1:] - 1]
-        lo -= np.repeat(base, np.diff(np.r_[begin, group.size]), axis=0)
+        lo -= np.repeat(base, _run_lengths(begin, group.size), axis=0)
         np.maximum(lo, 0.0, out=lo)  # fractional weights: no -1e-17 left by the subtraction
     flat = group                                      # (column, node) of each candidate, as a flat index
     if dist is None:
@@ -718,9 +735,9 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     best_pos = np.zeros(d * m, np.intp)
     if group.size:
         top = np.maximum.reduceat(score, begin)
-        is_top = score == np.repeat(top, np.diff(np.r_[begin, group.size]))
+        is_top = score == np.repeat(top, _run_lengths(begin, group.size))
         hits = np.flatnonzero(is_top)
-        firsts = hits[np.r_[True, group[hits][1:] != group[hits][:-1]]]  # first maximum, as C4.5
+        firsts = hits[_run_starts(group[hits])]        # first maximum, as C4.5
         best_score[group[begin]] = top
         best_pos[group[firsts]] = pos[firsts]
     best_score, best_pos = best_score.reshape(d, m), best_pos.reshape(d, m)
@@ -748,15 +765,18 @@ def _inside_pure_run(xs, ys, node, valid):
     new_group = np.ones((d, n), bool)                  # first entry of a value group within a node
     new_group[:, 1:] = (node[1:] != node[:-1]) | ~(xs[:, 1:] == xs[:, :-1])
     new_group = new_group.ravel()
-    group_start = np.r_[np.flatnonzero(new_group), d * n]
-    changes = np.r_[0, np.cumsum(ys.ravel()[1:] != ys.ravel()[:-1])]  # class changes before each entry
+    group_start = np.append(np.flatnonzero(new_group), d * n)
+    y_flat = ys.ravel()
+    changes = np.zeros(d * n, np.intp)                 # class changes before each entry
+    np.cumsum(y_flat[1:] != y_flat[:-1], out=changes[1:])
     cut = np.flatnonzero(valid)                       # a valid cut ends a group; the next group follows
     g = np.cumsum(new_group)[cut] - 1
     # no class change from the start of the cut's group to the end of the next one
     inner = changes[group_start[g]] == changes[group_start[g + 2] - 1]
     cell = cut // n * n + node[cut % n]               # keep each (column, node)'s first and last cut
-    step = cell[1:] != cell[:-1]
-    inner &= ~(np.r_[True, step] | np.r_[step, True])
+    edge = np.ones(cut.size, bool)
+    edge[1:-1] = (cell[1:-1] != cell[:-2]) | (cell[1:-1] != cell[2:])
+    inner &= ~edge
     out = np.zeros(d * n, bool)
     out[cut[inner]] = True
     return out.reshape(d, n)
