@@ -276,7 +276,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         test outcome becomes an entry of every child (ch. 3). Numeric attributes are sorted once per tree:
         a level keeps, per numeric attribute, its entries sorted by (node, value, row), and the next level
         inherits that order by a stable partition, so no node sorts again (as C4.5/J48 keep cases sorted).
-        The result equals growing node by node: each node's evaluation sees only its own cases.
+        The tree equals the one grown node by node (each node's evaluation sees only its own cases); with
+        fractional weights the sums may round differently in the last bit.
         """
         n = self._y.size
         level = _Level(np.zeros(n, np.intp), np.arange(n), w,
@@ -676,7 +677,8 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     by node and then value (NaN last within a node); node ``j`` holds entries ``starts[j]:starts[j+1]``
     (the same in every column) and weighs ``cases[j]``. Returns (gain, split info, cut), each (columns,
     nodes). ``dist`` (nodes, classes), the nodes' class counts, may be given when no value is unknown.
-    Counts are prefix sums over the whole level minus the sum before each node's first entry.
+    The weight below a position is a prefix sum over the level minus the sum before its node's first
+    entry; a candidate's class counts add up the entries since the previous candidate of its node.
     """
     d, n = xs.shape
     m = cases.size
