@@ -703,18 +703,20 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
                          & (low[:, :-1] >= (min_split - WEIGHT_TOLERANCE)[:, node[:-1]])
                          & (low[:, :-1] <= (known - min_split + WEIGHT_TOLERANCE)[:, node[:-1]]))
     valid &= (known >= 2 * min_leaf - WEIGHT_TOLERANCE)[:, node]
-    tries = np.bincount(cell[valid], minlength=d * m).reshape(d, m)
-    valid &= ~_inside_pure_run(xs, ys, node, valid)
+    tries = np.add.reduceat(valid, first, axis=1, dtype=np.intp)  # valid cuts per (column, node)
+    valid.ravel()[_inside_pure_run(xs, ys, node, valid, cell)] = False
     col, pos = np.nonzero(valid)                      # candidates, grouped by (column, node)
     at = node[pos]
     group = col * m + at
-    # class counts at or below each candidate: each entry counts for the first candidate at or after it
-    # in its (column, node); prefix sums over a group's candidates then give the left branch
-    bucket = np.cumsum(valid.ravel()) - valid.ravel()  # candidates before each entry, row-major
-    inside = bucket < group.size
-    inside[inside] = group[bucket[inside]] == cell.ravel()[inside]
-    counts = np.bincount(bucket[inside] * n_classes + ys.ravel()[inside], ws.ravel()[inside],
-                         minlength=group.size * n_classes).reshape(group.size, n_classes)
+    # class counts at or below each candidate: an entry counts for the first candidate at or after it in
+    # its (column, node), i.e. slot (candidates before it) + (its cell number), which also gives the entries
+    # after a cell's last candidate a slot of their own; prefix sums over a cell's candidates then give
+    # the left branch
+    flat_valid = valid.ravel()
+    slot = np.cumsum(flat_valid) - flat_valid + cell.ravel()
+    counts = np.bincount(slot * n_classes + ys.ravel(), ws.ravel(),
+                         minlength=(group.size + d * m) * n_classes).reshape(-1, n_classes)
+    counts = np.take(counts, np.arange(group.size) + group, axis=0)
     begin = _run_starts(group)
     lo = np.cumsum(counts, axis=0)
     if begin.size > 1:
@@ -754,9 +756,10 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     return gain, info, cut
 
 
-def _inside_pure_run(xs, ys, node, valid):
-    """Valid cuts that cannot be the best: between two value groups of one and the same class, where the
-    groups before and after are too, except the first and last valid cut of each (column, node).
+def _inside_pure_run(xs, ys, node, valid, cell) -> np.ndarray:
+    """Flat indices of valid cuts that cannot be the best: between two value groups of one and the same
+    class, where the groups before and after are too, except the first and last valid cut of each
+    (column, node) ``cell``.
 
     Fayyad & Irani (1992, "On the handling of continuous-valued attributes in decision tree
     generation", Theorem 1): along such a run the weighted class entropy of the two branches is strictly
@@ -766,22 +769,18 @@ def _inside_pure_run(xs, ys, node, valid):
     d, n = xs.shape
     new_group = np.ones((d, n), bool)                  # first entry of a value group within a node
     new_group[:, 1:] = (node[1:] != node[:-1]) | ~(xs[:, 1:] == xs[:, :-1])
-    new_group = new_group.ravel()
     group_start = np.append(np.flatnonzero(new_group), d * n)
     y_flat = ys.ravel()
     changes = np.zeros(d * n, np.intp)                 # class changes before each entry
     np.cumsum(y_flat[1:] != y_flat[:-1], out=changes[1:])
     cut = np.flatnonzero(valid)                       # a valid cut ends a group; the next group follows
-    g = np.cumsum(new_group)[cut] - 1
+    g = np.searchsorted(group_start, cut, side="right") - 1
     # no class change from the start of the cut's group to the end of the next one
     inner = changes[group_start[g]] == changes[group_start[g + 2] - 1]
-    cell = cut // n * n + node[cut % n]               # keep each (column, node)'s first and last cut
+    cut_cell = cell.ravel()[cut]
     edge = np.ones(cut.size, bool)
-    edge[1:-1] = (cell[1:-1] != cell[:-2]) | (cell[1:-1] != cell[2:])
-    inner &= ~edge
-    out = np.zeros(d * n, bool)
-    out[cut[inner]] = True
-    return out.reshape(d, n)
+    edge[1:-1] = (cut_cell[1:-1] != cut_cell[:-2]) | (cut_cell[1:-1] != cut_cell[2:])
+    return cut[inner & ~edge]
 
 
 def _take_rows(a: np.ndarray, index: np.ndarray) -> np.ndarray:
