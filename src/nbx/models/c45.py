@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -98,7 +98,7 @@ def add_errs(n: float, e: float, cf: float = 0.25) -> float:
     return n * pr - e
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deviate_squared(cf: float) -> float:
     """Square of the normal deviate for confidence ``cf``, interpolated in C4.5's table."""
     return float(np.interp(cf, _CF_VALUES, _CF_DEVIATES)) ** 2
@@ -125,7 +125,7 @@ class _Node:
     def make_leaf(self) -> None:
         self.attr, self.children = -1, []
 
-    def copy_from(self, other: "_Node") -> None:
+    def copy_from(self, other: _Node) -> None:
         for name in self.__slots__:
             setattr(self, name, getattr(other, name))
 
@@ -148,7 +148,7 @@ class _Level:
     def __init__(self, node, row, w, order, tested):
         self.node, self.row, self.w, self.order, self.tested = node, row, w, order, tested
 
-    def keep(self, nodes: np.ndarray) -> "_Level":
+    def keep(self, nodes: np.ndarray) -> _Level:
         """The level restricted to the nodes where ``nodes`` (bool, one per node) is True."""
         if nodes.all():
             return self
@@ -319,7 +319,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         return float(values[np.searchsorted(values, bar, side="right") - 1])
 
     # ---------------------------------------------------------- split search
-    def _evaluate(self, level: "_Level", dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _evaluate(self, level: _Level, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per open node (class counts ``dist``) and attribute: gain (-EPSILON when no valid test), split
         info, best cut midpoint."""
         cases = dist.sum(axis=1)
@@ -344,7 +344,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             gain[:, self._nom_cols], info[:, self._nom_cols] = g, i
         return gain, info, cut
 
-    def _split(self, level: "_Level", nodes: list[_Node], attr: np.ndarray) -> tuple["_Level", list[_Node]]:
+    def _split(self, level: _Level, nodes: list[_Node], attr: np.ndarray) -> tuple[_Level, list[_Node]]:
         """Children of the split nodes: their _Node objects and their level (unknown outcomes go to every
         branch with a known case, weighted by the branch's share of the known weight)."""
         m, n, K = len(nodes), self._y.size, self._n_classes
