@@ -7,7 +7,9 @@ Protocol (issue 11, target 4): one process per (learner, data set), as Weka's nu
 start per set, so each timing covers interpreter start-up, imports, reading the data set from the UCI
 mirror through the catalogue (``NBX_UCI_MIRROR``, default ../shared/uci as in tests/conftest.py, or
 ../../shared/uci from a worktree), a stratified 10-fold plan, fold-local preprocessing and the ten fits
-and predictions. One core: BLAS threads are pinned to 1 and the processes run one after another.
+and predictions. The children find nbx compiled (bytecode cached under NBX_BENCH_PYCACHE, default
+/tmp/nbx_bench_pycache, compiled before timing), as an installed package is, even where
+PYTHONDONTWRITEBYTECODE is set. One core: BLAS threads are pinned to 1 and the processes run one after another.
 Discrete learners get fold-local MDL codes (Fayyad & Irani), as Weka's BayesNet (TAN) and NBTree
 discretize internally; J48, Logistic and Gaussian NB (Weka's default NaiveBayes) see numeric columns as
 they are. Missing values are left to the learner. Weka's names map to our catalogue ids in DATASETS
@@ -45,6 +47,7 @@ os.environ.setdefault("NBX_UCI_MIRROR", str(next((p for p in (REPO.parent / "sha
                                                   if (p / "MANIFEST.tsv").exists()),
                                                  REPO.parent / "shared" / "uci")))
 RAW_CACHE = Path(os.environ.get("NBX_BENCH_RAW", "/tmp/nbx_bench_raw"))  # verified copies of mirror files
+PYCACHE = Path(os.environ.get("NBX_BENCH_PYCACHE", "/tmp/nbx_bench_pycache"))  # children's compiled bytecode
 
 # Weka's data set names -> our catalogue ids
 DATASETS = {
@@ -122,10 +125,25 @@ def available(datasets: list[str]) -> tuple[list[str], list[str]]:
     return ok, skipped
 
 
+def child_env(src: Path) -> dict:
+    """Environment of a child process: nbx from ``src``, bytecode cached in PYCACHE (as an installed
+    package has its .pyc files; PYTHONDONTWRITEBYTECODE would make every child compile nbx again)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
+               PYTHONPYCACHEPREFIX=str(PYCACHE))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def compile_bytecode(src: Path) -> None:
+    """Compile the nbx sources in ``src`` into PYCACHE once, before any timing."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], env=child_env(src), check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def time_child(learner: str, dataset: str, src: Path) -> tuple[float, float]:
     """(wall, CPU) seconds of a fresh interpreter running one learner's 10-fold CV on one data set, with
     the nbx package found in ``src``."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
+    env = child_env(src)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, __file__, "--child", learner, dataset], env=env, check=False,
@@ -187,6 +205,8 @@ def main() -> None:
         sources["baseline"] = a.baseline_src.resolve()
     head = "".join(f" {k + ' wall':>13s} {k + ' CPU':>12s}" for k in sources)
     if not a.in_process:
+        for src in sources.values():
+            compile_bytecode(src)
         floor = start_floor()
         print(f"start-up floor here: python + import numpy = {floor:.3f} s CPU per process, "
               f"{floor * len(datasets):.1f} s per learner over {len(datasets)} sets\n")
