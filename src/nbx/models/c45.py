@@ -327,14 +327,16 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         gain, info, cut = np.full((m, d), -EPSILON), np.zeros((m, d)), np.full((m, d), np.nan)
         if self._num_cols.size:
             starts = np.concatenate([[0], np.cumsum(np.bincount(level.node, minlength=m))])
+            unit = bool(np.all(level.w == 1.0))
             rows = level.row[level.order]                             # (numeric attributes, entries)
             step = max(1, _CHUNK // max(1, level.row.size * self._n_classes))
             for s in range(0, self._num_cols.size, step):
                 block = slice(s, s + step)
                 xs = _take_rows(self._XT_num[block], rows[block])
                 complete = not self._num_missing[block].any()
-                g, i, c = _eval_numeric_sorted(xs, self._y[rows[block]], level.w[level.order[block]], starts,
-                                               cases, self._n_classes, self.min_leaf, dist if complete else None)
+                ws = None if complete and unit else level.w[level.order[block]]
+                g, i, c = _eval_numeric_sorted(xs, self._y[rows[block]], ws, starts, cases, self._n_classes,
+                                               self.min_leaf, dist if complete else None)
                 cols = self._num_cols[block]
                 gain[:, cols], info[:, cols], cut[:, cols] = g.T, i.T, c.T
         if self._nom_cols.size:
@@ -676,7 +678,8 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     ``xs``, ``ys``, ``ws`` (columns, entries): values, classes and weights of each column's entries, sorted
     by node and then value (NaN last within a node); node ``j`` holds entries ``starts[j]:starts[j+1]``
     (the same in every column) and weighs ``cases[j]``. Returns (gain, split info, cut), each (columns,
-    nodes). ``dist`` (nodes, classes), the nodes' class counts, may be given when no value is unknown.
+    nodes). ``dist`` (nodes, classes), the nodes' class counts, may be given when no value is unknown;
+    ``ws`` None then means unit weights.
     The weight below a position is a prefix sum over the level minus the sum before its node's first
     entry; a candidate's class counts add up the entries since the previous candidate of its node.
     """
@@ -684,11 +687,14 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     m = cases.size
     node = np.repeat(np.arange(m), np.diff(starts))
     first, last = starts[:-1], starts[1:] - 1
-    if dist is None:
-        ws = np.where(np.isnan(xs), 0.0, ws)          # unknown values weigh nothing here
-    low = np.cumsum(ws, axis=1)                       # weight at or below each position, within its node
-    low -= np.where(first > 0, low[:, first - 1], 0.0)[:, node]
-    known = low[:, last]                              # (d, m) known weight
+    if ws is None:                                    # unit weights, nothing unknown: same in every column
+        low = (np.arange(1.0, n + 1.0) - first[node])[None, :]
+    else:
+        if dist is None:
+            ws = np.where(np.isnan(xs), 0.0, ws)      # unknown values weigh nothing here
+        low = np.cumsum(ws, axis=1)                   # weight at or below each position, within its node
+        low -= np.where(first > 0, low[:, first - 1], 0.0)[:, node]
+    known = low[:, last]                              # (d or 1, m) known weight
     cell = np.arange(d)[:, None] * m + node           # (column, node) of each entry
     if dist is None:                                  # class counts of the known cases
         totals = np.bincount((cell * n_classes + ys).ravel(), ws.ravel(),
@@ -699,10 +705,12 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     min_split = np.where(min_split <= min_leaf, min_leaf, np.minimum(min_split, 25.0))
     valid = np.zeros((d, n), bool)
     if n > 1:
-        valid[:, :-1] = ((node[:-1] == node[1:]) & (xs[:, :-1] < xs[:, 1:])
-                         & (low[:, :-1] >= (min_split - WEIGHT_TOLERANCE)[:, node[:-1]])
-                         & (low[:, :-1] <= (known - min_split + WEIGHT_TOLERANCE)[:, node[:-1]]))
+        window = ((node[:-1] == node[1:])
+                  & (low[:, :-1] >= (min_split - WEIGHT_TOLERANCE)[:, node[:-1]])
+                  & (low[:, :-1] <= (known - min_split + WEIGHT_TOLERANCE)[:, node[:-1]]))
+        valid[:, :-1] = window & (xs[:, :-1] < xs[:, 1:])
     valid &= (known >= 2 * min_leaf - WEIGHT_TOLERANCE)[:, node]
+    low, known = np.broadcast_to(low, (d, n)), np.broadcast_to(known, (d, m))
     tries = np.add.reduceat(valid, first, axis=1, dtype=np.intp)  # valid cuts per (column, node)
     valid.ravel()[_inside_pure_run(xs, ys, node, valid, cell)] = False
     col, pos = np.nonzero(valid)                      # candidates, grouped by (column, node)
@@ -714,9 +722,9 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     # the left branch
     flat_valid = valid.ravel()
     slot = np.cumsum(flat_valid) - flat_valid + cell.ravel()
-    counts = np.bincount(slot * n_classes + ys.ravel(), ws.ravel(),
+    counts = np.bincount(slot * n_classes + ys.ravel(), None if ws is None else ws.ravel(),
                          minlength=(group.size + d * m) * n_classes).reshape(-1, n_classes)
-    counts = np.take(counts, np.arange(group.size) + group, axis=0)
+    counts = np.take(counts, np.arange(group.size) + group, axis=0).astype(float, copy=False)
     begin = _run_starts(group)
     lo = np.cumsum(counts, axis=0)
     if begin.size > 1:
