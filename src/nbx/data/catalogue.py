@@ -41,6 +41,10 @@ FIELDS = {"title", "files", "format", "header_lines", "columns", "missing", "row
 INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator")
 
 
+# libyaml's loader when installed: parses the catalogue ~10x faster than the pure-Python SafeLoader
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 class CatalogueError(NbxError, ValueError):
     """An entry is malformed or a data set name is unknown."""
 
@@ -162,7 +166,7 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
     raw: dict[str, dict] = {}
     for path in [BUILTIN, *extra]:
         try:
-            doc = yaml.safe_load(Path(path).read_text())
+            doc = yaml.load(Path(path).read_text(), Loader=_YAML_LOADER)
         except (OSError, yaml.YAMLError) as exc:
             raise CatalogueError(f"cannot read catalogue {path}: {exc}") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):

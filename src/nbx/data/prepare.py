@@ -169,7 +169,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
         classes = declared or _value_order(labels)
         lookup = {c: k for k, c in enumerate(classes)}
         y = np.array([lookup[c] for c in labels])
-        present = np.unique(y)
+        present = np.flatnonzero(np.bincount(y))  # np.unique would import numpy.ma (~20 ms)
         if declared and len(present) < len(classes):  # ARFF may declare unused labels: drop them
             classes = [classes[k] for k in present]
             y = np.searchsorted(present, y)
@@ -179,7 +179,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
 def check_counts(entry: Entry, table: Table) -> None:
     """Fail loudly when rows, attributes or classes differ from the catalogue."""
     found = {"rows": table.X.shape[0], "attributes": table.X.shape[1],
-             "classes": len(np.unique(table.y))}
+             "classes": np.count_nonzero(np.bincount(table.y))}
     for key, value in found.items():
         expected = getattr(entry, key)
         if expected is not None and expected != value:
