@@ -62,7 +62,7 @@ def by_hand(path: Path):
 
 
 def accuracy(out: str, learner: str) -> tuple[float, float, str]:
-    m = re.search(rf"^{re.escape(learner)}\s+\w+\s+([\d.]+) ± ([\d.]+)\s+([v*]?)", out, re.M)
+    m = re.search(rf"^{re.escape(learner)}\s+\w+\s+([\d.]+) ±\s+([\d.]+) ([v*]?)", out, re.M)
     assert m, out
     return float(m[1]), float(m[2]), m[3]
 
@@ -79,7 +79,8 @@ def test_evaluate_equals_the_library_by_hand(capsys, in_repo, data_csv):
         disc = make_discretizer({"kind": "mdl"}).fit(X[train], nv, y[train])
         codes, cards = disc.transform(X), disc.n_values_
         for name, model, inputs, values in [("nb_laplace", NaiveBayes(prior="laplace", alpha=1.0), codes, cards),
-                                            ("c45", C45Tree(), X, nv), ("TAN(alpha=0.5)", TAN(alpha=0.5), codes, cards)]:
+                                            ("c45", C45Tree(), X, nv),
+                                            ("TAN(alpha=0.5)", TAN(alpha=0.5), codes, cards)]:
             model.fit(inputs[train], y[train], n_values=values)
             acc[name].append(np.mean(model.predict(inputs[mask]) == y[mask]) * 100)
     for name, values in acc.items():
@@ -234,7 +235,8 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
     disc = make_discretizer({"kind": "mdl"}).fit(X, None, y)
     lnbt = LeveledNBTree(max_depth=3, min_split=30, m=2.0).fit(disc.transform(X), y, n_values=disc.n_values_)
     j = lnbt.node_attribute_[0]
-    assert re.search(rf"^{'abc'[j]} = <= {disc.cut_points_[j][0]:.6g}(: naive Bayes \(n = \d+\))?$", shown["lnbt3"], re.M)
+    first_bin = rf"^{'abc'[j]} = <= {disc.cut_points_[j][0]:.6g}(: naive Bayes \(n = \d+\))?$"
+    assert re.search(first_bin, shown["lnbt3"], re.M)
     nom = pd.read_csv(tree_csvs[1])
     codes = np.column_stack([nom["colour"].map({"blue": 0, "red": 1}), nom["shape"].map({"round": 0, "square": 1})])
     tree = NBTree(random_state=1).fit(codes, nom["parity"].to_numpy()).tree_
@@ -279,6 +281,9 @@ def test_add_data_outside_data_local_writes_the_sha256(capsys, tmp_path, data_cs
     entry = load_catalogue(["mine.yaml"])["toy"]
     assert entry.files[0].sha256 == sha256_file(tmp_path / "toy.csv") and entry.columns == "nync"
     assert entry.classes == 3 and entry.rows == 120 - len(range(3, 120, 13))  # rows without a class are dropped
+    (tmp_path / "params.yaml").write_text("seed: 1\n")
+    code, _, err = nbx(capsys, "add-data", "toy.csv", "--name", "t", "--catalogue", "params.yaml")
+    assert code == 1 and "params.yaml: not a catalogue" in err and (tmp_path / "params.yaml").read_text() == "seed: 1\n"
 
 
 # ------------------------------------------------------------------------------------- results and timings

@@ -22,6 +22,9 @@ def _catalogue(tmp_path: Path, body: str) -> dict:
     return load_catalogue([tmp_path / "cat.yaml"])
 
 
+LOCAL = "    source: local\n    files: [{path: data/local/mine.csv}]\n    header_lines: 1\n"
+
+
 def _build(entry, root: Path):
     return build_table(entry, fetch_entry(entry, root / "raw", repo_root=root))
 
@@ -34,7 +37,7 @@ def repo(tmp_path) -> Path:
 
 
 def test_header_names_missing_markers_and_inferred_columns(repo):
-    entry = _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n    header_lines: 1\n")["mine"]
+    entry = _catalogue(repo, LOCAL)["mine"]
     table = _build(entry, repo)
     assert [a["name"] for a in table.attributes] == ["width", "colour", "size, cm"]
     assert [a["kind"] for a in table.attributes] == ["numeric", "nominal", "numeric"]
@@ -44,8 +47,7 @@ def test_header_names_missing_markers_and_inferred_columns(repo):
 
 
 def test_class_column_by_name_and_a_did_you_mean(repo):
-    entry = _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n    header_lines: 1\n"
-                             "    class: colour\n")["mine"]
+    entry = _catalogue(repo, LOCAL + "    class: colour\n")["mine"]
     table = _build(entry, repo)
     assert table.classes == ["blue", "red"] and [a["name"] for a in table.attributes] == ["width", "size, cm", "label"]
     assert len(table.y) == 3  # the row whose class is an empty cell is dropped, as any missing class
@@ -55,8 +57,7 @@ def test_class_column_by_name_and_a_did_you_mean(repo):
 
 
 def test_given_missing_markers_and_archive_entries_keep_question_mark_only(repo):
-    entry = _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n    header_lines: 1\n"
-                             "    missing: ['?']\n")["mine"]
+    entry = _catalogue(repo, LOCAL + "    missing: ['?']\n")["mine"]
     table = _build(entry, repo)  # '' and 'NA' are now values, so no column reads as numbers
     assert [a["kind"] for a in table.attributes] == ["nominal", "nominal", "nominal"]
     assert table.attributes[0]["values"] == ["1.5", "2", "3", "NA"] and np.isnan(table.X[3, 2])
@@ -83,7 +84,7 @@ def test_local_file_under_data_local_needs_no_sha256_but_elsewhere_does(repo):
 
 def test_missing_local_file_names_the_local_path_never_the_mirror(repo, monkeypatch):
     monkeypatch.setenv("NBX_UCI_MIRROR", str(repo / "mirror"))
-    entry = _catalogue(repo, "    source: local\n    files: [{path: data/local/gone.csv}]\n    header_lines: 1\n")["mine"]
+    entry = _catalogue(repo, LOCAL.replace("mine.csv", "gone.csv"))["mine"]
     with pytest.raises(FetchError) as err:
         _build(entry, repo)
     assert "local file data/local/gone.csv does not exist" in str(err.value)
@@ -91,8 +92,7 @@ def test_missing_local_file_names_the_local_path_never_the_mirror(repo, monkeypa
 
 
 def test_count_check_of_a_local_entry_says_to_rerun_add_data(repo):
-    entry = _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n    header_lines: 1\n"
-                             "    rows: 3\n")["mine"]
+    entry = _catalogue(repo, LOCAL + "    rows: 3\n")["mine"]
     with pytest.raises(DataFormatError, match=r"catalogue says 3 rows, the data have 4; after editing "
                                               r"data/local/mine\.csv, re-run `nbx add-data"):
         _build(entry, repo)
@@ -102,13 +102,12 @@ def test_columns_needed_without_a_header_and_catalogue_errors_name_file_and_line
     with pytest.raises(CatalogueError, match=r"cat\.yaml:2: data set 'mine': needs 'columns'"):
         _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n")
     with pytest.raises(CatalogueError, match=r"cat\.yaml:2: data set 'mine': invalid literal"):
-        _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n    header_lines: 1\n"
-                         "    rows: many\n")
+        _catalogue(repo, LOCAL + "    rows: many\n")
 
 
 def test_utf8_header_with_byte_order_mark(repo):
     (repo / "data" / "local" / "mine.csv").write_bytes("\ufeffgröße,klasse\n1,ja\n2,nein\n".encode("utf-8"))
-    entry = _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n    header_lines: 1\n")["mine"]
+    entry = _catalogue(repo, LOCAL)["mine"]
     table = _build(entry, repo)
     assert table.attributes[0]["name"] == "größe" and table.classes == ["ja", "nein"]
 

@@ -10,6 +10,7 @@ data/catalogue.yaml) is rewritten as YAML: comments in it are not kept.
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -70,8 +71,7 @@ def run(args) -> None:
     missing = [m.strip() for m in args.missing.split(",")] if args.missing is not None else None
     raw, table, class_name = entry_for(path, args.name, args.class_column, missing, args.title)
     catalogue = Path(args.catalogue)
-    doc = yaml.safe_load(catalogue.read_text()) if catalogue.exists() else None
-    doc = doc if isinstance(doc, dict) and isinstance(doc.get("datasets"), dict) else {"datasets": {}}
+    doc = read_catalogue(catalogue)
     updated = args.name in doc["datasets"]
     doc["datasets"][args.name] = raw
     text = HEADER + yaml.safe_dump(doc, sort_keys=False, width=120, allow_unicode=True)
@@ -85,9 +85,22 @@ def run(args) -> None:
     print(params_hint(catalogue, args.name, path))
 
 
+def read_catalogue(path: Path) -> dict:
+    """The catalogue file's document ({"datasets": {}} for a new file); never overwrite something else."""
+    if not path.exists():
+        return {"datasets": {}}
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise SpecError(f"{path}: not valid YAML ({getattr(exc, 'problem', exc)}); fix it or choose another "
+                        f"--catalogue") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
+        raise SpecError(f"{path}: not a catalogue (no top-level 'datasets' mapping); choose another --catalogue")
+    return doc
+
+
 def load_catalogue_text(catalogue: Path, text: str) -> None:
     """Check the new catalogue loads (with the built-in one) before writing it."""
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         probe = Path(tmp) / catalogue.name
         probe.write_text(text)
@@ -101,8 +114,9 @@ def params_hint(catalogue: Path, name: str, path: Path) -> str:
     lines = ["", "To use it in the pipeline, in params.yaml:"]
     if not listed:
         lines += ["  data:", f"    catalogues: [{catalogue.as_posix()}]      # once per catalogue file"]
-    lines += ["  experiments:", "    <experiment>:", "      datasets:", f"        {name}: {name}       # paper's name: "
-              "catalogue id", ""]
+    experiments = f"   # one of {', '.join(params['experiments'])}" if params is not None else ""
+    lines += ["  experiments:", f"    <experiment>:{experiments}", "      datasets:",
+              f"        {name}: {name}   # the name reports show: the catalogue id", ""]
     if not listed:
         lines.append("then `python -m nbx.dvcgen` (the catalogue becomes a dependency of prepare) and `dvc repro`.")
     else:

@@ -88,7 +88,8 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
     if spec["class"] not in CLASSES:
         known = list(params["learners"] if params else []) + list(CLASSES)
         where = "" if params else " (no params.yaml in this folder: only class names work)"
-        raise SpecError(f"{option}: unknown learner {spec['class']!r}{where}{config.did_you_mean(spec['class'], known)}")
+        hint = config.did_you_mean(spec["class"], known)
+        raise SpecError(f"{option}: unknown learner {spec['class']!r}{where}{hint}")
     options = dict(spec)
     kind = options.pop("input", None)
     if kind not in (None, *config.INPUTS):

@@ -95,17 +95,17 @@ def run(args) -> None:
 
 
 def accuracy_table(learners, results: dict, test_fraction: float) -> str:
-    """learner | input | accuracy mean ± std | mark vs the first learner | total fit seconds."""
+    """learner | input | accuracy mean ± std and mark vs the first learner | total fit seconds."""
     ref = results[learners[0].name][0]
     rows = []
     for x in learners:
         acc, fit = results[x.name]
-        mark = ""
+        mark = " "
         if x is not learners[0] and stats.corrected_t(acc, ref, test_fraction) < SIGNIFICANCE \
                 and acc.mean() != ref.mean():
             mark = "v" if acc.mean() > ref.mean() else "*"
         std = acc.std(ddof=1) * 100 if len(acc) > 1 else 0.0
-        rows.append([x.name, x.input, f"{acc.mean() * 100:.2f} ± {std:.2f}", mark, f"{fit:.2f}"])
-    table = render(["learner", "input", "accuracy %", "", "fit s"], rows, right={2, 4})
+        rows.append([x.name, x.input, f"{acc.mean() * 100:6.2f} ± {std:5.2f} {mark}", f"{fit:.2f}"])
+    table = render(["learner", "input", "accuracy %", "fit s"], rows, right={3})
     return (table + f"\n\nv / *: significantly better / worse than {learners[0].name} (corrected resampled t-test, "
             f"p < {SIGNIFICANCE}); fit s: seconds over all folds on this machine")

@@ -65,14 +65,18 @@ def register(sub) -> None:
     p.add_argument("data", help="a CSV file whose first line names the columns, or an ARFF file")
     p.add_argument("--learner", required=True, help="a params.yaml learner name or Class(option=value, ...)")
     p.add_argument("--save", required=True, metavar="MODEL.pkl", help="where to write the model")
-    p.add_argument("--discretizer", default="mdl", help="for a discrete learner: mdl (default), equal_width(bins=10), ...")
+    p.add_argument("--discretizer", default="mdl",
+                   help="for a discrete learner: mdl (default), equal_width(bins=10), stddev")
     p.add_argument("--impute", choices=("none", "mode"), default="none", help="fill missing values before learning")
     p.add_argument("--seed", type=int, default=1, help="random_state of a randomized learner (default 1)")
     p.add_argument("--class", dest="class_column", metavar="COL", help="class column name (default: the last)")
     p.set_defaults(func=run_fit)
 
     p = sub.add_parser("predict", help="predict the rows of a file with a saved model",
-                       description=__doc__.split("\n\n")[1].split(". ``predict``")[0] + ".")
+                       description="Predict every row of a CSV/ARFF file with a model saved by `nbx fit`: columns "
+                                   "are matched by name, a nominal value never seen in training is read as missing; "
+                                   "one CSV line per row: its line in the file, the predicted class and one "
+                                   "probability per class.")
     p.add_argument("model", help="a file written by `nbx fit`")
     p.add_argument("data", help="CSV (with a header line) or ARFF with the training file's attribute columns")
     p.add_argument("--output", "-o", metavar="OUT.csv", help="write the CSV here instead of to standard output")

@@ -133,9 +133,9 @@ def run_results(args) -> None:
         columns.append((x, cells))
     splits = {ds: len(acc[ds][ref]) for ds in datasets}
     rows = [f"{ds} ({splits[ds]})" for ds in datasets] + ["mean", "(v/ /*)"]
-    print(textwrap.fill(f"{exp.name}: accuracy % (mean ± std over splits) per data set; v / * = significantly "
-                        f"better / worse than {ref} (corrected resampled t-test, p < {SIGNIFICANCE}); (v/ /*) counts "
-                        f"them", args.width) + "\n")
+    print(textwrap.fill(f"{exp.name}: accuracy % (mean ± std over splits); v / * = significantly better / worse "
+                        f"than {ref} (corrected resampled t-test, p < {SIGNIFICANCE}), counted in (v/ /*)",
+                        args.width) + "\n")
     print(wide_table("data set (splits)", rows, columns, args.width, fixed=1))
 
 

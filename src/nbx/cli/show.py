@@ -105,7 +105,7 @@ def summary(model) -> str:
     if hasattr(model, "s1_"):
         return f"{name}: |S1| = {len(model.s1_)}"
     if hasattr(model, "estimators_"):
-        return f"{name}: {len(model.estimators_)} members"
+        return f"{name}: {plural(len(model.estimators_), 'member', 'members')}"
     if hasattr(model, "class_count_"):
         return f"{name}: trained on weight {float(np.sum(model.class_count_)):.1f}"
     return name
@@ -193,6 +193,17 @@ def hbayes(model, view: View) -> list[str]:
     return out
 
 
+def hierarchical_mixture(model, view: View) -> list[str]:
+    """Wiering's hierarchy: per level (root gating layer first, experts last) its models and their counters."""
+    rows = []
+    for i, level in enumerate(model.levels_):
+        counts = np.asarray(level["classes"])
+        kind = "experts (naive Bayes over the classes)" if i == len(model.levels_) - 1 else "gating"
+        rows.append([str(i), kind, str(counts.shape[0]), str(counts.shape[1]), f"{counts.sum():.1f}"])
+    return [f"layers {list(model.layers)}:", render(["level", "kind", "models", "outputs", "counter total"], rows,
+                                                    right={2, 3, 4})]
+
+
 # ------------------------------------------------------------------------------------------- ensembles
 def _members(model, view: View, weights=None, errors=None, shown: int = 10) -> list[str]:
     rows = []
@@ -230,6 +241,7 @@ def muv_of_muv(model, view: View) -> list[str]:
     return [f"{len(model.estimators_)} MUVs, combiner {model.combiner}"] + _members(model, view)
 
 
-RENDERERS = {"NaiveBayes": naive_bayes, "TAN": tan, "GeneralNB": general_nb, "LogisticRegression": logistic,
+RENDERERS = {"NaiveBayes": naive_bayes, "TAN": tan, "HierarchicalMixtureNB": hierarchical_mixture,
+             "GeneralNB": general_nb, "LogisticRegression": logistic,
              "HBayesNB": hbayes, "HBayesTAN": hbayes, "AdaBoostM1": adaboost, "Bagging": bagging, "MUV": muv,
              "MUVofMUV": muv_of_muv}
