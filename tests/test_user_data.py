@@ -133,3 +133,9 @@ def _digest(t) -> str:
 @pytest.mark.parametrize("name", sorted(BEFORE))
 def test_builtin_tables_are_byte_identical(load_dataset, name):
     assert _digest(load_dataset(name)) == BEFORE[name]
+
+
+def test_a_column_of_missing_values_only_is_numeric(repo):
+    (repo / "data" / "local" / "mine.csv").write_text("a,empty,label\n1,,x\n2,NA,y\n")
+    table = _build(_catalogue(repo, LOCAL)["mine"], repo)
+    assert table.attributes[1]["kind"] == "numeric" and np.isnan(table.X[:, 1]).all()

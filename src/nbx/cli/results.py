@@ -114,6 +114,9 @@ def run_results(args) -> None:
     present = [x for x in exp.learners if all(x in acc[ds] for ds in datasets)]
     learners = _pick(args.learner, present, "--learner") or present
     ref = exp.reference
+    if ref not in present:
+        raise MissingInputError(f"{layout.results(exp.name)} has no results of the reference learner {ref!r} on "
+                                f"every data set: run `dvc repro evaluate@{exp.name}`")
     learners = [ref] + [x for x in learners if x != ref]
     wins = {x: [0, 0, 0] for x in learners}
     columns = []

@@ -27,10 +27,11 @@ def class_index(names: list[str], class_column: str | None, where: str) -> int:
 
 
 def is_numeric(values, missing) -> bool:
-    """Whether every value that is not a missing marker reads as a number (and at least one does)."""
+    """Whether every value that is not a missing marker reads as a number (true for a column of missing values
+    only: it has no nominal values to list)."""
     present = np.asarray([v for v in values if v not in missing], dtype=object)
     if present.size == 0:
-        return False
+        return True
     try:
         present.astype(float)
     except ValueError:
