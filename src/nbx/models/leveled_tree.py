@@ -196,3 +196,12 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     def _check_X(self, X) -> np.ndarray:
         return check_discrete_X(self, X)
+
+    def node_children(self, node: int) -> dict[int, int]:
+        """Read-only view of the fitted tree for inspection (``nbx show``): value code -> child node of an
+        internal ``node`` (branches that got no training data are absent); {} for a leaf."""
+        if self.node_attribute_[node] < 0:
+            return {}
+        start = self._child_offset[node]
+        ids = self._children[start:start + self.n_values_[self.node_attribute_[node]]]
+        return {int(v): int(c) for v, c in enumerate(ids) if c >= 0}

@@ -1,0 +1,141 @@
+"""Tree structure for ``nbx show``, in Weka's indented style: one line per branch test (attribute name and
+threshold or value), ``|`` per level, and what each leaf holds: C4.5 ``class (cases/errors)``, NBTree and
+S-NBTree ``naive Bayes on N (class counts)``, leveled NB trees the training rows classified at each node.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .show import View, _num, plural
+
+
+def _counts(classes: list[str], counts) -> str:
+    return ", ".join(f"{c} {n:g}" for c, n in zip(classes, counts) if n > 0)
+
+
+def _header(model, kind: str) -> list[str]:
+    leaves = model.n_leaves_ if hasattr(model, "n_leaves_") else model.n_leaves()
+    depth = model.depth_ if hasattr(model, "depth_") else model.depth()
+    return [f"{kind}: {plural(leaves, 'leaf', 'leaves')}, depth {depth}", ""]
+
+
+def c45(model, view: View) -> list[str]:
+    classes = view.class_labels(model)
+    out = _header(model, "C4.5 tree")
+
+    def branch_tests(node) -> list[str]:
+        j = node.attr
+        if model.n_values_[j] == 0:
+            return [f"{view.names[j]} <= {_num(node.threshold)}", f"{view.names[j]} > {_num(node.threshold)}"]
+        return [f"{view.names[j]} = {view.value(j, v)}" for v in range(len(node.children))]
+
+    def leaf(node) -> str:
+        n = float(node.dist.sum())
+        errors = n - float(node.dist[node.leaf_class])
+        return f"{classes[node.leaf_class]} ({n:.1f}" + (f"/{errors:.1f})" if errors > 1e-9 else ")")
+
+    def walk(node, depth: int) -> None:
+        if node.is_leaf:  # only the root: other leaves are printed on their branch's line
+            out.append(leaf(node))
+            return
+        for test, child in zip(branch_tests(node), node.children):
+            line = "|   " * depth + test
+            if child.is_leaf:
+                out.append(f"{line}: {leaf(child)}")
+            else:
+                out.append(line)
+                walk(child, depth + 1)
+
+    walk(model.tree_, 0)
+    return out
+
+
+def nbtree(model, view: View) -> list[str]:
+    classes = view.class_labels(model)
+    out = _header(model, "NBTree") + (["(a missing split value follows the branch of the node's most frequent "
+                                       "value)"] if model.tree_.children else [])
+
+    def leaf(node) -> str:
+        counts = node.model.class_count_
+        return f"naive Bayes on {counts.sum():g} ({_counts(classes, counts)})"
+
+    def walk(node, depth: int) -> None:
+        if node.children is None:
+            out.append(leaf(node))
+            return
+        for v, child in sorted(node.children.items()):
+            line = "|   " * depth + f"{view.names[node.attr]} = {view.value(node.attr, v)}"
+            if child.children is None:
+                out.append(f"{line}: {leaf(child)}")
+            else:
+                out.append(line)
+                walk(child, depth + 1)
+
+    walk(model.tree_, 0)
+    return out
+
+
+def snbtree(model, view: View) -> list[str]:
+    classes = view.class_labels(model)
+    out = _header(model, "S-NBTree")
+
+    def tests(node) -> dict[int, str]:
+        name = view.names[node.attr]
+        if node.cuts is None:
+            return {b: f"{name} = {view.value(node.attr, b)}" for b in node.children}
+        c = [_num(x) for x in node.cuts]
+        labels = [f"{name} < {c[0]}"] + [f"{a} <= {name} < {b}" for a, b in zip(c, c[1:])] + [f"{name} >= {c[-1]}"]
+        return {b: labels[b] for b in node.children}
+
+    def leaf(node) -> str:
+        if node.model is None:
+            return f"{classes[node.label]} (pure)"
+        counts = node.model.class_count_
+        return f"{node.model.density} NB on {counts.sum():g} ({_counts(classes, counts)})"
+
+    def walk(node, depth: int) -> None:
+        if node.children is None:
+            out.append(leaf(node))
+            return
+        names = tests(node)
+        for b, child in sorted(node.children.items()):
+            line = "|   " * depth + names[b]
+            if child.children is None:
+                out.append(f"{line}: {leaf(child)}")
+            else:
+                out.append(line)
+                walk(child, depth + 1)
+
+    walk(model.tree_, 0)
+    return out
+
+
+def leveled(model, view: View) -> list[str]:
+    out = _header(model, f"leveled NB tree (depth limit {model.max_depth})")
+    sizes = getattr(model, "node_weight_", None)
+    if sizes is None:
+        sizes = view.extra.get("node_rows", np.full(len(model.node_attribute_), np.nan))
+        out.insert(1, "(n = training rows that reach the leaf when classified; a row whose split value is missing "
+                      "is classified by the internal node instead)")
+
+    def leaf(node: int) -> str:
+        return f"naive Bayes (n = {_num(sizes[node])})"
+
+    def walk(node: int, depth: int) -> None:
+        if model.node_attribute_[node] < 0:
+            out.append(leaf(node))
+            return
+        j = model.node_attribute_[node]
+        for v, child in model.node_children(node).items():
+            line = "|   " * depth + f"{view.names[j]} = {view.value(j, v)}"
+            if model.node_attribute_[child] < 0:
+                out.append(f"{line}: {leaf(child)}")
+            else:
+                out.append(line)
+                walk(child, depth + 1)
+
+    walk(0, 0)
+    return out
+
+
+RENDERERS = {"C45Tree": c45, "NBTree": nbtree, "SelfAdaptiveNBTree": snbtree, "LeveledNBTree": leveled}
