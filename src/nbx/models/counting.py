@@ -28,7 +28,11 @@ class ValueIndex:
 
     def counts(self, codes: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
         """Weighted counts, shape (n_rows + 1, n_classes); the last row collects missing values."""
-        flat = self.rows(codes) * n_classes + y[:, None]
+        return self.counts_at(self.rows(codes), y, weights, n_classes)
+
+    def counts_at(self, rows: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
+        """``counts`` for table rows already computed by :meth:`rows` (reused over many weightings)."""
+        flat = rows * n_classes + y[:, None]
         w = np.broadcast_to(weights[:, None], flat.shape)
         return np.bincount(flat.ravel(), weights=w.ravel(),
                            minlength=(self.n_rows + 1) * n_classes).reshape(self.n_rows + 1, n_classes)
@@ -39,15 +43,26 @@ class ValueIndex:
             np.zeros((0, table.shape[1]))
 
     def lookup_sum(self, table: np.ndarray, codes: np.ndarray, chunk: int = 4096) -> np.ndarray:
-        """Sum over attributes of ``table[row(i, j)]``, shape (n, K); the missing row must hold zeros.
+        """Sum over attributes of ``table[row(i, j)]``, shape (n, K); the missing row must hold zeros."""
+        return sum_rows(table, self.rows(codes), chunk)
 
-        Chunked over instances so the (chunk, d, K) gather stays small.
-        """
-        rows = self.rows(codes)
-        out = np.empty((rows.shape[0], table.shape[1]))
-        for start in range(0, rows.shape[0], chunk):
-            out[start:start + chunk] = table[rows[start:start + chunk]].sum(axis=1)
-        return out
+
+def sum_rows(table: np.ndarray, rows: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """``Σ_j table[rows[i, j]]``, shape (n, K), added in attribute order j = 0, 1, ...
+
+    One (d, chunk, K) gather summed over its first axis adds whole rows of K in attribute order, the same
+    sums as ``table[rows].sum(axis=1)`` without numpy's length-K inner loops. A one-column table is summed
+    as that expression sums it (pairwise over the attributes). Chunked over instances so the gather stays
+    small.
+    """
+    out = np.empty((rows.shape[0], table.shape[1]))
+    for start in range(0, rows.shape[0], chunk):
+        part = rows[start:start + chunk]
+        if table.shape[1] == 1:
+            out[start:start + chunk, 0] = np.take(table[:, 0], part).sum(axis=1)
+        else:
+            out[start:start + chunk] = np.add.reduce(np.take(table, part.T, axis=0), axis=0)
+    return out
 
 
 def log_normalize(log_joint: np.ndarray) -> np.ndarray:

@@ -10,6 +10,8 @@ ensemble's ``random_state``.
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from .base import (BaseEstimator, ClassifierMixin, as_codes, check_rng, check_weights, clone, encode_labels,
@@ -205,9 +207,9 @@ class AdaBoostM1(_Ensemble):
         self.n_restarts_ = {"error>=0.5": 0, "error=0": 0}
         first, first_error, failures = None, None, 0
         train_votes = np.zeros((y_idx.shape[0], len(self.classes_)))  # the ensemble's vote on its training rows
+        fit_round = self._round_fitter(X, y_idx)
         while len(self.estimators_) < self.n_estimators:
-            est = self._fit_base(X, y_idx, weights, rng)
-            pred = est.predict(X).astype(np.intp)
+            est, pred = fit_round(weights, rng)
             wrong = pred != y_idx
             error = float(weights[wrong].sum() / weights.sum())
             if first is None:
@@ -235,6 +237,31 @@ class AdaBoostM1(_Ensemble):
         self.estimator_errors_ = np.array(self.estimator_errors_)
         self.train_accuracy_ = float(np.average(train_votes.argmax(axis=1) == y_idx, weights=w))
         return self
+
+    def _round_fitter(self, X, y_idx):
+        """A function (weights, rng) -> (M_t fitted under the weights, its predicted class indices on X).
+
+        A base learner may offer a private fast path: ``_boost_inputs(X, n_values)`` prepares the training
+        inputs once per run (validated codes, table rows) and ``_boost_fit(inputs, y_idx, weights, n_values)``
+        fits on the rows of positive weight and returns its training-row predictions, exactly as ``fit`` on
+        those rows followed by ``predict(X)``. Other learners are cloned and fitted by ``_fit_base``.
+        """
+        template = clone(self.base if self.base is not None else _default_base())
+        if not hasattr(template, "_boost_inputs"):
+            def fit_round(weights, rng):
+                est = self._fit_base(X, y_idx, weights, rng)
+                return est, est.predict(X).astype(np.intp)
+            return fit_round
+        inputs = template._boost_inputs(X, self.n_values_)
+        seeded = "random_state" in template.get_params(deep=False)
+
+        def fit_round(weights, rng):
+            est = copy.copy(template)  # an unfitted clone: cheaper than clone() for 100 rounds
+            seed = int(rng.integers(2 ** 31 - 1))  # drawn as _fit_base draws it
+            if seeded:
+                est.random_state = seed
+            return est, est._boost_fit(inputs, y_idx, weights, self.n_values_).astype(np.intp)
+        return fit_round
 
     def fit_info(self) -> dict:
         """What the boosting run did (for the reports, e.g. Wiering's W6): models kept, restarts, ε_t, the

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, check_rng
-from .counting import ValueIndex, log_normalize, log_softmax
+from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, check_rng, encode_labels
+from .counting import ValueIndex, log_normalize, log_softmax, sum_rows
 
 PRIORS = ("laplace", "m_estimate", "kang")
 
@@ -87,8 +87,26 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         self._index = ValueIndex(self.n_values_)
+        return self._fit_rows(self._index.rows(codes), y_idx, w)
+
+    def _boost_inputs(self, X, n_values):
+        """AdaBoostM1's fast path: the codes' table rows, computed once per boosting run."""
+        return ValueIndex(n_values).rows(as_codes(X))
+
+    def _boost_fit(self, table_rows, y, weights, n_values) -> np.ndarray:
+        """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the
+        predicted class (index into ``y``'s labels) of every row of ``table_rows``."""
+        rows = np.flatnonzero(weights > 0)
+        self.classes_, y_idx = encode_labels(y[rows])
+        self.n_values_ = np.asarray(n_values, np.int64)
+        self._index = ValueIndex(self.n_values_)
+        self._fit_rows(table_rows[rows], y_idx, weights[rows])
+        joint = self.class_log_prior_ + sum_rows(self.log_table_, table_rows)
+        return self.classes_[np.argmax(log_normalize(joint), axis=1)]
+
+    def _fit_rows(self, table_rows, y_idx, w):
         k = len(self.classes_)
-        counts = self._index.counts(codes, y_idx, w, k)
+        counts = self._index.counts_at(table_rows, y_idx, w, k)
         self.feature_count_ = counts[:-1]
         self.class_count_ = np.bincount(y_idx, weights=w, minlength=k)
         jitter = None
