@@ -220,3 +220,51 @@ def test_boosting_base_learner_if_available():
     boost = ens.AdaBoostM1(base=LeveledNBTree(max_depth=3), n_estimators=5, random_state=0)
     p = boost.fit(X, y, n_values=nv).predict_proba(X)
     np.testing.assert_allclose(p.sum(axis=1), 1.0)
+
+
+# ------------------------------------------------------------------ fast paths (byte-identical by design)
+def test_sum_rows_adds_in_attribute_order_like_the_plain_gather():
+    from nbx.models.counting import sum_rows
+    rng = np.random.default_rng(3)
+    for k in (1, 2, 3, 7, 8, 24):
+        table = rng.normal(size=(50, k)) * 10.0 ** rng.uniform(-4, 4, (50, k))
+        rows = rng.integers(0, 50, (300, 37))
+        assert sum_rows(table, rows, chunk=64).tobytes() == table[rows].sum(axis=1).tobytes()
+
+
+def test_level_sums_and_tables_equal_the_per_node_formulas():
+    from nbx.models.counting import ValueIndex
+    from nbx.models.leveled_tree import _sum_last
+    from nbx.models.naive_bayes import nb_log_tables
+    rng = np.random.default_rng(4)
+    for k in range(1, 11):
+        a = rng.exponential(size=(5, 9, k)) * (rng.random((5, 9, k)) < 0.7)
+        assert _sum_last(a).tobytes() == a.sum(axis=-1).tobytes()
+    X, y, nv = make_data(n=300, n_classes=4, seed=6)
+    tree = LeveledNBTree(max_depth=1).fit(X, y, n_values=nv)
+    index = ValueIndex(nv)
+    counts = np.stack([index.counts(X[X[:, 0] == v], y[X[:, 0] == v], np.ones((X[:, 0] == v).sum()), 4)
+                       for v in range(nv[0])])
+    class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
+    observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
+    priors, tables = tree._node_tables(counts[:, :-1], class_counts, observed)
+    for t in range(nv[0]):
+        prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
+        assert priors[t].tobytes() == prior.tobytes() and tables[t].tobytes() == table.tobytes()
+
+
+@pytest.mark.parametrize("depth", [0, 2, 10])
+def test_boosting_fast_path_equals_plain_fits(depth):
+    """AdaBoost's prepared-input path (_boost_fit) fits each round's tree exactly as fit() on the rows of
+    positive weight does, and its training predictions are predict()'s."""
+    ens = pytest.importorskip("nbx.models.ensembles")
+    X, y, nv = make_data(n=400, n_classes=3, missing=0.1, seed=14)
+    Xte, _, _ = make_data(n=120, seed=15)
+    base = LeveledNBTree(max_depth=depth) if depth else NaiveBayes(prior="m_estimate")
+    boost = ens.AdaBoostM1(base=base, n_estimators=12, random_state=1).fit(X, y, n_values=nv)
+    for est, w, err in zip(boost.estimators_, boost.training_weights_, boost.estimator_errors_):
+        rows = w > 0
+        plain = clone(base).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
+        assert plain.predict_proba(Xte).tobytes() == est.predict_proba(Xte).tobytes()
+        wrong = plain.predict(X) != y
+        assert err == float(w[wrong].sum() / w.sum())

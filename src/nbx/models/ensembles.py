@@ -277,8 +277,19 @@ class AdaBoostM1(_Ensemble):
         self.training_weights_.append(weights)
 
     def decision_function(self, X) -> np.ndarray:
-        """Weighted vote sums Σ_t vote_t · [M_t predicts class k], shape (n, K)."""
-        return self._votes(X, self.estimator_weights_)
+        """Weighted vote sums Σ_t vote_t · [M_t predicts class k], shape (n, K). Base models with the fast
+        path (see ``_round_fitter``) predict from inputs prepared once for all of them."""
+        if not hasattr(self.estimators_[0], "_boost_predict"):
+            return self._votes(X, self.estimator_weights_)
+        X = np.asarray(X)
+        if X.ndim != 2 or X.shape[1] != len(self.n_values_):
+            raise ValueError(f"X has shape {X.shape}, the model was fitted on {len(self.n_values_)} columns")
+        inputs = self.estimators_[0]._boost_inputs(X, self.n_values_)
+        votes = np.zeros((X.shape[0], len(self.classes_)))
+        rows = np.arange(X.shape[0])
+        for est, weight in zip(self.estimators_, self.estimator_weights_):
+            votes[rows, est._boost_predict(inputs).astype(np.intp)] += weight
+        return votes
 
     def predict_proba(self, X) -> np.ndarray:
         return self.decision_function(X) / self.estimator_weights_.sum()

@@ -93,6 +93,11 @@ class LeveledNBTree(ClassifierMixin, BaseEstimator):
         self.n_values_ = np.asarray(n_values, np.int64)
         self._setup()
         self._grow(codes[rows], flat[rows], y_idx, weights[rows])
+        return self._boost_predict(inputs)
+
+    def _boost_predict(self, inputs) -> np.ndarray:
+        """``predict`` for inputs prepared by ``_boost_inputs``."""
+        codes, flat = inputs
         joint = self._log_joint(self._route(codes), flat)
         return self.classes_[np.argmax(log_normalize(joint), axis=1)]
 

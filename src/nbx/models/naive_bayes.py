@@ -101,6 +101,10 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         self.n_values_ = np.asarray(n_values, np.int64)
         self._index = ValueIndex(self.n_values_)
         self._fit_rows(table_rows[rows], y_idx, weights[rows])
+        return self._boost_predict(table_rows)
+
+    def _boost_predict(self, table_rows) -> np.ndarray:
+        """``predict`` for inputs prepared by ``_boost_inputs``."""
         joint = self.class_log_prior_ + sum_rows(self.log_table_, table_rows)
         return self.classes_[np.argmax(log_normalize(joint), axis=1)]
 
