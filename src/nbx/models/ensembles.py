@@ -266,9 +266,13 @@ class AdaBoostM1(_Ensemble):
     def fit_info(self) -> dict:
         """What the boosting run did (for the reports, e.g. Wiering's W6): models kept, restarts, ε_t, the
         ensemble's weighted training accuracy."""
-        return {"kept": len(self.estimators_), "restarts": dict(self.n_restarts_),
+        info = {"kept": len(self.estimators_), "restarts": dict(self.n_restarts_),
                 "errors": [round(float(e), 6) for e in self.estimator_errors_],
                 "train_accuracy": round(self.train_accuracy_, 6)}
+        if hasattr(self.estimators_[0], "fit_info"):  # e.g. tree sizes (Ting & Zheng §4.2's mean depths)
+            base = [est.fit_info() for est in self.estimators_]
+            info["base_mean"] = {k: round(float(np.mean([b[k] for b in base])), 6) for k in base[0]}
+        return info
 
     def _keep(self, est, vote, error, weights) -> None:
         self.estimators_.append(est)
