@@ -176,7 +176,9 @@ class LeveledNBTree(ClassifierMixin, BaseEstimator):
             weights.append(_sum_last(class_counts))
             attr = np.full(n_nodes, -1, np.int64)
             if depth < self.max_depth:
-                split = np.flatnonzero(weights[-1] >= self.min_split)
+                # a split under the children rule needs two children of min_split each
+                need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - _WEIGHT_TOL)
+                split = np.flatnonzero(weights[-1] >= need)
                 attr[split] = self._best_attributes(value_counts[split], class_counts[split], observed[split],
                                                     used[split])
             attrs.append(attr)
