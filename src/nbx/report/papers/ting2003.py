@@ -422,9 +422,9 @@ def domain_depths(ctx: ReportContext, learner: str) -> dict[str, float]:
     info = ctx.fit_info(learner) if ctx.has(learner) else {}
     out = {}
     for p, ds in ctx.datasets.items():
-        runs = [r for r in info.get(ds, []) if r]
-        if runs:
-            out[p] = float(np.mean([r["base_mean"]["depth"] if "base_mean" in r else r["depth"] for r in runs]))
+        depths = [r["base_mean"]["depth"] if "base_mean" in r else r.get("depth") for r in info.get(ds, []) if r]
+        if depths and None not in depths:
+            out[p] = float(np.mean(depths))
     return out
 
 
