@@ -36,10 +36,7 @@ class ValueIndex:
         same bits either way (the missing row, which no caller reads, may differ in the last bit).
         """
         if codes.size < _LARGE:
-            flat = self.rows(codes) * n_classes + y[:, None]
-            w = np.broadcast_to(weights[:, None], flat.shape)
-            return np.bincount(flat.ravel(), weights=w.ravel(),
-                               minlength=(self.n_rows + 1) * n_classes).reshape(self.n_rows + 1, n_classes)
+            return self.counts_at(self.rows(codes), y, weights, n_classes)
         unit = bool(np.all(weights == 1.0))  # count integers: same sums, faster
         out = np.zeros((self.n_rows + 1, n_classes))
         for j, (v, start) in enumerate(zip(self.n_values.tolist(), self.offsets.tolist())):
@@ -49,6 +46,13 @@ class ValueIndex:
             out[start:start + v] = c[1:v + 1]
             out[-1] += c[0] + c[v + 1]
         return out
+
+    def counts_at(self, rows: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
+        """``counts`` for table rows already computed by :meth:`rows` (reused over many weightings)."""
+        flat = rows * n_classes + y[:, None]
+        w = np.broadcast_to(weights[:, None], flat.shape)
+        return np.bincount(flat.ravel(), weights=w.ravel(),
+                           minlength=(self.n_rows + 1) * n_classes).reshape(self.n_rows + 1, n_classes)
 
     @staticmethod
     def _value_slots(column: np.ndarray, n_values: int) -> np.ndarray:
@@ -66,16 +70,12 @@ class ValueIndex:
     def lookup_sum(self, table: np.ndarray, codes: np.ndarray, chunk: int = 4096) -> np.ndarray:
         """Sum over attributes of ``table[row(i, j)]``, shape (n, K); the missing row must hold zeros.
 
-        Small inputs gather (chunk, d, K) blocks and sum them; large inputs (K >= 2) add one attribute's
-        (n, K) lookups at a time, without (n, d) temporaries. numpy sums the middle axis of a
-        (n, d, K >= 2) block attribute by attribute, so both give the same bits.
+        Small inputs: :func:`sum_rows`; large inputs (K >= 2) add one attribute's (n, K) lookups at a time,
+        without (n, d) temporaries. Both add the attributes in order, so they give the same bits.
         """
-        n, k = codes.shape[0], table.shape[1]
+        k = table.shape[1]
         if codes.size < _LARGE or k < 2 or not self.n_values.size:
-            out = np.empty((n, k))
-            for start in range(0, n, chunk):
-                out[start:start + chunk] = np.take(table, self.rows(codes[start:start + chunk]), axis=0).sum(axis=1)
-            return out
+            return sum_rows(table, self.rows(codes), chunk)
         missing = table[self.n_rows: self.n_rows + 1]
         out = None
         for j, (v, start) in enumerate(zip(self.n_values.tolist(), self.offsets.tolist())):
@@ -86,6 +86,24 @@ class ValueIndex:
             else:
                 out += part
         return out
+
+
+def sum_rows(table: np.ndarray, rows: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """``Σ_j table[rows[i, j]]``, shape (n, K), added in attribute order j = 0, 1, ...
+
+    One (d, chunk, K) gather summed over its first axis adds whole rows of K in attribute order, the same
+    sums as ``table[rows].sum(axis=1)`` without numpy's length-K inner loops. A one-column table is summed
+    as that expression sums it (pairwise over the attributes). Chunked over instances so the gather stays
+    small.
+    """
+    out = np.empty((rows.shape[0], table.shape[1]))
+    for start in range(0, rows.shape[0], chunk):
+        part = rows[start:start + chunk]
+        if table.shape[1] == 1:
+            out[start:start + chunk, 0] = np.take(table[:, 0], part).sum(axis=1)
+        else:
+            out[start:start + chunk] = np.add.reduce(np.take(table, part.T, axis=0), axis=0)
+    return out
 
 
 def log_normalize(log_joint: np.ndarray) -> np.ndarray:
