@@ -158,14 +158,12 @@ def _experiment(root, name, datasets, learners, accuracy, folds, published, fit=
     metrics = {ds: {x: {"acc": 100 * g["accuracy"].mean(), "acc_std": 100 * g["accuracy"].std(ddof=1),
                         "err": 100 - 100 * g["accuracy"].mean(), "splits": folds}
                     for x, g in frame[frame["dataset"] == ds].groupby("learner")} for ds in datasets.values()}
-    (root / "metrics").mkdir(exist_ok=True)
-    (root / "metrics" / f"{name}.json").write_text(json.dumps(metrics))
     layout.RESULTS.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(layout.RESULTS / f"{name}.csv", index=False)
-    layout.PREPARED.mkdir(parents=True, exist_ok=True)
-    avail = json.loads(layout.AVAILABILITY.read_text()) if layout.AVAILABILITY.exists() else {}
-    avail.update({ds: {"available": True, "reason": ""} for ds in datasets.values()})
-    layout.AVAILABILITY.write_text(json.dumps(avail))
+    layout.results(name, "json").write_text(json.dumps(metrics))
+    frame.to_csv(layout.results(name), index=False)
+    layout.prepared(name).mkdir(parents=True, exist_ok=True)
+    layout.availability(name).write_text(json.dumps({ds: {"available": True, "reason": ""}
+                                                     for ds in datasets.values()}))
     for x in learners:
         seconds = (fit or {}).get(x, 1.0)
         layout.predictions(name, x).mkdir(parents=True, exist_ok=True)
@@ -174,7 +172,7 @@ def _experiment(root, name, datasets, learners, accuracy, folds, published, fit=
              for ds in datasets.values()}))
     learner_blocks = {x: {"class": "NaiveBayes"} for x in learners}
     return {"seed": 0, "learners": learner_blocks, "experiments": {name: {
-        "datasets": datasets, "protocol": {"kind": "cv", "folds": folds, "repeats": 1}, "discretizer": {},
+        "datasets": datasets, "protocol": {"kind": "cv", "folds": folds, "repeats": 1}, "discretizer": {"kind": "mdl"},
         "impute": "mode", "learners": learners, "published": published}}}
 
 
@@ -212,14 +210,14 @@ def test_wang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rng = np.random.default_rng(1)
     names = {"Australian": "australian", "Breast": "breast-cancer", "Diabetes": "diabetes"}
-    layout.PREPARED.mkdir(parents=True)
+    layout.prepared("wang2006").mkdir(parents=True)
     numeric = {"australian": 2, "breast-cancer": 0, "diabetes": 4}
     for ds, k in numeric.items():   # 4 attributes, k of them numeric (skewed), the rest nominal
         X = np.column_stack([rng.exponential(size=40) for _ in range(k)]
                             + [rng.integers(0, 3, 40).astype(float) for _ in range(4 - k)])
         attrs = [{"name": f"a{j}", "kind": "numeric", "values": []} for j in range(k)] + \
                 [{"name": f"a{j}", "kind": "nominal", "values": ["x", "y", "z"]} for j in range(k, 4)]
-        Table(ds, X, rng.integers(0, 2, 40), attrs, ["0", "1"]).save(layout.prepared(ds))
+        Table(ds, X, rng.integers(0, 2, 40), attrs, ["0", "1"]).save(layout.prepared("wang2006", ds))
     learners = wang2006.PAPER + wang2006.REFERENCE
     # S-NBTree's advantage over NBTree grows with the number of numeric attributes (S2), kernel > Gauss (S3)
     bonus = {"snbtree": 0.01, "gnb": 0.01}

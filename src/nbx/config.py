@@ -83,6 +83,11 @@ def load_params(path: Path | str = PARAMS_FILE) -> Params:
     return params
 
 
+def as_params(params) -> Params:
+    """A Params view of a plain dict (errors then name the default params file, without line numbers)."""
+    return params if isinstance(params, Params) else Params(params, PARAMS_FILE, {})
+
+
 def did_you_mean(name, known) -> str:
     close = difflib.get_close_matches(str(name), [str(k) for k in known], n=3)
     return f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(sorted(map(str, known)))}"
@@ -142,6 +147,7 @@ def check_protocol(params: Params, name: str, protocol) -> dict:
 
 
 def experiment(params: Params, name: str) -> Experiment:
+    params = as_params(params)
     blocks = params["experiments"]
     if name not in blocks:
         raise params.error(("experiments",), f"unknown experiment {name!r}{did_you_mean(name, blocks)}")
@@ -193,6 +199,7 @@ class LearnerSetup:
 
 
 def learner_spec(params: Params, name: str) -> dict:
+    params = as_params(params)
     if name not in params["learners"]:
         raise params.error(("learners",), f"unknown learner {name!r}{did_you_mean(name, params['learners'])}")
     spec = params["learners"][name]
@@ -213,6 +220,7 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     Constructor arguments are checked here (types and ranges, when the learner declares them), so a bad
     value stops the stage before any data is read, with the line of params.yaml that holds it.
     """
+    params = as_params(params)
     spec = dict(learner_spec(params, name))
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
     if kind is not None and kind not in INPUTS:
