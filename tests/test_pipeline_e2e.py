@@ -15,10 +15,11 @@ SMALL = {"wiering2003": {"Iris": "iris", "Vote": "vote"},
          "wang2006": {"Australian": "australian", "Coding": "coding"},
          "lee2006": {"GLASS2": "glass2", "WAVEFORM": "waveform300"},
          "kang2006": {"Iris": "iris", "Labor": "labor"},
-         "ting2003": {"LED24": "led24", "Coding": "coding"}}
+         "ting2003": {"LED24": "led24", "Coding": "coding"},
+         "benchmark": {"iris": "iris", "vote": "vote", "labor": "labor"}}
 LEARNERS = {"wiering2003": ["nb_wiering", "boosting_nb"], "wang2006": ["c45", "nb_laplace"],
             "lee2006": ["nb_laplace", "muv_nb2_boot_bal_js"], "kang2006": ["nb_kang", "hbayes_nb"],
-            "ting2003": ["nb_ting", "blnbt1"]}
+            "ting2003": ["nb_ting", "blnbt1"], "benchmark": ["nb_laplace", "c45", "tan"]}
 ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
 
 
