@@ -28,13 +28,16 @@ S1 search on training-set accuracy (section "Our Algorithm", Fig. 2):
   Accuracy is weighted by ``sample_weight`` (a weight of k counts as k rows).
 
 Speed: the indicator design of all attributes is built and standardized once (standardization is per
-column, so a column subset gives the same design as encoding the subset alone); each logistic fit is
-warm-started (a candidate S1 ∪ {A_k} starts from the fitted S1 coefficients with zeros for A_k; a pair
-(i, j) starts from the fit of {i}). The logistic gradient tolerance defaults to ``tol = 1e-4`` (on the
-objective divided by the total weight), looser than LogisticRegression's 1e-6: the search only compares
-training accuracies, and on german and soybean-large (equal-width, 10 bins) the whole search path is
-identical to tol = 1e-6 at 1/4 of the time (ridge 1e-8 with nearly separable classes converges slowly). For HBayes-NB the per-instance log P(A_i = x_i | C) terms are looked up
-once, and Π_{S2} is the total minus the S1 attributes' terms (:func:`s2_log_sum`).
+column, so a column subset gives the same design as encoding the subset alone). A logistic fit on S1 only
+sees the training rows through their S1 code patterns, so it runs on one row per distinct pattern with the
+pattern's class weights (sufficient statistics: the same objective, at most Π (V_i + 1) rows instead of n; a
+pair of 10-bin attributes has <= 121). Each fit is warm-started (a candidate S1 ∪ {A_k} starts from the
+fitted S1 coefficients with zeros for A_k; a pair (i, j) starts from the fit of {i}). The logistic gradient
+tolerance defaults to ``tol = 1e-4`` (on the objective divided by the total weight), looser than
+LogisticRegression's 1e-6: the search only compares training accuracies, and on german and soybean-large
+(equal-width, 10 bins) the whole search path is identical to tol = 1e-6 at 1/4 of the time (ridge 1e-8 with
+nearly separable classes converges slowly). For HBayes-NB the per-instance log P(A_i = x_i | C) terms are
+looked up once, and Π_{S2} is the total minus the S1 attributes' terms (:func:`s2_log_sum`).
 
 Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in the order they were added),
 ``s2_``, ``theta_`` (logistic coefficients on S1's standardized indicator design, see
@@ -47,7 +50,8 @@ import numpy as np
 
 from .base import BaseEstimator, ClassifierMixin, as_codes, check_discrete_fit, clone
 from .counting import ValueIndex, log_normalize, log_softmax
-from .logistic import check_solver_params, design_matrix, fit_ridge_logistic, log_proba, standardize, standardizer
+from .logistic import (check_solver_params, default_start, design_matrix, fit_ridge_logistic, log_proba, standardize,
+                       standardizer)
 from .naive_bayes import nb_log_tables
 
 
@@ -85,6 +89,7 @@ class _HBayesBase(ClassifierMixin, BaseEstimator):
         self.mean_, self.scale_ = standardizer(Z, w)
         self._owner = owner
         self._Z1 = standardize(Z, self.mean_, self.scale_)
+        self._train = (codes, y_idx, w)
         self.n_lr_fits_ = 0
         return codes, y_idx, w
 
@@ -93,33 +98,55 @@ class _HBayesBase(ClassifierMixin, BaseEstimator):
         cols = [np.flatnonzero(self._owner == a) + 1 for a in s1]
         return np.concatenate([[0]] + cols).astype(np.intp)
 
-    def _fit_lr(self, s1, y, w, theta0=None):
-        """(theta, log P(C | S1) on the training rows) for the attribute list S1."""
-        Z1 = self._Z1[:, self._columns(s1)]
-        theta, _, _ = fit_ridge_logistic(Z1, y, w, len(self.classes_), self.ridge, theta0, self.tol,
-                                         int(self.max_iter))
+    def _refine(self, groups: np.ndarray, attribute: int) -> np.ndarray:
+        """Group ids of the training rows by (their group, their code of ``attribute``), numbered 0..G-1.
+
+        Starting from one group (S1 = ∅) and refining by each S1 attribute gives the distinct S1 code
+        patterns (a missing code is a pattern value of its own: the all-zero indicator block).
+        """
+        codes = self._train[0]
+        key = groups * (int(self.n_values_[attribute]) + 1) + (codes[:, attribute] + 1)
+        return np.unique(key, return_inverse=True)[1]
+
+    def _fit_lr(self, s1, groups, theta0):
+        """(theta, log P(C | S1) on the training rows) for the attribute list S1 whose distinct patterns are
+        ``groups`` (:meth:`_refine`): the fit runs on one row per pattern with the pattern's class weights
+        (:func:`fit_ridge_logistic`), which is the same objective as over all rows."""
+        _, y, w = self._train
+        n_groups, k = int(groups.max()) + 1, len(self.classes_)
+        first = np.full(n_groups, len(groups))
+        np.minimum.at(first, groups, np.arange(len(groups)))
+        counts = np.bincount(groups * k + y, weights=w, minlength=n_groups * k).reshape(n_groups, k)
+        weight = counts.sum(axis=1)
+        fractions = np.divide(counts, weight[:, None], out=np.zeros_like(counts), where=weight[:, None] > 0)
+        Z1 = self._Z1[np.ix_(first, self._columns(s1))]
+        theta, _, _ = fit_ridge_logistic(Z1, fractions, weight, self.ridge, theta0, self.tol, int(self.max_iter))
         self.n_lr_fits_ += 1
-        return theta, log_proba(Z1, theta)
+        return theta, log_proba(Z1, theta)[groups]
 
     def _extend(self, theta: np.ndarray, attribute: int) -> np.ndarray:
         """Warm start for S1 ∪ {attribute}: the S1 coefficients, zeros for the new indicator columns."""
         width = int(np.sum(self._owner == attribute))
         return np.vstack([theta, np.zeros((width, theta.shape[1]))])
 
-    def _greedy_add(self, s1, theta, accuracy, score_of, y, w):
+    def _greedy_add(self, s1, theta, accuracy, score_of):
         """Add single attributes while the best one strictly increases the accuracy (Fig. 2's loop)."""
+        _, y, w = self._train
         d = len(self.n_values_)
+        groups = np.zeros(len(y), np.int64)
+        for a in s1:
+            groups = self._refine(groups, a)
         while len(s1) < d:
             best = None
             for k in (a for a in range(d) if a not in s1):
-                cand = s1 + [k]
-                th, lp = self._fit_lr(cand, y, w, self._extend(theta, k))
+                cand, cand_groups = s1 + [k], self._refine(groups, k)
+                th, lp = self._fit_lr(cand, cand_groups, self._extend(theta, k))
                 acc = _weighted_accuracy(score_of(cand, lp), y, w)
                 if best is None or acc > best[0]:
-                    best = (acc, cand, th)
+                    best = (acc, cand, th, cand_groups)
             if best[0] <= accuracy:
                 break
-            accuracy, s1, theta = best
+            accuracy, s1, theta, groups = best
             self.search_path_.append((list(s1), accuracy))
         return s1, theta, accuracy
 
@@ -128,7 +155,7 @@ class _HBayesBase(ClassifierMixin, BaseEstimator):
         self.s2_ = [a for a in range(len(self.n_values_)) if a not in self.s1_]
         self.theta_ = theta
         self.train_accuracy_ = accuracy
-        del self._Z1
+        del self._Z1, self._train
 
     def _codes(self, X) -> np.ndarray:
         codes = as_codes(X)
@@ -177,25 +204,28 @@ class HBayesNB(_HBayesBase):
 
         nb_accuracy = _weighted_accuracy(self.class_log_prior_ + total, y_idx, w)
         self.search_path_ = [([], nb_accuracy)]
-        s1, theta, accuracy = self._best_pair(score_of, y_idx, w)
+        s1, theta, accuracy = self._best_pair(score_of)
         if s1 and accuracy > nb_accuracy:
             self.search_path_.append((list(s1), accuracy))
-            s1, theta, accuracy = self._greedy_add(s1, theta, accuracy, score_of, y_idx, w)
+            s1, theta, accuracy = self._greedy_add(s1, theta, accuracy, score_of)
         else:
             s1, theta, accuracy = [], None, nb_accuracy
         self._finish(s1, theta, accuracy)
         return self
 
-    def _best_pair(self, score_of, y, w):
+    def _best_pair(self, score_of):
         """Fig. 2's first step: the pair {A_i, A_j} with the highest training accuracy (first on ties)."""
+        _, y, w = self._train
         d = len(self.n_values_)
         if d < 2:
             return [], None, -np.inf
-        singles = [self._fit_lr([i], y, w)[0] for i in range(d - 1)]  # warm starts for the pairs
+        start = default_start(np.bincount(y, weights=w, minlength=len(self.classes_)), 0)
         best = ([], None, -np.inf)
         for i in range(d - 1):
+            single = self._refine(np.zeros(len(y), np.int64), i)
+            theta_i = self._fit_lr([i], single, self._extend(start, i))[0]  # warm start for the pairs (i, j)
             for j in range(i + 1, d):
-                th, lp = self._fit_lr([i, j], y, w, self._extend(singles[i], j))
+                th, lp = self._fit_lr([i, j], self._refine(single, j), self._extend(theta_i, j))
                 acc = _weighted_accuracy(score_of([i, j], lp), y, w)
                 if acc > best[2]:
                     best = ([i, j], th, acc)
@@ -258,9 +288,9 @@ class HBayesTAN(_HBayesBase):
         accuracy = _weighted_accuracy(full.decision_function(codes), y_idx, w) if full is not None else \
             -np.inf
         self.search_path_ = [([], accuracy)]
-        start = fit_ridge_logistic(self._Z1[:, :1], y_idx, w, len(self.classes_), self.ridge,
-                                   tol=self.tol, max_iter=int(self.max_iter))[0]  # intercept-only start
-        s1, theta, accuracy = self._greedy_add([], start, accuracy, score_of, y_idx, w)
+        start = self._fit_lr([], np.zeros(len(y_idx), np.int64),
+                             default_start(np.bincount(y_idx, weights=w, minlength=len(self.classes_)), 0))[0]
+        s1, theta, accuracy = self._greedy_add([], start, accuracy, score_of)  # from the intercept-only fit
         if not s1:
             theta = None
         self._finish(s1, theta, accuracy)

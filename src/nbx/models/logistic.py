@@ -30,8 +30,8 @@ Warm start: with ``warm_start=True`` a refit starts from the previous ``theta_``
 (same design columns and classes); otherwise the start is Weka's: intercepts log((n_k+1)/(n_{K-1}+1)),
 slopes 0 (Weka counts rows there; we use weighted counts so that a weight of k equals k copies). Weka's
 RemoveUseless filter (dropping constant attributes) is not applied: a constant column is left unscaled
-and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardizer` and :func:`fit_ridge_logistic` take an
-explicit start ``theta0`` and are reused by HBayes (:mod:`nbx.models.hbayes`).
+and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardizer` and :func:`fit_ridge_logistic` (explicit
+start ``theta0``) are reused by HBayes (:mod:`nbx.models.hbayes`).
 """
 from __future__ import annotations
 
@@ -118,17 +118,24 @@ def log_proba(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
     return log_softmax(_scores(Z1, theta))
 
 
-def default_start(y: np.ndarray, w: np.ndarray, n_features: int, n_classes: int) -> np.ndarray:
-    """Weka's start: intercepts log((n_k + 1) / (n_{K-1} + 1)), slopes zero."""
-    counts = np.bincount(y, weights=w, minlength=n_classes)
-    theta = np.zeros((n_features + 1, n_classes - 1))
-    theta[0] = np.log(counts[:-1] + 1.0) - np.log(counts[-1] + 1.0)
+def default_start(class_counts: np.ndarray, n_features: int) -> np.ndarray:
+    """Weka's start: intercepts log((n_k + 1) / (n_{K-1} + 1)) from the weighted class counts, slopes zero."""
+    theta = np.zeros((n_features + 1, len(class_counts) - 1))
+    theta[0] = np.log(class_counts[:-1] + 1.0) - np.log(class_counts[-1] + 1.0)
     return theta
+
+
+def one_hot(y: np.ndarray, n_classes: int) -> np.ndarray:
+    """Class indices (n,) as targets (n, K) for :func:`fit_ridge_logistic`."""
+    Y = np.zeros((len(y), n_classes))
+    Y[np.arange(len(y)), y] = 1.0
+    return Y
 
 
 def objective(theta_flat: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray,
               ridge: float) -> tuple[float, np.ndarray]:
-    """Weka's penalized negative log-likelihood and its gradient (both unscaled); Y one-hot (n, K)."""
+    """Weka's penalized negative log-likelihood and its gradient (both unscaled); Y (n, K) the targets
+    (one-hot rows, or the class fractions of grouped rows, see :func:`fit_ridge_logistic`)."""
     theta = theta_flat.reshape(Z1.shape[1], Y.shape[1] - 1)
     lp = log_proba(Z1, theta)
     penalized = theta[1:]
@@ -139,20 +146,18 @@ def objective(theta_flat: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarr
     return value, grad.ravel()
 
 
-def fit_ridge_logistic(Z1: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int, ridge: float,
-                       theta0: np.ndarray | None = None, tol: float = 1e-6,
-                       max_iter: int = 1000) -> tuple[np.ndarray, int, bool]:
-    """Minimize :func:`objective` by L-BFGS-B; returns (theta (p+1, K-1), iterations, converged).
+def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float, theta0: np.ndarray,
+                       tol: float = 1e-6, max_iter: int = 1000) -> tuple[np.ndarray, int, bool]:
+    """Minimize :func:`objective` by L-BFGS-B from ``theta0``; returns (theta (p+1, K-1), iterations, converged).
 
-    ``Z1`` is the standardized design with its intercept column; ``theta0`` the start (default:
-    :func:`default_start`).
+    ``Z1`` is the standardized design with its intercept column, ``Y`` (n, K) the targets and ``w`` the row
+    weights. A row may stand for a group of training rows with the same design row: ``w`` is then the
+    group's total weight and ``Y`` its class fractions; Σ_c w Y_c log P(c) is the group's summed
+    log-likelihood, so the objective equals the one over the ungrouped rows (HBayes fits the distinct S1
+    patterns this way).
     """
-    if n_classes < 2:
+    if Y.shape[1] < 2:
         return np.zeros((Z1.shape[1], 0)), 0, True
-    if theta0 is None:
-        theta0 = default_start(y, w, Z1.shape[1] - 1, n_classes)
-    Y = np.zeros((len(y), n_classes))
-    Y[np.arange(len(y)), y] = 1.0
     total = w.sum()
     norm = total if total > 0 else 1.0
 
@@ -208,12 +213,13 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.mean_, self.scale_ = standardizer(Z, w)
         Z1 = standardize(Z, self.mean_, self.scale_)
         k = len(self.classes_)
-        theta0 = None
         previous = getattr(self, "theta_", None)
         if self.warm_start and previous is not None and previous.shape == (Z1.shape[1], k - 1):
             theta0 = previous
+        else:
+            theta0 = default_start(np.bincount(y_idx, weights=w, minlength=k), Z1.shape[1] - 1)
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
-            Z1, y_idx, w, k, self.ridge, theta0, self.tol, int(self.max_iter))
+            Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter))
         # original scale: θ_j / sd_j for slopes; the intercept absorbs −Σ θ_j mean_j / sd_j
         self.coef_ = self.theta_[1:] / self.scale_[:, None]
         self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_
