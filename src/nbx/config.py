@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 
 from .data.catalogue import Entry, get_entry, load_catalogue
+from .folds import IMPUTE
 from .models.registry import input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
@@ -60,8 +61,8 @@ def experiment(params: dict, name: str) -> Experiment:
             raise ConfigError(f"{where}.learners: unknown learner {learner!r}; "
                               f"defined in learners: {sorted(params['learners'])}")
     impute = block.get("impute")
-    if impute not in (None, "mode"):
-        raise ConfigError(f"{where}.impute: {impute!r} must be null or 'mode'")
+    if impute not in IMPUTE:
+        raise ConfigError(f"{where}.impute: {impute!r} must be one of {IMPUTE} (null = none)")
     return Experiment(name, block.get("title", name), dict(datasets), block["protocol"], block["discretizer"],
                       impute, list(block["learners"]), list(block.get("published") or []))
 
