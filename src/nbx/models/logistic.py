@@ -288,6 +288,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_
         return self
 
+    def fit_info(self) -> dict:
+        """Newton iterations and convergence of the fit, for fit_info.json."""
+        return {"n_iter": int(self.n_iter_), "converged": bool(self.converged_)}
+
     def _design(self, X) -> np.ndarray:
         X = np.asarray(X, dtype=float)
         if X.ndim != 2 or X.shape[1] != len(self.n_values_):
