@@ -194,7 +194,8 @@ def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: floa
     iterations, converged).
 
     Each iteration solves H·s = −∇f (:func:`hessian`) and backtracks (halving) from the full step until
-    Armijo's condition f(θ + t s) <= f(θ) + 1e-4·t·∇f·s holds. It stops when max |∇f| / W <= ``tol`` (W =
+    Armijo's condition f(θ + t s) <= f(θ) + 1e-4·t·∇f·s holds (or takes the full step when the predicted
+    decrease −∇f·s is below f's rounding, 1e-12·|f|). It stops when max |∇f| / W <= ``tol`` (W =
     total weight): converged; or after ``max_iter`` iterations, or when no step decreases f (the floating-
     point floor): converged is then the gradient test. f is strictly convex for ridge > 0, so Newton reaches
     the optimum even when the classes are separable and the optimum lies far out (ridge 1e-8: coefficients
@@ -221,7 +222,8 @@ def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: floa
         while True:
             trial = theta + t * step
             new = objective(trial, Z1, Y, w, ridge)
-            if new[0] <= value + 1e-4 * t * slope:
+            # Armijo; a predicted decrease below f's rounding cannot be checked: take the full step then
+            if new[0] <= value + 1e-4 * t * slope or -slope <= 1e-12 * abs(value):
                 break
             t *= 0.5
             if t < 1e-10:  # no decrease within floating-point precision
