@@ -193,7 +193,7 @@ def test_kang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
     mixed = [0.02, -0.01, 0.02, -0.01, 0.02, -0.01, 0.0, 0.0]
     gap = {"hbayes_nb": [0.0] * 8, "hbayes_tan": [0.005, -0.0025] * 4, "nb_kang": [0.03] * 8,
            "nb_laplace": [0.035] * 8, "lr_kang": [0.04] * 8, "c45_kang": mixed, "tan_bayes": mixed,
-           "tan": [0.01] * 8}
+           "tan": [0.01] * 8, "hbayes_tan_cmi": [0.01] * 8}
 
     def accuracy(ds, x, s):
         i = [p.lower() for p in names].index(ds)

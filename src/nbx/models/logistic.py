@@ -35,8 +35,8 @@ Warm start: with ``warm_start=True`` a refit starts from the previous ``theta_``
 (same design columns and classes); otherwise the start is Weka's: intercepts log((n_k+1)/(n_{K-1}+1)),
 slopes 0 (Weka counts rows there; we use weighted counts so that a weight of k equals k copies). Weka's
 RemoveUseless filter (dropping constant attributes) is not applied: a constant column is left unscaled
-and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardizer` and :func:`fit_ridge_logistic` (explicit
-start ``theta0``) are reused by HBayes (:mod:`nbx.models.hbayes`).
+and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardizer` and
+:func:`fit_ridge_logistic` (explicit start ``theta0``) are reused by HBayes (:mod:`nbx.models.hbayes`).
 """
 from __future__ import annotations
 
