@@ -108,7 +108,7 @@ class Experiment:
 
 
 PROTOCOL_KINDS = ("cv", "holdout")
-IMPUTE = (None, "mode")
+IMPUTE = (None, "mode", "mode_after_discretize")  # see nbx.folds
 
 
 def _int(params: Params, keys: tuple, value, low: int) -> int:
@@ -171,7 +171,7 @@ def experiment(params: Params, name: str) -> Experiment:
                                f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}")
     impute = block.get("impute")
     if impute not in IMPUTE:
-        raise params.error(("experiments", name, "impute"), f"{impute!r} must be null or 'mode'")
+        raise params.error(("experiments", name, "impute"), f"{impute!r} must be one of {IMPUTE} (null = none)")
     discretizer = block["discretizer"]
     if isinstance(discretizer, str):
         discretizer = {"kind": discretizer}
