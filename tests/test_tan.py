@@ -259,8 +259,8 @@ def test_id_like_attribute_dominates_cmi_but_not_the_bayesian_score():
     X, y = _id_attribute_data()
     train, test = np.arange(0, len(y), 2), np.arange(1, len(y), 2)  # test rows carry unseen IDs
     nv = X.max(axis=0) + 1
-    cmi = TAN(score="cmi").fit(X[train], y[train], n_values=nv)
-    bayes = TAN(score="bayes").fit(X[train], y[train], n_values=nv)
+    cmi = TAN(criterion="cmi").fit(X[train], y[train], n_values=nv)
+    bayes = TAN(criterion="bayes").fit(X[train], y[train], n_values=nv)
     # CMI: the ID is the parent of every other attribute (I(ID; X_j | C) = H(X_j | C) is maximal) ...
     np.testing.assert_array_equal(cmi.parents_[1:], 0)
     # ... the Bayesian score pays for its parameters: the ID is nobody's parent

@@ -8,7 +8,8 @@ Structure (Friedman et al. 1997, §4.1, construct-TAN):
    algorithm on the dense d x d matrix; ties go to the lowest attribute index).
 3. Edges directed away from a root attribute; the class is a parent of every attribute.
 
-Edge weights (``score``): ``"cmi"`` (default) is Friedman et al.'s I(X_i; X_j | C) above. ``"bayes"`` is the
+Edge weights (``criterion``, the issue's ``score``; named like scikit-learn trees' criterion because
+``score`` is every classifier's accuracy method): ``"cmi"`` (default) is Friedman et al.'s I(X_i; X_j | C) above. ``"bayes"`` is the
 structure score of Weka's BayesNet TAN search (weka.classifiers.bayes.net.search.local.TAN with
 LocalScoreSearchAlgorithm, score type BAYES, α = 0.5), which Kang & Tian (2006) ran ("all of them are
 implemented in Weka"). Its local score of X_i with parent set Π is the log marginal likelihood of X_i's
@@ -68,7 +69,7 @@ from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
 
 STRUCTURES = ("tree", "naive")
-SCORES = ("cmi", "bayes")
+CRITERIA = ("cmi", "bayes")
 
 
 def _one_hot(codes: np.ndarray, index: ValueIndex) -> np.ndarray:
@@ -215,8 +216,8 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     Parameters: ``alpha`` (Dirichlet prior per cell, > 0; 1 = Lee et al. §3.2), ``root`` ("first",
     "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges),
-    ``score`` (edge weights: "cmi" = Friedman et al., "bayes" = Weka's BAYES score) and ``score_alpha``
-    (the Dirichlet α of the "bayes" score, Weka's 0.5; the CP tables use ``alpha``), ``n_values`` (per
+    ``criterion`` (edge weights: "cmi" = Friedman et al., "bayes" = Weka's BAYES score) and
+    ``criterion_alpha`` (the Dirichlet α of the "bayes" score, Weka's 0.5; the CP tables use ``alpha``), ``n_values`` (per
     column the number of values; the ``fit`` keyword wins; None = max code + 1).
 
     Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
@@ -237,18 +238,18 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
         "alpha": [Interval(Real, 0, None, "neither")],
         "root": [Options("first", "max_class_mi"), Interval(Integral, 0, None, "left")],
         "structure": [Options(*STRUCTURES)],
-        "score": [Options(*SCORES)],
-        "score_alpha": [Interval(Real, 0, None, "neither")],
+        "criterion": [Options(*CRITERIA)],
+        "criterion_alpha": [Interval(Real, 0, None, "neither")],
         "n_values": N_VALUES,
     }
 
-    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree", score: str = "cmi",
-                 score_alpha: float = 0.5, n_values=None):
+    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree", criterion: str = "cmi",
+                 criterion_alpha: float = 0.5, n_values=None):
         self.alpha = alpha
         self.root = root
         self.structure = structure
-        self.score = score
-        self.score_alpha = score_alpha
+        self.criterion = criterion
+        self.criterion_alpha = criterion_alpha
         self.n_values = n_values
 
     # ----------------------------------------------------------------------------------------- fitting
@@ -269,8 +270,8 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
         d = codes.shape[1]
         self._check_params(d)
         k = len(self.classes_)
-        if self.structure == "tree" and d > 1 and self.score == "bayes":
-            self.edge_weights_ = bayesian_edge_gains(codes, y_idx, w, self.n_values_, k, float(self.score_alpha))
+        if self.structure == "tree" and d > 1 and self.criterion == "bayes":
+            self.edge_weights_ = bayesian_edge_gains(codes, y_idx, w, self.n_values_, k, float(self.criterion_alpha))
             self.parents_ = greedy_directed_tree(self.edge_weights_)
             self.root_ = int(np.flatnonzero(self.parents_ < 0)[0])
         elif self.structure == "tree" and d > 1:
