@@ -51,9 +51,9 @@ PIPELINE = {
 }
 SEPARABLE = ("the check's data are separable: at ridge 1e-8 the optimum lies far out where the objective is flat, "
              "so the weighted and the repeated-rows fits, each within the gradient tolerance, differ by ~1e-7")
-# max_iter=50 for HBayes: it bounds each of its many inner Newton fits on the checks' tiny, often separable data
+HBAYES_N_ITER = ("max_iter bounds each of HBayes's many inner logistic fits (n_lr_fits_); there is no single "
                  "n_iter_")
-# max_iter=50: the checks' tiny random data are often separable, where the ridge solver would run to 1000 steps
+# max_iter=50 for HBayes: it bounds each of its many inner Newton fits on the checks' tiny, often separable data
 DISCRETE_LEARNERS = [NaiveBayes(), HierarchicalMixtureNB(), NBTree(), TAN(), LeveledNBTree(), HBayesNB(max_iter=50),
                      HBayesTAN(max_iter=50), MUV(), MUVofMUV(), Bagging(), AdaBoostM1()]
 MIXED_LEARNERS = [C45Tree(), GeneralNB(), SelfAdaptiveNBTree(), LogisticRegression()]
