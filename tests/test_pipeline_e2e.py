@@ -1,5 +1,6 @@
 """A small end-to-end `dvc repro` of the real pipeline on a reduced params file, in a temporary git repository:
 outputs, determinism, a clean `git status` after a rerun, and which stages an edit re-runs."""
+import contextlib
 import json
 import os
 import re
@@ -51,6 +52,20 @@ def stages_using(root: Path, source: str) -> set[str]:
             if set(stage["deps"]) & digests:
                 names.add(f"{train.relative_to(root).as_posix()}:{name}")
     return names
+
+
+@contextlib.contextmanager
+def edited(path: Path, text: str, root: Path | None = None):
+    """``path`` holds ``text`` inside the block; afterwards the original again (and, given the project
+    ``root``, the pipeline is brought back up to date)."""
+    original = path.read_text()
+    path.write_text(text)
+    try:
+        yield
+    finally:
+        path.write_text(original)
+        if root is not None:
+            run(["dvc", "repro"], root)
 
 
 def small_params() -> dict:
@@ -131,9 +146,8 @@ def test_second_repro_is_a_no_op_and_leaves_git_clean(project):
 
 def test_editing_one_learner_reruns_only_its_cells(project):
     root, params, _ = project
-    edited = dict(params, learners=dict(params["learners"], nb_kang={"class": "NaiveBayes", "prior": "laplace"}))
-    (root / "params.yaml").write_text(yaml.safe_dump(edited, sort_keys=False))
-    try:
+    changed = dict(params, learners=dict(params["learners"], nb_kang={"class": "NaiveBayes", "prior": "laplace"}))
+    with edited(root / "params.yaml", yaml.safe_dump(changed, sort_keys=False), root):
         status = json.loads(run(["dvc", "status", "--json"], root).stdout)
         assert set(status) == {"params"}  # the only stage that reads params.yaml
         diff = json.loads(run(["dvc", "params", "diff", "--json"], root).stdout)["params.yaml"]
@@ -141,51 +155,35 @@ def test_editing_one_learner_reruns_only_its_cells(project):
         out = run(["dvc", "repro"], root).stdout
         assert ran(out) == {"params", "stages/train/kang2006/dvc.yaml:nb_kang", "evaluate@kang2006",
                             "report@kang2006"}
-    finally:
-        (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-        run(["dvc", "repro"], root)
 
 
 def test_editing_a_model_reruns_only_the_cells_that_import_it(project):
     root, _, _ = project
     module = root / "src/nbx/models/leveled_tree.py"
-    text = module.read_text()
-    module.write_text(text + "\n# touched by a test\n")
-    try:
+    with edited(module, module.read_text() + "\n# touched by a test\n", root):
         out = run(["dvc", "repro"], root).stdout
         expected = stages_using(root, "src/nbx/models/leveled_tree.py")
         assert {"code-ensembles-leveled_tree", "stages/train/ting2003/dvc.yaml:blnbt1"} <= expected
         assert not any(name.endswith(("nb_ting", "nb_kang", "hbayes_nb")) for name in expected)
         assert ran(out) == expected  # the cell's predictions are unchanged, so nothing after it runs
-    finally:
-        module.write_text(text)
-        run(["dvc", "repro"], root)
 
 
 def test_editing_report_code_reruns_only_reports(project):
     root, _, _ = project
     module = root / "src/nbx/report/tables.py"
-    text = module.read_text()
-    module.write_text(text + "\n# touched by a test\n")
-    try:
+    with edited(module, module.read_text() + "\n# touched by a test\n"):
         status = json.loads(run(["dvc", "status", "--json"], root).stdout)
         assert set(status) == {f"code-report-{name}" for name in SMALL}
-    finally:
-        module.write_text(text)
 
 
 def test_adding_a_data_set_to_one_experiment_touches_only_that_experiment(project):
     root, params, _ = project
-    edited = json.loads(json.dumps(params))
-    edited["experiments"]["lee2006"]["datasets"]["IRIS"] = "iris"
-    (root / "params.yaml").write_text(yaml.safe_dump(edited, sort_keys=False))
-    try:
+    changed = json.loads(json.dumps(params))
+    changed["experiments"]["lee2006"]["datasets"]["IRIS"] = "iris"
+    with edited(root / "params.yaml", yaml.safe_dump(changed, sort_keys=False), root):
         out = run(["dvc", "repro"], root).stdout
         assert "prepare@lee2006" in ran(out)
         assert all(name == "params" or "lee2006" in name for name in ran(out)), sorted(ran(out))
-    finally:
-        (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-        run(["dvc", "repro"], root)
 
 
 def test_stage_scripts_explain_themselves(project):

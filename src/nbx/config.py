@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import NbxError
+from .errors import NbxError, yaml_error_at
 from .models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
@@ -67,9 +67,7 @@ def load_params(path: Path | str = PARAMS_FILE) -> Params:
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}; run from the repository root") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise ConfigError(f"{at}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise ConfigError(yaml_error_at(path, exc)) from None
     params = Params(data if isinstance(data, dict) else {}, path, lines)
     for key in ("seed", "experiments", "learners"):
         if key not in params:

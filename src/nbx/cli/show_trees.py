@@ -13,6 +13,26 @@ def _counts(classes: list[str], counts) -> str:
     return ", ".join(f"{c} {n:g}" for c, n in zip(classes, counts) if n > 0)
 
 
+def _indented(root, branches, leaf) -> list[str]:
+    """Weka's indented lines: ``branches(node)`` gives [(test, child)] for an internal node and None for a
+    leaf; a leaf is printed on its branch's line, ``|`` marks each level."""
+    out: list[str] = []
+
+    def walk(node, depth: int) -> None:
+        for test, child in branches(node):
+            line = "|   " * depth + test
+            if branches(child) is None:
+                out.append(f"{line}: {leaf(child)}")
+            else:
+                out.append(line)
+                walk(child, depth + 1)
+
+    if branches(root) is None:  # a tree that is one leaf
+        return [leaf(root)]
+    walk(root, 0)
+    return out
+
+
 def _header(model, kind: str) -> list[str]:
     leaves = model.n_leaves_ if hasattr(model, "n_leaves_") else model.n_leaves()
     depth = model.depth_ if hasattr(model, "depth_") else model.depth()
@@ -34,20 +54,8 @@ def c45(model, view: View) -> list[str]:
         errors = n - float(node.dist[node.leaf_class])
         return f"{classes[node.leaf_class]} ({n:.1f}" + (f"/{errors:.1f})" if errors > 1e-9 else ")")
 
-    def walk(node, depth: int) -> None:
-        if node.is_leaf:  # only the root: other leaves are printed on their branch's line
-            out.append(leaf(node))
-            return
-        for test, child in zip(branch_tests(node), node.children):
-            line = "|   " * depth + test
-            if child.is_leaf:
-                out.append(f"{line}: {leaf(child)}")
-            else:
-                out.append(line)
-                walk(child, depth + 1)
-
-    walk(model.tree_, 0)
-    return out
+    return out + _indented(model.tree_, lambda n: None if n.is_leaf else list(zip(branch_tests(n), n.children)),
+                           leaf)
 
 
 def nbtree(model, view: View) -> list[str]:
@@ -59,20 +67,13 @@ def nbtree(model, view: View) -> list[str]:
         counts = node.model.class_count_
         return f"naive Bayes on {counts.sum():g} ({_counts(classes, counts)})"
 
-    def walk(node, depth: int) -> None:
+    def branches(node):
         if node.children is None:
-            out.append(leaf(node))
-            return
-        for v, child in sorted(node.children.items()):
-            line = "|   " * depth + f"{view.names[node.attr]} = {view.value(node.attr, v)}"
-            if child.children is None:
-                out.append(f"{line}: {leaf(child)}")
-            else:
-                out.append(line)
-                walk(child, depth + 1)
+            return None
+        return [(f"{view.names[node.attr]} = {view.value(node.attr, v)}", child)
+                for v, child in sorted(node.children.items())]
 
-    walk(model.tree_, 0)
-    return out
+    return out + _indented(model.tree_, branches, leaf)
 
 
 def snbtree(model, view: View) -> list[str]:
@@ -93,21 +94,10 @@ def snbtree(model, view: View) -> list[str]:
         counts = node.model.class_count_
         return f"{node.model.density} NB on {counts.sum():g} ({_counts(classes, counts)})"
 
-    def walk(node, depth: int) -> None:
-        if node.children is None:
-            out.append(leaf(node))
-            return
-        names = tests(node)
-        for b, child in sorted(node.children.items()):
-            line = "|   " * depth + names[b]
-            if child.children is None:
-                out.append(f"{line}: {leaf(child)}")
-            else:
-                out.append(line)
-                walk(child, depth + 1)
+    def branches(node):
+        return None if node.children is None else [(tests(node)[b], c) for b, c in sorted(node.children.items())]
 
-    walk(model.tree_, 0)
-    return out
+    return out + _indented(model.tree_, branches, leaf)
 
 
 def leveled(model, view: View) -> list[str]:
@@ -121,21 +111,13 @@ def leveled(model, view: View) -> list[str]:
     def leaf(node: int) -> str:
         return f"naive Bayes (n = {_num(sizes[node])})"
 
-    def walk(node: int, depth: int) -> None:
-        if model.node_attribute_[node] < 0:
-            out.append(leaf(node))
-            return
+    def branches(node: int):
         j = model.node_attribute_[node]
-        for v, child in model.node_children(node).items():
-            line = "|   " * depth + f"{view.names[j]} = {view.value(j, v)}"
-            if model.node_attribute_[child] < 0:
-                out.append(f"{line}: {leaf(child)}")
-            else:
-                out.append(line)
-                walk(child, depth + 1)
+        if j < 0:
+            return None
+        return [(f"{view.names[j]} = {view.value(j, v)}", child) for v, child in model.node_children(node).items()]
 
-    walk(0, 0)
-    return out
+    return out + _indented(0, branches, leaf)
 
 
 RENDERERS = {"C45Tree": c45, "NBTree": nbtree, "SelfAdaptiveNBTree": snbtree, "LeveledNBTree": leveled}

@@ -39,7 +39,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from ..errors import NbxError
+from ..errors import NbxError, yaml_error_at
 
 BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
@@ -213,9 +213,7 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
         except OSError as exc:
             raise CatalogueError(f"cannot read catalogue {path}: {exc.strerror}") from None
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            at = f"{path}:{mark.line + 1}" if mark else str(path)
-            raise CatalogueError(f"{at}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+            raise CatalogueError(yaml_error_at(path, exc)) from None
         if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
             raise CatalogueError(f"catalogue {path}: expected a top-level 'datasets' mapping")
         for name, entry in doc["datasets"].items():
