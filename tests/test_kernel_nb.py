@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from nbx.models.kernel_nb import GeneralNB
+from nbx.models import kernel_nb
+from nbx.models.kernel_nb import GeneralNB, loo_cross_entropy
 
 
 def _data(seed=0, n=40):
@@ -43,7 +44,9 @@ def test_loo_bandwidth_equals_brute_force(scale):
         x = X[y == c, 0]
         s = {"std": x.std(), "none": 1.0, "range": x.max() - x.min()}[scale]
         ce = np.array([_brute_ce(x, g, s) for g in grid])
-        np.testing.assert_allclose(m.loo_ce_[c], ce, rtol=1e-9)
+        evaluated = ~np.isnan(m.loo_ce_[c])  # the pruned search skips values that cannot be the minimum
+        np.testing.assert_allclose(m.loo_ce_[c, evaluated], ce[evaluated], rtol=1e-9)
+        assert np.all(ce[~evaluated] > ce.min())
         assert m.bandwidth_c_[0, c] == grid[np.argmin(ce)]
         np.testing.assert_allclose(m.bandwidth_[0, c], grid[np.argmin(ce)] * s / np.sqrt(len(x)))
 
@@ -203,3 +206,35 @@ def test_range_unit_bandwidth_by_hand():
     np.testing.assert_allclose(h, c * np.array([10.0 / 2.0, 5.0 / np.sqrt(5.0), 10.0 / np.sqrt(3.0)]), rtol=1e-12)
     s = GeneralNB(scale="std").fit(x[:, None], y, n_values=[0])
     np.testing.assert_allclose(s.bandwidth_[0, 0], s.bandwidth_c_[0, 0] * np.std(x[:4]) / 2.0, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pruned_bandwidth_search_equals_full_grid(seed, monkeypatch):
+    """The pruned search (convexity bound) evaluates a subset of the grid, bit for bit as the full grid does,
+    and always contains the full grid's first minimum: on segments of many sizes, ties and weights."""
+    monkeypatch.setattr(kernel_nb, "PRUNE_MIN", 2)  # prune (nearly) every segment, not only the large ones
+    rng = np.random.default_rng(seed)
+    n_seg = 12
+    sizes = rng.integers(1, 90, n_seg)
+    centers, logw, seg = [], [], []
+    for s, U in enumerate(sizes):
+        v = np.unique(np.round(rng.standard_t(3, U) * rng.uniform(0.1, 5), 1))  # heavy tails, ties
+        centers.append(v)
+        logw.append(np.log(rng.choice([1.0, 1.0, 2.0, 0.5, 3.5], len(v))))
+        seg.append(np.full(len(v), s))
+    centers, logw, seg = map(np.concatenate, (centers, logw, seg))
+    obs_center = np.arange(len(centers))
+    obs_w = np.exp(logw)
+    obs_r = np.minimum(obs_w, 1.0)
+    seg_m = np.bincount(seg, obs_w, minlength=n_seg)
+    spread = np.array([np.ptp(centers[seg == s]) or 1.0 for s in range(n_seg)])
+    base = spread / np.sqrt(seg_m)
+    grid = np.round(0.2 + 0.01 * np.arange(61), 10)
+    args = (centers, logw, seg, obs_center, obs_w, obs_r, seg_m, base, grid)
+    full = loo_cross_entropy(*args, prune=False)
+    pruned = loo_cross_entropy(*args)
+    evaluated = ~np.isnan(pruned)
+    assert np.array_equal(pruned[evaluated], full[evaluated])
+    assert evaluated.sum() < full.size
+    first_min = lambda ce: np.argmin(np.where(np.isfinite(ce), ce, np.inf), axis=1)  # noqa: E731
+    assert np.array_equal(first_min(pruned), first_min(full))

@@ -59,6 +59,8 @@ from .naive_bayes import nb_log_tables
 BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
 LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)
 SHARED_BLOCK = 1 << 14  # attributes share one masked (queries, centers) block up to this size
+PRUNE_MIN = 128  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
+COARSE = 5  # grid values (both ends included) such a search evaluates first
 UNDERFLOW = -700.0  # log-terms this far below a sum's largest term (1) cannot change it
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 DENSITIES = ("kernel", "gaussian")
@@ -141,40 +143,111 @@ def _loo_log_sums(vals, logw, a, out):
                 out[s0:s1, r0:r1, g0:g1] = np.moveaxis(lse, 1, 2)
 
 
-def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base,
-                      grid) -> np.ndarray:
+def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid,
+                      prune=True) -> np.ndarray:
     """Leave-one-out cross-entropy (Wang §4) per segment and grid value, shape (n_seg, len(grid)).
 
     A segment is one (attribute, class) sample, stored as sorted distinct values ``centers`` with summed
     weights ``exp(center_logw)``; ``center_seg`` gives each center's segment (contiguous). Observations
-    (``obs_center``, weight ``obs_w``, removed weight ``obs_r``) are the cases whose LOO density is scored.
-    h = grid · seg_base. LOO numerator: Σ_{u'≠u} W_u' K + (W_u - r) K(0), kept in log space (no
-    cancellation for isolated points).
+    (``obs_center``, weight ``obs_w``, removed weight ``obs_r``) are the cases whose LOO density is scored;
+    they are sorted by center. h = grid · seg_base. LOO numerator: Σ_{u'≠u} W_u' K + (W_u - r) K(0), kept
+    in log space (no cancellation for isolated points).
+
+    With ``prune``, segments of at least PRUNE_MIN centers evaluate only the grid values that can be their
+    minimum (:func:`_worth_evaluating`); the others are NaN. A segment without centers is NaN throughout.
+    Every evaluated value equals, bit for bit, the one the full grid gives.
     """
     n_seg, G = len(seg_m), len(grid)
     sizes = np.bincount(center_seg, minlength=n_seg)
+    ce = np.full((n_seg, G), np.nan)
+    big = np.flatnonzero(sizes >= PRUNE_MIN) if prune else np.empty(0, int)
+    data = (centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid)
+    want = np.zeros((n_seg, G), bool)
+    want[sizes > 0] = True
+    want[big] = False
+    if want.any():
+        _evaluate(ce, want, *data)
+    want[:] = False
+    want[big[:, None], np.unique(np.round(np.linspace(0, G - 1, COARSE)).astype(int))] = True
+    while want.any():  # one round: the batch of every big segment's next grid values
+        _evaluate(ce, want, *data)
+        want[big] = _worth_evaluating(ce[big], grid, seg_base[big])
+    return ce
+
+
+def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid):
+    """Fill ce[want] (the cross-entropies of :func:`loo_cross_entropy` at the wanted grid indices)."""
+    n_seg, G = ce.shape
+    sizes = np.bincount(center_seg, minlength=n_seg)
     first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    L = np.full((len(centers), G), -np.inf)
-    for U in np.unique(sizes[sizes > 0]):
-        segs = np.flatnonzero(sizes == U)  # segments of equal size batch without padding
-        idx = first[segs][:, None] + np.arange(U)[None, :]
-        a = 1.0 / (2.0 * (grid[None, :] * seg_base[segs][:, None]) ** 2)  # (S, G)
-        out = np.empty((len(segs), U, G))
+    segs = np.flatnonzero(want.any(axis=1))
+    # each segment's wanted grid indices, padded with its first one (computed, then dropped)
+    n_want = want[segs].sum(axis=1)
+    P = int(n_want.max())
+    g = np.argsort(~want[segs], axis=1, kind="stable")[:, :P]
+    valid = np.arange(P)[None, :] < n_want[:, None]
+    g = np.where(valid, g, g[:, :1])
+    row = np.full(n_seg, -1)
+    row[segs] = np.arange(len(segs))
+    L = np.empty((len(centers), P))
+    for U in np.unique(sizes[segs]):
+        rows = np.flatnonzero(sizes[segs] == U)  # segments of equal size batch without padding
+        idx = first[segs[rows]][:, None] + np.arange(U)[None, :]
+        a = 1.0 / (2.0 * (grid[g[rows]] * seg_base[segs[rows]][:, None]) ** 2)  # (S, P)
+        out = np.empty((len(rows), U, P))
         _loo_log_sums(centers[idx], center_logw[idx], a, out)
-        L[idx.ravel()] = out.reshape(-1, G)
-    seg = center_seg[obs_center]
+        L[idx.ravel()] = out.reshape(-1, P)
+    obs = np.flatnonzero(row[center_seg[obs_center]] >= 0)  # the observations of these segments, in order
+    oc, r, w = obs_center[obs], obs_r[obs], obs_w[obs]
+    seg = center_seg[oc]
+    og = g[row[seg]]
     with np.errstate(divide="ignore", invalid="ignore"):
-        own = np.log(np.maximum(np.exp(center_logw[obs_center]) - obs_r, 0.0))
-        num = np.logaddexp(L[obs_center], own[:, None])
-        rest = seg_m[seg] - obs_r
-        log_h = np.log(grid[None, :] * seg_base[seg][:, None])
+        own = np.log(np.maximum(np.exp(center_logw[oc]) - r, 0.0))
+        num = np.logaddexp(L[oc], own[:, None])
+        rest = seg_m[seg] - r
+        log_h = np.log(grid[og] * seg_base[seg][:, None])
         term = np.where(rest[:, None] > 0, num - np.log(np.where(rest > 0, rest, 1.0))[:, None] - log_h
                         - HALF_LOG_2PI, -np.inf)
-    contrib = -(obs_w[:, None] * term)
-    flat = (seg[:, None] * G + np.arange(G)[None, :]).ravel()
-    ce = np.bincount(flat, weights=contrib.ravel(), minlength=n_seg * G).reshape(n_seg, G)
+    contrib = -(w[:, None] * term)
+    flat = np.where(valid[row[seg]], seg[:, None] * G + og, n_seg * G).ravel()
+    total = np.bincount(flat, weights=contrib.ravel(), minlength=n_seg * G + 1)[:-1].reshape(n_seg, G)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return ce / np.where(seg_m > 0, seg_m, 1.0)[:, None]
+        ce[want] = (total / np.where(seg_m > 0, seg_m, 1.0)[:, None])[want]
+
+
+def _worth_evaluating(ce, grid, seg_base) -> np.ndarray:
+    """Grid values to evaluate next, (n_seg, G) mask: the midpoint of every gap between evaluated values
+    that holds a value whose cross-entropy can still be at most the segment's best one.
+
+    Why a lower bound exists: CE(c) = A + log h - F(t)/m with t = 1/c², h = c · base, A independent of c
+    and F(t) = Σ_k w_k log(num_k) (§4's sum over observations). Each num_k = (W_k - r) + Σ_j W_j exp(-t
+    d_kj² / (2 base²)) is a sum of exponentials of linear functions of t, so log num_k and F are convex in
+    t. Between evaluated neighbours t_a, t_b, F(t) lies below its chord; hence CE(c) >= log c - chord of
+    (log c - CE) at t (A and base cancel). A value whose bound exceeds the best evaluated CE (plus a
+    rounding margin) cannot be the minimum; ties cannot be skipped either, so the first minimum is found.
+    A segment with a non-finite value (a class that leave-one-out empties: +inf at every c) evaluates all.
+    """
+    done = ~np.isnan(ce)
+    G = ce.shape[1]
+    col = np.arange(G)
+    left = np.maximum.accumulate(np.where(done, col, -1), axis=1)
+    right = np.minimum.accumulate(np.where(done, col, G)[:, ::-1], axis=1)[:, ::-1]
+    gap = ~done & (left >= 0) & (right < G)
+    rows = np.arange(len(ce))[:, None]
+    a, b = np.maximum(left, 0), np.minimum(right, G - 1)
+    t, log_c = 1.0 / grid ** 2, np.log(grid)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        Ha, Hb = log_c[a] - ce[rows, a], log_c[b] - ce[rows, b]
+        lower = log_c - (Ha + (Hb - Ha) * (t - t[a]) / (t[b] - t[a]))
+        best = np.min(np.where(done, ce, np.inf), axis=1)
+        margin = 1e-9 * (1.0 + np.abs(best) + np.abs(np.log(seg_base)) + np.abs(log_c).max())
+        open_ = gap & ~(lower > (best + margin)[:, None])  # NaN bounds stay open
+    want = np.zeros_like(done)
+    r, c = np.nonzero(open_)
+    want[r, (left[r, c] + right[r, c]) // 2] = True
+    unbounded = (done & ~np.isfinite(ce)).any(axis=1)
+    want[unbounded] = ~done[unbounded]
+    return want
 
 
 class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
