@@ -59,8 +59,10 @@ from .naive_bayes import nb_log_tables
 BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
 LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)
 SHARED_BLOCK = 1 << 14  # attributes share one masked (queries, centers) block up to this size
-PRUNE_MIN = 128  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
+PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
+FEW = 8  # a gap with at most this many open grid values evaluates them all, a larger one its midpoint,
+BISECT_MIN = 128  # except in segments of this many centers (costly evaluations): always the midpoint
 UNDERFLOW = -700.0  # log-terms this far below a sum's largest term (1) cannot change it
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 DENSITIES = ("kernel", "gaussian")
@@ -171,7 +173,7 @@ def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r
     want[big[:, None], np.unique(np.round(np.linspace(0, G - 1, COARSE)).astype(int))] = True
     while want.any():  # one round: the batch of every big segment's next grid values
         _evaluate(ce, want, *data)
-        want[big] = _worth_evaluating(ce[big], grid, seg_base[big])
+        want[big] = _worth_evaluating(ce[big], grid, seg_base[big], np.where(sizes[big] < BISECT_MIN, FEW, 1))
     return ce
 
 
@@ -189,14 +191,15 @@ def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs
     g = np.where(valid, g, g[:, :1])
     row = np.full(n_seg, -1)
     row[segs] = np.arange(len(segs))
-    L = np.empty((len(centers), P))
+    L = np.zeros((len(centers), P))
     for U in np.unique(sizes[segs]):
         rows = np.flatnonzero(sizes[segs] == U)  # segments of equal size batch without padding
+        p = int(n_want[rows].max())  # this batch's columns (beyond: padding, never read)
         idx = first[segs[rows]][:, None] + np.arange(U)[None, :]
-        a = 1.0 / (2.0 * (grid[g[rows]] * seg_base[segs[rows]][:, None]) ** 2)  # (S, P)
-        out = np.empty((len(rows), U, P))
+        a = 1.0 / (2.0 * (grid[g[rows, :p]] * seg_base[segs[rows]][:, None]) ** 2)  # (S, p)
+        out = np.empty((len(rows), U, p))
         _loo_log_sums(centers[idx], center_logw[idx], a, out)
-        L[idx.ravel()] = out.reshape(-1, P)
+        L[idx.ravel(), :p] = out.reshape(-1, p)
     obs = np.flatnonzero(row[center_seg[obs_center]] >= 0)  # the observations of these segments, in order
     oc, r, w = obs_center[obs], obs_r[obs], obs_w[obs]
     seg = center_seg[oc]
@@ -215,7 +218,7 @@ def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs
         ce[want] = (total / np.where(seg_m > 0, seg_m, 1.0)[:, None])[want]
 
 
-def _worth_evaluating(ce, grid, seg_base) -> np.ndarray:
+def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
     """Grid values to evaluate next, (n_seg, G) mask: the midpoint of every gap between evaluated values
     that holds a value whose cross-entropy can still be at most the segment's best one.
 
@@ -244,6 +247,10 @@ def _worth_evaluating(ce, grid, seg_base) -> np.ndarray:
         open_ = gap & ~(lower > (best + margin)[:, None])  # NaN bounds stay open
     want = np.zeros_like(done)
     r, c = np.nonzero(open_)
+    gap_of = r * G + left[r, c]
+    few = np.bincount(gap_of, minlength=ce.size)[gap_of] <= few[r]  # a gap with few open values: all of them
+    want[r[few], c[few]] = True
+    r, c = r[~few], c[~few]
     want[r, (left[r, c] + right[r, c]) // 2] = True
     unbounded = (done & ~np.isfinite(ce)).any(axis=1)
     want[unbounded] = ~done[unbounded]
@@ -404,15 +411,17 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
 
     # ------------------------------------------------------------------ evaluation
-    def numeric_log_density(self, X, loo_y=None, loo_r=None) -> np.ndarray:
+    def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None) -> np.ndarray:
         """log p̂(x_i | c) per numeric attribute, shape (n, n_numeric, K); 0 = no factor (missing/ignored).
 
         With ``loo_y``/``loo_r`` (training rows only, kernel density): the density of the row's own class
-        leaves one copy (weight ``loo_r``) of the row out, as in the LOO criterion of §4.
+        leaves one copy (weight ``loo_r``) of the row out, as in the LOO criterion of §4. The other classes'
+        densities are those without leave-one-out: ``plain`` (this method's output for X without
+        ``loo_y``) when the caller has it, else computed here; only the own class is recomputed.
 
-        Densities are computed once per distinct query (attribute, value, and with leave-one-out also own
-        class and removed weight) and gathered back to the rows: attributes with few distinct values
-        (letter, optdigits) cost (#values x centers) instead of (rows x centers).
+        Densities are computed once per distinct query (attribute and value; with leave-one-out, own
+        segment, value and removed weight) and gathered back to the rows: attributes with few distinct
+        values (letter, optdigits) cost (#values x centers) instead of (rows x centers).
         """
         X = np.asarray(X, dtype=float)
         Xn = X[:, self._numeric]
@@ -427,27 +436,23 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
             out[~observed] = 0.0
             return out
         rows, attrs = np.nonzero(observed)
-        loo = loo_y is not None
+        if loo_y is not None:
+            out = (self.numeric_log_density(X) if plain is None else plain).copy()
+            own = attrs * K + loo_y[rows]
+            dens, has = self._own_loo_log_density(own, Xn[rows, attrs], loo_r[rows])
+            out[rows[has], attrs[has], loo_y[rows[has]]] = dens[has]
+            out[rows, attrs, loo_y[rows]] += self._loo_normalizer(own, loo_r[rows])
+            return out
         values, key = np.unique(Xn[rows, attrs], return_inverse=True)
-        key = attrs * len(values) + key.ravel()
-        if loo:
-            r_values, r_rank = np.unique(loo_r[rows], return_inverse=True)
-            key = (key * K + loo_y[rows]) * len(r_values) + r_rank.ravel()
-        queries, query_of_pair = np.unique(key, return_inverse=True)
-        if loo:
-            queries, own, removed = queries // len(r_values) // K, queries // len(r_values) % K, \
-                r_values[queries % len(r_values)]
+        queries, query_of_pair = np.unique(attrs * len(values) + key.ravel(), return_inverse=True)
         q_attr, q_value = np.divmod(queries, len(values))
         q_value = values[q_value]
         dens = np.zeros((len(queries), K))
         bounds = np.searchsorted(q_attr, np.arange(dn + 1))  # queries sorted by attribute
         for a0, a1, q0, q1 in self._query_blocks(bounds):
             q = slice(q0, q1)
-            dens[q] = self._block_log_density(a0, a1, q_attr[q], q_value[q], own[q] if loo else None,
-                                              removed[q] if loo else None)
+            dens[q] = self._block_log_density(a0, a1, q_attr[q], q_value[q])
         out[rows, attrs] = dens[query_of_pair.ravel()]
-        if loo:
-            out[rows, attrs, loo_y[rows]] += self._loo_normalizer(attrs * K + loo_y[rows], loo_r[rows])
         return out
 
     def _query_blocks(self, bounds):
@@ -467,24 +472,16 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
                 yield a, b, q0, min(q0 + step, bounds[b])
             a = b
 
-    def _block_log_density(self, a0, a1, attr, x, own=None, removed=None) -> np.ndarray:
+    def _block_log_density(self, a0, a1, attr, x) -> np.ndarray:
         """log p̂(x | c) of queries (attribute ``attr`` in [a0, a1), value x), shape (q, K); 0 for classes
         without centers. Each query is scored against its own attribute's centers (the block's other
-        columns are masked out). With ``own``/``removed`` (per query): one copy of weight ``removed`` of the
-        value leaves the own class's kernel sum (its center's weight W_u becomes W_u - removed)."""
+        columns are masked out)."""
         K = self._n_seg_K
         lo, hi = self._attr_lo[a0], self._attr_hi[a1 - 1]
         seg = self._center_seg[lo:hi]
         T = self._log_kernel(x[:, None], slice(lo, hi))
         if a1 - a0 > 1:
             T[seg[None, :] // K != attr[:, None]] = -np.inf
-        if own is not None:
-            cand, found = self._find_centers(attr * K + own, x)
-            q = np.flatnonzero(found)
-            cand = cand[found]
-            with np.errstate(divide="ignore"):
-                T[q, cand - lo] = (np.log(np.maximum(np.exp(self._center_logw[cand]) - removed[q], 0.0))
-                                   - self._seg_logh[self._center_seg[cand]] - HALF_LOG_2PI)
         new = np.r_[True, seg[1:] != seg[:-1]]
         segments = seg[new]
         lse = _grouped_logsumexp(T, np.flatnonzero(new), np.cumsum(new) - 1) - np.log(self._seg_m[segments])
@@ -492,6 +489,37 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         column[segments // K - a0, segments % K] = np.arange(len(segments))
         col = column[attr - a0]
         return np.where(col >= 0, np.take_along_axis(lse, np.maximum(col, 0), axis=1), 0.0)
+
+    def _own_loo_log_density(self, seg, x, r):
+        """log p̂ of each (segment, value x, removed weight r) over the segment's own centers, the center of
+        value x losing weight r (one copy of a training row left out, §4), and whether the segment has
+        centers. Computed once per distinct triple, segments of equal size batched, with the floating-point
+        operations of one column group of :meth:`_block_log_density` (max, exp, then the order of numpy's
+        add.reduceat: the first term plus numpy's pairwise sum of the others)."""
+        values, v = np.unique(x, return_inverse=True)
+        r_values, rr = np.unique(r, return_inverse=True)
+        queries, query_of_pair = np.unique((seg * len(values) + v.ravel()) * len(r_values) + rr.ravel(),
+                                           return_inverse=True)
+        q_seg, q_x = queries // len(r_values) // len(values), values[queries // len(r_values) % len(values)]
+        q_r = r_values[queries % len(r_values)]
+        lo = np.searchsorted(self._center_seg, q_seg)
+        size = np.searchsorted(self._center_seg, q_seg, side="right") - lo
+        cand, found = self._find_centers(q_seg, q_x)
+        dens = np.zeros(len(queries))
+        for U in np.unique(size[size > 0]):
+            q = np.flatnonzero(size == U)
+            T = self._log_kernel(q_x[q, None], lo[q, None] + np.arange(U))
+            hit = np.flatnonzero(found[q])
+            c = cand[q[hit]]
+            with np.errstate(divide="ignore"):
+                T[hit, c - lo[q[hit]]] = (np.log(np.maximum(np.exp(self._center_logw[c]) - q_r[q[hit]], 0.0))
+                                          - self._seg_logh[self._center_seg[c]] - HALF_LOG_2PI)
+            M = T.max(axis=1)
+            M = np.where(np.isfinite(M), M, 0.0)
+            E = _exp(T - M[:, None])
+            with np.errstate(divide="ignore"):
+                dens[q] = (np.log(E[:, 0] + E[:, 1:].sum(axis=1)) + M) - np.log(self._seg_m[q_seg[q]])
+        return dens[query_of_pair.ravel()], (size > 0)[query_of_pair.ravel()]
 
     def _log_kernel(self, x, centers: slice) -> np.ndarray:
         """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
@@ -516,7 +544,7 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         found = (self._all_values[rank] == vals) & (self._center_key[pos] == key)
         return pos, found
 
-    def log_joint(self, X, loo_y=None, loo_r=None) -> np.ndarray:
+    def log_joint(self, X, loo_y=None, loo_r=None, plain=None) -> np.ndarray:
         """log P(c) + Σ log p(x_i|c) + Σ log P(x_j|c), shape (n, K); absent classes -inf.
 
         With ``loo_y``/``loo_r`` each training row's own class is scored without one copy of the row
@@ -529,7 +557,7 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         out = self.class_log_prior_ + self._index.lookup_sum(self.log_table_, codes)
         if loo_y is not None:
             out = out + self._nominal_loo_shift(rows, loo_y, loo_r)
-        out = out + self.numeric_log_density(X, loo_y, loo_r).sum(axis=1)
+        out = out + self.numeric_log_density(X, loo_y, loo_r, plain).sum(axis=1)
         counts = self.class_count_[None, :] - (np.eye(K)[loo_y] * loo_r[:, None] if loo_y is not None else 0)
         out = np.where(counts > 1e-12, out, -np.inf)
         dead = ~np.isfinite(out).any(axis=1)
@@ -561,10 +589,11 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
         shift[np.arange(n), y] += np.where(np.isfinite(total), total, -np.inf)
         return shift
 
-    def loo_correct(self, X, y_idx, w) -> float:
-        """Weighted number of training rows the leave-one-out GNB classifies correctly."""
+    def loo_correct(self, X, y_idx, w, plain=None) -> float:
+        """Weighted number of training rows the leave-one-out GNB classifies correctly (``plain``: see
+        :meth:`numeric_log_density`)."""
         r = np.minimum(w, 1.0)
-        joint = self.log_joint(X, y_idx, r)
+        joint = self.log_joint(X, y_idx, r, plain)
         return float(np.sum(w * (np.argmax(joint, axis=1) == y_idx)))
 
     def _class_scores(self, X) -> np.ndarray:

@@ -145,54 +145,71 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         params = self.leaf.get_params() if self.leaf is not None else {}
         return GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
 
-    def _grow(self, X, y, w, gnb, loo_correct, depth):
-        """Node for (X, y, w) whose GNB is ``gnb``; ``loo_correct`` is its leave-one-out correct weight
-        when the parent already computed it (None: compute when needed)."""
+    def _grow(self, X, y, w, gnb, loo_correct, depth, numeric=None):
+        """Node for (X, y, w) whose GNB is ``gnb``; ``loo_correct`` is its leave-one-out correct weight and
+        ``numeric`` its numeric attributes' (δ, c*) (:meth:`_numeric_delta`) when the parent already computed
+        them (None: compute when needed)."""
         self.depth_ = max(self.depth_, depth)
         K = len(self.classes_)
         class_w = np.bincount(y, weights=w, minlength=K)
         if np.count_nonzero(class_w) == 1:
             self.n_leaves_ += 1
             return _Node(label=int(np.argmax(class_w)))
-        forced = depth == 0 and self.split_root  # Fig. 2: the stopping criteria test descendants only
+        forced = depth == 0 and self.split_root  # Fig. 2: the stopping criteria test descendant nodes only
         if (w.sum() <= self.min_instances and not forced) or (self.max_depth is not None and depth >= self.max_depth):
             self.n_leaves_ += 1
             return _Node(model=gnb)
-        split = self._choose_split(X, y, w, gnb)
+        plain = None
+        if numeric is None:
+            plain = gnb.numeric_log_density(X)
+            numeric = self._numeric_delta(plain, X, y, w)
+        split = self._choose_split(X, y, w, numeric)
         if split is not None:
             attr, cuts, branch, default = split
             members = [np.flatnonzero(branch == b) for b in range(int(branch.max()) + 1)]
             # A pure child becomes a class leaf, and its GNB would classify every case right (also leave-one-
-            # out: absent classes score -inf): no GNB is fitted for it.
+            # out: absent classes score -inf): no GNB is fitted for it. A child's densities without leave-one-
+            # out serve both its leave-one-out accuracy and, if it is grown, its own split search.
             kids = {b: None if np.all(y[m] == y[m[0]]) else self._gnb(X[m], y[m], w[m])
                     for b, m in enumerate(members) if len(m)}
-            kid_correct = {b: w[members[b]].sum() if g is None else
-                           g.loo_correct(X[members[b]], y[members[b]], w[members[b]]) for b, g in kids.items()}
-            if forced or self._significant(w, gnb, loo_correct, X, y, kid_correct, members):
-                children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1)
-                            for b, g in kids.items()}
+            kid_correct, kid_numeric = {}, {}
+            for b, g in kids.items():
+                m = members[b]
+                if g is None:
+                    kid_correct[b] = w[m].sum()
+                    continue
+                kid_plain = g.numeric_log_density(X[m])
+                kid_correct[b] = g.loo_correct(X[m], y[m], w[m], kid_plain)
+                kid_numeric[b] = self._numeric_delta(kid_plain, X[m], y[m], w[m])
+            if forced or self._significant(w, gnb, loo_correct, X, y, kid_correct, members, plain):
+                children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1,
+                                          kid_numeric.get(b)) for b, g in kids.items()}
                 return _Node(model=gnb, attr=attr, cuts=cuts, children=children, default=default)
         self.n_leaves_ += 1
         return _Node(model=gnb)
 
-    def _significant(self, w, gnb, loo_correct, X, y, kid_correct, members) -> bool:
+    def _significant(self, w, gnb, loo_correct, X, y, kid_correct, members, plain) -> bool:
         """Does the split reduce the leave-one-out error by more than ``min_rel_reduction`` (relative)?"""
-        node_err = w.sum() - (gnb.loo_correct(X, y, w) if loo_correct is None else loo_correct)
+        node_err = w.sum() - (gnb.loo_correct(X, y, w, plain) if loo_correct is None else loo_correct)
         split_err = sum(w[members[b]].sum() - kid_correct[b] for b in kid_correct)
         return bool(node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction)
 
-    def _choose_split(self, X, y, w, gnb):
+    def _numeric_delta(self, plain, X, y, w):
+        """δ (eq. 4-5) and c*(x) per case of the numeric attributes, from the node GNB's densities ``plain``."""
+        numeric = np.flatnonzero(self.n_values_ == 0)
+        if not len(numeric):
+            return np.zeros(0), None
+        K = len(self.classes_)
+        log_prior = np.log(np.maximum(np.bincount(y, weights=w, minlength=K), 1e-300) / w.sum())
+        return bayes_delta_numeric(plain, log_prior, y, w, ~np.isnan(X[:, numeric]))
+
+    def _choose_split(self, X, y, w, numeric):
         """(attribute, cuts or None, branch per row, default branch) of the largest usable δ, or None."""
         K = len(self.classes_)
         nv = self.n_values_
-        nominal, numeric = np.flatnonzero(nv > 0), np.flatnonzero(nv == 0)
+        nominal, numeric_attrs = np.flatnonzero(nv > 0), np.flatnonzero(nv == 0)
         delta = np.zeros(X.shape[1])
-        Xnum = X[:, numeric]
-        pred = None
-        if len(numeric):
-            log_prior = np.log(np.maximum(np.bincount(y, weights=w, minlength=K), 1e-300) / w.sum())
-            dens = gnb.numeric_log_density(X)
-            delta[numeric], pred = bayes_delta_numeric(dens, log_prior, y, w, ~np.isnan(Xnum))
+        delta[numeric_attrs], pred = numeric
         if len(nominal):
             codes = np.where(np.isnan(X[:, nominal]), -1, X[:, nominal]).astype(np.int64)
             delta[nominal] = bayes_delta_nominal(codes, y, w, nv[nominal], K)
@@ -202,7 +219,7 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
             if nv[attr] > 0:
                 cuts, branch = None, np.where(obs, x, -1).astype(np.int64)
             else:
-                col = int(np.searchsorted(numeric, attr))
+                col = int(np.searchsorted(numeric_attrs, attr))
                 cuts = bayes_cut_points(x[obs], pred[obs, col], y[obs], w[obs], K)
                 branch = np.where(obs, np.searchsorted(cuts, np.where(obs, x, 0.0), side="right"), -1)
             sizes = np.bincount(branch[obs], weights=w[obs])
