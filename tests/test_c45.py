@@ -47,7 +47,7 @@ def test_numeric_matches_bruteforce_contin_c():
     for j in range(X.shape[1]):
         known = ~np.isnan(X[:, j])
         kw = w[known].sum()
-        if kw < 2 * min_leaf:
+        if kw < 2 * min_leaf - 1e-6:
             assert gain[j] == -1e-3
             continue
         order = np.argsort(X[known, j], kind="stable")
@@ -58,7 +58,7 @@ def test_numeric_matches_bruteforce_contin_c():
         for i in range(len(xs) - 1):
             low += ws[i]
             lowc[ys[i]] += ws[i]
-            if low < min_split or low > kw - min_split or not xs[i] < xs[i + 1]:
+            if low < min_split - 1e-6 or low > kw - min_split + 1e-6 or not xs[i] < xs[i + 1]:
                 continue
             hi = tot - lowc
             g = kw / cases * (H(*tot) - low / kw * H(*lowc) - (kw - low) / kw * H(*hi))
@@ -72,6 +72,26 @@ def test_numeric_matches_bruteforce_contin_c():
             assert gain[j] == pytest.approx(best[0] - cost, abs=1e-12)
             assert info[j] == pytest.approx(best[1], abs=1e-12)
             assert cut[j] == best[2]
+
+
+def test_min_split_tests_tolerate_rounded_weight_sums():
+    """Six cases of weight 1/3 weigh 2 but sum to 1.9999999999999998: still a branch of min_leaf = 2."""
+    w = np.full(12, 1 / 3)
+    x = np.r_[np.zeros(6), np.ones(6)]
+    y = np.r_[np.zeros(6, int), np.ones(6, int)]
+    cases = np.bincount(y, weights=w).sum()  # as a node sums its class counts
+    assert np.cumsum(w)[5] < 2 and cases < 4
+    # numeric: the only cut has 1.9999999999999998 on each side; gain = H(1/2, 1/2) - log2(1) / 4
+    gain, info, cut = _eval_numeric(x[:, None], y, w, cases, 2, 2)
+    assert gain[0] == pytest.approx(1.0) and info[0] == pytest.approx(1.0) and cut[0] == 0.5
+    # nominal: both values count as reasonable subsets
+    gain, _ = _eval_nominal(x[:, None].astype(int), y, w, cases, 2, 2, ValueIndex([2]))
+    assert gain[0] == pytest.approx(1.0)
+    # and a node of weight 3.9999999999999996 (< 2 * min_leaf) is still split, as with whole cases
+    for n_values in ([0], [2]):
+        tree = C45Tree(prune=False).fit(x[:, None], y, sample_weight=w, n_values=n_values)
+        whole = C45Tree(prune=False).fit(x[::3, None], y[::3], n_values=n_values)
+        assert tree.tree_.attr == whole.tree_.attr == 0 and tree.n_leaves() == whole.n_leaves() == 2
 
 
 def _nominal_example():

@@ -33,7 +33,7 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
     (("experiments", "kang2006", "protocol", "stratified"), "yes", "experiment",
      "experiments.kang2006.protocol.stratified: 'yes' must be true or false"),
     (("experiments", "kang2006", "impute"), "median", "experiment",
-     "experiments.kang2006.impute: 'median' must be null or 'mode'"),
+     "experiments.kang2006.impute: 'median' must be one of (None, 'mode', 'mode_after_discretize')"),
     (("experiments", "kang2006", "reference"), "nb", "experiment",
      "experiments.kang2006.reference: 'nb' is not one of the experiment's learners"),
     (("experiments", "kang2006", "learners", 0), "hbayes_nbb", "experiment",

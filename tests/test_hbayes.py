@@ -200,3 +200,18 @@ def test_edge_cases_and_bad_input():
         HBayesNB().fit(X, [0, 1, 0, 1]).predict(np.zeros((1, 3), int))
     with pytest.raises(ValueError, match=r"0 feature\(s\)"):
         HBayesTAN().fit(np.zeros((3, 0), int), [0, 1, 0])
+
+
+def test_fit_info_records_s1_and_counts_every_candidate_fit():
+    X, y = _dependent_data(1)
+    model = HBayesNB().fit(X, y)
+    info = model.fit_info()
+    d = X.shape[1]
+    sizes = [len(s1) for s1, _ in model.search_path_]
+    assert sizes[:2] == [0, 2]
+    # (d - 1) single fits (warm starts), every pair, then d - |S1| candidates per greedy step, the last
+    # step (no improvement, or S1 full) included
+    greedy = sum(d - k for k in range(2, min(sizes[-1] + 1, d)))
+    assert info["n_lr_fits"] == (d - 1) + d * (d - 1) // 2 + greedy
+    assert info["s1"] == model.s1_ and info["search_path"][-1][0] == model.s1_
+    assert info["n_newton_iterations"] >= info["n_lr_fits"] and info["n_not_converged"] == 0

@@ -44,11 +44,21 @@ def ref_gain(X, y, w, a, V, K):
     return gain, split, branch
 
 
-def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0):
+def ref_children(X, w, a, branch):
+    """Weight of each branch once the rows with a missing value join the largest branch."""
+    out = list(branch)
+    out[int(np.argmax(branch))] += w[X[:, a] < 0].sum()
+    return out
+
+
+def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="node"):
     node = {"rows": (X, y, w), "used": set(used), "attr": -1}
     if depth < max_depth and w.sum() >= min_split:
         stats = {a: ref_gain(X, y, w, a, nv[a], K) for a in range(len(nv)) if a not in used}
         ok = {a: s for a, s in stats.items() if sum(b >= 2 for b in s[2]) >= 2 and s[1] > 1e-12}
+        if on == "children":  # every non-empty child keeps at least min_split
+            ok = {a: s for a, s in ok.items()
+                  if all(c >= min_split - 1e-9 for c in ref_children(X, w, a, s[2]) if c > 0)}
         if ok:
             avg = np.mean([s[0] for s in ok.values()])
             best, best_ratio = -1, -np.inf
@@ -63,7 +73,7 @@ def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0):
         largest = int(np.argmax(branch))
         col = np.where(X[:, a] >= 0, X[:, a], largest)
         node["children"] = {v: ref_tree(X[col == v], y[col == v], w[col == v], nv, K, max_depth, depth + 1,
-                                        tuple(used) + (a,), min_split)
+                                        tuple(used) + (a,), min_split, on)
                             for v in range(nv[a]) if branch[v] > 0}
     return node
 
@@ -98,13 +108,14 @@ def ref_proba(tree, X, nv, K):
 
 
 # --------------------------------------------------------------------------------------- tests
+@pytest.mark.parametrize("on", ["node", "children"])
 @pytest.mark.parametrize("max_depth", [1, 2, 3])
-def test_matches_reference_with_weights_and_missing(max_depth):
+def test_matches_reference_with_weights_and_missing(max_depth, on):
     X, y, nv = make_data(seed=max_depth)
     w = np.random.default_rng(7).uniform(0.2, 2.0, len(y))
     Xte, _, _ = make_data(n=150, seed=100 + max_depth)
-    model = LeveledNBTree(max_depth=max_depth).fit(X, y, sample_weight=w, n_values=nv)
-    tree = ref_tree(X, y, w, nv, 3, max_depth)
+    model = LeveledNBTree(max_depth=max_depth, min_split_on=on).fit(X, y, sample_weight=w, n_values=nv)
+    tree = ref_tree(X, y, w, nv, 3, max_depth, on=on)
     assert model.node_attribute_[0] == tree["attr"] >= 0
     np.testing.assert_allclose(model.predict_proba(Xte), ref_proba(tree, Xte, nv, 3), rtol=1e-9, atol=1e-12)
 
@@ -130,7 +141,7 @@ def test_small_nodes_are_not_split():
 
 def test_every_split_node_has_enough_weight_and_depth_is_bounded():
     X, y, nv = make_data(n=600, seed=3)
-    model = LeveledNBTree(max_depth=10, min_split=30).fit(X, y, n_values=nv)
+    model = LeveledNBTree(max_depth=10, min_split=30, min_split_on="node").fit(X, y, n_values=nv)
     tree = ref_tree(X, y, np.ones(len(y)), nv, 3, 10)
 
     def walk(node, depth):
@@ -199,7 +210,8 @@ def test_learns_an_interaction_naive_bayes_cannot():
     assert LeveledNBTree(max_depth=3).fit(X, y).score(X, y) == 1.0
 
 
-@pytest.mark.parametrize("params", [{"max_depth": -1}, {"max_depth": 1.5}, {"min_split": -2}, {"m": 0}])
+@pytest.mark.parametrize("params", [{"max_depth": -1}, {"max_depth": 1.5}, {"min_split": -2}, {"m": 0},
+                                    {"min_split_on": "leaf"}])
 def test_bad_params_are_named(params):
     X, y, _ = make_data(n=50)
     name = next(iter(params))
@@ -220,3 +232,97 @@ def test_boosting_base_learner_if_available():
     boost = ens.AdaBoostM1(base=LeveledNBTree(max_depth=3), n_estimators=5, random_state=0)
     p = boost.fit(X, y, n_values=nv).predict_proba(X)
     np.testing.assert_allclose(p.sum(axis=1), 1.0)
+
+
+# ------------------------------------------------------------------ fast paths (byte-identical by design)
+def test_sum_rows_adds_in_attribute_order_like_the_plain_gather():
+    from nbx.models.counting import sum_rows
+    rng = np.random.default_rng(3)
+    for k in (1, 2, 3, 7, 8, 24):
+        table = rng.normal(size=(50, k)) * 10.0 ** rng.uniform(-4, 4, (50, k))
+        rows = rng.integers(0, 50, (300, 37))
+        assert sum_rows(table, rows, chunk=64).tobytes() == table[rows].sum(axis=1).tobytes()
+
+
+def test_level_sums_and_tables_equal_the_per_node_formulas():
+    from nbx.models.counting import ValueIndex
+    from nbx.models.leveled_tree import _sum_last
+    from nbx.models.naive_bayes import nb_log_tables
+    rng = np.random.default_rng(4)
+    for k in range(1, 11):
+        a = rng.exponential(size=(5, 9, k)) * (rng.random((5, 9, k)) < 0.7)
+        assert _sum_last(a).tobytes() == a.sum(axis=-1).tobytes()
+    X, y, nv = make_data(n=300, n_classes=4, seed=6)
+    tree = LeveledNBTree(max_depth=1).fit(X, y, n_values=nv)
+    index = ValueIndex(nv)
+    counts = np.stack([index.counts(X[X[:, 0] == v], y[X[:, 0] == v], np.ones((X[:, 0] == v).sum()), 4)
+                       for v in range(nv[0])])
+    class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
+    observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
+    priors, tables = tree._node_tables(counts[:, :-1], class_counts, observed)
+    for t in range(nv[0]):
+        prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
+        assert priors[t].tobytes() == prior.tobytes() and tables[t].tobytes() == table.tobytes()
+
+
+@pytest.mark.parametrize("depth", [0, 2, 10])
+def test_boosting_fast_path_equals_plain_fits(depth):
+    """AdaBoost's prepared-input path (_boost_fit) fits each round's tree exactly as fit() on the rows of
+    positive weight does, and its training predictions are predict()'s."""
+    ens = pytest.importorskip("nbx.models.ensembles")
+    X, y, nv = make_data(n=400, n_classes=3, missing=0.1, seed=14)
+    Xte, _, _ = make_data(n=120, seed=15)
+    base = LeveledNBTree(max_depth=depth) if depth else NaiveBayes(prior="m_estimate")
+    boost = ens.AdaBoostM1(base=base, n_estimators=12, random_state=1).fit(X, y, n_values=nv)
+    for est, w, err in zip(boost.estimators_, boost.training_weights_, boost.estimator_errors_):
+        rows = w > 0
+        plain = clone(base).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
+        assert plain.predict_proba(Xte).tobytes() == est.predict_proba(Xte).tobytes()
+        wrong = plain.predict(X) != y
+        assert err == float(w[wrong].sum() / w.sum())
+
+
+# ------------------------------------------------------------------ §3.2 (iii), the "children" reading
+@pytest.mark.parametrize("seed", range(4))
+def test_children_rule_never_creates_a_small_child(seed):
+    """min_split_on="children": every node below the root holds at least min_split training weight, while
+    the "node" reading on the same data does create smaller children."""
+    X, y, nv = make_data(n=500, missing=0.15, seed=20 + seed)
+    w = np.random.default_rng(seed).exponential(1.0, len(y))
+    w *= len(y) / w.sum()  # boosting's scale: weights sum to N
+    child = LeveledNBTree(max_depth=10, min_split_on="children").fit(X, y, sample_weight=w, n_values=nv)
+    node = LeveledNBTree(max_depth=10, min_split_on="node").fit(X, y, sample_weight=w, n_values=nv)
+    assert child.node_weight_[1:].min() >= 30 - 1e-9
+    assert node.node_weight_[1:].min() < 30
+    assert child.depth_ <= node.depth_
+    # node weights are the weights of the rows routed there in training (missing -> largest branch)
+    np.testing.assert_allclose(child.node_weight_[0], w.sum())
+
+
+def test_fit_info_reports_the_tree_size():
+    X, y, nv = make_data(n=400, seed=8)
+    model = LeveledNBTree(max_depth=4).fit(X, y, n_values=nv)
+    assert model.fit_info() == {"depth": model.depth_, "n_leaves": model.n_leaves_,
+                                "n_nodes": len(model.node_attribute_)}
+    assert model.n_leaves_ == int((model.node_attribute_ < 0).sum())
+    ens = pytest.importorskip("nbx.models.ensembles")
+    boost = ens.AdaBoostM1(LeveledNBTree(max_depth=4), n_estimators=5, random_state=0).fit(X, y, n_values=nv)
+    depths = [e.depth_ for e in boost.estimators_]
+    assert boost.fit_info()["base_mean"]["depth"] == round(float(np.mean(depths)), 6)
+    nb = ens.AdaBoostM1(NaiveBayes(), n_estimators=3, random_state=0).fit(X, y, n_values=nv)
+    assert "base_mean" not in nb.fit_info()  # unchanged for bases without fit_info (Wiering, Lee)
+
+
+@pytest.mark.parametrize("on", ["node", "children"])
+def test_boost_fit_predicts_every_row_like_predict(on):
+    """The training predictions come from where growth left each row (missing split value: the node where
+    it is missing) and from routing for rows of weight 0; both must equal predict()."""
+    X, y, nv = make_data(n=500, missing=0.2, seed=16)
+    rng = np.random.default_rng(5)
+    w = rng.exponential(1.0, len(y)) * (rng.random(len(y)) > 0.3)
+    tree = LeveledNBTree(max_depth=4, min_split_on=on)
+    pred = tree._boost_fit(tree._boost_inputs(X, nv), y, w, nv)
+    rows = w > 0
+    plain = LeveledNBTree(max_depth=4, min_split_on=on).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
+    np.testing.assert_array_equal(pred, plain.predict(X))
+    assert plain.node_attribute_.tobytes() == tree.node_attribute_.tobytes()

@@ -1,9 +1,12 @@
-"""Ridge logistic regression (Weka's Logistic objective) against an independent Newton solve."""
+"""Ridge logistic regression (Weka's Logistic objective): the Newton solver against an independent Newton solve,
+its convergence on separable data, the max_iter warning, grouped rows."""
 import numpy as np
 import pytest
+from scipy.optimize import minimize
 
 from nbx.models.base import clone
-from nbx.models.logistic import LogisticRegression, design_matrix
+from nbx.models.logistic import (ConvergenceWarning, LogisticRegression, default_start, design_matrix,
+                                fit_ridge_logistic, objective, one_hot)
 
 
 def _mixed_data(n=150, seed=0, k=3):
@@ -144,3 +147,56 @@ def test_single_class_and_bad_input():
         LogisticRegression().fit(np.array([[0.5], [0.0]]), [0, 1], n_values=[2])
     with pytest.raises(ValueError, match="X has 3 features"):
         model.predict(np.zeros((2, 3)))
+
+
+def _separable(n=60, seed=12):
+    """Two classes split by the sign of a numeric column: the ridge-1e-8 optimum lies far out."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n)
+    x[np.abs(x) < 0.2] += 0.5
+    return np.column_stack([x, rng.integers(0, 3, n)]).astype(float), (x > 0).astype(int), np.array([0, 3])
+
+
+def test_newton_reaches_the_ridge_optimum_on_a_separable_set():
+    X, y, nv = _separable()
+    model = LogisticRegression(ridge=1e-8).fit(X, y, n_values=nv)
+    assert model.converged_
+    Z1 = _reference_design(X, nv, np.ones(len(y)))[0]
+    value, grad, _ = objective(model.theta_, Z1, np.eye(2)[y], np.ones(len(y)), 1e-8)
+    assert np.max(np.abs(grad)) / len(y) <= model.tol
+    # the optimum balances the vanishing likelihood gradient against the ridge: far out, and its objective
+    # is well below where a quasi-Newton method stops on small relative progress
+    assert np.abs(model.theta_[1]).max() > 20
+    start = np.zeros(Z1.shape[1])
+    lbfgs = minimize(lambda t: tuple(v / len(y) for v in _flat(objective(t[:, None], Z1, np.eye(2)[y],
+                                                                         np.ones(len(y)), 1e-8))),
+                     start, jac=True, method="L-BFGS-B")
+    assert value < lbfgs.fun * len(y) / 5
+
+
+def _flat(parts):
+    value, grad, _ = parts
+    return value, grad.ravel()
+
+
+def test_stopping_on_max_iter_warns_and_is_recorded():
+    X, y, nv = _separable()
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        model = LogisticRegression(ridge=1e-8, max_iter=3).fit(X, y, n_values=nv)
+    assert not model.converged_ and model.n_iter_ == 3
+
+
+def test_grouped_rows_give_the_ungrouped_optimum():
+    """One row per distinct design row with its class fractions and total weight = the same objective."""
+    X, y, nv = _mixed_data(n=300, seed=13)
+    X[:, 1] = np.round(X[:, 1])               # few distinct rows
+    w = np.random.default_rng(14).uniform(0.5, 2.0, len(y))
+    Z1 = _reference_design(X, nv, w)[0]
+    start = default_start(np.bincount(y, weights=w, minlength=3), Z1.shape[1] - 1)
+    full = fit_ridge_logistic(Z1, one_hot(y, 3), w, 0.01, start)[0]
+    rows, group = np.unique(Z1, axis=0, return_inverse=True)
+    counts = np.zeros((len(rows), 3))
+    np.add.at(counts, (group.ravel(), y), w)
+    weight = counts.sum(axis=1)
+    grouped = fit_ridge_logistic(rows, counts / weight[:, None], weight, 0.01, start)[0]
+    np.testing.assert_allclose(grouped, full, atol=1e-7)

@@ -7,7 +7,7 @@ import pytest
 
 from nbx import layout
 from nbx.analysis import linear_form_check as lfc
-from nbx.io import write_json, write_npz
+from nbx.io import write_npz
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.papers import ting2003 as tz
 
@@ -187,6 +187,7 @@ class StubCtx:
         self.datasets = dict(self.exp.datasets)
         self.unavailable = {}
         self.learners = learners
+        self.analysis = {}
         self._ys, self._accs, self._fit_info = ys, accs, fit_info or {}
 
     def has(self, *learners):
@@ -221,7 +222,7 @@ def _stub(tmp_path, learners):
 def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ctx = _stub(tmp_path, list(tz.LNBT.values()) + list(tz.BLNBT.values()))
-    write_json(layout.METRICS / "ting2003_analysis.json", lfc.run({"n_rows": 200, "n_estimators": 5}, 1))
+    ctx.analysis = lfc.run({"n_rows": 200, "n_estimators": 5}, 1)
     text = "\n".join(tz.sections(ctx))
     for title in ("## Table 2", "## Table 3", "## Table 4", "## Figure 3", "## Restarts", "## §6"):
         assert title in text
@@ -246,3 +247,22 @@ def test_sections_with_missing_learners_mark_claims_not_testable(tmp_path, monke
             if line.startswith("| T")}
     assert rows["T3"] == rows["T4"] == rows["T5"] == f"**{NOT_TESTABLE}**"
     assert rows["T1"] != f"**{NOT_TESTABLE}**"
+
+
+def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
+    """§3.2 (iii) section: per reading, mean depth over domains of the per-domain mean over splits, and the
+    number of domains below depth 3, from LNBT's fit_info depth and BLNBT's base_mean depth."""
+    monkeypatch.chdir(tmp_path)
+    learners = list(tz.LNBT.values()) + list(tz.BLNBT.values()) + list(tz.LNBT_NODE.values()) + \
+        list(tz.BLNBT_NODE.values())
+    ctx = _stub(tmp_path, learners)
+    depth = {"glass": [1, 2], "pima": [4, 4], "sonar": [2, 3]}  # domain means 1.5, 4, 2.5
+    ctx._fit_info["lnbt10"] = {ds: [{"depth": v} for v in vs] for ds, vs in depth.items()}
+    ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
+    assert tz.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
+    lines, res = tz.depth_section(tz._Data(ctx))
+    assert res[("children (default)", "lnbt10")]["mean_depth"] == pytest.approx(8 / 3)
+    assert res[("children (default)", "lnbt10")]["shallow"] == 2
+    assert res[("children (default)", "blnbt10")]["shallow"] == 1  # 2.5, 5, 3.5
+    assert ("node", "lnbt10_node") not in res  # no fit_info: no row
+    assert any("LNBT(3) = LNBT(10)" in line for line in lines)

@@ -49,12 +49,14 @@ PIPELINE = {
     "check_dont_overwrite_parameters": "Pipeline fits its steps in place (scikit-learn's own pipelines fail it)",
     "check_estimators_nan_inf": "Pipeline's tags do not forward allow_nan; its nbx steps read NaN as missing",
 }
+SEPARABLE = ("the check's data are separable: at ridge 1e-8 the optimum lies far out where the objective is flat, "
+             "so the weighted and the repeated-rows fits, each within the gradient tolerance, differ by ~1e-7")
 HBAYES_N_ITER = ("max_iter bounds each of HBayes's many inner logistic fits (n_lr_fits_); there is no single "
                  "n_iter_")
-# max_iter=50: the checks' tiny random data are often separable, where the ridge solver would run to 1000 steps
+# max_iter=50 for HBayes: it bounds each of its many inner Newton fits on the checks' tiny, often separable data
 DISCRETE_LEARNERS = [NaiveBayes(), HierarchicalMixtureNB(), NBTree(), TAN(), LeveledNBTree(), HBayesNB(max_iter=50),
                      HBayesTAN(max_iter=50), MUV(), MUVofMUV(), Bagging(), AdaBoostM1()]
-MIXED_LEARNERS = [C45Tree(), GeneralNB(), SelfAdaptiveNBTree(), LogisticRegression(max_iter=50)]
+MIXED_LEARNERS = [C45Tree(), GeneralNB(), SelfAdaptiveNBTree(), LogisticRegression()]
 TRANSFORMERS = [MDLDiscretizer(), StdDevDiscretizer(), EqualWidthDiscretizer(), NoDiscretizer(), ModeImputer()]
 # Fixed seeds inside the pipelines: scikit-learn only seeds a top-level random_state.
 PIPELINES = [make_pipeline(MDLDiscretizer(), est.set_params(**({"random_state": 0} if "random_state" in
@@ -74,6 +76,8 @@ def expected_failed_checks(estimator) -> dict:
         out["check_sample_weight_equivalence_on_dense_data"] = CONTINUOUS
     if name.startswith("HBayes"):
         out["check_non_transformer_estimators_n_iter"] = HBAYES_N_ITER
+    if name == "LogisticRegression":
+        out["check_sample_weight_equivalence_on_dense_data"] = SEPARABLE
     return out
 
 

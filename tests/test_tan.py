@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from nbx.models.naive_bayes import NaiveBayes
-from nbx.models.tan import TAN, conditional_mutual_information, max_spanning_tree
+from nbx.models.tan import (TAN, bayesian_edge_gains, conditional_mutual_information, greedy_directed_tree,
+                            max_spanning_tree)
 from chain_data import chain_data
 
 
@@ -87,8 +88,8 @@ def test_tan_structure_is_max_tree_of_its_cmi_and_recovers_chain():
     rng = np.random.default_rng(1)
     X, y = chain_data(3000, rng)
     model = TAN().fit(X, y)
-    best = max(sum(model.cmi_[u, v] for u, v in edges) for edges in prufer_trees(5))
-    assert tree_weight(model.parents_, model.cmi_) == pytest.approx(best)
+    best = max(sum(model.edge_weights_[u, v] for u, v in edges) for edges in prufer_trees(5))
+    assert tree_weight(model.parents_, model.edge_weights_) == pytest.approx(best)
     assert model.parents_.tolist() == [-1, 0, 1, 2, 3]  # the generating chain, rooted at attribute 0
 
 
@@ -161,7 +162,7 @@ def test_weights_equal_row_duplication():
     a = TAN().fit(X, y, sample_weight=reps.astype(float))
     b = TAN().fit(np.repeat(X, reps, axis=0), np.repeat(y, reps))
     assert np.array_equal(a.parents_, b.parents_)
-    np.testing.assert_allclose(a.cmi_, b.cmi_, atol=1e-12)
+    np.testing.assert_allclose(a.edge_weights_, b.edge_weights_, atol=1e-12)
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), rtol=1e-12)
 
 
@@ -202,3 +203,69 @@ def test_bad_params(params, word):
     X, y = chain_data(50, np.random.default_rng(9))
     with pytest.raises(ValueError, match=word):
         TAN(**params).fit(X, y)
+
+
+def _local_score(counts, alpha):
+    """Weka's BAYES local score of a (rows, values) count table, written from its definition."""
+    from scipy.special import gammaln
+    out = 0.0
+    for row in counts:
+        v = len(row)
+        out += sum(gammaln(alpha + n) - gammaln(alpha) for n in row)
+        out -= gammaln(v * alpha + row.sum()) - gammaln(v * alpha)
+    return out
+
+
+def test_bayesian_edge_gain_equals_hand_computed_score():
+    rng = np.random.default_rng(11)
+    n, nv, k = 60, np.array([3, 2, 4]), 3
+    X = np.column_stack([rng.integers(0, v, n) for v in nv])
+    X[::7, 1] = -1  # missing: both scores of a gain use the rows where the two attributes are observed
+    y = rng.integers(0, k, n)
+    w = rng.uniform(0.5, 2.0, n)
+    gains = bayesian_edge_gains(X, y, w, nv, k, alpha=0.5)
+    for i, j in itertools.permutations(range(3), 2):
+        ok = (X[:, i] >= 0) & (X[:, j] >= 0)
+        with_parent = np.zeros((k * nv[j], nv[i]))
+        class_only = np.zeros((k, nv[i]))
+        for a, b, c, wt in zip(X[ok, i], X[ok, j], y[ok], w[ok]):
+            with_parent[c * nv[j] + b, a] += wt
+            class_only[c, a] += wt
+        expected = _local_score(with_parent, 0.5) - _local_score(class_only, 0.5)
+        assert gains[i, j] == pytest.approx(expected, rel=1e-10, abs=1e-10)
+    np.testing.assert_array_equal(np.diag(gains), 0.0)
+
+
+def test_greedy_directed_tree_follows_the_best_outward_arc():
+    gains = np.array([[0.0, 5.0, 1.0, 0.0],
+                      [2.0, 0.0, 3.0, -1.0],
+                      [4.0, 0.5, 0.0, 2.5],
+                      [0.0, -2.0, 6.0, 0.0]])
+    # gains[child, parent]: best arc 2 -> 3 (6.0); then 2 -> 1 (3.0) beats 2 -> 0 (1.0) and 3 -> 1 (-1.0);
+    # then 1 -> 0 (5.0)
+    np.testing.assert_array_equal(greedy_directed_tree(gains), [1, 2, -1, 2])
+
+
+def _id_attribute_data(n=120, seed=0):
+    """Column 0 is a row ID (a distinct value per row); columns 1-6 are noisy copies of the class."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 4, n)
+    X = np.column_stack([np.arange(n)] + [np.where(rng.random(n) < 0.7, y, rng.integers(0, 4, n))
+                                          for _ in range(6)])
+    return X, y
+
+
+def test_id_like_attribute_dominates_cmi_but_not_the_bayesian_score():
+    X, y = _id_attribute_data()
+    train, test = np.arange(0, len(y), 2), np.arange(1, len(y), 2)  # test rows carry unseen IDs
+    nv = X.max(axis=0) + 1
+    cmi = TAN(criterion="cmi").fit(X[train], y[train], n_values=nv)
+    bayes = TAN(criterion="bayes").fit(X[train], y[train], n_values=nv)
+    # CMI: the ID is the parent of every other attribute (I(ID; X_j | C) = H(X_j | C) is maximal) ...
+    np.testing.assert_array_equal(cmi.parents_[1:], 0)
+    # ... the Bayesian score pays for its parameters: the ID is nobody's parent
+    assert not np.any(bayes.parents_ == 0)
+    acc_cmi = np.mean(cmi.predict(X[test]) == y[test])
+    acc_bayes = np.mean(bayes.predict(X[test]) == y[test])
+    nb = np.mean(NaiveBayes(prior="laplace").fit(X[train], y[train], n_values=nv).predict(X[test]) == y[test])
+    assert acc_bayes >= nb - 0.05 and acc_cmi < acc_bayes - 0.2

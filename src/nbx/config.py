@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import NbxError
+from .errors import NbxError, yaml_error_at
 from .models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
@@ -67,9 +67,7 @@ def load_params(path: Path | str = PARAMS_FILE) -> Params:
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}; run from the repository root") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise ConfigError(f"{at}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise ConfigError(yaml_error_at(path, exc)) from None
     params = Params(data if isinstance(data, dict) else {}, path, lines)
     for key in ("seed", "experiments", "learners"):
         if key not in params:
@@ -81,6 +79,11 @@ def load_params(path: Path | str = PARAMS_FILE) -> Params:
         if not isinstance(params[key], dict) or not params[key]:
             raise params.error((key,), "must be a non-empty mapping")
     return params
+
+
+def as_params(params) -> Params:
+    """A Params view of a plain dict (errors then name the default params file, without line numbers)."""
+    return params if isinstance(params, Params) else Params(params, PARAMS_FILE, {})
 
 
 def did_you_mean(name, known) -> str:
@@ -103,7 +106,7 @@ class Experiment:
 
 
 PROTOCOL_KINDS = ("cv", "holdout")
-IMPUTE = (None, "mode")
+IMPUTE = (None, "mode", "mode_after_discretize")  # see nbx.folds
 
 
 def _int(params: Params, keys: tuple, value, low: int) -> int:
@@ -142,6 +145,7 @@ def check_protocol(params: Params, name: str, protocol) -> dict:
 
 
 def experiment(params: Params, name: str) -> Experiment:
+    params = as_params(params)
     blocks = params["experiments"]
     if name not in blocks:
         raise params.error(("experiments",), f"unknown experiment {name!r}{did_you_mean(name, blocks)}")
@@ -165,7 +169,7 @@ def experiment(params: Params, name: str) -> Experiment:
                                f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}")
     impute = block.get("impute")
     if impute not in IMPUTE:
-        raise params.error(("experiments", name, "impute"), f"{impute!r} must be null or 'mode'")
+        raise params.error(("experiments", name, "impute"), f"{impute!r} must be one of {IMPUTE} (null = none)")
     discretizer = block["discretizer"]
     if isinstance(discretizer, str):
         discretizer = {"kind": discretizer}
@@ -194,6 +198,7 @@ class LearnerSetup:
 
 
 def learner_spec(params: Params, name: str) -> dict:
+    params = as_params(params)
     if name not in params["learners"]:
         raise params.error(("learners",), f"unknown learner {name!r}{did_you_mean(name, params['learners'])}")
     spec = params["learners"][name]
@@ -217,6 +222,7 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     Constructor arguments are checked here (types and ranges, when the learner declares them), so a bad
     value stops the stage before any data is read, with the line of params.yaml that holds it.
     """
+    params = as_params(params)
     spec = dict(learner_spec(params, name))
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
     all_classes = spec.pop("all_classes", False)

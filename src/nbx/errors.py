@@ -6,3 +6,10 @@ and keeps its traceback."""
 
 class NbxError(Exception):
     """An error whose message tells the user what to fix (file, line, key)."""
+
+
+def yaml_error_at(path, exc) -> str:
+    """``file:line: not valid YAML (problem)`` for a YAML parse error."""
+    mark = getattr(exc, "problem_mark", None)
+    at = f"{path}:{mark.line + 1}" if mark else str(path)
+    return f"{at}: not valid YAML ({getattr(exc, 'problem', exc)})"

@@ -5,13 +5,21 @@ changes by passing more catalogue files (``params.yaml: data.catalogues``); thei
 over the built-in ones. Entry fields:
 
 ``files``        list of ``{path, sha256}``; ``path`` is relative to the UCI archive root (or, for a
-                 user's own file, ``local: true`` and a path relative to the repository). Files are
-                 concatenated in order (e.g. train + test).
+                 user's own file, ``local: true``, implied by ``source: local``, and a path relative to the
+                 repository). Files are concatenated in order (e.g. train + test). A local file under
+                 ``data/local/`` needs no sha256 (the prepare stages depend on that folder, so DVC sees every
+                 edit); any other file does (``nbx add-data`` writes it; re-run it after editing the file).
 ``origin``       optional per file: ``{path, compression}`` when the archive stores it differently (``Z``).
-``format``       ``csv`` (comma), ``whitespace`` or ``arff``;  ``header_lines`` lines skipped per file.
+``format``       ``csv`` (comma), ``whitespace`` or ``arff``;  ``header_lines`` lines skipped per file. Unless
+                 ``names`` is given, the attribute names are the cells of the last header line (a CSV header).
 ``columns``      one letter per file column: ``n`` numeric, ``c`` nominal, ``y`` class, ``x`` ignored,
-                 ``s`` a string whose characters are separate nominal attributes (DNA sequences).
-``missing``      the missing-value marker(s).
+                 ``s`` a string whose characters are separate nominal attributes (DNA sequences). May be
+                 omitted for a local file with a header: then a column is ``n`` when every value that is not
+                 missing is a number, else ``c`` (:mod:`nbx.data.infer`, as ``nbx add-data`` writes it).
+``class``        the class column's header name (ARFF: attribute name) when ``columns`` is inferred;
+                 default the last column.
+``missing``      the missing-value marker(s); default ``?``, and for ``source: local`` also the empty cell
+                 and ``NA`` (what spreadsheets, pandas and R write).
 ``rows`` / ``attributes`` / ``classes``  expected counts after derivation; checked by ``prepare``.
 ``source``       ``uci``, ``mirror-only`` (stand-in file found only in the offline mirror), ``generator``,
                  ``local`` or ``unavailable`` (with ``reason``).
@@ -27,18 +35,27 @@ over the built-in ones. Entry fields:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import yaml
 
-from ..errors import NbxError
+from ..errors import NbxError, yaml_error_at
 
 BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
 FORMATS = ("csv", "whitespace", "arff")
 FIELDS = {"title", "files", "format", "header_lines", "columns", "missing", "rows", "attributes", "classes",
-          "source", "reason", "base", "join", "class_map", "class_bins", "generator", "names", "notes", "papers"}
-INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator")
+          "source", "reason", "base", "join", "class_map", "class_bins", "generator", "names", "notes", "papers",
+          "class"}
+INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator",
+             "class_column")
+MISSING = ["?"]
+LOCAL_MISSING = ["?", "", "NA"]  # a local file's default: also what spreadsheets, pandas and R write
+LOCAL_DIR = PurePosixPath("data/local")  # files here need no sha256: DVC tracks the folder
+
+
+# libyaml's loader when installed: parses the catalogue ~10x faster than the pure-Python SafeLoader
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class CatalogueError(NbxError, ValueError):
@@ -48,7 +65,7 @@ class CatalogueError(NbxError, ValueError):
 @dataclass
 class FileSpec:
     path: str
-    sha256: str
+    sha256: str | None  # None only for a local file under data/local/
     local: bool = False
     origin_path: str | None = None
     compression: str | None = None
@@ -63,7 +80,8 @@ class Entry:
     format: str = "csv"
     header_lines: int = 0
     columns: str = ""
-    missing: list[str] = field(default_factory=lambda: ["?"])
+    class_column: str | None = None
+    missing: list[str] = field(default_factory=lambda: list(MISSING))
     rows: int | None = None
     attributes: int | None = None
     classes: int | None = None
@@ -80,12 +98,23 @@ class Entry:
         return self.source != "unavailable"
 
 
-def _file_spec(name: str, raw) -> FileSpec:
-    if not isinstance(raw, dict) or "path" not in raw or "sha256" not in raw:
+def in_local_dir(path: str) -> bool:
+    """Whether a repository-relative path lies under data/local/ (tracked by DVC as a folder)."""
+    return PurePosixPath(Path(path).as_posix()).is_relative_to(LOCAL_DIR)
+
+
+def _file_spec(name: str, raw, source: str) -> FileSpec:
+    if not isinstance(raw, dict) or "path" not in raw:
         raise CatalogueError(f"data set {name!r}: each file needs 'path' and 'sha256', got {raw!r}")
+    local, path = bool(raw.get("local", source == "local")), str(raw["path"])
+    if raw.get("sha256") is None and not (local and in_local_dir(path)):
+        hint = (f"; run `nbx add-data {path} --name {name}` to write it (files under {LOCAL_DIR}/ need none)"
+                if local else "")
+        raise CatalogueError(f"data set {name!r}: file {path} needs a 'sha256'{hint}")
     origin = raw.get("origin") or {}
-    return FileSpec(path=str(raw["path"]), sha256=str(raw["sha256"]).lower(), local=bool(raw.get("local")),
-                    origin_path=origin.get("path"), compression=origin.get("compression"))
+    sha256 = str(raw["sha256"]).lower() if raw.get("sha256") is not None else None
+    return FileSpec(path=path, sha256=sha256, local=local, origin_path=origin.get("path"),
+                    compression=origin.get("compression"))
 
 
 def _build_join(name: str, raw: dict, built: dict[str, Entry]) -> Entry:
@@ -118,12 +147,15 @@ def _build(name: str, raw: dict, entries: dict, out_entries: dict[str, Entry]) -
         return _build_join(name, raw, out_entries)
     entry = Entry(name=name, source=source)
     entry.title = str(merged.get("title", name))
-    entry.files = [f if isinstance(f, FileSpec) else _file_spec(name, f) for f in merged.get("files") or []]
+    entry.files = [f if isinstance(f, FileSpec) else _file_spec(name, f, source) for f in merged.get("files") or []]
     entry.format = merged.get("format", "csv")
     entry.header_lines = int(merged.get("header_lines", 0))
     entry.columns = str(merged.get("columns", ""))
-    missing = merged.get("missing", ["?"])
-    entry.missing = [missing] if isinstance(missing, str) else list(missing)
+    entry.class_column = raw.get("class", merged.get("class_column"))
+    if entry.class_column is not None:
+        entry.class_column = str(entry.class_column)
+    missing = merged.get("missing", LOCAL_MISSING if source == "local" else MISSING)
+    entry.missing = [missing] if isinstance(missing, str) else [str(m) for m in missing]
     for key in ("rows", "attributes", "classes"):
         if merged.get(key) is not None:
             setattr(entry, key, int(merged[key]))
@@ -151,30 +183,49 @@ def _validate(e: Entry) -> None:
         raise CatalogueError(f"data set {e.name!r}: no files")
     if e.format not in FORMATS:
         raise CatalogueError(f"data set {e.name!r}: format {e.format!r} is not one of {FORMATS}")
-    if e.format != "arff" or e.columns:
-        if set(e.columns) - set("ncyxs") or e.columns.count("y") != 1:
-            raise CatalogueError(f"data set {e.name!r}: columns {e.columns!r} must use n/c/y/x/s "
-                                 f"with exactly one y")
+    inferred = e.format == "arff" or (e.source == "local" and e.header_lines > 0)
+    if not e.columns and not inferred:
+        raise CatalogueError(f"data set {e.name!r}: needs 'columns' (one letter per column; it may be omitted "
+                             f"only for ARFF and for local files with a header, 'header_lines: 1')")
+    if e.columns and (set(e.columns) - set("ncyxs") or e.columns.count("y") != 1):
+        raise CatalogueError(f"data set {e.name!r}: columns {e.columns!r} must use n/c/y/x/s with exactly one y")
+
+
+def _entry_lines(text: str) -> dict[str, int]:
+    """Line (1-based) of each entry under ``datasets:``, for error messages."""
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    for key, value in node.value if isinstance(node, yaml.MappingNode) else []:
+        if key.value == "datasets" and isinstance(value, yaml.MappingNode):
+            return {k.value: k.start_mark.line + 1 for k, _ in value.value}
+    return {}
 
 
 def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
-    """All entries: the built-in catalogue, then each extra file's entries over it."""
+    """All entries: the built-in catalogue, then each extra file's entries over it. Errors in an entry name
+    the catalogue file and the entry's line."""
     raw: dict[str, dict] = {}
+    where: dict[str, str] = {}
     for path in [BUILTIN, *extra]:
         try:
-            doc = yaml.safe_load(Path(path).read_text())
-        except (OSError, yaml.YAMLError) as exc:
-            raise CatalogueError(f"cannot read catalogue {path}: {exc}") from None
+            text = Path(path).read_text()
+            doc = yaml.load(text, Loader=_YAML_LOADER)
+            lines = _entry_lines(text)
+        except OSError as exc:
+            raise CatalogueError(f"cannot read catalogue {path}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise CatalogueError(yaml_error_at(path, exc)) from None
         if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
             raise CatalogueError(f"catalogue {path}: expected a top-level 'datasets' mapping")
         for name, entry in doc["datasets"].items():
+            where[str(name)] = f"{path}:{lines.get(str(name), '?')}"
             if not isinstance(entry, dict):
-                raise CatalogueError(f"catalogue {path}: entry {name!r} is not a mapping")
+                raise CatalogueError(f"{where[str(name)]}: entry {name!r} is not a mapping")
             raw[str(name)] = entry
     for name, entry in raw.items():
         for ref in ([entry["base"]] if "base" in entry else []) + list(entry.get("join", [])):
             if ref not in raw:
-                raise CatalogueError(f"data set {name!r}: {ref!r} (base/join) is not in the catalogue")
+                raise CatalogueError(f"{where[name]}: data set {name!r}: {ref!r} (base/join) is not in the "
+                                     f"catalogue")
     entries: dict[str, dict] = {}
     out: dict[str, Entry] = {}
     # Bases first: resolve in dependency order so a derived entry can name any other entry.
@@ -184,7 +235,12 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
         for name in list(pending):
             needs = [pending[name]["base"]] if "base" in pending[name] else list(pending[name].get("join", []))
             if all(n in entries for n in needs):
-                out[name] = _build(name, pending.pop(name), entries, out)
+                try:
+                    out[name] = _build(name, pending.pop(name), entries, out)
+                except CatalogueError as exc:
+                    raise CatalogueError(f"{where[name]}: {exc}") from None
+                except (TypeError, ValueError) as exc:  # e.g. rows: many
+                    raise CatalogueError(f"{where[name]}: data set {name!r}: {exc}") from None
                 entries[name] = {k: getattr(out[name], k) for k in INHERITED}
                 progressed = True
         if not progressed:

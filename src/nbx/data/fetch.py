@@ -3,18 +3,17 @@
 Files come from the origin ``https://archive.ics.uci.edu/ml/`` or, when the environment variable
 ``NBX_UCI_MIRROR`` is set, from that mirror: a URL or a local folder with the archive's layout. The
 mirror holds files uncompressed, so ``origin.compression`` (the archive's ``.Z`` files) applies to the
-origin only.
+origin only. A user's local file (``local: true``) is read where it is, never copied or looked up in a
+mirror; its sha256 is checked when the catalogue gives one (files under data/local/ need none).
 """
 from __future__ import annotations
 
 import os
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from ..errors import NbxError
 from ..io import sha256_bytes, sha256_file, write_bytes
-from .catalogue import Entry, FileSpec
+from .catalogue import LOCAL_DIR, Entry, FileSpec
 from .lzw import unlzw
 
 ORIGIN = "https://archive.ics.uci.edu/ml/"
@@ -35,6 +34,8 @@ def _is_url(location: str) -> bool:
 
 def _read(location: str, relpath: str) -> bytes:
     if _is_url(location):
+        import urllib.request  # here, not at the top: it adds ~15 ms to every process that loads data
+
         url = location.rstrip("/") + "/" + relpath
         with urllib.request.urlopen(url, timeout=60) as resp:  # noqa: S310 - archive or user mirror
             return resp.read()
@@ -49,22 +50,39 @@ def source_description(spec: FileSpec) -> str:
     return ORIGIN + (spec.origin_path or spec.path)
 
 
+def local_file(dataset: str, spec: FileSpec, repo_root: Path = Path(".")) -> Path:
+    """A user's file, where it is; errors name its path (never the mirror) and say how to fix them."""
+    path = repo_root / spec.path
+    if not path.is_file():
+        raise FetchError(f"data set {dataset!r}: local file {spec.path} does not exist (catalogue paths of "
+                         f"local files are relative to the repository root)")
+    if spec.sha256 is not None:
+        digest = sha256_file(path)
+        if digest != spec.sha256:
+            raise FetchError(f"data set {dataset!r}: {spec.path} changed since its catalogue entry was written "
+                             f"(sha256 {digest[:12]}..., catalogue {spec.sha256[:12]}...); re-run `nbx add-data "
+                             f"{spec.path} --name {dataset}` after editing it (files under {LOCAL_DIR}/ need no "
+                             f"sha256)")
+    return path
+
+
 def fetch_file(dataset: str, spec: FileSpec, dest_root: Path, repo_root: Path = Path(".")) -> Path:
-    """Fetch one file into ``dest_root / spec.path`` unless a verified copy is already there."""
+    """Fetch one file into ``dest_root / spec.path`` unless a verified copy is already there (a local file:
+    its own path, see :func:`local_file`)."""
+    if spec.local:
+        return local_file(dataset, spec, repo_root)
     dest = dest_root / spec.path
     if dest.exists() and sha256_file(dest) == spec.sha256:
         return dest
     where = source_description(spec)
     try:
-        if spec.local:
-            data = (repo_root / spec.path).read_bytes()
-        elif mirror():
+        if mirror():
             data = _read(mirror(), spec.path)
         else:
             data = _read(ORIGIN, spec.origin_path or spec.path)
             if spec.compression == "Z":
                 data = unlzw(data)
-    except (OSError, urllib.error.URLError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # urllib's URLError is an OSError
         raise FetchError(f"data set {dataset!r}: cannot fetch {where}: {exc}. "
                          f"Set {MIRROR_ENV} to a mirror of the UCI archive (a URL or a folder with the "
                          f"archive's layout) if the origin is unreachable.") from None

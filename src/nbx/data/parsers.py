@@ -1,10 +1,12 @@
 """Readers for the archive's file formats. Each returns rows of strings and reports errors with file:line.
 
 Formats: delimited text (comma or whitespace, optional header lines and trailing blank lines) and ARFF
-(dense data section; nominal value order taken from the header).
+(dense data section; nominal value order taken from the header). A comma-separated line with double quotes
+is split as CSV (``"a, b"`` is one cell), so files written by spreadsheets and pandas read as they look.
 """
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,23 +25,42 @@ class RawTable:
     rows: list[list[str]]
     lines: list[int]  # 1-based line number of each row, for error messages
     declared: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    header: list[str] | None = None  # cells of the last header line of a delimited file
+
+
+def _read_text(path) -> str:
+    """UTF-8 (a spreadsheet's byte-order mark dropped), else Latin-1 (some archive files)."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def _split(line: str, delimiter: str) -> list[str]:
     if delimiter == "whitespace":
         return line.split()
+    if '"' in line:  # quoted cells may hold the delimiter
+        return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter, skipinitialspace=True))]
     return [cell.strip().strip("'\"") for cell in line.split(delimiter)]
 
 
 def read_delimited(path: str | Path, delimiter: str = ",", header_lines: int = 0,
                    n_columns: int | None = None, name: str | None = None) -> RawTable:
     """Read a delimited text file; blank lines are skipped. A row with the wrong number of cells is an
-    error naming ``name`` (or the path) and the 1-based line number."""
+    error naming ``name`` (or the path) and the 1-based line number. ``header`` holds the cells of the
+    last of the ``header_lines`` (the column names of a CSV header); without ``n_columns``, rows must have
+    as many cells as the header."""
     label = name or str(path)
-    text = Path(path).read_bytes().decode("latin-1")
-    rows, lines = [], []
+    text = _read_text(path)
+    rows, lines, header = [], [], None
     for lineno, line in enumerate(text.splitlines(), start=1):
-        if lineno <= header_lines or not line.strip():
+        if lineno <= header_lines:
+            header = _split(line.strip(), delimiter)
+            if lineno == header_lines and n_columns is None:
+                n_columns = len(header)
+            continue
+        if not line.strip():
             continue
         cells = _split(line.strip(), delimiter)
         if n_columns is not None and len(cells) != n_columns:
@@ -49,7 +70,7 @@ def read_delimited(path: str | Path, delimiter: str = ",", header_lines: int = 0
         lines.append(lineno)
     if not rows:
         raise DataFormatError(f"{label}: no data rows")
-    return RawTable(rows, lines)
+    return RawTable(rows, lines, header=header)
 
 
 _ARFF_ATTR = re.compile(r"@attribute\s+('[^']*'|\"[^\"]*\"|\S+)\s+(.*)$", re.IGNORECASE)
@@ -84,7 +105,7 @@ def read_arff(path: str | Path, name: str | None = None) -> RawTable:
     rows: list[list[str]] = []
     lines: list[int] = []
     in_data = False
-    text = Path(path).read_bytes().decode("latin-1")
+    text = _read_text(path)
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("%"):

@@ -3,7 +3,8 @@
 A prepared table holds ``X`` (float, shape (n, d)): numeric values as they are, nominal values as codes
 0..V-1 into the attribute's ``values``; NaN marks a missing value. ``y`` holds class codes into ``classes``.
 Nominal values are ordered as an ARFF header declares them, else numerically when all values are numbers,
-else alphabetically; classes likewise.
+else alphabetically; classes likewise. Attribute names: the catalogue's ``names``, else the ARFF's declared
+names or a CSV header's cells, else a1, a2, ...
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from ..table import Table
 from .catalogue import Entry
+from .infer import class_index, infer_columns
 from .parsers import DataFormatError, RawTable, read_arff, read_delimited
 from .synthetic import generate
 
@@ -26,7 +28,7 @@ def _value_order(values) -> list[str]:
 
 
 def _read_files(entry: Entry, paths: list[Path]) -> RawTable:
-    rows, lines, declared, origin = [], [], [], []
+    rows, lines, declared, origin, header = [], [], [], [], None
     for spec, path in zip(entry.files, paths):
         label = f"{entry.name}: {spec.path}"
         if entry.format == "arff":
@@ -36,24 +38,43 @@ def _read_files(entry: Entry, paths: list[Path]) -> RawTable:
             declared = part.declared
         else:
             delim = "," if entry.format == "csv" else "whitespace"
-            part = read_delimited(path, delim, entry.header_lines, len(entry.columns), name=label)
+            part = read_delimited(path, delim, entry.header_lines, len(entry.columns) or None, name=label)
+            if header is not None and not entry.columns and part.header != header:
+                raise DataFormatError(f"{label}: header differs from the first file's")
+            header = part.header
         rows += part.rows
         lines += part.lines
         origin += [label] * len(part.rows)
-    table = RawTable(rows, lines, declared)
+    table = RawTable(rows, lines, declared, header)
     table.origin = origin  # type: ignore[attr-defined]
     return table
 
 
-def _columns_for(entry: Entry, raw: RawTable) -> str:
+def columns_for(entry: Entry, raw: RawTable) -> str:
+    """The entry's column letters: given, or inferred from an ARFF header or a local file's CSV header."""
+    label = f"{entry.name}: {entry.files[0].path}"
     if entry.format != "arff":
-        return entry.columns
+        if entry.columns:
+            return entry.columns
+        if not raw.header:
+            raise DataFormatError(f"{label}: no header line to infer 'columns' from (give columns or header_lines)")
+        return infer_columns(raw.header, raw.rows, entry.missing, entry.class_column, label)
     inferred = "".join("n" if kind == "numeric" else "c" for _, kind, _ in raw.declared)
-    inferred = inferred[:-1] + "y"  # ARFF convention: class last
+    y = class_index([d[0] for d in raw.declared], entry.class_column, label)  # ARFF convention: class last
+    inferred = inferred[:y] + "y" + inferred[y + 1:]
     if entry.columns and len(entry.columns) != len(inferred):
         raise DataFormatError(f"{entry.name}: catalogue columns {entry.columns!r} do not match the ARFF header "
                               f"({len(inferred)} attributes)")
     return entry.columns or inferred
+
+
+def read_columns(entry: Entry, paths: list[Path]) -> tuple[list[str], str]:
+    """(the files' column names, their letters) as :func:`build_table` reads them: names from an ARFF or CSV
+    header (a1, a2, ... without one), letters given or inferred (``nbx add-data`` writes them)."""
+    raw = _read_files(entry, paths)
+    columns = columns_for(entry, raw)
+    names = [d[0] for d in raw.declared] if raw.declared else raw.header or []
+    return [n or f"a{j + 1}" for j, n in enumerate(names + [""] * (len(columns) - len(names)))], columns
 
 
 def build_table(entry: Entry, paths: list[Path]) -> Table:
@@ -96,7 +117,7 @@ def _join(entry: Entry, paths: list[Path]) -> Table:
 
 def _parse(entry: Entry, paths: list[Path]) -> Table:
     raw = _read_files(entry, paths)
-    columns = _columns_for(entry, raw)
+    columns = columns_for(entry, raw)
     missing = set(entry.missing)
     cells = np.array(raw.rows, dtype=object)
     y_col = columns.index("y")
@@ -145,6 +166,8 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
     names = entry.names or [f"a{k + 1}" for k in range(len(attributes))]
     if raw.declared and not entry.names:
         names = [raw.declared[j][0] for j, kind in enumerate(columns) if kind not in "xy"]
+    elif raw.header and not entry.names and "s" not in columns:
+        names = [raw.header[j] or f"a{j + 1}" for j, kind in enumerate(columns) if kind not in "xy"]
     if len(names) != len(attributes):
         raise DataFormatError(f"{entry.name}: {len(names)} names for {len(attributes)} attributes")
     for attr, name in zip(attributes, names):
@@ -169,7 +192,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
         classes = declared or _value_order(labels)
         lookup = {c: k for k, c in enumerate(classes)}
         y = np.array([lookup[c] for c in labels])
-        present = np.unique(y)
+        present = np.flatnonzero(np.bincount(y))  # np.unique would import numpy.ma (~20 ms)
         if declared and len(present) < len(classes):  # ARFF may declare unused labels: drop them
             classes = [classes[k] for k in present]
             y = np.searchsorted(present, y)
@@ -179,9 +202,11 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
 def check_counts(entry: Entry, table: Table) -> None:
     """Fail loudly when rows, attributes or classes differ from the catalogue."""
     found = {"rows": table.X.shape[0], "attributes": table.X.shape[1],
-             "classes": len(np.unique(table.y))}
+             "classes": np.count_nonzero(np.bincount(table.y))}
     for key, value in found.items():
         expected = getattr(entry, key)
         if expected is not None and expected != value:
+            hint = (f"; after editing {entry.files[0].path}, re-run `nbx add-data {entry.files[0].path} --name "
+                    f"{entry.name}` to update the entry" if entry.source == "local" and entry.files else "")
             raise DataFormatError(f"data set {entry.name!r}: catalogue says {expected} {key}, the data have "
-                                  f"{value}")
+                                  f"{value}{hint}")

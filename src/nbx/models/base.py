@@ -177,7 +177,7 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
     elif X.dtype.kind not in "iu":
         X = X.astype(np.float64, copy=False)
     if X.dtype.kind in "iu":
-        return np.where(X < 0, -1, X).astype(np.int64)
+        return np.where(X < 0, -1, X).astype(np.int64, copy=False)
     missing = np.isnan(X)
     if not scans_skipped(fit):
         known = X[~missing]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+_LARGE = 1 << 18  # elements of a code matrix above which counting goes column by column (less memory)
+
 
 class ValueIndex:
     """Maps (attribute, value) pairs of discrete data to rows of a flat table.
@@ -27,11 +29,38 @@ class ValueIndex:
         return np.where(valid, codes + self.offsets, self.n_rows)
 
     def counts(self, codes: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
-        """Weighted counts, shape (n_rows + 1, n_classes); the last row collects missing values."""
-        flat = self.rows(codes) * n_classes + y[:, None]
+        """Weighted counts, shape (n_rows + 1, n_classes); the last row collects missing values.
+
+        Small inputs: one bincount over the flat index. Large inputs: one bincount per attribute column,
+        without (n, d) temporaries; each cell still adds its rows in row order, so the value rows are the
+        same bits either way (the missing row, which no caller reads, may differ in the last bit).
+        """
+        if codes.size < _LARGE:
+            return self.counts_at(self.rows(codes), y, weights, n_classes)
+        unit = bool(np.all(weights == 1.0))  # count integers: same sums, faster
+        out = np.zeros((self.n_rows + 1, n_classes))
+        for j, (v, start) in enumerate(zip(self.n_values.tolist(), self.offsets.tolist())):
+            cell = self._value_slots(codes[:, j], v) * n_classes + y  # slot 0 missing, 1..v values, v+1 invalid
+            c = np.bincount(cell, weights=None if unit else weights, minlength=(v + 2) * n_classes)
+            c = c.reshape(v + 2, n_classes)
+            out[start:start + v] = c[1:v + 1]
+            out[-1] += c[0] + c[v + 1]
+        return out
+
+    def counts_at(self, rows: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
+        """``counts`` for table rows already computed by :meth:`rows` (reused over many weightings)."""
+        flat = rows * n_classes + y[:, None]
         w = np.broadcast_to(weights[:, None], flat.shape)
         return np.bincount(flat.ravel(), weights=w.ravel(),
                            minlength=(self.n_rows + 1) * n_classes).reshape(self.n_rows + 1, n_classes)
+
+    @staticmethod
+    def _value_slots(column: np.ndarray, n_values: int) -> np.ndarray:
+        """Codes of one column shifted to slots: 0 = missing (negative), 1..V = values, V+1 = code >= V."""
+        slots = column.astype(np.intp)
+        np.clip(slots, -1, n_values, out=slots)
+        slots += 1
+        return slots
 
     def per_attribute_totals(self, table: np.ndarray) -> np.ndarray:
         """Sum of a (n_rows[+1], K) table over the values of each attribute, shape (d, K)."""
@@ -41,13 +70,40 @@ class ValueIndex:
     def lookup_sum(self, table: np.ndarray, codes: np.ndarray, chunk: int = 4096) -> np.ndarray:
         """Sum over attributes of ``table[row(i, j)]``, shape (n, K); the missing row must hold zeros.
 
-        Chunked over instances so the (chunk, d, K) gather stays small.
+        Small inputs: :func:`sum_rows`; large inputs (K >= 2) add one attribute's (n, K) lookups at a time,
+        without (n, d) temporaries. Both add the attributes in order, so they give the same bits.
         """
-        rows = self.rows(codes)
-        out = np.empty((rows.shape[0], table.shape[1]))
-        for start in range(0, rows.shape[0], chunk):
-            out[start:start + chunk] = table[rows[start:start + chunk]].sum(axis=1)
+        k = table.shape[1]
+        if codes.size < _LARGE or k < 2 or not self.n_values.size:
+            return sum_rows(table, self.rows(codes), chunk)
+        missing = table[self.n_rows: self.n_rows + 1]
+        out = None
+        for j, (v, start) in enumerate(zip(self.n_values.tolist(), self.offsets.tolist())):
+            slots = np.concatenate([missing, table[start:start + v], missing])
+            part = np.take(slots, self._value_slots(codes[:, j], v), axis=0)  # much faster than slots[...]
+            if out is None:
+                out = part
+            else:
+                out += part
         return out
+
+
+def sum_rows(table: np.ndarray, rows: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """``Σ_j table[rows[i, j]]``, shape (n, K), added in attribute order j = 0, 1, ...
+
+    One (d, chunk, K) gather summed over its first axis adds whole rows of K in attribute order, the same
+    sums as ``table[rows].sum(axis=1)`` without numpy's length-K inner loops. A one-column table is summed
+    as that expression sums it (pairwise over the attributes). Chunked over instances so the gather stays
+    small.
+    """
+    out = np.empty((rows.shape[0], table.shape[1]))
+    for start in range(0, rows.shape[0], chunk):
+        part = rows[start:start + chunk]
+        if table.shape[1] == 1:
+            out[start:start + chunk, 0] = np.take(table[:, 0], part).sum(axis=1)
+        else:
+            out[start:start + chunk] = np.add.reduce(np.take(table, part.T, axis=0), axis=0)
+    return out
 
 
 def log_normalize(log_joint: np.ndarray) -> np.ndarray:

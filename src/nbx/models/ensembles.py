@@ -81,16 +81,19 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         """The predict preamble: X checked like the training input."""
         return check_discrete_X(self, X) if self.input_kind == "discrete" else check_array(self, X, fit=False)
 
-    def _fit_base(self, X, y_idx, weights, rng):
-        """A clone of ``base`` fitted on the rows of positive weight, seeded from ``rng``; given the ensemble's
-        class indices when ``classes`` is set."""
+    def _base_clone(self):
+        """An unfitted clone of ``base``, given the ensemble's class indices when ``classes`` is set."""
         est = clone(self.base if self.base is not None else _default_base())
-        seed = int(rng.integers(2 ** 31 - 1))
-        params = est.get_params(deep=False)
-        if "random_state" in params:
-            est.set_params(random_state=seed)
-        if self.classes is not None and "classes" in params:
+        if self.classes is not None and "classes" in est.get_params(deep=False):
             est.set_params(classes=np.arange(len(self.classes_)))
+        return est
+
+    def _fit_base(self, X, y_idx, weights, rng):
+        """A clone of ``base`` (:meth:`_base_clone`) fitted on the rows of positive weight, seeded from ``rng``."""
+        est = self._base_clone()
+        seed = int(rng.integers(2 ** 31 - 1))
+        if "random_state" in est.get_params(deep=False):
+            est.set_params(random_state=seed)
         rows = weights > 0
         extra = {"n_values": self.n_values_} if fit_accepts(est, "n_values") else {}
         if fit_accepts(est, "sample_weight"):
@@ -252,9 +255,9 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         self.n_restarts_ = {"error>=0.5": 0, "error=0": 0}
         first, first_error, failures = None, None, 0
         train_votes = np.zeros((y_idx.shape[0], len(self.classes_)))  # the ensemble's vote on its training rows
+        fit_round = self._round_fitter(X, y_idx)
         while len(self.estimators_) < self.n_estimators:
-            est = self._fit_base(X, y_idx, weights, rng)
-            pred = est.predict(X).astype(np.intp)
+            est, pred = fit_round(weights, rng)
             wrong = pred != y_idx
             error = float(weights[wrong].sum() / weights.sum())
             if first is None:
@@ -283,12 +286,41 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         self.train_accuracy_ = float(np.average(train_votes.argmax(axis=1) == y_idx, weights=w))
         return self
 
+    def _round_fitter(self, X, y_idx):
+        """A function (weights, rng) -> (M_t fitted under the weights, its predicted class indices on X).
+
+        A base learner may offer a private fast path: ``_boost_inputs(X, n_values)`` prepares the training
+        inputs once per run (validated codes, table rows) and ``_boost_fit(inputs, y_idx, weights, n_values)``
+        fits on the rows of positive weight and returns its training-row predictions, exactly as ``fit`` on
+        those rows followed by ``predict(X)``. Other learners are cloned and fitted by ``_fit_base``.
+        """
+        template = self._base_clone()
+        if not hasattr(template, "_boost_inputs"):
+            def fit_round(weights, rng):
+                est = self._fit_base(X, y_idx, weights, rng)
+                return est, est.predict(X).astype(np.intp)
+            return fit_round
+        inputs = template._boost_inputs(X, self.n_values_)
+        seeded = "random_state" in template.get_params(deep=False)
+
+        def fit_round(weights, rng):
+            est = copy.copy(template)  # an unfitted clone: cheaper than clone() for 100 rounds
+            seed = int(rng.integers(2 ** 31 - 1))  # drawn as _fit_base draws it
+            if seeded:
+                est.random_state = seed
+            return est, est._boost_fit(inputs, y_idx, weights, self.n_values_).astype(np.intp)
+        return fit_round
+
     def fit_info(self) -> dict:
         """What the boosting run did (for the reports, e.g. Wiering's W6): models kept, restarts, ε_t, the
         ensemble's weighted training accuracy."""
-        return {"kept": len(self.estimators_), "restarts": dict(self.n_restarts_),
+        info = {"kept": len(self.estimators_), "restarts": dict(self.n_restarts_),
                 "errors": [round(float(e), 6) for e in self.estimator_errors_],
                 "train_accuracy": round(self.train_accuracy_, 6)}
+        if hasattr(self.estimators_[0], "fit_info"):  # e.g. tree sizes (Ting & Zheng §4.2's mean depths)
+            base = [est.fit_info() for est in self.estimators_]
+            info["base_mean"] = {k: round(float(np.mean([b[k] for b in base])), 6) for k in base[0]}
+        return info
 
     def _keep(self, est, vote, error, weights) -> None:
         self.estimators_.append(est)
@@ -297,8 +329,17 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         self.training_weights_.append(weights)
 
     def _class_scores(self, X) -> np.ndarray:
-        """Weighted vote sums Σ_t vote_t · [M_t predicts class k], shape (n, K)."""
-        return self._votes(self._check_X(X), self.estimator_weights_)
+        """Weighted vote sums Σ_t vote_t · [M_t predicts class k], shape (n, K). Base models with the fast
+        path (see ``_round_fitter``) predict from inputs prepared once for all of them."""
+        X = self._check_X(X)
+        if not hasattr(self.estimators_[0], "_boost_predict"):
+            return self._votes(X, self.estimator_weights_)
+        inputs = self.estimators_[0]._boost_inputs(X, self.n_values_)
+        votes = np.zeros((X.shape[0], len(self.classes_)))
+        rows = np.arange(X.shape[0])
+        for est, weight in zip(self.estimators_, self.estimator_weights_):
+            votes[rows, est._boost_predict(inputs).astype(np.intp)] += weight
+        return votes
 
     def predict_proba(self, X) -> np.ndarray:
         # clipped: a row of unanimous votes can round to 1 + 1e-16, which scikit-learn's log_loss refuses

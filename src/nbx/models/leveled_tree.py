@@ -15,7 +15,9 @@ Choices where the paper is silent (written down here, see also the report):
   of the admissible tests. A test (one multiway split on a discrete attribute not yet used on the path)
   is admissible, as in C4.5, when at least two of its branches hold >= 2 (weighted) examples; a node
   whose best gain is not positive becomes a leaf. Input is discrete (the paper MDL-discretizes numeric
-  attributes beforehand, §3.1), so all splits are multiway on nominal codes.
+  attributes beforehand, §3.1), so all splits are multiway on the codes. Figure 1's "Temperature > 70°C"
+  and the depth §4.2 reports for Satellite (6.1; 36 numeric attributes) rather suggest C4.5's binary
+  threshold tests on numeric attributes, which are not implemented here (see the report).
 * Missing values in the split attribute: the gain is C4.5's — gain on the known rows times the known
   fraction, split information with an extra "unknown" branch. In training, rows whose split value is
   missing go to the branch with the largest weight (a one-branch stand-in for C4.5's fractional
@@ -24,6 +26,13 @@ Choices where the paper is silent (written down here, see also the report):
   on the path to it), which does not guess the missing value.
 * A branch that received no training weight is not created; test rows reaching it are classified by
   the parent's NB, the nearest model fitted on data that resembles them.
+* Rule (iii) has two readings (``min_split_on``). ``"node"``: a node whose training weight is below 30 is
+  not split, but a node of 30 or more may split into children of any size. ``"children"`` (default):
+  additionally no test may create a non-empty child with less than 30 training weight (a child's weight
+  includes the rows whose split value is missing, which go to the largest branch). The default follows
+  the paper's own tree statistics (§4.2): mean depths 3.1 for LNBT(10) and 3.8 for BLNBT(10), "d < 3 in
+  more than half of the 25 domains", and LNBT(3) = LNBT(10) in most domains of Table 3. The first reading
+  grows trees about twice as deep on the same domains; the report shows both.
 * "Fewer than 30 training examples" counts weights, not rows. Under boosting the paper renormalizes the
   weights to sum to N (§2), so the weighted count is the effective number of examples, and a weight of
   k then equals k copies of a row (a row count would break that equivalence). Weights that sum to 1
@@ -35,132 +44,260 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..validation import Interval
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X
-from .counting import ValueIndex, log_normalize, log_softmax
-from .criteria import entropy, info_gain
-from .naive_bayes import nb_log_tables
+from ..validation import Interval, Options
+from .base import (N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_fit,
+                   check_discrete_X)
+from .counting import ValueIndex, log_normalize, log_softmax, sum_rows
+from .criteria import entropy
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
+MIN_SPLIT_ON = ("node", "children")
 _TOL = 1e-12
+_WEIGHT_TOL = 1e-9  # weight sums that differ only by summation order count as equal
+
+
+def _sum_last(a: np.ndarray) -> np.ndarray:
+    """``a.sum(axis=-1)`` bit for bit: numpy adds fewer than 8 terms left to right, which whole-column
+    additions reproduce several times faster than numpy's short inner loops; longer axes go to numpy."""
+    n = a.shape[-1]
+    if n == 0 or n >= 8:
+        return a.sum(axis=-1)
+    out = a[..., 0].copy()
+    for j in range(1, n):
+        out += a[..., j]
+    return out
 
 
 class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
     """LNBT(d): naive Bayes tree grown to depth ``max_depth`` (see the module docstring).
 
-    Parameters: ``max_depth`` (d >= 0; 0 = naive Bayes), ``min_split`` (nodes with less training weight
-    are leaves; the paper's 30), ``m`` (m-estimate of the local NBs; the paper's 2), ``n_values`` (per
-    column the number of values; the ``fit`` keyword wins; None = max code + 1).
+    Parameters: ``max_depth`` (d >= 0; 0 = naive Bayes), ``min_split`` (the paper's 30 training
+    examples, §3.2 (iii)), ``min_split_on`` (``"children"``: no split creates a non-empty child with less
+    training weight than ``min_split``; ``"node"``: only nodes with less weight are not split; see the
+    module docstring for the evidence), ``m`` (m-estimate of the local NBs; the paper's 2), ``n_values``
+    (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
 
     Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
     training) counts as missing: the row stops at a node splitting on that attribute.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``node_attribute_`` (split attribute per node, -1 for
-    a leaf), ``node_depth_``, ``depth_`` (depth of the deepest leaf), ``n_leaves_``.
+    a leaf), ``node_depth_``, ``node_weight_`` (training weight per node), ``depth_`` (depth of the
+    deepest leaf), ``n_leaves_``.
     """
 
     input_kind = "discrete"
     _parameter_constraints = {
         "max_depth": [Interval(Integral, 0, None, "left")],
         "min_split": [Interval(Real, 0, None, "left")],
+        "min_split_on": [Options(*MIN_SPLIT_ON)],
         "m": [Interval(Real, 0, None, "neither")],
         "n_values": N_VALUES,
     }
 
-    def __init__(self, max_depth: int = 3, min_split: float = 30.0, m: float = 2.0, n_values=None):
+    def __init__(self, max_depth: int = 3, min_split: float = 30.0, min_split_on: str = "children",
+                 m: float = 2.0, n_values=None):
         self.max_depth = max_depth
         self.min_split = min_split
+        self.min_split_on = min_split_on
         self.m = m
         self.n_values = n_values
 
     # ----------------------------------------------------------------------------------------- fit
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        self._setup()
+        self._grow(codes, self._index.rows(codes), y_idx, w)
+        return self
+
+    def _boost_inputs(self, X, n_values):
+        """AdaBoostM1's fast path: the codes and their flat table rows, computed once per boosting run."""
+        codes = as_codes(X)
+        return codes, ValueIndex(n_values).rows(codes)
+
+    def _boost_fit(self, inputs, y, weights, n_values) -> np.ndarray:
+        """Fit on the rows of positive weight of prepared ``inputs`` (exactly as ``fit`` on those rows would)
+        and return the predicted class (index into ``y``'s labels) of every prepared row. The parameters
+        were checked with the ensemble's."""
+        codes, flat = inputs
+        rows = np.flatnonzero(weights > 0)
+        self.classes_, y_idx = np.unique(y[rows], return_inverse=True)
+        self.n_values_ = np.asarray(n_values, np.int64)
+        self.n_features_in_ = codes.shape[1]
+        self._setup()
+        node = np.empty(codes.shape[0], np.int64)  # where predict() would classify each row
+        node[rows] = self._grow(codes[rows], flat[rows], y_idx, weights[rows])
+        absent = np.flatnonzero(weights <= 0)
+        node[absent] = self._route(codes[absent])
+        return self.classes_[np.argmax(log_normalize(self._log_joint(node, flat)), axis=1)]
+
+    def _boost_predict(self, inputs) -> np.ndarray:
+        """``predict`` for inputs prepared by ``_boost_inputs``."""
+        codes, flat = inputs
+        joint = self._log_joint(self._route(codes), flat)
+        return self.classes_[np.argmax(log_normalize(joint), axis=1)]
+
+    def fit_info(self) -> dict:
+        """Tree size for the reports (§4.2 reports mean tree depths)."""
+        return {"depth": self.depth_, "n_leaves": self.n_leaves_, "n_nodes": int(self.node_attribute_.shape[0])}
+
+    def _setup(self):
         self._index = ValueIndex(self.n_values_)
         self._k = len(self.classes_)
         # position of each flat table row in a padded (attribute, value) grid, for all-attribute gains
         self._pad_pos = np.arange(self._index.n_rows) - self._index.offsets[self._index.attribute_of_row]
-        self._grow(codes, y_idx, w)
-        return self
 
-    def _grow(self, codes, y, w):
-        """Breadth-first growth; each node does one bincount for its counts (NB tables and gains)."""
-        d = codes.shape[1]
-        attrs, depths, priors, tables, child_base = [], [], [], [], []
-        children: list[np.ndarray] = []  # per internal node: child id per value (-1 = empty branch)
-        queue = [(np.arange(codes.shape[0]), np.zeros(d, bool), 0)]  # (rows, used attributes, depth)
-        while len(attrs) < len(queue):
-            node = len(attrs)
-            rows, used, depth = queue[node]
-            counts = self._index.counts(codes[rows], y[rows], w[rows], self._k)
-            class_counts = np.bincount(y[rows], weights=w[rows], minlength=self._k)
-            log_prior, log_table = nb_log_tables(counts[:-1], class_counts, self._index, "m_estimate",
-                                                 m=self.m)
+    def _grow(self, codes, flat, y, w) -> np.ndarray:
+        """Breadth-first growth, one tree level at a time: one weighted bincount over (node, table row,
+        class) gives the counts of every node of the level (NB tables and gains). Rows stay in their
+        original order inside a node, so every count is summed in the same order as a per-node count.
+
+        Returns the node whose NB ``predict`` would use for each training row of positive weight: its leaf,
+        or the first node where its split value is missing (``apply``'s rule), so boosting needs no routing.
+        """
+        index, k, n_table = self._index, self._k, self._index.n_rows + 1
+        vmax = int(index.n_values.max())
+        attrs, depths, weights, priors, tables, children = [], [], [], [], [], []
+        cells = flat * k + y[:, None]  # (table row, class) cell of every (row, attribute)
+        rows = np.arange(codes.shape[0])  # rows still in a node of the current level
+        local = np.zeros(rows.shape[0], np.int64)  # their node, numbered within the level
+        used = np.zeros((1, codes.shape[1]), bool)  # attributes tested on the path, per node of the level
+        stop = np.full(codes.shape[0], -1, np.int64)  # apply()'s node per row, once known
+        depth = first = 0  # first: global id of the level's first node
+        while True:
+            n_nodes = used.shape[0]
+            wr = w[rows]
+            cell = cells[rows] + (local * (n_table * k))[:, None] if depth else cells
+            counts = np.bincount(cell.ravel(), weights=np.repeat(wr, cell.shape[1]),
+                                 minlength=n_nodes * n_table * k).reshape(n_nodes, n_table, k)
+            class_counts = np.bincount(local * k + y[rows], weights=wr, minlength=n_nodes * k).reshape(n_nodes, k)
+            value_counts = counts[:, :-1]
+            observed = np.add.reduceat(value_counts, index.offsets, axis=1)  # per-attribute class totals
+            log_prior, log_table = self._node_tables(value_counts, class_counts, observed)
             # the local NB ignores the attributes tested on the path (§3.2 (ii))
-            log_table[:-1][used[self._index.attribute_of_row]] = 0.0
+            log_table[:, :-1][used[:, index.attribute_of_row]] = 0.0
             priors.append(log_prior)
             tables.append(log_table)
-            depths.append(depth)
-            attr = -1
-            if depth < self.max_depth and class_counts.sum() >= self.min_split:
-                attr = self._best_attribute(counts[:-1], class_counts, used)
+            depths.append(np.full(n_nodes, depth))
+            weights.append(_sum_last(class_counts))
+            attr = np.full(n_nodes, -1, np.int64)
+            if depth < self.max_depth:
+                # a split under the children rule needs two children of min_split each
+                need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - _WEIGHT_TOL)
+                split = np.flatnonzero(weights[-1] >= need)
+                attr[split] = self._best_attributes(value_counts[split], class_counts[split], observed[split],
+                                                    used[split])
             attrs.append(attr)
-            if attr < 0:
-                child_base.append(-1)
-                continue
-            child_ids = np.full(self.n_values_[attr], -1, np.int64)
-            values = codes[rows, attr]
+            at = attr[local]
+            keep = at >= 0
+            leaf_rows = rows[~keep]
+            stop[leaf_rows] = np.where(stop[leaf_rows] >= 0, stop[leaf_rows], first + local[~keep])
+            if not keep.any():
+                break
+            # route the rows of split nodes to their children
+            rows, local, at = rows[keep], local[keep], at[keep]
+            values = codes[rows, at]
             known = values >= 0
-            branch_w = np.bincount(values[known], weights=w[rows[known]], minlength=self.n_values_[attr])
-            values = np.where(known, values, np.argmax(branch_w))  # missing -> largest branch
-            child_used = used.copy()
-            child_used[attr] = True
-            for v in np.flatnonzero(branch_w > 0):  # loop over the split's branches (per node)
-                child_ids[v] = len(queue)
-                queue.append((rows[values == v], child_used, depth + 1))
-            child_base.append(len(children))
-            children.append(child_ids)
-        self.node_attribute_ = np.array(attrs, np.int64)
-        self.node_depth_ = np.array(depths, np.int64)
-        self._log_priors = np.array(priors)
-        self._log_tables = np.array(tables)
+            missing = rows[~known]
+            stop[missing] = np.where(stop[missing] >= 0, stop[missing], first + local[~known])
+            branch_w = np.bincount(local[known] * vmax + values[known], weights=w[rows[known]],
+                                   minlength=n_nodes * vmax).reshape(n_nodes, vmax)
+            values = np.where(known, values, np.argmax(branch_w, axis=1)[local])  # missing -> largest branch
+            # a branch that received no weight is not created; child ids follow (node, value) order
+            child = np.full((n_nodes, vmax), -1, np.int64)
+            exists = branch_w > 0
+            child[exists] = np.arange(exists.sum())
+            internal = attr >= 0
+            first += n_nodes
+            global_ids = np.where(child >= 0, child + first, -1)[internal]
+            children.append(global_ids[np.arange(vmax) < self.n_values_[attr[internal], None]])
+            parent, _ = np.nonzero(exists)
+            used = used[parent]
+            used[np.arange(parent.shape[0]), attr[parent]] = True
+            nxt = child[local, values]
+            reached = nxt >= 0  # rows of weight 0 in a branch without weight go nowhere
+            rows, local = rows[reached], nxt[reached]
+            depth += 1
+        self.node_attribute_ = np.concatenate(attrs)
+        self.node_depth_ = np.concatenate(depths)
+        self.node_weight_ = np.concatenate(weights)
+        self._log_priors = np.concatenate(priors)
+        self._log_tables = np.concatenate(tables)
         # flat child lookup: child of internal node t for value v is _children[_child_offset[t] + v]
-        sizes = np.array([len(c) for c in children], np.int64)
-        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        self._child_offset = np.array([starts[b] if b >= 0 else -1 for b in child_base], np.int64)
+        internal = self.node_attribute_ >= 0
+        sizes = self.n_values_[self.node_attribute_[internal]]
+        self._child_offset = np.full(internal.shape[0], -1, np.int64)
+        self._child_offset[internal] = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         self._children = np.concatenate(children) if children else np.zeros(0, np.int64)
-        leaves = self.node_attribute_ < 0
+        leaves = ~internal
         self.depth_ = int(self.node_depth_[leaves].max())
         self.n_leaves_ = int(leaves.sum())
+        return stop
 
-    def _best_attribute(self, value_counts, class_counts, used) -> int:
-        """C4.5 test selection over all unused attributes at once; -1 when no test is worth making."""
+    def _node_tables(self, value_counts, class_counts, observed):
+        """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables (n_nodes, n_rows + 1, K).
+
+        ``nb_log_tables(prior="m_estimate")`` (§3.1) written out for many nodes at once, with the same
+        arithmetic term by term; ``observed`` are the per-attribute class totals n_cj (n_nodes, d, K).
+        """
         index, k = self._index, self._k
-        d, vmax = len(index.n_values), int(index.n_values.max())
-        grid = np.zeros((d, vmax + 1, k))  # (attribute, value | unknown, class)
-        grid[index.attribute_of_row, self._pad_pos] = value_counts
-        grid[:, vmax] = np.maximum(class_counts - index.per_attribute_totals(value_counts), 0.0)
-        total = class_counts.sum()
-        known = grid[:, :vmax].sum(axis=(1, 2))
+        n_nodes, n_rows, _ = value_counts.shape
+        row_attr = index.attribute_of_row
+        p_v = (_sum_last(value_counts) + 1.0) / (_sum_last(observed) + index.n_values)[:, row_attr]
+        num = value_counts + self.m * p_v[:, :, None]
+        log_table = np.zeros((n_nodes, n_rows + 1, k))
+        np.subtract(np.log(num), np.log(observed + self.m)[:, row_attr], out=log_table[:, :-1])
+        log_prior = np.log(class_counts + 1.0) - np.log(_sum_last(class_counts)[:, None] + k)
+        return log_prior, log_table
+
+    def _best_attributes(self, value_counts, class_counts, observed, used) -> np.ndarray:
+        """C4.5 test selection for several nodes at once, over all unused attributes; per node the chosen
+        attribute, or -1 when no test is worth making. The gains are ``criteria.info_gain``'s arithmetic,
+        written out so that the branch sizes are summed once."""
+        index, k = self._index, self._k
+        n_nodes, d, vmax = value_counts.shape[0], len(index.n_values), int(index.n_values.max())
+        grid = np.zeros((n_nodes, d, vmax + 1, k))  # (node, attribute, value | unknown, class)
+        grid[:, index.attribute_of_row, self._pad_pos] = value_counts
+        grid[:, :, vmax] = np.maximum(class_counts[:, None] - observed, 0.0)
+        branches = grid[:, :, :vmax]
+        sizes = _sum_last(grid)  # branch weights, the unknown branch last
+        branch_sizes = np.ascontiguousarray(sizes[:, :, :vmax])
+        total = _sum_last(class_counts)[:, None]
+        known = branches.sum(axis=(2, 3))
         with np.errstate(divide="ignore", invalid="ignore"):
-            gain = np.where(total > 0, known / total, 0.0) * info_gain(grid[:, :vmax])
-        split = entropy(grid.sum(axis=2))  # split information incl. the unknown branch (C4.5)
-        big_branches = (grid[:, :vmax].sum(axis=2) >= MIN_BRANCH).sum(axis=1)
+            p = np.where(branch_sizes[..., None] > 0, branches / branch_sizes[..., None], 0.0)
+            branch_entropy = -_sum_last(np.where(p > 0, p * np.log2(p), 0.0))
+            known_sizes = branch_sizes.sum(axis=-1)
+            cond = np.where(known_sizes > 0, (branch_sizes * branch_entropy).sum(axis=-1) / known_sizes, 0.0)
+            gain = np.where(total > 0, known / total, 0.0) * (entropy(branches.sum(axis=-2)) - cond)
+        split = entropy(sizes)  # split information incl. the unknown branch (C4.5)
+        big_branches = (branch_sizes >= MIN_BRANCH).sum(axis=2)
         admissible = ~used & (big_branches >= 2) & (split > _TOL)
-        if not admissible.any():
-            return -1
-        average = gain[admissible].mean()
-        candidate = admissible & (gain >= average - _TOL) & (gain > _TOL)
-        if not candidate.any():
-            return -1
+        if self.min_split_on == "children":  # every non-empty child, missing rows in the largest, >= min_split
+            children = branch_sizes.copy()
+            largest = np.argmax(branch_sizes, axis=2)[..., None]
+            np.put_along_axis(children, largest, np.take_along_axis(children, largest, 2) + sizes[..., -1:], 2)
+            smallest = np.where(children > 0, children, np.inf).min(axis=2)
+            admissible &= smallest >= self.min_split - _WEIGHT_TOL
+        # the average gain of each node's admissible tests. numpy sums n >= 8 terms pairwise, grouped by
+        # position, so the nodes are averaged in groups of equal count: each row then sums exactly as the
+        # node's own 1-D selection would (a masked row sum would round differently)
+        count = admissible.sum(axis=1)
+        average = np.full(n_nodes, np.inf)
+        for c in np.unique(count[count > 0]):
+            group = count == c
+            average[group] = gain[group][admissible[group]].reshape(-1, c).sum(axis=1) / c
+        candidate = admissible & (gain >= average[:, None] - _TOL) & (gain > _TOL)
         ratio = np.where(candidate, gain / np.where(split > 0, split, 1.0), -np.inf)
-        return int(np.argmax(ratio))
+        return np.where(candidate.any(axis=1), np.argmax(ratio, axis=1), -1)
 
     # ------------------------------------------------------------------------------------ predict
     def apply(self, X) -> np.ndarray:
         """Node whose NB classifies each row: a leaf, or an internal node when the row's split value is
-        missing or its branch got no training data. Batch routing, one step per tree level."""
-        codes = self._check_X(X)
+        missing or its branch got no training data."""
+        return self._route(self._check_X(X))
+
+    def _route(self, codes) -> np.ndarray:
+        """Batch routing, one step per tree level."""
         node = np.zeros(codes.shape[0], np.int64)
         active = np.ones(codes.shape[0], bool)
         while True:
@@ -180,12 +317,13 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
     def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint of the routed-to local NB, shape (n, K)."""
         codes = self._check_X(X)
-        node = self.apply(codes)
-        out = np.empty((codes.shape[0], self._k))
-        for t in np.unique(node):  # loop over the nodes in use
-            rows = np.flatnonzero(node == t)
-            out[rows] = self._log_priors[t] + self._index.lookup_sum(self._log_tables[t], codes[rows])
-        return out
+        return self._log_joint(self._route(codes), self._index.rows(codes))
+
+    def _log_joint(self, node, flat) -> np.ndarray:
+        """log P(c) + Σ_j log P(x_j | c) under each row's node NB, for table rows ``flat`` (n, d): one
+        lookup in the nodes' tables stacked end to end."""
+        start_row = node * (self._index.n_rows + 1)
+        return self._log_priors[node] + sum_rows(self._log_tables.reshape(-1, self._k), start_row[:, None] + flat)
 
     def predict_log_proba(self, X) -> np.ndarray:
         joint = self._class_scores(X)
@@ -196,3 +334,12 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     def _check_X(self, X) -> np.ndarray:
         return check_discrete_X(self, X)
+
+    def node_children(self, node: int) -> dict[int, int]:
+        """Read-only view of the fitted tree for inspection (``nbx show``): value code -> child node of an
+        internal ``node`` (branches that got no training data are absent); {} for a leaf."""
+        if self.node_attribute_[node] < 0:
+            return {}
+        start = self._child_offset[node]
+        ids = self._children[start:start + self.n_values_[self.node_attribute_[node]]]
+        return {int(v): int(c) for v, c in enumerate(ids) if c >= 0}

@@ -33,10 +33,10 @@ from numbers import Real
 
 import numpy as np
 
-from ..validation import RANDOM_STATE, Interval, Options
-from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit,
-                   check_discrete_X, check_rng)
-from .counting import ValueIndex, log_normalize, log_softmax
+from ..validation import RANDOM_STATE, Interval, Options, check_labels
+from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes,
+                   check_discrete_fit, check_discrete_X, check_rng)
+from .counting import ValueIndex, log_normalize, log_softmax, sum_rows
 
 PRIORS = ("laplace", "m_estimate", "kang")
 MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)
@@ -152,10 +152,33 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
-        alpha, m = self._pseudo_counts()
         self._index = ValueIndex(self.n_values_)
+        return self._fit_rows(self._index.rows(codes), y_idx, w)
+
+    def _boost_inputs(self, X, n_values):
+        """AdaBoostM1's fast path: the codes' table rows, computed once per boosting run."""
+        return ValueIndex(n_values).rows(as_codes(X))
+
+    def _boost_fit(self, table_rows, y, weights, n_values) -> np.ndarray:
+        """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the
+        predicted class (index into ``y``'s labels) of every row of ``table_rows``."""
+        rows = np.flatnonzero(weights > 0)
+        self.classes_, y_idx = check_labels(y[rows], self, self.classes)
+        self.n_values_ = np.asarray(n_values, np.int64)
+        self.n_features_in_ = table_rows.shape[1]
+        self._index = ValueIndex(self.n_values_)
+        self._fit_rows(table_rows[rows], y_idx, weights[rows])
+        return self._boost_predict(table_rows)
+
+    def _boost_predict(self, table_rows) -> np.ndarray:
+        """``predict`` for inputs prepared by ``_boost_inputs``."""
+        joint = self.class_log_prior_ + sum_rows(self.log_table_, table_rows)
+        return self.classes_[np.argmax(log_normalize(joint), axis=1)]
+
+    def _fit_rows(self, table_rows, y_idx, w):
+        alpha, m = self._pseudo_counts()
         k = len(self.classes_)
-        counts = self._index.counts(codes, y_idx, w, k)
+        counts = self._index.counts_at(table_rows, y_idx, w, k)
         self.feature_count_ = counts[:-1]
         self.class_count_ = np.bincount(y_idx, weights=w, minlength=k)
         jitter = None

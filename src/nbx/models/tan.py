@@ -8,6 +8,29 @@ Structure (Friedman et al. 1997, §4.1, construct-TAN):
    algorithm on the dense d x d matrix; ties go to the lowest attribute index).
 3. Edges directed away from a root attribute; the class is a parent of every attribute.
 
+Edge weights (``criterion``, the issue's ``score``; named like scikit-learn trees' criterion because
+``score`` is every classifier's accuracy method): ``"cmi"`` (default) is Friedman et al.'s I(X_i; X_j | C) above. ``"bayes"`` is the
+structure score of Weka's BayesNet TAN search (weka.classifiers.bayes.net.search.local.TAN with
+LocalScoreSearchAlgorithm, score type BAYES, α = 0.5), which Kang & Tian (2006) ran ("all of them are
+implemented in Weka"). Its local score of X_i with parent set Π is the log marginal likelihood of X_i's
+counts under a Dirichlet(α, ..., α) prior per parent configuration u,
+
+    score(X_i | Π) = Σ_u [ Σ_v (lnΓ(α + n_uv) − lnΓ(α)) − (lnΓ(V_i α + n_u) − lnΓ(V_i α)) ],
+
+and the gain of the arc X_j → X_i is Δ(i ← j) = score(X_i | C, X_j) − score(X_i | C)
+(:func:`bayesian_edge_gains`). The score is not symmetric (Δ(i ← j) ≠ Δ(j ← i)), so the tree is grown as a
+directed tree (:func:`greedy_directed_tree`): as in Weka's TAN, start from the pair with the largest gain,
+then repeatedly join the attribute with the largest gain from an attribute already in the tree; the new
+arc always points away from the tree, and — our reading where Weka scores both orientations of a link but
+inserts it pointing outward — its weight is the gain of that orientation, so the tree's total score is
+what is maximized. This matters for ID-like attributes (a distinct value per row): as a child such an
+attribute gains (its rows split into smaller CP-table rows), as a parent it loses (one row per value), so
+it joins as a leaf and never becomes the parent of the other attributes — which CMI, whose weight grows
+with the number of values, makes it (e.g. zoo's animal name: every test row has an unseen name, the tree
+falls back to the marginal tables and the accuracy halves). With missing values both scores of Δ use the
+rows where X_i and X_j are observed. ``root`` applies to CMI only; the Bayesian tree's root is the parent
+of its first arc.
+
 Friedman et al. say the root may be chosen arbitrarily (every orientation has the same likelihood). We use
 attribute 0 by default (``root="first"``); ``root="max_class_mi"`` picks the attribute with the largest
 I(X_i; C), and an int picks that attribute.
@@ -38,6 +61,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from scipy.special import gammaln
 
 from ..validation import Interval, Options
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X
@@ -45,6 +69,7 @@ from .counting import ValueIndex, log_normalize, log_softmax
 from .naive_bayes import nb_log_tables
 
 STRUCTURES = ("tree", "naive")
+CRITERIA = ("cmi", "bayes")
 
 
 def _one_hot(codes: np.ndarray, index: ValueIndex) -> np.ndarray:
@@ -98,6 +123,59 @@ def conditional_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarr
     return np.maximum(cmi, 0.0)  # clip round-off below zero
 
 
+def bayesian_edge_gains(codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int,
+                        alpha: float = 0.5) -> np.ndarray:
+    """Δ[i, j] = score(X_i | C, X_j) − score(X_i | C), (d, d) with a zero diagonal: Weka's BAYES local score
+    gain of giving X_i the parent X_j (see the module docstring), both scores over the rows where X_i and
+    X_j are observed. Weighted counts enter lnΓ as they are."""
+    index = ValueIndex(n_values)
+    d = len(index.n_values)
+    if d == 0 or index.n_rows == 0:
+        return np.zeros((d, d))
+    m = pair_class_counts(codes, y, w, index, n_classes)           # (K, R, R): [c, value of i, value of j]
+    offsets = index.offsets
+    prior = index.n_values * alpha                                  # V_i α per attribute
+
+    cell = gammaln(alpha + m) - gammaln(alpha)
+    # with parent X_j: one CP-table row per (c, x_j); sum the cells over x_i's values, then rows over x_j's
+    cells_ij = np.add.reduceat(np.add.reduceat(cell, offsets, axis=1), offsets, axis=2).sum(axis=0)
+    n_u = np.add.reduceat(m, offsets, axis=1)                       # (K, d, R): #(c, x_i observed, x_j = s)
+    row_part = gammaln(prior[None, :, None] + n_u) - gammaln(prior[None, :, None])
+    with_parent = cells_ij - np.add.reduceat(row_part, offsets, axis=2).sum(axis=0)
+    # class only, on the same rows: counts #(c, x_i = a, x_j observed)
+    n_ac = np.add.reduceat(m, offsets, axis=2)                      # (K, R, d)
+    cells_i = np.add.reduceat(gammaln(alpha + n_ac) - gammaln(alpha), offsets, axis=1).sum(axis=0)
+    n_c = np.add.reduceat(n_ac, offsets, axis=1)                    # (K, d, d)
+    class_only = cells_i - (gammaln(prior[None, :, None] + n_c) - gammaln(prior[None, :, None])).sum(axis=0)
+    gains = with_parent - class_only
+    np.fill_diagonal(gains, 0.0)
+    return gains
+
+
+def greedy_directed_tree(gains: np.ndarray) -> np.ndarray:
+    """Parents of a directed spanning tree grown greedily on arc gains ``gains[i, j]`` (X_j → X_i): the
+    best arc first, then the best arc from a tree node to a new node; -1 for the root. Ties: lowest index."""
+    d = gains.shape[0]
+    parents = np.full(d, -1, dtype=np.int64)
+    if d < 2:
+        return parents
+    masked = np.where(np.eye(d, dtype=bool), -np.inf, gains)
+    child, parent = np.unravel_index(int(np.argmax(masked)), masked.shape)
+    parents[child] = parent
+    in_tree = np.zeros(d, dtype=bool)
+    in_tree[[child, parent]] = True
+    best = np.maximum(masked[:, child], masked[:, parent])
+    best_from = np.where(masked[:, parent] >= masked[:, child], parent, child)
+    for _ in range(d - 2):
+        j = int(np.argmax(np.where(in_tree, -np.inf, best)))
+        in_tree[j] = True
+        parents[j] = best_from[j]
+        better = ~in_tree & (masked[:, j] > best)
+        best[better] = masked[better, j]
+        best_from[better] = j
+    return parents
+
+
 def max_spanning_tree(weights: np.ndarray, root: int = 0) -> np.ndarray:
     """Parent of each node in a maximum weighted spanning tree rooted at ``root`` (Prim); -1 for the root."""
     d = weights.shape[0]
@@ -138,13 +216,16 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     Parameters: ``alpha`` (Dirichlet prior per cell, > 0; 1 = Lee et al. §3.2), ``root`` ("first",
     "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges),
-    ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
+    ``criterion`` (edge weights: "cmi" = Friedman et al., "bayes" = Weka's BAYES score) and
+    ``criterion_alpha`` (the Dirichlet α of the "bayes" score, Weka's 0.5; the CP tables use ``alpha``), ``n_values`` (per
+    column the number of values; the ``fit`` keyword wins; None = max code + 1).
 
     Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
     training) counts as missing.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``parents_`` (attribute parent of each attribute, -1 =
-    only the class), ``root_``, ``cmi_`` ((d, d) I(X_i; X_j | C), zeros for "naive"), ``class_count_``,
+    only the class), ``root_``, ``edge_weights_`` ((d, d) tree weights: I(X_i; X_j | C) for "cmi", the
+    arc gains Δ(i ← j) for "bayes"; zeros for "naive"), ``class_count_``,
     ``class_log_prior_``, ``class_ess_`` (N + Kα); the conditional tables over combined codes
     ``u * V_j + v`` (u = parent value, 0 for a root): ``cond_index_`` (:class:`ValueIndex`),
     ``cond_count_``, ``cond_log_table_`` (last row zero = no evidence) and ``cond_ess_`` (effective sample
@@ -157,13 +238,18 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
         "alpha": [Interval(Real, 0, None, "neither")],
         "root": [Options("first", "max_class_mi"), Interval(Integral, 0, None, "left")],
         "structure": [Options(*STRUCTURES)],
+        "criterion": [Options(*CRITERIA)],
+        "criterion_alpha": [Interval(Real, 0, None, "neither")],
         "n_values": N_VALUES,
     }
 
-    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree", n_values=None):
+    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree", criterion: str = "cmi",
+                 criterion_alpha: float = 0.5, n_values=None):
         self.alpha = alpha
         self.root = root
         self.structure = structure
+        self.criterion = criterion
+        self.criterion_alpha = criterion_alpha
         self.n_values = n_values
 
     # ----------------------------------------------------------------------------------------- fitting
@@ -184,12 +270,16 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
         d = codes.shape[1]
         self._check_params(d)
         k = len(self.classes_)
-        if self.structure == "tree" and d > 1:
-            self.cmi_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k)
+        if self.structure == "tree" and d > 1 and self.criterion == "bayes":
+            self.edge_weights_ = bayesian_edge_gains(codes, y_idx, w, self.n_values_, k, float(self.criterion_alpha))
+            self.parents_ = greedy_directed_tree(self.edge_weights_)
+            self.root_ = int(np.flatnonzero(self.parents_ < 0)[0])
+        elif self.structure == "tree" and d > 1:
+            self.edge_weights_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k)
             self.root_ = self._choose_root(codes, y_idx, w, k)
-            self.parents_ = max_spanning_tree(self.cmi_, self.root_)
+            self.parents_ = max_spanning_tree(self.edge_weights_, self.root_)
         else:
-            self.cmi_ = np.zeros((d, d))
+            self.edge_weights_ = np.zeros((d, d))
             self.root_ = 0 if d else -1
             self.parents_ = np.full(d, -1, dtype=np.int64)
         self._fit_tables(codes, y_idx, w, k)

@@ -1,0 +1,4 @@
+"""``python -m nbx.cli`` = the ``nbx`` command."""
+from . import main
+
+raise SystemExit(main())

@@ -1,0 +1,153 @@
+"""What several commands share: params.yaml (optional outside the repository), learner and discretizer specs
+from the command line, the user's data file, and plain terminal tables.
+
+Learner syntax (``--learners``, ``--learner``): a learner name of params.yaml (``nb_laplace``), or a class of
+:data:`nbx.models.registry.CLASSES` with keyword options in parentheses, written like the estimator's repr:
+``NaiveBayes(prior=m_estimate, m=2)``, ``AdaBoostM1(base=NaiveBayes(alpha=0.1), n_estimators=10)``. Values
+are YAML (``0.5``, ``true``, ``[2, 2]``, ``laplace``); a value that is a class name (with or without
+options) is built as a nested learner; ``input=discrete`` feeds a mixed-input learner the discretized codes
+as params.yaml's ``input`` key does. Quote the whole argument in a shell: ``--learners 'nb_laplace,TAN(alpha=0.5)'``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .. import config
+from ..errors import NbxError
+from ..models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
+
+
+class SpecError(NbxError, ValueError):
+    """A learner or discretizer given on the command line cannot be built."""
+
+
+def load_params(required: bool = False) -> config.Params | None:
+    """params.yaml of the current folder; None when there is none and ``required`` is false."""
+    if not required and not config.PARAMS_FILE.exists():
+        return None
+    return config.load_params()
+
+
+# ------------------------------------------------------------------------------------------------ specs
+def split_top(text: str, sep: str = ",") -> list[str]:
+    """Split on ``sep`` outside brackets: 'a,B(x=1,y=[1,2]),c' -> ['a', 'B(x=1,y=[1,2])', 'c']."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+_CALL = re.compile(r"([A-Za-z_]\w*)\s*(?:\((.*)\))?", re.S)
+
+
+def parse_spec(text: str, option: str) -> dict:
+    """``Name(key=value, ...)`` -> {"class": Name, key: value, ...} (see the module docstring)."""
+    m = _CALL.fullmatch(text.strip())
+    if not m:
+        raise SpecError(f"{option}: cannot read {text!r}; write NAME or Class(option=value, ...)")
+    spec = {"class": m[1]}
+    for arg in split_top(m[2] or ""):
+        key, eq, value = (s.strip() for s in arg.partition("="))
+        if not eq or not key.isidentifier():
+            raise SpecError(f"{option}: {text!r}: {arg!r} is not key=value")
+        call = _CALL.fullmatch(value)
+        if call and call[1] in CLASSES:
+            spec[key] = parse_spec(value, option)
+        else:
+            try:
+                spec[key] = yaml.safe_load(value)
+            except yaml.YAMLError:
+                raise SpecError(f"{option}: {text!r}: cannot read the value of {key!r}: {value!r}") from None
+    return spec
+
+
+@dataclass
+class Learner:
+    name: str          # as given (a params.yaml name or the spec text)
+    estimator: object
+    input: str         # "discrete" or "mixed"
+    spec: dict         # the params block / parsed spec (saved with a fitted model)
+
+
+def resolve_learner(text: str, params: config.Params | None, option: str = "--learners") -> Learner:
+    """A params.yaml learner by name, or a class with options (see the module docstring)."""
+    text = text.strip()
+    if params is not None and text in params["learners"]:
+        setup = config.build_learner(params, text)
+        return Learner(text, setup.estimator, setup.input, dict(params["learners"][text]))
+    spec = parse_spec(text, option)
+    if spec["class"] not in CLASSES:
+        known = list(params["learners"] if params else []) + list(CLASSES)
+        where = "" if params else " (no params.yaml in this folder: only class names work)"
+        hint = config.did_you_mean(spec["class"], known)
+        raise SpecError(f"{option}: unknown learner {spec['class']!r}{where}{hint}")
+    options = dict(spec)
+    kind = options.pop("input", None)
+    if kind not in (None, *config.INPUTS):
+        raise SpecError(f"{option}: {text}: input={kind!r} must be one of {config.INPUTS}")
+    try:
+        estimator = make_learner(options, text)
+        validate = getattr(estimator, "_validate_params", None)
+        if validate is not None:
+            validate()
+    except (UnknownLearnerError, ValueError, TypeError) as exc:
+        raise SpecError(f"{option}: {exc}") from None
+    return Learner(text, estimator, kind or input_kind(estimator), spec)
+
+
+def discretizer_spec(text: str) -> dict:
+    """``mdl`` or ``equal_width(bins=5)`` -> {"kind": ..., options}, checked by building it."""
+    from ..discretize import make_discretizer
+    spec = parse_spec(text, "--discretizer")
+    spec = {"kind": spec.pop("class"), **spec}
+    try:
+        make_discretizer(spec)
+    except (TypeError, ValueError) as exc:
+        raise SpecError(f"--discretizer: {exc}") from None
+    return spec
+
+
+# ------------------------------------------------------------------------------------------------- data
+@dataclass
+class UserData:
+    table: object          # nbx.table.Table
+    class_column: str      # the class column's name in the file
+    missing: list[str]     # the missing-value markers used
+
+
+def read_table(path: str, class_column: str | None = None) -> UserData:
+    """The user's CSV (header line of names) or ARFF file as a typed table (see :mod:`nbx.data.infer`)."""
+    from ..data.infer import local_entry
+    from ..data.prepare import build_table, read_columns
+    if not Path(path).is_file():
+        raise SpecError(f"{path}: no such file")
+    entry = local_entry(path, class_column=class_column)
+    names, columns = read_columns(entry, [Path(path)])
+    return UserData(build_table(entry, [Path(path)]), names[columns.index("y")], entry.missing)
+
+
+def describe(table) -> str:
+    numeric = int((~table.nominal).sum())
+    return (f"{len(table.y)} rows, {table.X.shape[1]} attributes ({numeric} numeric, "
+            f"{table.X.shape[1] - numeric} nominal), {len(table.classes)} classes")
+
+
+# ----------------------------------------------------------------------------------------------- tables
+def render(header, rows: list[list[str]], right: set[int] = frozenset(), sep: str = "  ") -> str:
+    """A plain text table: columns padded to their widest cell, ``right`` ones right-aligned. ``header`` is one
+    row of names or a list of rows (a header over several lines)."""
+    head = header if header and isinstance(header[0], list) else [header]
+    cells = head + rows
+    widths = [max(len(r[j]) for r in cells) for j in range(len(head[0]))]
+    fmt = [(str.rjust if j in right else str.ljust) for j in range(len(widths))]
+    lines = [sep.join(f(c, w) for f, c, w in zip(fmt, r, widths)).rstrip() for r in cells]
+    return "\n".join(lines[:len(head)] + [sep.join("-" * w for w in widths)] + lines[len(head):])

@@ -1,0 +1,216 @@
+"""``nbx fit DATA --learner X --save model.pkl`` and ``nbx predict model.pkl DATA``.
+
+A saved model is a pickle of :class:`Bundle`: the fitted learner plus everything needed to read new data the
+way the training file was read: the attributes (names, kinds, nominal values in code order), the class
+labels and column name, the missing-value markers, and the imputer and discretizer fitted on all training
+rows. ``predict`` matches columns by name (their order may differ, extra columns are ignored, the class
+column may be absent), reads a nominal value never seen in training as missing (and says so), and writes one
+CSV line per row: its line in the file, the predicted class and one probability per class. Only load model
+files you trust: a pickle can run code.
+"""
+from __future__ import annotations
+
+import pickle
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..data.parsers import read_arff, read_delimited
+from ..discretize import ModeImputer, make_discretizer
+from ..errors import NbxError
+from ..io import sha256_file, write_bytes, write_text
+from .common import SpecError, describe, discretizer_spec, load_params, read_table, resolve_learner
+
+FORMAT = 1
+
+
+class ModelFileError(NbxError, ValueError):
+    """A model file cannot be read, or new data do not match it."""
+
+
+@dataclass
+class Bundle:
+    learner: str              # the name or spec given to `nbx fit`
+    spec: dict
+    input: str                # "discrete" (codes from the discretizer) or "mixed"
+    model: object
+    attributes: list[dict]    # {"name", "kind", "values"} as in a prepared table
+    classes: list[str]
+    class_column: str
+    missing: list[str]
+    imputer: object | None
+    discretizer: object | None
+    discretizer_spec: dict | None
+    source: dict              # {"path", "sha256", "rows"} of the training file
+    extra: dict = field(default_factory=dict)  # e.g. LeveledNBTree's training rows per node, for `nbx show`
+    format: int = FORMAT
+
+    @property
+    def n_values(self) -> np.ndarray:
+        return np.array([len(a["values"]) if a["kind"] == "nominal" else 0 for a in self.attributes], int)
+
+    def features(self, X: np.ndarray) -> np.ndarray:
+        """What the model takes: X imputed and, for a discrete learner, discretized (fitted on training)."""
+        if self.imputer is not None:
+            X = self.imputer.transform(X)
+        return self.discretizer.transform(X) if self.discretizer is not None else X
+
+
+def register(sub) -> None:
+    p = sub.add_parser("fit", help="fit one learner on all rows of a file and save it",
+                       description="Fit one learner on every row of a CSV/ARFF file and save it with what is needed "
+                                   "to read new data the same way (see `nbx predict`, `nbx show`).")
+    p.add_argument("data", help="a CSV file whose first line names the columns, or an ARFF file")
+    p.add_argument("--learner", required=True, help="a params.yaml learner name or Class(option=value, ...)")
+    p.add_argument("--save", required=True, metavar="MODEL.pkl", help="where to write the model")
+    p.add_argument("--discretizer", default="mdl",
+                   help="for a discrete learner: mdl (default), equal_width(bins=10), stddev")
+    p.add_argument("--impute", choices=("none", "mode"), default="none", help="fill missing values before learning")
+    p.add_argument("--seed", type=int, default=1, help="random_state of a randomized learner (default 1)")
+    p.add_argument("--class", dest="class_column", metavar="COL", help="class column name (default: the last)")
+    p.set_defaults(func=run_fit)
+
+    p = sub.add_parser("predict", help="predict the rows of a file with a saved model",
+                       description="Predict every row of a CSV/ARFF file with a model saved by `nbx fit`: columns "
+                                   "are matched by name, a nominal value never seen in training is read as missing; "
+                                   "one CSV line per row: its line in the file, the predicted class and one "
+                                   "probability per class.")
+    p.add_argument("model", help="a file written by `nbx fit`")
+    p.add_argument("data", help="CSV (with a header line) or ARFF with the training file's attribute columns")
+    p.add_argument("--output", "-o", metavar="OUT.csv", help="write the CSV here instead of to standard output")
+    p.set_defaults(func=run_predict)
+
+
+# ------------------------------------------------------------------------------------------------------ fit
+def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, seed: int, path: str) -> Bundle:
+    """Fit imputer, discretizer (discrete learners) and learner on every row of ``data`` (a UserData), as
+    :mod:`nbx.folds` does for a split whose training part is every row."""
+    table = data.table
+    X, nv = table.X, table.n_values
+    imputer = ModeImputer(n_values=nv).fit(X) if how_impute else None
+    if imputer is not None:
+        X = imputer.transform(X)
+    disc = None
+    if learner.input == "discrete":
+        disc = make_discretizer(discretizer).set_params(n_values=nv).fit(X, table.y)
+        X, nv = disc.transform(X), disc.n_values_
+    model = learner.estimator
+    if "random_state" in model.get_params(deep=False):
+        model.set_params(random_state=seed)
+    try:
+        model.fit(X, table.y, n_values=nv)
+    except (ValueError, TypeError) as exc:
+        raise SpecError(f"{learner.name}: {type(exc).__name__}: {exc}") from None
+    extra = {"node_rows": np.bincount(model.apply(X), minlength=len(model.node_attribute_))} \
+        if hasattr(model, "apply") and hasattr(model, "node_attribute_") else {}
+    return Bundle(learner.name, learner.spec, learner.input, model, table.attributes, table.classes,
+                  data.class_column, data.missing, imputer, disc, discretizer if disc is not None else None,
+                  {"path": str(path), "sha256": sha256_file(path), "rows": int(len(table.y))}, extra)
+
+
+def run_fit(args) -> None:
+    learner = resolve_learner(args.learner, load_params(), "--learner")
+    disc = discretizer_spec(args.discretizer)
+    data = read_table(args.data, args.class_column)
+    bundle = fit_bundle(data, learner, disc, None if args.impute == "none" else "mode", args.seed, args.data)
+    write_bytes(args.save, pickle.dumps(bundle, protocol=pickle.HIGHEST_PROTOCOL))
+    print(f"wrote {args.save}: {learner.name} fitted on {args.data} ({describe(data.table)})")
+    print(f"`nbx show {args.save}` prints it; `nbx predict {args.save} DATA.csv` applies it")
+
+
+def load_bundle(path: str) -> Bundle:
+    try:
+        bundle = pickle.loads(Path(path).read_bytes())
+    except OSError as exc:
+        raise ModelFileError(f"{path}: {exc.strerror}") from None
+    except Exception as exc:  # not a pickle, or one of classes that no longer exist
+        raise ModelFileError(f"{path}: not a model written by `nbx fit` ({type(exc).__name__}: {exc})") from None
+    if not isinstance(bundle, Bundle) or bundle.format != FORMAT:
+        raise ModelFileError(f"{path}: not a model written by this version of `nbx fit`")
+    return bundle
+
+
+# -------------------------------------------------------------------------------------------------- predict
+def read_rows(bundle: Bundle, path: str) -> tuple[np.ndarray, np.ndarray | None, list[int], list[str]]:
+    """(X coded as in training, class labels or None, line numbers, notes) of a new file; columns by name."""
+    if not Path(path).is_file():
+        raise ModelFileError(f"{path}: no such file")
+    if path.lower().endswith(".arff"):
+        raw = read_arff(path)
+        names = [d[0] for d in raw.declared]
+    else:
+        raw = read_delimited(path, ",", header_lines=1)
+        names = raw.header
+    cells = np.array(raw.rows, dtype=object).reshape(len(raw.rows), len(names))
+    wanted = [a["name"] for a in bundle.attributes]
+    absent = [n for n in wanted if n not in names]
+    if absent:
+        from ..config import did_you_mean
+        raise ModelFileError(f"{path}: no column {absent[0]!r} (the model needs {', '.join(wanted)})"
+                             f"{did_you_mean(absent[0], names)}")
+    missing = set(bundle.missing)
+    X = np.full(cells.shape[0], np.nan)[:, None].repeat(len(wanted), axis=1)
+    notes = []
+    for j, attr in enumerate(bundle.attributes):
+        col = cells[:, names.index(attr["name"])]
+        known = np.array([v not in missing for v in col], bool)
+        if attr["kind"] == "numeric":
+            try:
+                X[known, j] = col[known].astype(float)
+            except ValueError:
+                bad = next(i for i in np.flatnonzero(known) if not _is_number(col[i]))
+                raise ModelFileError(f"{path}:{raw.lines[bad]}: column {attr['name']!r}: {col[bad]!r} is not a "
+                                     f"number") from None
+        else:
+            lookup = {v: k for k, v in enumerate(attr["values"])}
+            codes = np.array([lookup.get(v, -1) for v in col])
+            unseen = known & (codes < 0)
+            if unseen.any():
+                first = np.flatnonzero(unseen)[0]
+                notes.append(f"{path}: column {attr['name']!r}: {int(unseen.sum())} value(s) not seen in training "
+                             f"read as missing (first: {col[first]!r}, line {raw.lines[first]})")
+            X[known & ~unseen, j] = codes[known & ~unseen]
+    labels = cells[:, names.index(bundle.class_column)] if bundle.class_column in names else None
+    return X, labels, raw.lines, notes
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def run_predict(args) -> None:
+    bundle = load_bundle(args.model)
+    X, labels, lines, notes = read_rows(bundle, args.data)
+    proba = bundle.model.predict_proba(bundle.features(X))
+    predicted = np.asarray(bundle.classes)[bundle.model.classes_[np.argmax(proba, axis=1)]]
+    full = np.zeros((len(X), len(bundle.classes)))
+    full[:, bundle.model.classes_] = proba
+    header = ["line"] + (["actual"] if labels is not None else []) + ["predicted"] + \
+        [f"P({c})" for c in bundle.classes]
+    out = [",".join(_csv(h) for h in header)]
+    for i in range(len(X)):
+        row = [str(lines[i])] + ([_csv(labels[i])] if labels is not None else []) + [_csv(predicted[i])]
+        out.append(",".join(row + [repr(float(p)) for p in full[i]]))
+    text = "\n".join(out) + "\n"
+    if args.output:
+        write_text(args.output, text)
+    else:
+        sys.stdout.write(text)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if labels is not None:
+        known = np.array([v not in set(bundle.missing) for v in labels], bool)
+        if known.any():
+            acc = float(np.mean(predicted[known] == labels[known]))
+            print(f"accuracy on the {int(known.sum())} rows with a class: {100 * acc:.2f}%", file=sys.stderr)
+
+
+def _csv(text) -> str:
+    text = str(text)
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n') else text

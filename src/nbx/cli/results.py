@@ -1,0 +1,172 @@
+"""``nbx results EXPERIMENT`` and ``nbx timings [EXPERIMENT]``: the pipeline's per-data-set tables.
+
+``results`` reads data/results/<experiment>.csv (every learner's accuracy on every split, written by
+``evaluate@<experiment>``) and prints, like Weka Experimenter's result table, the mean ± standard deviation of
+accuracy (%) per data set and learner, with ``v`` / ``*`` where a learner is significantly better / worse than
+the experiment's reference learner (``experiments.<exp>.reference``) by the corrected resampled t-test at
+p < 0.05 (Nadeau & Bengio 2003; the test fraction from the split plan). ``timings`` prints the wall-clock
+seconds of this machine's last train run (data/timings/, not versioned): the place reports point to for time.
+Many learners are split over several tables that fit ``--width`` columns, each repeating the reference.
+"""
+from __future__ import annotations
+
+import json
+import textwrap
+import time
+
+import numpy as np
+
+from .. import config, layout, stats
+from ..pipeline.inputs import MissingInputError
+from .common import SpecError, load_params, render, split_top
+
+SIGNIFICANCE = 0.05
+
+
+def register(sub) -> None:
+    p = sub.add_parser("results", help="per-data-set accuracy table of an experiment, with significance marks",
+                       description=__doc__.split("\n\n")[1].split(" ``timings``")[0].replace("``", ""))
+    p.add_argument("experiment")
+    p.add_argument("--dataset", help="comma-separated data sets (catalogue ids) to show")
+    p.add_argument("--learner", help="comma-separated learners to show (the reference is always shown)")
+    p.add_argument("--width", type=int, default=160, help="terminal width to fit (default 160)")
+    p.set_defaults(func=run_results)
+    p = sub.add_parser("timings", help="this machine's wall-clock seconds of the last train run",
+                       description="Wall-clock seconds per learner and data set of this machine's last train run "
+                                   "(data/timings/<experiment>/<learner>.json, not versioned).")
+    p.add_argument("experiment", nargs="?", help="default: every experiment with timings")
+    p.add_argument("--width", type=int, default=160, help="terminal width to fit (default 160)")
+    p.set_defaults(func=run_timings)
+
+
+# ------------------------------------------------------------------------------------------------- layout
+def two_lines(name: str, width: int) -> list[str]:
+    """A column name over two header lines of at most ``width`` characters, broken after an underscore when
+    possible ('muv_tan4_boot_bal_sum_prob' -> ['muv_tan4_boot_bal_', 'sum_prob']); cut with '~' if still longer."""
+    if len(name) <= width:
+        return ["", name]
+    cut = name.rfind("_", 0, width) + 1 or width
+    rest = name[cut:]
+    return [name[:cut], rest if len(rest) <= width else rest[:width - 1] + "~"]
+
+
+def wide_table(label: str, rows: list[str], columns: list[tuple[str, list[str]]], width: int,
+               fixed: int = 0, min_cell: int = 8) -> str:
+    """One or more tables of ``columns`` (name, cells) beside the row labels, each at most ``width`` wide; the
+    first ``fixed`` columns are repeated in every table; long names take two header lines."""
+    cell = max([len(c) for _, cells in columns for c in cells] + [min_cell])
+    label_w = max([len(r) for r in rows] + [len(label)])
+    per_table = max(1, (width - label_w) // (cell + 2) - fixed)
+    head, rest = columns[:fixed], columns[fixed:]
+    blocks = []
+    for start in range(0, max(len(rest), 1), per_table):
+        chunk = head + rest[start:start + per_table]
+        names = [two_lines(name, cell) for name, _ in chunk]
+        header = [[""] + [n[0] for n in names], [label] + [n[1] for n in names]]
+        if not any(header[0]):
+            header = header[1]
+        body = [[r] + [cells[i] for _, cells in chunk] for i, r in enumerate(rows)]
+        blocks.append(render(header, body, right=set(range(1, len(chunk) + 1))))
+    return "\n\n".join(blocks)
+
+
+def _pick(given: str | None, known: list[str], option: str) -> list[str] | None:
+    if not given:
+        return None
+    picked = split_top(given)
+    for name in picked:
+        if name not in known:
+            raise SpecError(f"{option}: {name!r} is not in these results{config.did_you_mean(name, known)}")
+    return picked
+
+
+# ------------------------------------------------------------------------------------------------ results
+def test_fraction(exp: config.Experiment, dataset: str) -> float:
+    """Share of rows a split tests on: from the stored plan (as evaluate computes it), else the protocol."""
+    path = layout.split_plan(exp.name, dataset)
+    if path.exists():
+        with np.load(path) as z:
+            return float(z["test"].sum(axis=1).mean() / z["test"].shape[1])
+    p = exp.protocol
+    if p["kind"] == "holdout":
+        return float(p.get("test_fraction", 0.5))
+    return 1.0 / (p.get("folds_by_dataset") or {}).get(dataset, p.get("folds", 10))
+
+
+def load_results(name: str) -> dict[str, dict[str, np.ndarray]]:
+    """data/results/<name>.csv as {data set: {learner: per-split accuracy}} in file order."""
+    import pandas as pd
+    path = layout.results(name)
+    if not path.exists():
+        raise MissingInputError(f"{path} is missing: run `dvc repro evaluate@{name}` first")
+    frame = pd.read_csv(path)
+    out: dict = {}
+    for (ds, learner), group in frame.groupby(["dataset", "learner"], sort=False):
+        out.setdefault(ds, {})[learner] = group.sort_values("split")["accuracy"].to_numpy()
+    return out
+
+
+def run_results(args) -> None:
+    params = load_params(required=True)
+    exp = config.experiment(params, args.experiment)
+    acc = load_results(exp.name)
+    datasets = _pick(args.dataset, list(acc), "--dataset") or list(acc)
+    present = [x for x in exp.learners if all(x in acc[ds] for ds in datasets)]
+    learners = _pick(args.learner, present, "--learner") or present
+    ref = exp.reference
+    if ref not in present:
+        raise MissingInputError(f"{layout.results(exp.name)} has no results of the reference learner {ref!r} on "
+                                f"every data set: run `dvc repro evaluate@{exp.name}`")
+    learners = [ref] + [x for x in learners if x != ref]
+    wins = {x: [0, 0, 0] for x in learners}
+    columns = []
+    for x in learners:
+        cells = []
+        for ds in datasets:
+            a, b = acc[ds][x] * 100, acc[ds][ref] * 100
+            mark = " "
+            if x != ref and len(a) > 1 and a.mean() != b.mean() and \
+                    stats.corrected_t(a, b, test_fraction(exp, ds)) < SIGNIFICANCE:
+                mark = "v" if a.mean() > b.mean() else "*"
+            wins[x][{"v": 0, " ": 1, "*": 2}[mark]] += 1
+            std = a.std(ddof=1) if len(a) > 1 else 0.0
+            cells.append(f"{a.mean():6.2f} ± {std:5.2f} {mark}")
+        mean = np.mean([acc[ds][x].mean() * 100 for ds in datasets])
+        cells += [f"{mean:6.2f}" + " " * 10, "" if x == ref else f"({wins[x][0]}/{wins[x][1]}/{wins[x][2]})"]
+        columns.append((x, cells))
+    splits = {ds: len(acc[ds][ref]) for ds in datasets}
+    rows = [f"{ds} ({splits[ds]})" for ds in datasets] + ["mean", "(v/ /*)"]
+    print(textwrap.fill(f"{exp.name}: accuracy % (mean ± std over splits); v / * = significantly better / worse "
+                        f"than {ref} (corrected resampled t-test, p < {SIGNIFICANCE}), counted in (v/ /*)",
+                        args.width) + "\n")
+    print(wide_table("data set (splits)", rows, columns, args.width, fixed=1))
+
+
+# ------------------------------------------------------------------------------------------------ timings
+def run_timings(args) -> None:
+    params = load_params(required=True)
+    names = [config.experiment(params, args.experiment).name] if args.experiment else list(params["experiments"])
+    shown = 0
+    for name in names:
+        files = {p.stem: p for p in sorted(layout.TIMINGS.joinpath(name).glob("*.json"))}
+        learners = [x for x in params["experiments"][name]["learners"] if x in files]
+        if not learners:
+            if args.experiment:
+                raise MissingInputError(f"no timings in {layout.TIMINGS / name}: run the experiment's train "
+                                        f"cells first (`dvc repro report@{name}`)")
+            continue
+        times = {x: json.loads(files[x].read_text()) for x in learners}
+        datasets = list(dict.fromkeys(ds for x in learners for ds in times[x]))
+        columns = []
+        for x in learners:
+            wall = [times[x].get(ds, {}).get("wall_seconds") for ds in datasets]
+            cells = ["-" if w is None else f"{w:.1f}" for w in wall]
+            columns.append((x, cells + [f"{sum(w for w in wall if w is not None):.1f}"]))
+        newest = max(files[x].stat().st_mtime for x in learners)
+        text = wide_table("data set", datasets + ["total"], columns, args.width, min_cell=13)
+        print(f"{name}: wall-clock seconds of the last train run on this machine (latest "
+              f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(newest))}; {layout.TIMINGS / name}/)\n")
+        print(text + "\n")
+        shown += 1
+    if not shown:
+        print(f"no timings yet in {layout.TIMINGS}/: they are written by the train cells (`dvc repro`)")
