@@ -36,7 +36,8 @@ def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, re
     for ds in datasets or available(experiment):
         data = split_data(exp, ds, setup.input)
         t0 = time.perf_counter()
-        out = run_splits(setup.estimator, data, params["seed"], (experiment, ds, setup.seed_name), n_jobs=jobs)
+        out = run_splits(setup.estimator, data, params["seed"], (experiment, ds, setup.seed_name), n_jobs=jobs,
+                         all_classes=setup.all_classes)
         wall = time.perf_counter() - t0
         total += wall
         verdict = ""

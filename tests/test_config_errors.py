@@ -47,6 +47,10 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
     (("learners", "nb_kang", "alpah"), 1, "learner", "NaiveBayes has no parameter(s) ['alpah']"),
     (("learners", "lr_kang", "input"), "codes", "learner", "learners.lr_kang.input: 'codes' must be one of"),
     (("learners", "nb_kang"), "NaiveBayes", "learner", "learners.nb_kang: 'NaiveBayes' must be a mapping"),
+    (("learners", "nb_wiering", "all_classes"), "yes", "learner",
+     "learners.nb_wiering.all_classes: 'yes' must be true or false"),
+    (("learners", "c45", "all_classes"), True, "learner",
+     "learners.c45.all_classes: C45Tree has no 'classes' parameter to set"),
 ]
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from nbx.models.base import BaseEstimator, ClassifierMixin, as_codes, check_weights, encode_labels
+from nbx.models.base import BaseEstimator, ClassifierMixin, as_codes, check_weights, clone, encode_labels
 from nbx.models.ensembles import VOTE_ZERO_ERROR, AdaBoostM1, Bagging, adaboost_reweight
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.registry import input_kind, make_learner
@@ -264,3 +264,24 @@ def test_bagging_bad_params():
         Bagging(voting="mean").fit(X, y)
     with pytest.raises(ValueError, match="max_samples"):
         Bagging(max_samples=0).fit(X, y)
+
+
+@pytest.mark.parametrize("ensemble", [Bagging(NaiveBayes(alpha=0.1, denominator="class"), n_estimators=4),
+                                      AdaBoostM1(NaiveBayes(alpha=0.1, denominator="class"), n_estimators=4,
+                                                 restart="noise")])
+def test_classes_are_passed_to_every_base_model(ensemble):
+    """With ``classes``, every base model keeps counters for every class of the ensemble (fitted on class
+    indices), also those absent from y and from its sample; without it the bases know their sample's."""
+    X, y = random_data(60, k=2)
+    labels = np.array(["a", "b"])[y]
+    model = clone(ensemble).set_params(classes=["a", "b", "z"], random_state=3).fit(X, labels)
+    np.testing.assert_array_equal(model.classes_, ["a", "b", "z"])
+    for est in model.estimators_:
+        np.testing.assert_array_equal(est.classes_, [0, 1, 2])
+        assert est.class_count_[2] == 0
+    assert model.predict_proba(X).shape == (60, 3)
+    assert clone(model).get_params()["classes"] == ["a", "b", "z"]
+    plain = clone(ensemble).set_params(random_state=3).fit(X, labels)
+    assert all(len(est.classes_) == 2 for est in plain.estimators_)
+    with pytest.raises(ValueError, match="set classes on the ensemble, not on its base"):
+        clone(ensemble).set_params(base__classes=[0, 1, 2]).fit(X, y)

@@ -259,3 +259,22 @@ def test_loading_curve_points_equal_separate_runs():
     for point in curve["curve"]:
         single = _loading(X, y, [2, 2, 2], point["passes"], range(3), "class")
         assert (point["loaded"], point["mean_train_accuracy"]) == (single["loaded"], single["mean_train_accuracy"])
+
+
+@pytest.mark.parametrize("denominator", ["class", "attribute"])
+def test_classes_give_every_expert_counters_for_a_class_without_rows(denominator):
+    """The experts keep the initial counters of a class of ``classes`` absent from y (§2.2: every counter
+    starts at γ); one expert without jitter is NaiveBayes with the same classes."""
+    X, y = random_data(k=2)
+    hm = HierarchicalMixtureNB(layers=[2, 2], denominator=denominator, classes=[0, 1, 2], random_state=0)
+    hm.fit(X, y)
+    fresh = HierarchicalMixtureNB(layers=[2, 2], n_iter=0, classes=[0, 1, 2], random_state=0).fit(X, y)
+    experts, initial = hm.levels_[-1], fresh.levels_[-1]
+    assert experts["classes"].shape == (4, 3)
+    for key in ("values", "classes"):
+        assert np.array_equal(experts[key][..., 2], initial[key][..., 2])
+    assert hm.predict_proba(X).shape == (len(y), 3)
+    one = HierarchicalMixtureNB(layers=[1], jitter=0.0, n_iter=1, denominator=denominator, classes=[0, 1, 2],
+                                random_state=0).fit(X, y)
+    nb = NaiveBayes(alpha=0.1, denominator=denominator, classes=[0, 1, 2]).fit(X, y)
+    np.testing.assert_allclose(one.predict_proba(X), nb.predict_proba(X), atol=1e-12)

@@ -160,3 +160,57 @@ def test_jitter_is_seeded():
 def test_rejects_numeric_input():
     with pytest.raises(ValueError, match="discretize"):
         NaiveBayes().fit(np.array([[0.5], [1.5]]), [0, 1])
+
+
+def test_classes_keep_counters_for_a_class_without_rows():
+    """Wiering §2.2 starts every counter, of every class, at γ: a class of ``classes`` absent from y keeps
+    c(2) = γ and c_j(v, 2) = γ, so P(v | 2) = γ / γ = 1 for every value and P(2) = γ / (N + 3γ)."""
+    X = np.array([[0, 0], [0, 1], [1, 2], [1, 1], [2, 1]])
+    y = np.array([0, 0, 0, 1, 1])
+    g = 0.1
+    model = NaiveBayes(alpha=g, denominator="class", classes=[0, 1, 2]).fit(X, y, n_values=[3, 3])
+    np.testing.assert_array_equal(model.classes_, [0, 1, 2])
+    assert np.array_equal(np.exp(model.log_table_[:-1, 2]), np.ones(6))  # exactly 1
+    np.testing.assert_allclose(np.exp(model.class_log_prior_), [(3 + g) / (5 + 3 * g), (2 + g) / (5 + 3 * g),
+                                                                g / (5 + 3 * g)])
+    # query (0, 1): class 0 scores (3+g)/(5+3g) · (2+g)/(3+g) · (1+g)/(3+g), class 1 (2+g)/(5+3g) · g/(2+g)
+    # · (2+g)/(2+g), class 2 g/(5+3g) · 1 · 1
+    scores = np.array([(2 + g) * (1 + g) / (3 + g), g, g]) / (5 + 3 * g)
+    proba = model.predict_proba([[0, 1]])
+    assert proba.shape == (1, 3)
+    np.testing.assert_allclose(proba[0], scores / scores.sum())
+    # the per-attribute reading gives the class without rows a uniform P(v | 2) = 1 / V_j
+    attr = NaiveBayes(alpha=g, classes=[0, 1, 2]).fit(X, y, n_values=[3, 3])
+    np.testing.assert_allclose(np.exp(attr.log_table_[:-1, 2]), np.full(6, 1 / 3))
+
+
+def test_classes_equal_a_class_of_zero_weight_rows_and_none_is_unchanged():
+    """A class without rows is the same model as a class whose rows all have weight 0; classes equal to
+    the labels of y (in any order, repeated) change nothing."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, size=(40, 4))
+    y = rng.choice(["a", "c"], size=40)
+    for den in ("class", "attribute"):
+        model = NaiveBayes(alpha=0.1, denominator=den, classes=["c", "b", "a", "c"]).fit(X, y, n_values=[3] * 4)
+        np.testing.assert_array_equal(model.classes_, ["a", "b", "c"])
+        Xb, yb = np.vstack([X, X[:3]]), np.concatenate([y, ["b"] * 3])
+        w = np.concatenate([np.ones(40), np.zeros(3)])
+        ref = NaiveBayes(alpha=0.1, denominator=den).fit(Xb, yb, sample_weight=w, n_values=[3] * 4)
+        assert np.array_equal(model.log_table_, ref.log_table_)
+        assert np.array_equal(model.class_log_prior_, ref.class_log_prior_)
+        plain = NaiveBayes(alpha=0.1, denominator=den).fit(X, y)
+        same = NaiveBayes(alpha=0.1, denominator=den, classes=["c", "a"]).fit(X, y)
+        assert np.array_equal(plain.log_table_, same.log_table_) and np.array_equal(plain.classes_, same.classes_)
+
+
+def test_classes_parameter_is_checked_and_survives_clone():
+    X, y = np.array([[0], [1], [1]]), np.array([0, 1, 2])
+    with pytest.raises(ValueError, match=r"target label\(s\) \[2\] in y are not among classes=\[0, 1\]"):
+        NaiveBayes(classes=[0, 1]).fit(X, y)
+    with pytest.raises(ValueError, match="'classes' parameter of NaiveBayes must be an array-like or None"):
+        NaiveBayes(classes=3).fit(X, y)
+    model = NaiveBayes(classes=[0, 1, 2, 3])
+    assert model.get_params()["classes"] == [0, 1, 2, 3]
+    twin = clone(model)
+    assert twin.classes == [0, 1, 2, 3] and twin.classes is not model.classes
+    assert twin.fit(X, y).predict_proba(X).shape == (3, 4)

@@ -73,3 +73,22 @@ def test_combiner_siblings_share_seed_names():
         assert config.build_learner(PARAMS, f"adaboost_nb{k}").seed_name == f"adaboost_nb{k}"
     assert config.build_learner(PARAMS, "c45_kang").input == "discrete"
     assert config.build_learner(PARAMS, "c45").input == "mixed"
+
+
+def test_all_classes_gives_the_learner_every_class_of_the_data_set():
+    """``all_classes`` sets ``classes`` to every class index, so a class missing from a split's training part
+    gets the learner's probability (Wiering's counters at γ) instead of 0; only the learners asking for it
+    change."""
+    data = _data()
+    data.y = data.y.copy()
+    data.y[0] = 3  # a fourth class; row 0 is a test row of split 0, so split 0 trains without it
+    data.n_classes = 4
+    learner = NaiveBayes(alpha=0.1, denominator="class")
+    seen = run_splits(learner, data, 7, ("e", "d", "l"), n_jobs=1)
+    every = run_splits(learner, data, 7, ("e", "d", "l"), n_jobs=1, all_classes=True)
+    split0 = seen.split == 0
+    assert np.all(seen.proba[split0, 3] == 0) and np.all(every.proba[split0, 3] > 0)
+    assert learner.classes is None  # the learner given is not changed
+    assert config.build_learner(PARAMS, "nb_wiering").all_classes
+    assert not config.build_learner(PARAMS, "nb_wiering_seenclasses").all_classes
+    assert not config.build_learner(PARAMS, "nb_laplace").all_classes

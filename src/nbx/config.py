@@ -186,7 +186,7 @@ def experiment(params: Params, name: str) -> Experiment:
 
 # ------------------------------------------------------------------------------------------------- learners
 INPUTS = ("discrete", "mixed")
-PIPELINE_KEYS = ("input", "seed_as")  # learner-block keys read by the pipeline, not constructor arguments
+PIPELINE_KEYS = ("input", "seed_as", "all_classes")  # learner-block keys read by the pipeline, not constructor args
 
 
 @dataclass
@@ -194,6 +194,7 @@ class LearnerSetup:
     estimator: object
     input: str         # "discrete": the experiment's per-split codes; "mixed": numeric columns kept
     seed_name: str     # the name random seeds are derived from
+    all_classes: bool = False  # the runner sets ``classes`` to every class of the data set
 
 
 def learner_spec(params: Params, name: str) -> dict:
@@ -207,13 +208,16 @@ def learner_spec(params: Params, name: str) -> dict:
 
 
 def build_learner(params: Params, name: str) -> LearnerSetup:
-    """The estimator of ``learners.<name>`` and how the pipeline runs it. Two optional block keys:
+    """The estimator of ``learners.<name>`` and how the pipeline runs it. Three optional block keys:
 
     - ``input: discrete | mixed`` overrides the learner's own input kind; ``input: discrete`` feeds a
       mixed-input learner such as C4.5 the experiment's discretized codes (Kang & Tian discretize for all).
     - ``seed_as: NAME`` derives the learner's per-split random seeds from NAME instead of its own name, so
       learners that differ only in how they combine (Lee et al.'s js/mle/SumVote... MUVs, or AdaBoost vs
       MUV over AdaBoost's models) get the same random samples and are compared on the same members.
+    - ``all_classes: true`` makes the runner set the learner's ``classes`` parameter to every class of the
+      data set, so it keeps counters also for classes missing from a split's training part (Wiering §2.2
+      starts every counter, of every class, at γ); without it a learner knows only the classes it saw.
 
     Constructor arguments are checked here (types and ranges, when the learner declares them), so a bad
     value stops the stage before any data is read, with the line of params.yaml that holds it.
@@ -221,8 +225,11 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     params = as_params(params)
     spec = dict(learner_spec(params, name))
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
+    all_classes = spec.pop("all_classes", False)
     if kind is not None and kind not in INPUTS:
         raise params.error(("learners", name, "input"), f"{kind!r} must be one of {INPUTS}")
+    if not isinstance(all_classes, bool):
+        raise params.error(("learners", name, "all_classes"), f"{all_classes!r} must be true or false")
     try:
         learner = make_learner(spec, f"learners.{name}")
         validate = getattr(learner, "_validate_params", None)
@@ -230,7 +237,10 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
             validate()
     except (UnknownLearnerError, ValueError, TypeError) as exc:
         raise _learner_error(params, name, str(exc)) from None
-    return LearnerSetup(learner, kind or input_kind(learner), str(seed_name))
+    if all_classes and "classes" not in learner.get_params(deep=False):
+        raise params.error(("learners", name, "all_classes"),
+                           f"{type(learner).__name__} has no 'classes' parameter to set")
+    return LearnerSetup(learner, kind or input_kind(learner), str(seed_name), all_classes)
 
 
 def _learner_error(params: Params, name: str, message: str) -> ConfigError:

@@ -2,7 +2,8 @@
 
 Each split gets a fresh clone of the learner. A learner with a ``random_state`` parameter gets a seed derived
 from (experiment seed, data set, learner, split), so results depend neither on the order in which cells run nor
-on how the splits are spread over processes. Classes missing from a split's training part get probability 0.
+on how the splits are spread over processes. Classes missing from a split's training part get probability 0,
+unless ``all_classes`` sets the learner's ``classes`` to every class of the data set (then the learner decides).
 
 Parallel map: joblib. The first split always runs in this process; the others go to ``n_jobs`` workers only
 when the first one suggests they are worth a pool's start-up (:data:`POOL_MIN_SECONDS`). The backend is
@@ -135,10 +136,13 @@ def _run(fn, task: tuple, where: str):
 
 
 def run_splits(learner, data: SplitData, seed: int, names: tuple[str, ...], n_jobs: int | None = None,
-               on_split=None) -> SplitPredictions:
+               on_split=None, all_classes: bool = False) -> SplitPredictions:
     """Fit/predict ``learner`` on each split of ``data``. ``names`` = (experiment, data set, seed name) seed
-    the splits; ``on_split(k)`` is called as splits finish (progress)."""
+    the splits; ``on_split(k)`` is called as splits finish (progress). ``all_classes``: fit with
+    ``classes`` = every class index of the data set (the learner needs that parameter)."""
     n_splits = len(data.test)
+    if all_classes:
+        learner = clone(learner).set_params(classes=list(range(data.n_classes)))
     models = [_seeded(clone(learner), dataset_seed(seed, *names, str(s))) for s in range(n_splits)]
     where = f"{names[0]}/{names[1]}"
 

@@ -323,11 +323,13 @@ def _check_numeric_labels(y: np.ndarray) -> None:
         raise ValueError(_CONTINUOUS)
 
 
-def check_labels(y, estimator=None) -> tuple[np.ndarray, np.ndarray]:
+def check_labels(y, estimator=None, classes=None) -> tuple[np.ndarray, np.ndarray]:
     """(classes_, y as class indices 0..K-1) of a classification target, with scikit-learn's errors.
 
     A column vector is raveled with a :class:`DataConversionWarning`. Floats must hold whole numbers (a
-    continuous target is refused), object arrays either strings or numbers.
+    continuous target is refused), object arrays either strings or numbers. ``classes`` (as the
+    ``classes`` of scikit-learn's ``partial_fit``): the labels to encode against, sorted and deduplicated
+    (None = those in y); every label in y must be one of them.
     """
     if y is None:
         who = type(estimator).__name__ if estimator is not None else "This estimator"
@@ -348,8 +350,15 @@ def check_labels(y, estimator=None) -> tuple[np.ndarray, np.ndarray]:
             _check_numeric_labels(y)
         elif kind == "O":
             y = _object_labels(y)
-    classes, codes = np.unique(y, return_inverse=True)
-    return classes, codes.reshape(-1).astype(np.intp)
+    present, codes = np.unique(y, return_inverse=True)
+    codes = codes.reshape(-1).astype(np.intp)
+    if classes is None:
+        return present, codes
+    classes = np.unique(np.asarray(classes))
+    unknown = present[~np.isin(present, classes)]
+    if unknown.size:
+        raise ValueError(f"The target label(s) {unknown.tolist()} in y are not among classes={classes.tolist()}")
+    return classes, np.searchsorted(classes, present)[codes]
 
 
 def _object_labels(y: np.ndarray) -> np.ndarray:

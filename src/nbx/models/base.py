@@ -31,6 +31,10 @@ encode_labels = check_labels          # (classes_, y as class indices); older na
 check_weights = check_sample_weight   # older name
 
 N_VALUES = [ARRAY_LIKE, NONE]  # the constraint of every ``n_values`` parameter
+# The constraint of a ``classes`` parameter: the class labels to keep counters for, also those absent from
+# the training data (None = the labels in y, which must be among them); scikit-learn's partial_fit takes
+# them as a keyword, a constructor parameter also survives clone and pipelines.
+CLASS_LABELS = [ARRAY_LIKE, NONE]
 
 
 class BaseEstimator:
@@ -206,15 +210,17 @@ def resolve_n_values(codes: np.ndarray, n_values) -> np.ndarray:
     return nv
 
 
-def check_discrete_fit(estimator, X, y, sample_weight, n_values) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The fit preamble of a discrete learner: checks the parameters and the input, sets ``classes_``,
+def check_discrete_fit(estimator, X, y, sample_weight, n_values,
+                       classes=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The fit preamble of a discrete learner: checks the parameters and the input, sets ``classes_``
+    (``classes`` if given, which y's labels must be among, else those in y; see :data:`CLASS_LABELS`),
     ``n_values_`` (the ``n_values`` keyword, else the constructor's, else inferred), ``n_features_in_``.
 
     Returns (codes with -1 for missing, class indices, sample weights).
     """
     validate_params(estimator)
     arr = check_array(estimator, X, fit=True)
-    classes, y_idx = check_labels(y, estimator)
+    classes, y_idx = check_labels(y, estimator, classes)
     check_consistent_length(arr, y_idx)
     w = check_sample_weight(sample_weight, arr.shape[0])
     codes = as_codes(arr, estimator, fit=True)

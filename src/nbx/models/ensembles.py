@@ -2,7 +2,11 @@
 
 Both meta-learners fit their base models on the ensemble's class *indices* 0..K-1, so a base model fitted
 on a sample lacking some classes has ``classes_`` that is a subset of them; its outputs are mapped back
-to the ensemble's columns (:func:`_full_proba`). Base models are fitted only on rows of positive weight,
+to the ensemble's columns (:func:`_full_proba`). ``classes`` (None = the labels in y, which must be among
+them) fixes the ensemble's classes, as the ``classes`` of NaiveBayes does; a base learner with a
+``classes`` parameter then gets all K class indices, so every base model keeps counters for every class,
+also those its sample lacks (Wiering §2.2 starts every counter at γ). Set it on the ensemble, not on the
+base (base models see class indices, not labels). Base models are fitted only on rows of positive weight,
 with the weights as ``sample_weight`` (a bootstrap count of k is k copies of the row), and receive the
 ensemble's ``n_values`` (resolved on the full data for discrete learners, so every sample sees the same
 cardinalities). A base learner with a ``random_state`` parameter gets a seed drawn from the
@@ -25,8 +29,8 @@ import numpy as np
 
 from ..validation import (ESTIMATOR, NONE, RANDOM_STATE, Interval, Options, check_array, check_consistent_length,
                           check_labels, check_sample_weight, set_input_features, validate_params)
-from .base import (N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_X, check_rng,
-                   clone, fit_accepts, resolve_n_values)
+from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_X,
+                   check_rng, clone, fit_accepts, resolve_n_values)
 from .registry import input_kind as _input_kind
 
 VOTE_ZERO_ERROR = np.log(1e10)  # Ting & Zheng §2: the vote of a model with training error 0
@@ -43,7 +47,7 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
 
     _param_aliases = {"estimator": "base", "base_estimator": "base"}
     _parameter_constraints = {"base": [ESTIMATOR, NONE], "n_estimators": [Interval(Integral, 1, None, "left")],
-                              "random_state": RANDOM_STATE, "n_values": N_VALUES}
+                              "random_state": RANDOM_STATE, "classes": CLASS_LABELS, "n_values": N_VALUES}
 
     @property
     def input_kind(self) -> str:
@@ -58,8 +62,11 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
     def _prepare(self, X, y, sample_weight, n_values):
         """Checked (X, class indices, weights); discrete input becomes codes (-1 = missing)."""
         validate_params(self)
+        if self.base is not None and self.base.get_params(deep=False).get("classes") is not None:
+            raise ValueError(f"{type(self).__name__}: set classes on the ensemble, not on its base (base models "
+                             "are fitted on class indices)")
         arr = check_array(self, X, fit=True)
-        self.classes_, y_idx = check_labels(y, self)
+        self.classes_, y_idx = check_labels(y, self, self.classes)
         check_consistent_length(arr, y_idx)
         w = check_sample_weight(sample_weight, arr.shape[0])
         n_values = n_values if n_values is not None else self.n_values
@@ -74,9 +81,16 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         """The predict preamble: X checked like the training input."""
         return check_discrete_X(self, X) if self.input_kind == "discrete" else check_array(self, X, fit=False)
 
-    def _fit_base(self, X, y_idx, weights, rng):
-        """A clone of ``base`` fitted on the rows of positive weight, seeded from ``rng``."""
+    def _base_clone(self):
+        """An unfitted clone of ``base``, given the ensemble's class indices when ``classes`` is set."""
         est = clone(self.base if self.base is not None else _default_base())
+        if self.classes is not None and "classes" in est.get_params(deep=False):
+            est.set_params(classes=np.arange(len(self.classes_)))
+        return est
+
+    def _fit_base(self, X, y_idx, weights, rng):
+        """A clone of ``base`` (:meth:`_base_clone`) fitted on the rows of positive weight, seeded from ``rng``."""
+        est = self._base_clone()
         seed = int(rng.integers(2 ** 31 - 1))
         if "random_state" in est.get_params(deep=False):
             est.set_params(random_state=seed)
@@ -118,7 +132,8 @@ class Bagging(_Ensemble):
     (fraction of the data size drawn with replacement for each bootstrap sample; Wiering §4 "most often
     ... about 90%", so 0.9), ``voting`` (``"hard"``: majority vote of the predicted classes, ties to the
     lowest class index, ``predict_proba`` = vote fractions; ``"soft"``: average of the models'
-    probabilities), ``random_state``, ``n_values`` (passed to the base; the ``fit`` keyword wins).
+    probabilities), ``random_state``, ``classes`` (see the module docstring), ``n_values`` (passed to the
+    base; the ``fit`` keyword wins).
 
     Sample weights: rows are drawn with probability proportional to ``sample_weight``, and
     round(max_samples · n_rows) rows are drawn (so a weight of k matches k copies only in distribution).
@@ -132,12 +147,13 @@ class Bagging(_Ensemble):
                               "voting": [Options("hard", "soft")]}
 
     def __init__(self, base=None, n_estimators: int = 10, max_samples: float = 0.9, voting: str = "hard",
-                 random_state=None, n_values=None):
+                 random_state=None, classes=None, n_values=None):
         self.base = base
         self.n_estimators = n_estimators
         self.max_samples = max_samples
         self.voting = voting
         self.random_state = random_state
+        self.classes = classes
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
@@ -170,8 +186,8 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
 
     Parameters: ``base`` (any learner accepting ``sample_weight``; default ``NaiveBayes()``),
     ``n_estimators`` (T, the number of models in the final vote), ``restart`` (``"bootstrap"`` or
-    ``"noise"``), ``max_restarts`` (25), ``random_state``, ``n_values`` (passed to the base; the ``fit``
-    keyword wins).
+    ``"noise"``), ``max_restarts`` (25), ``random_state``, ``classes`` (see the module docstring),
+    ``n_values`` (passed to the base; the ``fit`` keyword wins).
 
     Procedure (Ting & Zheng §2). w_1(n) = 1 (times ``sample_weight``). Trial t: (i) fit M_t under w_t;
     (ii) ε_t = Σ_n w_t(n) δ(n) / N (eq. 1; weights always sum to N); (iii) misclassified rows get
@@ -210,12 +226,13 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
                               "max_restarts": [Interval(Integral, 0, None, "left")]}
 
     def __init__(self, base=None, n_estimators: int = 10, restart: str = "bootstrap", max_restarts: int = 25,
-                 random_state=None, n_values=None):
+                 random_state=None, classes=None, n_values=None):
         self.base = base
         self.n_estimators = n_estimators
         self.restart = restart
         self.max_restarts = max_restarts
         self.random_state = random_state
+        self.classes = classes
         self.n_values = n_values
 
     def _reinitialize(self, w: np.ndarray, rng) -> np.ndarray:
@@ -277,7 +294,7 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         fits on the rows of positive weight and returns its training-row predictions, exactly as ``fit`` on
         those rows followed by ``predict(X)``. Other learners are cloned and fitted by ``_fit_base``.
         """
-        template = clone(self.base if self.base is not None else _default_base())
+        template = self._base_clone()
         if not hasattr(template, "_boost_inputs"):
             def fit_round(weights, rng):
                 est = self._fit_base(X, y_idx, weights, rng)

@@ -9,8 +9,9 @@ g_i = P(M_i | D) ∝ P(M_i) Π_k P(f_k | M_i); expert NBs output μ_e = P(C | D)
 
 Counters (§2.2). Each NB holds real-valued counters c(C) and c_k(f_k, C), all initialized to
 γ + U(0, ``jitter``) (§4: γ = 0.1 + rand(0, 0.01), the symmetry breaking of §3.1), drawn from
-``random_state``. P(C) = c(C) / tot with tot = Σ_C c(C). ``denominator`` chooses P(f_k | C), for the
-gating NBs and the experts alike (all are NBCs of §2.2):
+``random_state``. The experts' classes are ``classes`` (None = those in y); a class without training
+rows keeps its initial counters (§2.2 starts every counter at γ). P(C) = c(C) / tot with tot = Σ_C c(C).
+``denominator`` chooses P(f_k | C), for the gating NBs and the experts alike (all are NBCs of §2.2):
 
 - ``"class"`` (default): the paper's P_k(f_k | C) = c_k(f_k, C) / c(C) (§2.2, and for the experts §3.2),
   the class counter as denominator; P(· | C) then need not sum to 1 over the values.
@@ -67,7 +68,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from ..validation import BOOLEAN, RANDOM_STATE, Constraint, Interval, Options
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
+from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X,
+                   check_rng)
 from .counting import ValueIndex
 from .naive_bayes import DENOMINATORS
 
@@ -284,9 +286,11 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
     Parameters: ``layers`` (branching factor per gating layer), ``gamma`` (initial counter γ),
     ``jitter`` (initial counters γ + U(0, jitter)), ``sigma`` (σ of the Gaussian regression model),
     ``n_iter`` (online EM passes), ``denominator`` (``"class"``: P(f | C) = c(f, C) / c(C) as §2.2 writes
-    it; ``"attribute"``: divided by the attribute's total), ``warm_start``, ``random_state``, ``n_values`` (per
-    column the number of values; the ``fit`` keyword wins; None = max code + 1). Input: integer codes, NaN or
-    negative = missing; at predict a code >= ``n_values_`` (never seen in training) counts as missing too.
+    it; ``"attribute"``: divided by the attribute's total), ``warm_start``, ``random_state``, ``classes``
+    (the class labels the experts keep counters for, as in :class:`~nbx.models.naive_bayes.NaiveBayes`;
+    None = those in y), ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max
+    code + 1). Input: integer codes, NaN or negative = missing; at predict a code >= ``n_values_`` (never
+    seen in training) counts as missing too.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``levels_`` (per level, from the root gating layer to
     the experts: a dict of the counters ``values`` (n_rows, n_models, n_out) over the flat value index,
@@ -304,12 +308,13 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         "denominator": [Options(*DENOMINATORS)],
         "warm_start": [BOOLEAN],
         "random_state": RANDOM_STATE,
+        "classes": CLASS_LABELS,
         "n_values": N_VALUES,
     }
 
     def __init__(self, layers=(4,), gamma: float = 0.1, jitter: float = 0.01, sigma: float = 0.1,
                  n_iter: int = 5, denominator: str = "class", warm_start: bool = False, random_state=None,
-                 n_values=None):
+                 classes=None, n_values=None):
         self.layers = layers
         self.gamma = gamma
         self.jitter = jitter
@@ -318,12 +323,14 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         self.denominator = denominator
         self.warm_start = warm_start
         self.random_state = random_state
+        self.classes = classes
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         warm = self.warm_start and hasattr(self, "_levels")
         fitted = (self.classes_, self.n_values_, self._layers) if warm else None
-        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)  # checks the parameters too
+        # (checks the parameters too)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         layers = [int(b) for b in self.layers]
         if warm:
             if not (np.array_equal(fitted[0], self.classes_) and np.array_equal(fitted[1], self.n_values_)

@@ -33,9 +33,9 @@ from numbers import Real
 
 import numpy as np
 
-from ..validation import RANDOM_STATE, Interval, Options
-from .base import (N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_fit,
-                   check_discrete_X, check_rng)
+from ..validation import RANDOM_STATE, Interval, Options, check_labels
+from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes,
+                   check_discrete_fit, check_discrete_X, check_rng)
 from .counting import ValueIndex, log_normalize, log_softmax, sum_rows
 
 PRIORS = ("laplace", "m_estimate", "kang")
@@ -96,6 +96,12 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
     (constructor or ``fit`` keyword, the keyword wins; None = max code + 1 per column). At predict a code
     >= ``n_values_`` is a value never seen in training and counts as missing.
 
+    ``classes`` (None = the labels in y): the class labels to keep counters for, like the ``classes`` of
+    scikit-learn's ``partial_fit``; y's labels must be among them. A class without training rows keeps
+    only its initial counters: with ``prior="laplace"`` P(c) = α / (N + Kα) and P(v | c) = α / α = 1 for
+    every value under ``denominator="class"`` (Wiering §2.2 starts every counter, of every class, at γ),
+    1 / V_j under ``"attribute"``.
+
     ``alpha`` is used by ``prior="laplace"`` only and ``m`` by ``"m_estimate"`` only: setting one the prior
     ignores warns. A pseudo-count below 1e-10 (e.g. ``alpha=0``, which gives log 0 for a value unseen in a
     class) is raised to 1e-10 with a warning, as scikit-learn's naive Bayes does.
@@ -112,17 +118,20 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         "alpha_jitter": [Interval(Real, 0, None, "left")],
         "random_state": RANDOM_STATE,
         "denominator": [Options(*DENOMINATORS)],
+        "classes": CLASS_LABELS,
         "n_values": N_VALUES,
     }
 
     def __init__(self, prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                 alpha_jitter: float = 0.0, random_state=None, denominator: str = "attribute", n_values=None):
+                 alpha_jitter: float = 0.0, random_state=None, denominator: str = "attribute", classes=None,
+                 n_values=None):
         self.prior = prior
         self.alpha = alpha
         self.m = m
         self.alpha_jitter = alpha_jitter
         self.random_state = random_state
         self.denominator = denominator
+        self.classes = classes
         self.n_values = n_values
 
     def _pseudo_counts(self) -> tuple[float, float]:
@@ -142,7 +151,7 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         return values["alpha"], values["m"]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         self._index = ValueIndex(self.n_values_)
         return self._fit_rows(self._index.rows(codes), y_idx, w)
 
@@ -154,7 +163,7 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the
         predicted class (index into ``y``'s labels) of every row of ``table_rows``."""
         rows = np.flatnonzero(weights > 0)
-        self.classes_, y_idx = np.unique(y[rows], return_inverse=True)
+        self.classes_, y_idx = check_labels(y[rows], self, self.classes)
         self.n_values_ = np.asarray(n_values, np.int64)
         self.n_features_in_ = table_rows.shape[1]
         self._index = ValueIndex(self.n_values_)

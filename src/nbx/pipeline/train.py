@@ -43,7 +43,7 @@ def train(params: config.Params, name: str, learner: str) -> None:
             progress.start(ds)
             t0 = time.perf_counter()
             out = run_splits(setup.estimator, data[ds], params["seed"], (name, ds, setup.seed_name),
-                             on_split=progress.advance)
+                             on_split=progress.advance, all_classes=setup.all_classes)
             write_npz(layout.predictions(name, learner, ds), **out.arrays())
             if any(info is not None for info in out.fit_info):
                 fit_info[ds] = out.fit_info

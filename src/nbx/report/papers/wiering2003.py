@@ -6,9 +6,12 @@ average accuracy, average error reduction (Bauer & Kohavi: mean over data sets o
 significant win:loss. Beyond the paper we give the win:loss under Nadeau & Bengio's corrected resampled t-test,
 since 50 overlapping half/half splits make the plain t-test overconfident.
 
+Two readings of §2.2, each reported side by side with the default; the claims are marked from the default.
 P(f | C): the default learners use §2.2's P_i(f_i | C) = c_i(f_i, C) / c(C) (counters started at γ, so the
 denominator is the class counter γ + n_C); the ``*_attrnorm`` learners divide by the attribute's total
-n_C + V·γ instead. Both are reported side by side; the claims are marked from the default.
+n_C + V·γ instead. Classes: the default learners keep counters for every class of the data set (§2.2
+initializes every counter to γ before learning), also for a class missing from a training half; the
+``*_seenclasses`` learners only for the classes of their training half.
 
 Abalone is not comparable (:data:`NOT_COMPARABLE`): averages, error reductions, win:loss and the claims use
 the other data sets, and the summary shows them with Abalone too.
@@ -37,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import stats
+from ...pipeline.inputs import load_plan
 from ..claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict, missing, render
 from ..context import ReportContext
 from ..published import name_key, read_table
@@ -45,6 +49,7 @@ from ..tables import comparison_table, error_reduction, fmt, marks, md_table, wi
 NB, HM14, HM22, BAG, BOOST = "nb_wiering", "hm14", "hm22", "bagging_nb", "boosting_nb"
 LEARNERS = [NB, HM14, HM22, BAG, BOOST]
 ATTRNORM = {x: f"{x}_attrnorm" for x in LEARNERS}  # the same learners with P(f | C) over the attribute's total
+SEEN = {x: f"{x}_seenclasses" for x in LEARNERS}  # the same learners with counters for the training half's classes
 TITLES = {NB: "NBC", HM14: "1-4 HM", HM22: "2-2 HM", BAG: "Bagging", BOOST: "Boosting"}
 SIG_COLUMNS = {HM14: "hm14_sig", HM22: "hm22_sig", BAG: "bagging_sig", BOOST: "boosting_sig"}
 NOT_COMPARABLE = {
@@ -55,10 +60,16 @@ NOT_COMPARABLE = {
 DENOMINATOR_EVIDENCE = (
     "§2.2 writes P_i(f_i|C) = c_i(f_i, C)/c(C) with every counter started at γ (§3.2 the same for the experts), "
     "so the default divides by the class counter γ + n_C; dividing by the attribute's total n_C + V·γ, which "
-    "makes P(·|C) a distribution over the values, is our earlier reading, kept as the alternative. Our learners "
-    "know only the classes present in their training half (the runner gives a missing class probability 0); "
-    "with counters for every class of the data set, the class-counter reading would give such a class "
-    "P(f|C) = γ/γ = 1 for every value and predict it often where classes are rare.")
+    "makes P(·|C) a distribution over the values, is our earlier reading, kept as the alternative. Both keep "
+    "counters for every class of the data set (see the next section).")
+CLASSES_EVIDENCE = (
+    "§2.2 initializes the counters, c(C) for every class and tot = Σ_C c(C), to γ before the first example, so "
+    "an NBC (and every expert of an HM, §3.2) holds counters for every class of the problem, also for one its "
+    "training half lacks; such a class keeps c(C) = c_i(f_i, C) = γ, i.e. P(C) = γ/tot and, with the class "
+    "counter as denominator, P_i(f_i|C) = γ/γ = 1 for every value, so it can win where the other classes' "
+    "products are small. That is the default; counters only for the classes of the training half (a missing "
+    "class gets probability 0) is our earlier reading, kept as `*_seenclasses`. (With the attribute's total as "
+    "denominator such a class would get the uniform P(f|C) = 1/V instead.)")
 
 
 def comparable(ctx: ReportContext) -> list[str]:
@@ -137,29 +148,55 @@ def mark_table(ctx: ReportContext, ours: dict, paper: dict) -> list[str]:
         md_table(["data set"] + [TITLES[x] for x in learners], rows)
 
 
-def denominator_section(ctx: ReportContext) -> list[str]:
-    """Every learner under both P(f | C) readings, side by side, with the summary rows of each."""
-    pairs = [(x, ATTRNORM[x]) for x in LEARNERS if ctx.has(x, ATTRNORM[x])]
+def halves_lacking_a_class(ctx: ReportContext, p: str) -> str:
+    """How many training halves of data set ``p`` lack at least one of its classes."""
+    y = ctx.labels(p)
+    test, _ = load_plan(ctx.exp.name, ctx.exp.datasets[p])
+    n_classes = len(np.unique(y))
+    lacking = sum(len(np.unique(y[~t])) < n_classes for t in test)
+    return f"{lacking}/{len(test)}"
+
+
+def reading_section(ctx: ReportContext, title: str, evidence: str, alternative: dict[str, str], caption: str,
+                    name: str, extra: tuple | None = None) -> list[str]:
+    """Every learner under the default and an alternative reading (``alternative``: default -> its
+    alternative learner), side by side, with the summary rows of the alternative; ``extra`` = (column
+    header, function of the data set) adds a column."""
+    pairs = [(x, alternative[x]) for x in LEARNERS if ctx.has(x, alternative[x])]
     if not pairs:
         return []
     rows = []
     for p in ctx.datasets:
         row = [p + (" (not comparable)" if p in NOT_COMPARABLE else ""), fmt(ctx.published_acc(p, NB))]
+        row += [extra[1](ctx, p)] if extra else []
         row += [f"{ctx.acc(p, x):.1f} / {ctx.acc(p, a):.1f}" for x, a in pairs]
         rows.append(row)
-    names = comparable(ctx)
-    attr = [ATTRNORM[x] for x in LEARNERS]
-    out = ["## P(f | C): class counter (default) vs attribute total", "", DENOMINATOR_EVIDENCE, "",
-           "Accuracy (%) with P(f|C) = c(f, C) / c(C) / with P(f|C) = c(f, C) / Σ_v c(v, C) (`*_attrnorm` "
-           "learners, same seeds), and the paper's NBC:", ""]
-    out += md_table(["data set", "NBC pub."] + [TITLES[x] for x, _ in pairs], rows)
-    if all(ctx.has(x) for x in attr):
-        kept = [p for p in names if np.isfinite(ctx.published_acc(p, NB))]
-        out += ["Summary of the per-attribute reading, ours / the paper's (marks vs its own NBC):", ""]
+    alt = [alternative[x] for x in LEARNERS]
+    out = [title, "", evidence, "", caption, ""]
+    out += md_table(["data set", "NBC pub."] + ([extra[0]] if extra else []) + [TITLES[x] for x, _ in pairs], rows)
+    if all(ctx.has(x) for x in alt):
+        kept = [p for p in comparable(ctx) if np.isfinite(ctx.published_acc(p, NB))]
+        out += [f"Summary of the {name}, ours / the paper's (marks vs its own NBC):", ""]
         out += md_table([""] + [TITLES[x] for x in LEARNERS],
-                        summary_rows(ctx, kept, f"{len(kept)} comparable data sets", attr) +
-                        summary_rows(ctx, list(ctx.datasets), f"all {len(ctx.datasets)}", attr))
+                        summary_rows(ctx, kept, f"{len(kept)} comparable data sets", alt) +
+                        summary_rows(ctx, list(ctx.datasets), f"all {len(ctx.datasets)}", alt))
     return out
+
+
+def denominator_section(ctx: ReportContext) -> list[str]:
+    return reading_section(
+        ctx, "## P(f | C): class counter (default) vs attribute total", DENOMINATOR_EVIDENCE, ATTRNORM,
+        "Accuracy (%) with P(f|C) = c(f, C) / c(C) / with P(f|C) = c(f, C) / Σ_v c(v, C) (`*_attrnorm` "
+        "learners, same seeds), and the paper's NBC:", "per-attribute reading")
+
+
+def classes_section(ctx: ReportContext) -> list[str]:
+    return reading_section(
+        ctx, "## Counters for every class (default) vs the training half's classes", CLASSES_EVIDENCE, SEEN,
+        "Accuracy (%) with counters for every class of the data set / only for the classes of the training "
+        "half (`*_seenclasses` learners, same seeds), both with P(f|C) = c(f, C) / c(C); the paper's NBC; and "
+        "how many training halves lack a class (only their runs can differ):", "training-half classes",
+        extra=("halves lacking a class", halves_lacking_a_class))
 
 
 def analysis(ctx: ReportContext) -> dict | None:
@@ -297,14 +334,15 @@ def sections(ctx: ReportContext) -> list[str]:
     names = comparable(ctx)
     out = ["## Table 2: accuracy (%) over 50 random half/half splits", "",
            "Ours ± std with our paired t-test mark vs NBC, then the paper's number (*pub.*). P(f|C) = c(f, C) / "
-           "c(C) as §2.2 writes it (the per-attribute reading is compared below).", ""]
+           "c(C) as §2.2 writes it, with counters for every class of the data set (the per-attribute reading and "
+           "counters for the training half's classes only are compared below).", ""]
     out += [f"**Not comparable: {p}** — {why}. The average and win:loss rows of this table, the summary and the "
             f"claims leave {p} out; the summary also shows them with it." for p, why in NOT_COMPARABLE.items()
             if p in ctx.datasets] + [""]
     out += comparison_table(ctx, learners, baseline=NB if ctx.has(NB) else None, names=TITLES, average_over=names)
     if ctx.has(*LEARNERS):
         out += summary(ctx, LEARNERS) + mark_table(ctx, ours, paper)
-    out += denominator_section(ctx)
+    out += denominator_section(ctx) + classes_section(ctx)
     a = analysis(ctx)
     if a is not None and "naive_bayes_train_accuracy" in a:
         out += ["## §3.2: loading XOR and 4-bit parity", ""] + parity_curve(a)
