@@ -392,3 +392,24 @@ def test_datasets_and_learners_list_what_experiments_use(capsys, in_repo):
     assert re.search(rf"^c45_kang\s+C45Tree\s+discrete\s+{users('c45_kang', 'learners')}$", out, re.M)
     assert re.search(rf"^c45\s+C45Tree\s+mixed\s+{users('c45', 'learners')}$", out, re.M)
     assert "input: discrete" in nbx(capsys, "learners", "hbayes_tan")[1]
+
+
+def test_pareto_marks_learners_no_other_beats_on_time_and_rank(capsys, tmp_path, monkeypatch):
+    from nbx.cli.results import pareto_front
+    #                         cheap+bad  dear+best  dominated  tie with the first on both
+    assert pareto_front([1, 10, 5, 1], [3, 1, 3, 3]).tolist() == [True, True, False, True]
+    monkeypatch.chdir(tmp_path)
+    base = np.linspace(0.7, 0.9, 10)
+    acc = {(ds, x): base + d for ds in ("iris", "wine") for x, d in (("nb_kang", 0), ("tan", .05), ("c45_kang", -.05))}
+    results_repo(tmp_path, ["nb_kang", "tan", "c45_kang"], {"Iris": "iris", "Wine": "wine"}, acc)
+    folder = tmp_path / "data" / "timings" / "kang2006"
+    folder.mkdir(parents=True)
+    for learner, secs in (("nb_kang", 0.5), ("tan", 2.0), ("c45_kang", 1.0)):
+        (folder / f"{learner}.json").write_text(json.dumps(
+            {ds: {"fit_seconds": secs, "predict_seconds": 0.0, "wall_seconds": secs} for ds in ("iris", "wine")}))
+    code, out, err = nbx(capsys, "timings", "kang2006", "--pareto")
+    assert code == 0, err
+    assert re.search(r"^nb_kang\s+1\.0\s+2\.00\s+80\.00\s+\*$", out, re.M)
+    assert re.search(r"^c45_kang\s+2\.0\s+3\.00\s+75\.00$", out, re.M)      # slower and worse than nb_kang
+    assert re.search(r"^tan\s+4\.0\s+1\.00\s+85\.00\s+\*$", out, re.M)
+    assert (folder / "pareto.png").stat().st_size > 0 and "front" in (folder / "pareto.csv").read_text()

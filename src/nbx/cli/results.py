@@ -5,7 +5,9 @@
 accuracy (%) per data set and learner, with ``v`` / ``*`` where a learner is significantly better / worse than
 the experiment's reference learner (``experiments.<exp>.reference``) by the corrected resampled t-test at
 p < 0.05 (Nadeau & Bengio 2003; the test fraction from the split plan). ``timings`` prints the wall-clock
-seconds of this machine's last train run (data/timings/, not versioned): the place reports point to for time.
+seconds of this machine's last train run (data/timings/, not versioned): the place reports point to for time;
+``timings EXPERIMENT --pareto`` sets each learner's total fit seconds beside its mean accuracy rank and marks the
+learners no other learner beats on both (the accuracy vs fit-time front, also written as CSV and PNG there).
 Many learners are split over several tables that fit ``--width`` columns, each repeating the reference.
 """
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 import numpy as np
 
 from .. import config, layout, stats
+from ..io import atomic_path
 from ..pipeline.inputs import MissingInputError
 from .common import SpecError, load_params, render, split_top
 
@@ -36,6 +39,9 @@ def register(sub) -> None:
                                    "(data/timings/<experiment>/<learner>.json, not versioned).")
     p.add_argument("experiment", nargs="?", help="default: every experiment with timings")
     p.add_argument("--width", type=int, default=160, help="terminal width to fit (default 160)")
+    p.add_argument("--pareto", action="store_true",
+                   help="accuracy rank vs total fit seconds per learner, the front marked; also writes "
+                        "data/timings/<experiment>/pareto.csv and pareto.png")
     p.set_defaults(func=run_timings)
 
 
@@ -143,8 +149,68 @@ def run_results(args) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ timings
+def pareto_front(cost: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """True where no other point is at least as cheap and as well ranked, and strictly better in one."""
+    cost, rank = np.asarray(cost, float), np.asarray(rank, float)
+    no_worse = (cost[None, :] <= cost[:, None]) & (rank[None, :] <= rank[:, None])
+    better = (cost[None, :] < cost[:, None]) | (rank[None, :] < rank[:, None])
+    return ~(no_worse & better).any(axis=1)
+
+
+def run_pareto(params, name: str) -> None:
+    """Mean accuracy rank over the data sets every learner ran on vs the sum of its fit seconds there."""
+    from ..multicompare import rank_rows
+    import pandas as pd
+    exp = config.experiment(params, name)
+    acc = load_results(exp.name)
+    times = {}
+    for x in exp.learners:
+        path = layout.timings(exp.name, x)
+        if path.exists():
+            times[x] = json.loads(path.read_text())
+    learners = [x for x in exp.learners if x in times]
+    datasets = [ds for ds in acc if all(x in acc[ds] and ds in times[x] for x in learners)]
+    if len(learners) < 2 or not datasets:
+        raise MissingInputError(f"--pareto needs results and timings of two or more learners on common data sets: "
+                                f"run `dvc repro report@{exp.name}` first")
+    mean_acc = np.array([[acc[ds][x].mean() for x in learners] for ds in datasets])
+    frame = pd.DataFrame({
+        "learner": learners,
+        "fit_seconds": [sum(times[x][ds]["fit_seconds"] for ds in datasets) for x in learners],
+        "mean_rank": rank_rows(mean_acc).mean(axis=0),
+        "accuracy": mean_acc.mean(axis=0) * 100})
+    frame["front"] = pareto_front(frame["fit_seconds"], frame["mean_rank"])
+    frame = frame.sort_values("fit_seconds", kind="stable")
+    out = layout.TIMINGS / exp.name
+    with atomic_path(out / "pareto.csv") as tmp:
+        frame.round(4).to_csv(tmp, index=False)
+    plot_pareto(frame, out / "pareto.png", f"{exp.name}: {len(datasets)} data sets")
+    rows = [[r.learner, f"{r.fit_seconds:.1f}", f"{r.mean_rank:.2f}", f"{r.accuracy:.2f}", "*" if r.front else ""]
+            for r in frame.itertuples()]
+    print(f"{exp.name}: total fit seconds (this machine's last run) vs mean accuracy rank over {len(datasets)} data "
+          f"sets; * = on the front (no learner both faster and better ranked); {out}/pareto.csv, pareto.png\n")
+    print(render(["learner", "fit s", "mean rank", "accuracy %", "front"], rows, right={1, 2, 3}))
+
+
+def plot_pareto(frame, path, title: str) -> None:
+    from ..report.figures import plt, save_figure
+    fig, ax = plt.subplots(figsize=(7, 5))
+    ax.scatter(frame["fit_seconds"], frame["mean_rank"], c=["C3" if f else "C0" for f in frame["front"]])
+    front = frame[frame["front"]]
+    ax.step(front["fit_seconds"], front["mean_rank"], where="post", color="C3", lw=1)
+    for r in frame.itertuples():
+        ax.annotate(r.learner, (r.fit_seconds, r.mean_rank), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set(xscale="log", xlabel="total fit seconds (log scale)", ylabel="mean accuracy rank (1 = best)", title=title)
+    ax.invert_yaxis()
+    save_figure(fig, path)
+
+
 def run_timings(args) -> None:
     params = load_params(required=True)
+    if args.pareto:
+        if not args.experiment:
+            raise SpecError("--pareto needs an experiment, e.g. `nbx timings benchmark --pareto`")
+        return run_pareto(params, args.experiment)
     names = [config.experiment(params, args.experiment).name] if args.experiment else list(params["experiments"])
     shown = 0
     for name in names:
