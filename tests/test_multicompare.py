@@ -116,3 +116,11 @@ def test_pairwise_wilcoxon_holm_table():
     assert table["p"].iloc[0] == mc.wilcoxon_signed_rank(AUC[:, 0], AUC[:, 1])[1]
     assert np.all(table["p_holm"] >= table["p"])
     assert table["mean_diff"].iloc[0] == pytest.approx(np.mean(AUC[:, 0] - AUC[:, 1]))
+
+
+def test_means_of_the_same_split_results_in_another_order_tie():
+    a = np.array([0.1, 0.7, 0.2, 0.9, 0.3, 0.65, 0.4])
+    b = a[::-1]
+    assert a.mean() != b.mean()          # the summation order shows in the last bit ...
+    ranks = mc.rank_rows([[a.mean(), b.mean(), 0.0]])
+    assert ranks.tolist() == [[1.5, 1.5, 3.0]]  # ... but they are the same results: a tie

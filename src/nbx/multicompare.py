@@ -21,11 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-
-def rank_rows(scores, higher_is_better: bool = True) -> np.ndarray:
-    """Rank of each learner (column) on each data set (row): 1 = best, ties get the average rank."""
-    scores = np.asarray(scores, dtype=float)
-    return stats.rankdata(-scores if higher_is_better else scores, axis=1)
+from .stats import rank_rows
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,15 @@ import numpy as np
 from scipy import stats
 
 
+def rank_rows(scores, higher_is_better: bool = True) -> np.ndarray:
+    """Rank of each learner (column) on each data set (row): 1 = best, ties get the average rank.
+
+    Scores are rounded to 12 decimals first: a mean over splits is summed in some order, and two learners whose
+    split results are the same numbers in another order must tie, not be ranked by the last bit."""
+    scores = np.round(np.asarray(scores, dtype=float), 12)
+    return stats.rankdata(-scores if higher_is_better else scores, axis=1)
+
+
 def paired_t(a: np.ndarray, b: np.ndarray) -> float:
     """Two-sided p-value of the paired t-test of a vs b (1.0 when all differences are 0)."""
     d = np.asarray(a, float) - np.asarray(b, float)

@@ -159,7 +159,6 @@ def pareto_front(cost: np.ndarray, rank: np.ndarray) -> np.ndarray:
 
 def run_pareto(params, name: str) -> None:
     """Mean accuracy rank over the data sets every learner ran on vs the sum of its fit seconds there."""
-    from ..multicompare import rank_rows
     import pandas as pd
     exp = config.experiment(params, name)
     acc = load_results(exp.name)
@@ -177,7 +176,7 @@ def run_pareto(params, name: str) -> None:
     frame = pd.DataFrame({
         "learner": learners,
         "fit_seconds": [sum(times[x][ds]["fit_seconds"] for ds in datasets) for x in learners],
-        "mean_rank": rank_rows(mean_acc).mean(axis=0),
+        "mean_rank": stats.rank_rows(mean_acc).mean(axis=0),
         "accuracy": mean_acc.mean(axis=0) * 100})
     frame["front"] = pareto_front(frame["fit_seconds"], frame["mean_rank"])
     frame = frame.sort_values("fit_seconds", kind="stable")

@@ -27,12 +27,6 @@ from .inputs import available, load_plan, load_table
 SIGNIFICANCE = 0.05
 
 
-def mean_ranks(acc: np.ndarray) -> np.ndarray:
-    """Mean over rows (data sets) of each column's rank, 1 = highest accuracy, ties averaged."""
-    from scipy.stats import rankdata
-    return rankdata(-acc, axis=1).mean(axis=0)
-
-
 PROBABILITY_SCORES = ("log_loss", "brier", "ece", "auc")
 
 
@@ -48,7 +42,7 @@ def learner_summaries(learners: list[str], reference: str, split_acc: dict, test
     rows its splits test on, ``scores[ds][learner][name]`` the per-split probability scores."""
     datasets = list(split_acc)
     means = np.array([[100 * split_acc[ds][x].mean() for x in learners] for ds in datasets]).reshape(-1, len(learners))
-    ranks = mean_ranks(means) if datasets else np.full(len(learners), np.nan)
+    ranks = stats.rank_rows(means).mean(axis=0) if datasets else np.full(len(learners), np.nan)
     out = {}
     for j, x in enumerate(learners):
         win = tie = loss = 0
