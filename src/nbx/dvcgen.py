@@ -215,7 +215,8 @@ ACCURACY_PLOT_LEARNERS = 10  # grouped bars stay readable up to about this many 
 
 def plots(params: config.Params) -> list[dict]:
     """``dvc plots`` of every experiment: accuracy per data set (its first learners, grouped bars), ours vs
-    published (tooltip: data set and learner), and the paper's figures its report module declares."""
+    published (tooltip: data set and learner), and the figures its report module declares (a ``file`` in
+    reports/figures/<experiment>/, or any ``path``)."""
     import importlib
     out = []
     for name in params["experiments"]:
@@ -236,7 +237,7 @@ def plots(params: config.Params) -> list[dict]:
             runs = set(exp.learners)
             for p in getattr(module, "plots", lambda has: [])(lambda *xs: runs.issuperset(xs)):
                 out.append({f"{name}: {p['title']}": {
-                    "template": "scatter", "x": p["x"], "y": {f"{fig}/{p['file']}": p["y"]},
+                    "template": "scatter", "x": p["x"], "y": {p.get("path") or f"{fig}/{p['file']}": p["y"]},
                     "title": p["title"], "x_label": p["x_label"], "y_label": p["y_label"]}})
     return out
 

@@ -18,7 +18,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ... import multicompare, stats
+from ... import layout, multicompare, stats
 from ...bayes_signrank import bayes_signed_rank
 from ..context import ReportContext
 from ..figures import figure_path
@@ -194,6 +194,14 @@ def per_dataset_section(ctx: ReportContext) -> list[str]:
             f"Mean accuracy (%) over the folds; `v` / `*` = significantly better / worse than the reference "
             f"`{ref}` (corrected resampled t-test, p < {ALPHA}), as in Weka's Experimenter.", ""] + \
         md_table(["data set"] + [f"`{x}`" for x in ctx.learners], rows)
+
+
+def plots(has) -> list[dict]:
+    """``dvc plots``: this machine's accuracy vs fit-time front, from `nbx timings benchmark --pareto` (timings
+    are not versioned, so the file exists only after that command; until then `dvc plots show` skips it)."""
+    return [{"path": str(layout.TIMINGS / "benchmark" / "pareto.csv"), "x": "fit_seconds", "y": "mean_rank",
+             "title": "total fit seconds vs mean accuracy rank (this machine; run `nbx timings benchmark --pareto`)",
+             "x_label": "total fit seconds", "y_label": "mean accuracy rank (1 = best)"}]
 
 
 def sections(ctx: ReportContext) -> list[str]:
