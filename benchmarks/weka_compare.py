@@ -110,7 +110,11 @@ def cross_validate(learner: str, dataset: str) -> float:
         train = ~test[s]
         X, n_values = table.X, table.n_values
         if kind == "discrete":
-            disc = make_discretizer({"kind": "mdl"}).fit(X[train], n_values, table.y[train])
+            disc = make_discretizer({"kind": "mdl"})
+            if hasattr(disc, "n_values"):  # scikit-learn's fit(X, y), nominal columns as a parameter
+                disc.set_params(n_values=n_values).fit(X[train], table.y[train])
+            else:  # a --baseline-src checkout from before that
+                disc.fit(X[train], n_values, table.y[train])
             X, n_values = disc.transform(X), disc.n_values_
         model = make_learner(spec).fit(X[train], table.y[train], n_values=n_values)
         correct += int(np.sum(model.predict(X[test[s]]) == table.y[test[s]]))
