@@ -193,7 +193,7 @@ def _validate(e: Entry) -> None:
 
 def _entry_lines(text: str) -> dict[str, int]:
     """Line (1-based) of each entry under ``datasets:``, for error messages."""
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    node = yaml.compose(text, Loader=_YAML_LOADER)
     for key, value in node.value if isinstance(node, yaml.MappingNode) else []:
         if key.value == "datasets" and isinstance(value, yaml.MappingNode):
             return {k.value: k.start_mark.line + 1 for k, _ in value.value}
