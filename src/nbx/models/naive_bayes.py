@@ -153,7 +153,8 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         self._index = ValueIndex(self.n_values_)
-        return self._fit_rows(self._index.rows(codes), y_idx, w)
+        # counts() bins large inputs one column at a time: no (n, d) temporaries, same counts as counts_at
+        return self._fit_counts(self._index.counts(codes, y_idx, w, len(self.classes_)), y_idx, w)
 
     def _boost_inputs(self, X, n_values):
         """AdaBoostM1's fast path: the codes' table rows, computed once per boosting run."""
@@ -167,7 +168,8 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         self.n_values_ = np.asarray(n_values, np.int64)
         self.n_features_in_ = table_rows.shape[1]
         self._index = ValueIndex(self.n_values_)
-        self._fit_rows(table_rows[rows], y_idx, weights[rows])
+        w = weights[rows]
+        self._fit_counts(self._index.counts_at(table_rows[rows], y_idx, w, len(self.classes_)), y_idx, w)
         return self._boost_predict(table_rows)
 
     def _boost_predict(self, table_rows) -> np.ndarray:
@@ -175,10 +177,10 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         joint = self.class_log_prior_ + sum_rows(self.log_table_, table_rows)
         return self.classes_[np.argmax(log_normalize(joint), axis=1)]
 
-    def _fit_rows(self, table_rows, y_idx, w):
+    def _fit_counts(self, counts, y_idx, w):
+        """The tables from weighted counts (:meth:`ValueIndex.counts`, last row = missing values)."""
         alpha, m = self._pseudo_counts()
         k = len(self.classes_)
-        counts = self._index.counts_at(table_rows, y_idx, w, k)
         self.feature_count_ = counts[:-1]
         self.class_count_ = np.bincount(y_idx, weights=w, minlength=k)
         jitter = None
