@@ -58,12 +58,16 @@ def _key_lines(node, prefix: tuple = ()) -> dict[tuple, int]:
     return out
 
 
+# libyaml's loader when installed: every stage reads params.yaml, and the pure-Python one takes ~0.1 s of it
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_params(path: Path | str = PARAMS_FILE) -> Params:
     path = Path(path)
     try:
         text = path.read_text()
-        data = yaml.safe_load(text)
-        lines = _key_lines(yaml.compose(text, Loader=yaml.SafeLoader))
+        data = yaml.load(text, Loader=_YAML_LOADER)
+        lines = _key_lines(yaml.compose(text, Loader=_YAML_LOADER))
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}; run from the repository root") from None
     except yaml.YAMLError as exc:
