@@ -235,7 +235,10 @@ def check_discrete_X(estimator, X) -> np.ndarray:
     """The predict preamble of a discrete learner: codes with -1 for missing and for unseen values
     (a code >= the fitted ``n_values_`` is a value never seen in training and counts as missing)."""
     codes = as_codes(check_array(estimator, X, fit=False), estimator)
-    return np.where(codes < estimator.n_values_, codes, -1)
+    unseen = codes >= estimator.n_values_
+    if unseen.any():  # as_codes returned a new array: mark in place, no second (n, d) copy
+        codes[unseen] = -1
+    return codes
 
 
 # --------------------------------------------------------------------------------------- mixed input
