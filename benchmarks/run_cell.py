@@ -34,10 +34,10 @@ def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, re
     same = True
     total = 0.0
     for ds in datasets or available(experiment):
-        data = split_data(exp, ds, setup.input)
+        data = split_data(exp, ds, setup.input, setup.numeric_ordinal)
         t0 = time.perf_counter()
         out = run_splits(setup.estimator, data, params["seed"], (experiment, ds, setup.seed_name), n_jobs=jobs,
-                         all_classes=setup.all_classes)
+                         all_classes=setup.all_classes, numeric_ordinal=setup.numeric_ordinal)
         wall = time.perf_counter() - t0
         total += wall
         verdict = ""

@@ -51,6 +51,10 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
      "learners.nb_wiering.all_classes: 'yes' must be true or false"),
     (("learners", "c45", "all_classes"), True, "learner",
      "learners.c45.all_classes: C45Tree has no 'classes' parameter to set"),
+    (("learners", "lnbt3", "numeric_ordinal"), "yes", "learner",
+     "learners.lnbt3.numeric_ordinal: 'yes' must be true or false"),
+    (("learners", "nb_ting", "numeric_ordinal"), True, "learner",
+     "learners.nb_ting.numeric_ordinal: NaiveBayes has no 'ordinal' parameter to set"),
 ]
 
 

@@ -29,6 +29,14 @@ def test_every_experiment_learner_has_exactly_one_cell():
         assert list(cells) == block["learners"]
 
 
+def test_a_cell_declares_the_table_it_reads_for_numeric_ordinal():
+    """A discrete cell reads the prepared table only when it asks which columns were numeric."""
+    cells = yaml.safe_load((REPO / "stages/train/ting2003/dvc.yaml").read_text())["stages"]
+    assert "data/prepared/ting2003" in cells["blnbt10"]["deps"]
+    assert "data/prepared/ting2003" not in cells["blnbt10_multiway"]["deps"]
+    assert "data/prepared/ting2003" not in cells["nb_ting"]["deps"]
+
+
 def test_closure_follows_relative_package_and_function_level_imports():
     files = set(dvcgen.closure([Path("src/nbx/pipeline/train.py")]))
     assert {"src/nbx/__init__.py", "src/nbx/config.py", "src/nbx/runner.py", "src/nbx/pipeline/__init__.py",

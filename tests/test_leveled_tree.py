@@ -25,16 +25,17 @@ def _entropy(weights):
     return -sum(w / total * math.log2(w / total) for w in weights if w > 0) if total > 0 else 0.0
 
 
-def ref_gain(X, y, w, a, V, K):
-    """C4.5 gain and split information of attribute a, with missing values, by loops."""
+def ref_gain(X, y, w, a, V, K, t=-1):
+    """C4.5 gain and split information of attribute a's multiway test (t = -1) or of its cut x <= t, with
+    missing values, by loops."""
     total = w.sum()
     known = X[:, a] >= 0
     wk = w[known].sum()
     class_known = [w[known & (y == c)].sum() for c in range(K)]
     cond = 0.0
     branch = []
-    for v in range(V):
-        sel = X[:, a] == v
+    for v in range(V if t < 0 else 2):
+        sel = known & (ref_branch(X[:, a], t) == v)
         wv = w[sel].sum()
         branch.append(wv)
         if wv > 0:
@@ -44,38 +45,57 @@ def ref_gain(X, y, w, a, V, K):
     return gain, split, branch
 
 
-def ref_children(X, w, a, branch):
+def ref_children(X, w, a, branch, t=-1):
     """Weight of each branch once the rows with a missing value join the largest branch."""
     out = list(branch)
     out[int(np.argmax(branch))] += w[X[:, a] < 0].sum()
     return out
 
 
-def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="node"):
-    node = {"rows": (X, y, w), "used": set(used), "attr": -1}
+def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="node", ordinal=()):
+    """The tree by loops; an ``ordinal`` attribute's test is its best binary cut ``x <= t`` (by gain)."""
+    node = {"rows": (X, y, w), "used": set(used), "attr": -1, "t": -1}
+
+    def admissible(s, a, t):
+        if sum(b >= 2 for b in s[2]) < 2 or s[1] <= 1e-12:
+            return False
+        # under the children reading every non-empty child keeps at least min_split
+        return on != "children" or all(c >= min_split - 1e-9 for c in ref_children(X, w, a, s[2], t) if c > 0)
+
     if depth < max_depth and w.sum() >= min_split:
-        stats = {a: ref_gain(X, y, w, a, nv[a], K) for a in range(len(nv)) if a not in used}
-        ok = {a: s for a, s in stats.items() if sum(b >= 2 for b in s[2]) >= 2 and s[1] > 1e-12}
-        if on == "children":  # every non-empty child keeps at least min_split
-            ok = {a: s for a, s in ok.items()
-                  if all(c >= min_split - 1e-9 for c in ref_children(X, w, a, s[2]) if c > 0)}
+        ok = {}
+        for a in range(len(nv)):
+            if a in ordinal:
+                cuts = [(ref_gain(X, y, w, a, nv[a], K, t), t) for t in range(nv[a] - 1)]
+                cuts = [(s, t) for s, t in cuts if admissible(s, a, t)]
+                if cuts:
+                    ok[a] = max(cuts, key=lambda c: (c[0][0], -c[1]))  # largest gain, lowest t
+            elif a not in used:
+                s = ref_gain(X, y, w, a, nv[a], K)
+                if admissible(s, a, -1):
+                    ok[a] = (s, -1)
         if ok:
-            avg = np.mean([s[0] for s in ok.values()])
+            avg = np.mean([s[0] for s, _ in ok.values()])
             best, best_ratio = -1, -np.inf
             for a in sorted(ok):
-                gain, split, _ = ok[a]
+                (gain, split, _), t = ok[a]
                 if gain >= avg - 1e-12 and gain > 1e-12 and gain / split > best_ratio:
-                    best, best_ratio = a, gain / split
+                    best, best_ratio, node["t"] = a, gain / split, t
             node["attr"] = best
     if node["attr"] >= 0:
-        a = node["attr"]
-        branch = ref_gain(X, y, w, a, nv[a], K)[2]
+        a, t = node["attr"], node["t"]
+        branch = ref_gain(X, y, w, a, nv[a], K, t)[2]
         largest = int(np.argmax(branch))
-        col = np.where(X[:, a] >= 0, X[:, a], largest)
+        col = np.where(X[:, a] >= 0, ref_branch(X[:, a], t), largest)
         node["children"] = {v: ref_tree(X[col == v], y[col == v], w[col == v], nv, K, max_depth, depth + 1,
-                                        tuple(used) + (a,), min_split, on)
-                            for v in range(nv[a]) if branch[v] > 0}
+                                        tuple(used) + (a,), min_split, on, ordinal)
+                            for v in range(len(branch)) if branch[v] > 0}
     return node
+
+
+def ref_branch(codes, t):
+    """Branch of each code: the code itself (multiway, t = -1) or 0 / 1 for code <= t / code > t."""
+    return codes if t < 0 else (codes > t).astype(int)
 
 
 def ref_nb_logjoint(node, x, nv, K, m=2.0):
@@ -99,8 +119,9 @@ def ref_proba(tree, X, nv, K):
     out = []
     for x in X:
         node = tree
-        while node["attr"] >= 0 and x[node["attr"]] >= 0 and x[node["attr"]] in node["children"]:
-            node = node["children"][x[node["attr"]]]
+        while node["attr"] >= 0 and x[node["attr"]] >= 0 and \
+                ref_branch(x[node["attr"]], node["t"]) in node["children"]:
+            node = node["children"][ref_branch(x[node["attr"]], node["t"])]
         lj = ref_nb_logjoint(node, x, nv, K)
         p = np.exp(lj - lj.max())
         out.append(p / p.sum())
@@ -326,3 +347,94 @@ def test_boost_fit_predicts_every_row_like_predict(on):
     plain = LeveledNBTree(max_depth=4, min_split_on=on).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
     np.testing.assert_array_equal(pred, plain.predict(X))
     assert plain.node_attribute_.tobytes() == tree.node_attribute_.tobytes()
+
+
+# --------------------------------------------------------- Fig. 1: threshold tests on ordinal (numeric) codes
+ORDINAL = (0, 2, 3)  # make_data's columns 0, 2, 3 stand for discretized numeric attributes
+
+
+@pytest.mark.parametrize("on", ["node", "children"])
+@pytest.mark.parametrize("max_depth", [1, 2, 4])
+def test_threshold_tests_match_reference(max_depth, on):
+    """Ordinal columns get their best binary cut by gain, nominal ones a multiway test once per path: the
+    same tree and probabilities as the loop reference, with weights and missing values."""
+    X, y, nv = make_data(n=500, n_values=(6, 3, 5, 4, 2), missing=0.08, seed=30 + max_depth)
+    w = np.random.default_rng(3).uniform(0.2, 2.0, len(y))
+    Xte, _, _ = make_data(n=150, n_values=(6, 3, 5, 4, 2), seed=40 + max_depth)
+    model = LeveledNBTree(max_depth=max_depth, min_split_on=on, ordinal=list(ORDINAL))
+    model.fit(X, y, sample_weight=w, n_values=nv)
+    tree = ref_tree(X, y, w, nv, 3, max_depth, on=on, ordinal=ORDINAL)
+    assert (model.node_attribute_[0], model.node_threshold_[0]) == (tree["attr"], tree["t"])
+    np.testing.assert_allclose(model.predict_proba(Xte), ref_proba(tree, Xte, nv, 3), rtol=1e-9, atol=1e-12)
+
+
+def test_an_ordinal_attribute_is_cut_again_deeper():
+    """A class that holds on an interval of one attribute needs two cuts of it on one path (Fig. 1's
+    'Temperature > 70°C' style); a multiway tree may test it only once. Threshold nodes have two branches."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 8, size=(800, 2))
+    y = ((X[:, 0] >= 3) & (X[:, 0] <= 5)).astype(int)
+    nv = np.array([8, 8])
+    tree = LeveledNBTree(max_depth=3, ordinal=[True, False]).fit(X, y, n_values=nv)
+    thr = tree.node_threshold_
+    assert np.all((thr >= 0) == (tree.node_attribute_ == 0))  # the ordinal attribute is cut, never multiway
+    assert np.all(thr[thr >= 0] <= nv[0] - 2)
+    for node in np.flatnonzero(thr >= 0):
+        assert set(tree.node_children(node)) <= {0, 1}
+    assert (tree.node_depth_[tree.node_attribute_ == 0] == 1).any()  # cut again below the root's cut
+    assert (tree.predict(X) == y).all()
+
+
+def test_ordinal_mask_and_indices_agree_and_none_is_multiway():
+    X, y, nv = make_data(n=400, n_values=(6, 3, 5, 4, 2), seed=9)
+    by_index = LeveledNBTree(max_depth=3, ordinal=[0, 2]).fit(X, y, n_values=nv)
+    by_mask = LeveledNBTree(max_depth=3, ordinal=[True, False, True, False, False]).fit(X, y, n_values=nv)
+    assert by_index.predict_proba(X).tobytes() == by_mask.predict_proba(X).tobytes()
+    none, empty = (LeveledNBTree(max_depth=3, ordinal=o).fit(X, y, n_values=nv) for o in (None, []))
+    assert none.predict_proba(X).tobytes() == empty.predict_proba(X).tobytes()
+    assert np.all(none.node_threshold_ == -1)
+
+
+def test_single_valued_ordinal_columns_give_naive_bayes():
+    """Columns discretized into one interval offer no cut: the tree is one leaf, naive Bayes."""
+    X, y = np.zeros((60, 2), np.int64), np.arange(60) % 2
+    tree = LeveledNBTree(max_depth=3, ordinal=[0, 1]).fit(X, y, n_values=[1, 1])
+    assert tree.n_leaves_ == 1 and tree.node_threshold_.tolist() == [-1]
+
+
+@pytest.mark.parametrize("ordinal", [[0, 7], [[0, 1]], [True, False], ["a"]])
+def test_bad_ordinal_is_named(ordinal):
+    X, y, nv = make_data(n=100)
+    with pytest.raises(ValueError, match="ordinal"):
+        LeveledNBTree(ordinal=ordinal).fit(X, y, n_values=nv)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_children_rule_holds_for_threshold_tests(seed):
+    X, y, nv = make_data(n=500, n_values=(6, 3, 5, 4, 2), missing=0.15, seed=50 + seed)
+    w = np.random.default_rng(seed).exponential(1.0, len(y))
+    w *= len(y) / w.sum()
+    tree = LeveledNBTree(max_depth=10, ordinal=list(ORDINAL)).fit(X, y, sample_weight=w, n_values=nv)
+    assert (tree.node_threshold_ >= 0).any()
+    assert tree.node_weight_[1:].min() >= 30 - 1e-9
+
+
+@pytest.mark.parametrize("on", ["node", "children"])
+def test_boosting_paths_agree_with_threshold_tests(on):
+    """_boost_fit's training predictions equal predict(), and AdaBoost's fast path fits each round's tree
+    as fit() does, with ordinal columns."""
+    X, y, nv = make_data(n=500, n_values=(6, 3, 5, 4, 2), missing=0.2, seed=17)
+    rng = np.random.default_rng(6)
+    w = rng.exponential(1.0, len(y)) * (rng.random(len(y)) > 0.3)
+    tree = LeveledNBTree(max_depth=4, min_split_on=on, ordinal=list(ORDINAL))
+    pred = tree._boost_fit(tree._boost_inputs(X, nv), y, w, nv)
+    rows = w > 0
+    plain = clone(tree).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
+    np.testing.assert_array_equal(pred, plain.predict(X))
+    assert plain.node_threshold_.tobytes() == tree.node_threshold_.tobytes()
+    ens = pytest.importorskip("nbx.models.ensembles")
+    boost = ens.AdaBoostM1(base=clone(tree), n_estimators=8, random_state=2).fit(X, y, n_values=nv)
+    for est, bw in zip(boost.estimators_, boost.training_weights_):
+        keep = bw > 0
+        again = clone(tree).fit(X[keep], y[keep], sample_weight=bw[keep], n_values=nv)
+        assert again.predict_proba(X).tobytes() == est.predict_proba(X).tobytes()

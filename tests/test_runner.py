@@ -92,3 +92,26 @@ def test_all_classes_gives_the_learner_every_class_of_the_data_set():
     assert config.build_learner(PARAMS, "nb_wiering").all_classes
     assert not config.build_learner(PARAMS, "nb_wiering_seenclasses").all_classes
     assert not config.build_learner(PARAMS, "nb_laplace").all_classes
+
+
+def test_numeric_ordinal_gives_nested_trees_the_numeric_columns():
+    """``numeric_ordinal`` sets every ``ordinal`` parameter, nested ones too, to the data set's numeric columns:
+    the boosted trees then equal a run whose base was given that mask by hand."""
+    from nbx.models.ensembles import AdaBoostM1
+    from nbx.models.leveled_tree import LeveledNBTree
+    rng = np.random.default_rng(3)
+    n = 300
+    X = np.column_stack([rng.integers(0, 6, n), rng.integers(0, 3, n), rng.integers(0, 5, n)])
+    y = ((X[:, 0] >= 3) ^ (X[:, 2] >= 2)).astype(np.int64)
+    test = np.zeros((2, n), bool)
+    test[0, ::2], test[1, 1::2] = True, True
+    data = SplitData(y, test, 2, codes=np.stack([X] * 2), n_values=np.tile([6, 3, 5], (2, 1)),
+                     numeric=np.array([True, False, True]))
+    boost = AdaBoostM1(LeveledNBTree(max_depth=2, min_split=10), n_estimators=5)
+    auto = run_splits(boost, data, 7, ("e", "d", "l"), n_jobs=1, numeric_ordinal=True)
+    by_hand = run_splits(boost.set_params(base__ordinal=[True, False, True]), data, 7, ("e", "d", "l"), n_jobs=1)
+    plain = run_splits(boost.set_params(base__ordinal=None), data, 7, ("e", "d", "l"), n_jobs=1)
+    assert auto.proba.tobytes() == by_hand.proba.tobytes() != plain.proba.tobytes()
+    assert runner.ordinal_params(boost) == ["base__ordinal"]
+    assert config.build_learner(PARAMS, "blnbt10").numeric_ordinal
+    assert not config.build_learner(PARAMS, "blnbt10_multiway").numeric_ordinal

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import NbxError, yaml_error_at
+from .errors import NbxError, load_yaml, yaml_error_at
 from .models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
@@ -58,16 +58,11 @@ def _key_lines(node, prefix: tuple = ()) -> dict[tuple, int]:
     return out
 
 
-# libyaml's loader when installed: every stage reads params.yaml, and the pure-Python one takes ~0.1 s of it
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def load_params(path: Path | str = PARAMS_FILE) -> Params:
     path = Path(path)
     try:
-        text = path.read_text()
-        data = yaml.load(text, Loader=_YAML_LOADER)
-        lines = _key_lines(yaml.compose(text, Loader=_YAML_LOADER))
+        data, node = load_yaml(path.read_text())
+        lines = _key_lines(node)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}; run from the repository root") from None
     except yaml.YAMLError as exc:
@@ -190,7 +185,7 @@ def experiment(params: Params, name: str) -> Experiment:
 
 # ------------------------------------------------------------------------------------------------- learners
 INPUTS = ("discrete", "mixed")
-PIPELINE_KEYS = ("input", "seed_as", "all_classes")  # learner-block keys read by the pipeline, not constructor args
+PIPELINE_KEYS = ("input", "seed_as", "all_classes", "numeric_ordinal")  # read by the pipeline, not constructor args
 
 
 @dataclass
@@ -199,6 +194,7 @@ class LearnerSetup:
     input: str         # "discrete": the experiment's per-split codes; "mixed": numeric columns kept
     seed_name: str     # the name random seeds are derived from
     all_classes: bool = False  # the runner sets ``classes`` to every class of the data set
+    numeric_ordinal: bool = False  # the runner sets ``ordinal`` to the data set's numeric columns
 
 
 def learner_spec(params: Params, name: str) -> dict:
@@ -222,6 +218,9 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     - ``all_classes: true`` makes the runner set the learner's ``classes`` parameter to every class of the
       data set, so it keeps counters also for classes missing from a split's training part (Wiering §2.2
       starts every counter, of every class, at γ); without it a learner knows only the classes it saw.
+    - ``numeric_ordinal: true`` makes the runner set the learner's ``ordinal`` parameters (nested ones too)
+      to the data set's numeric columns: their discretized codes are ordered intervals, which Ting &
+      Zheng's leveled trees split by threshold tests (Fig. 1, "Temperature > 70°C").
 
     Constructor arguments are checked here (types and ranges, when the learner declares them), so a bad
     value stops the stage before any data is read, with the line of params.yaml that holds it.
@@ -229,11 +228,12 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     params = as_params(params)
     spec = dict(learner_spec(params, name))
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
-    all_classes = spec.pop("all_classes", False)
+    flags = {key: spec.pop(key, False) for key in ("all_classes", "numeric_ordinal")}
     if kind is not None and kind not in INPUTS:
         raise params.error(("learners", name, "input"), f"{kind!r} must be one of {INPUTS}")
-    if not isinstance(all_classes, bool):
-        raise params.error(("learners", name, "all_classes"), f"{all_classes!r} must be true or false")
+    for key, value in flags.items():
+        if not isinstance(value, bool):
+            raise params.error(("learners", name, key), f"{value!r} must be true or false")
     try:
         learner = make_learner(spec, f"learners.{name}")
         validate = getattr(learner, "_validate_params", None)
@@ -241,10 +241,13 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
             validate()
     except (UnknownLearnerError, ValueError, TypeError) as exc:
         raise _learner_error(params, name, str(exc)) from None
-    if all_classes and "classes" not in learner.get_params(deep=False):
+    if flags["all_classes"] and "classes" not in learner.get_params(deep=False):
         raise params.error(("learners", name, "all_classes"),
                            f"{type(learner).__name__} has no 'classes' parameter to set")
-    return LearnerSetup(learner, kind or input_kind(learner), str(seed_name), all_classes)
+    if flags["numeric_ordinal"] and not any(k.rpartition("__")[2] == "ordinal" for k in learner.get_params()):
+        raise params.error(("learners", name, "numeric_ordinal"),
+                           f"{type(learner).__name__} has no 'ordinal' parameter to set")
+    return LearnerSetup(learner, kind or input_kind(learner), str(seed_name), **flags)
 
 
 def _learner_error(params: Params, name: str, message: str) -> ConfigError:

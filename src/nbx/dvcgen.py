@@ -202,8 +202,9 @@ def train_cells(params: config.Params, name: str, families: dict) -> dict:
         setup = config.build_learner(params, learner)
         mixed = setup.input == "mixed"
         # mixed input is the table, imputed per split at train time; discrete input is the discretized codes
+        # (and the table, for which columns were numeric, when the learner asks for it)
         inputs = ([f"data/prepared/{name}", f"data/splits/{name}", layout.experiment_params(name, "impute").as_posix()]
-                  if mixed else [f"data/folds/{name}"])
+                  if mixed else [f"data/folds/{name}"] + [f"data/prepared/{name}"] * setup.numeric_ordinal)
         stages[learner] = {"wdir": "../../..", "cmd": f"python stages/train.py {name} {learner}",
                            "deps": [digest(families[learner][0]), layout.learner_params(learner).as_posix()] + inputs,
                            "outs": [f"data/predictions/{name}/{learner}"]}

@@ -4,6 +4,8 @@ Each split gets a fresh clone of the learner. A learner with a ``random_state`` 
 from (experiment seed, data set, learner, split), so results depend neither on the order in which cells run nor
 on how the splits are spread over processes. Classes missing from a split's training part get probability 0,
 unless ``all_classes`` sets the learner's ``classes`` to every class of the data set (then the learner decides).
+``numeric_ordinal`` sets the learner's ``ordinal`` parameters (nested ones too) to the data set's numeric columns,
+so a discrete learner knows which codes are ordered intervals (Ting & Zheng's threshold tests).
 
 Parallel map: joblib. The first split always runs in this process; the others go to ``n_jobs`` workers only
 when the first one suggests they are worth a pool's start-up (:data:`POOL_MIN_SECONDS`). The backend is
@@ -43,6 +45,7 @@ class SplitData:
     codes: np.ndarray | None = None       # (n_splits, n, d) discrete codes, -1 missing
     n_values: np.ndarray | None = None    # (n_splits, d) for codes, or (d,) for X (0 = numeric)
     X: np.ndarray | None = None           # (n, d) float, NaN missing
+    numeric: np.ndarray | None = None     # (d,) bool: the columns that were numeric before discretization
     impute: object = None                 # callable(X, train_mask) -> X fitted on the training rows
 
     def task(self, s: int) -> tuple:
@@ -82,6 +85,17 @@ def _single_threaded():
     except ImportError:  # then only the environment (OPENBLAS_NUM_THREADS=1 in stages/train.py) limits it
         return contextlib.nullcontext()
     return threadpool_limits(1)
+
+
+def ordinal_params(learner) -> list[str]:
+    """The learner's parameters named ``ordinal``, nested ones included (``base__ordinal``)."""
+    return [k for k in learner.get_params(deep=True) if k == "ordinal" or k.endswith("__ordinal")]
+
+
+def with_ordinal(learner, numeric: np.ndarray):
+    """A clone of the learner whose ``ordinal`` parameters name the numeric columns (a boolean mask)."""
+    mask = [bool(v) for v in numeric]
+    return clone(learner).set_params(**{k: mask for k in ordinal_params(learner)})
 
 
 def fit_predict(model, X_train, y_train, n_values, X_test):
@@ -136,13 +150,16 @@ def _run(fn, task: tuple, where: str):
 
 
 def run_splits(learner, data: SplitData, seed: int, names: tuple[str, ...], n_jobs: int | None = None,
-               on_split=None, all_classes: bool = False) -> SplitPredictions:
+               on_split=None, all_classes: bool = False, numeric_ordinal: bool = False) -> SplitPredictions:
     """Fit/predict ``learner`` on each split of ``data``. ``names`` = (experiment, data set, seed name) seed
     the splits; ``on_split(k)`` is called as splits finish (progress). ``all_classes``: fit with
-    ``classes`` = every class index of the data set (the learner needs that parameter)."""
+    ``classes`` = every class index of the data set (the learner needs that parameter). ``numeric_ordinal``:
+    fit with ``ordinal`` = ``data.numeric`` (:func:`with_ordinal`)."""
     n_splits = len(data.test)
     if all_classes:
         learner = clone(learner).set_params(classes=list(range(data.n_classes)))
+    if numeric_ordinal:
+        learner = with_ordinal(learner, data.numeric)
     models = [_seeded(clone(learner), dataset_seed(seed, *names, str(s))) for s in range(n_splits)]
     where = f"{names[0]}/{names[1]}"
 

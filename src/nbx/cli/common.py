@@ -76,6 +76,7 @@ class Learner:
     estimator: object
     input: str         # "discrete" or "mixed"
     spec: dict         # the params block / parsed spec (saved with a fitted model)
+    numeric_ordinal: bool = False  # set the learner's ``ordinal`` to the data's numeric columns
 
 
 def resolve_learner(text: str, params: config.Params | None, option: str = "--learners") -> Learner:
@@ -83,7 +84,7 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
     text = text.strip()
     if params is not None and text in params["learners"]:
         setup = config.build_learner(params, text)
-        return Learner(text, setup.estimator, setup.input, dict(params["learners"][text]))
+        return Learner(text, setup.estimator, setup.input, dict(params["learners"][text]), setup.numeric_ordinal)
     spec = parse_spec(text, option)
     if spec["class"] not in CLASSES:
         known = list(params["learners"] if params else []) + list(CLASSES)
@@ -94,6 +95,9 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
     kind = options.pop("input", None)
     if kind not in (None, *config.INPUTS):
         raise SpecError(f"{option}: {text}: input={kind!r} must be one of {config.INPUTS}")
+    numeric_ordinal = options.pop("numeric_ordinal", False)
+    if not isinstance(numeric_ordinal, bool):
+        raise SpecError(f"{option}: {text}: numeric_ordinal={numeric_ordinal!r} must be true or false")
     try:
         estimator = make_learner(options, text)
         validate = getattr(estimator, "_validate_params", None)
@@ -101,7 +105,9 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
             validate()
     except (UnknownLearnerError, ValueError, TypeError) as exc:
         raise SpecError(f"{option}: {exc}") from None
-    return Learner(text, estimator, kind or input_kind(estimator), spec)
+    if numeric_ordinal and "ordinal" not in [k.rpartition("__")[2] for k in estimator.get_params()]:
+        raise SpecError(f"{option}: {text}: numeric_ordinal: {type(estimator).__name__} has no 'ordinal' parameter")
+    return Learner(text, estimator, kind or input_kind(estimator), spec, numeric_ordinal)
 
 
 def discretizer_spec(text: str) -> dict:

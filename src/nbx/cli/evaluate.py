@@ -53,7 +53,8 @@ def cross_validate(table, learners, folds: int, repeats: int, discretizer: dict,
     data = {}
     if any(x.input == "discrete" for x in learners):
         codes, n_values = discretize_splits(table, test, discretizer, how_impute)
-        data["discrete"] = SplitData(table.y, test, n_classes, codes=codes, n_values=n_values)
+        data["discrete"] = SplitData(table.y, test, n_classes, codes=codes, n_values=n_values,
+                                     numeric=table.n_values == 0)
     if any(x.input == "mixed" for x in learners):
         data["mixed"] = SplitData(table.y, test, n_classes, X=table.X, n_values=table.n_values,
                                   impute=lambda X, train: impute(table, train, how_impute))
@@ -63,7 +64,7 @@ def cross_validate(table, learners, folds: int, repeats: int, discretizer: dict,
             progress.start(learner.name)
             try:
                 run = run_splits(learner.estimator, data[learner.input], seed, ("evaluate", "data", learner.name),
-                                 on_split=progress.advance)
+                                 on_split=progress.advance, numeric_ordinal=learner.numeric_ordinal)
             except TrainError as exc:
                 raise TrainError(f"{learner.name}: {str(exc).removeprefix('evaluate/data ')}") from None
             acc = split_accuracy(run.proba, run.split, run.row, table.y, len(test))

@@ -21,6 +21,7 @@ from ..data.parsers import read_arff, read_delimited
 from ..discretize import ModeImputer, make_discretizer
 from ..errors import NbxError
 from ..io import sha256_file, write_bytes, write_text
+from ..runner import with_ordinal
 from .common import SpecError, describe, discretizer_spec, load_params, read_table, resolve_learner
 
 FORMAT = 1
@@ -96,7 +97,7 @@ def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, 
     if learner.input == "discrete":
         disc = make_discretizer(discretizer).set_params(n_values=nv).fit(X, table.y)
         X, nv = disc.transform(X), disc.n_values_
-    model = learner.estimator
+    model = with_ordinal(learner.estimator, table.n_values == 0) if learner.numeric_ordinal else learner.estimator
     if "random_state" in model.get_params(deep=False):
         model.set_params(random_state=seed)
     try:

@@ -100,6 +100,16 @@ def snbtree(model, view: View) -> list[str]:
     return out + _indented(model.tree_, branches, leaf)
 
 
+def _upper_end(label: str) -> str:
+    """The upper end of an interval label of :func:`nbx.cli.show.bin_labels` ('<= c', '(a, b]'); a bare
+    code (no labels) is returned as 'code N'."""
+    if label.startswith("<= "):
+        return label[3:]
+    if label.startswith("(") and label.endswith("]"):
+        return label[:-1].rpartition(", ")[2]
+    return f"code {label}"
+
+
 def leveled(model, view: View) -> list[str]:
     out = _header(model, f"leveled NB tree (depth limit {model.max_depth})")
     sizes = getattr(model, "node_weight_", None)
@@ -112,10 +122,15 @@ def leveled(model, view: View) -> list[str]:
         return f"naive Bayes (n = {_num(sizes[node])})"
 
     def branches(node: int):
-        j = model.node_attribute_[node]
+        j, t = model.node_attribute_[node], getattr(model, "node_threshold_", np.full(node + 1, -1))[node]
         if j < 0:
             return None
-        return [(f"{view.names[j]} = {view.value(j, v)}", child) for v, child in model.node_children(node).items()]
+        if t >= 0:  # code <= t: the value is at most the upper end of interval t
+            cut = _upper_end(view.value(j, t))
+            tests = {0: f"{view.names[j]} <= {cut}", 1: f"{view.names[j]} > {cut}"}
+        else:
+            tests = {v: f"{view.names[j]} = {view.value(j, v)}" for v in range(model.n_values_[j])}
+        return [(tests[b], child) for b, child in model.node_children(node).items()]
 
     return out + _indented(0, branches, leaf)
 

@@ -14,10 +14,21 @@ Choices where the paper is silent (written down here, see also the report):
   the admissible tests, pick the largest gain ratio among those whose gain is at least the average gain
   of the admissible tests. A test (one multiway split on a discrete attribute not yet used on the path)
   is admissible, as in C4.5, when at least two of its branches hold >= 2 (weighted) examples; a node
-  whose best gain is not positive becomes a leaf. Input is discrete (the paper MDL-discretizes numeric
-  attributes beforehand, §3.1), so all splits are multiway on the codes. Figure 1's "Temperature > 70°C"
-  and the depth §4.2 reports for Satellite (6.1; 36 numeric attributes) rather suggest C4.5's binary
-  threshold tests on numeric attributes, which are not implemented here (see the report).
+  whose best gain is not positive becomes a leaf.
+* Tests on numeric attributes (``ordinal``). Input is discrete (the paper MDL-discretizes numeric attributes
+  beforehand, §3.1). Columns listed in ``ordinal`` (the discretized numeric attributes) get C4.5's binary
+  threshold tests ``code <= t`` / ``code > t``: §3.2 grows the tree by "the same tree-growing procedure as
+  in a Top-Down Decision Tree induction algorithm ... like C4.5", whose tests on continuous attributes are
+  binary cuts that may be tested again deeper, and Figure 1's caption names the two test forms, "Color =
+  blue" or "Temperature > 70°C". The candidate cuts are the discretizer's cut points (t = 0 .. V-2); per
+  attribute the cut with the largest gain among the admissible ones (both branches >= 2, and the rule (iii)
+  below) competes with the other attributes' tests by C4.5's average-gain / gain-ratio rule; the lowest
+  such t wins a tie (the same partition of the node: C4.5's threshold is the largest value below the cut).
+  Release 8's penalty log2(N-1)/|D| for the N-1 candidate cuts of raw values is not applied (the codes offer
+  at most V-1). An ordinal attribute may be tested again deeper on the path (a narrower cut) and is left
+  out of the local NBs below its first test (§3.2 (ii)). Other columns (and every column when ``ordinal``
+  is None) get multiway tests, each attribute once per path; the multiway reading for all columns is the
+  ``*_multiway`` sensitivity of the Ting report.
 * Missing values in the split attribute: the gain is C4.5's — gain on the known rows times the known
   fraction, split information with an extra "unknown" branch. In training, rows whose split value is
   missing go to the branch with the largest weight (a one-branch stand-in for C4.5's fractional
@@ -44,7 +55,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..validation import Interval, Options
+from ..validation import ARRAY_LIKE, NONE, Interval, Options
 from .base import (N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_fit,
                    check_discrete_X)
 from .counting import ValueIndex, log_normalize, log_softmax, sum_rows
@@ -68,20 +79,46 @@ def _sum_last(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _branch(values: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """Branch of each value under its node's test: the value for a multiway test (threshold -1), else
+    0 for ``value <= t`` and 1 for ``value > t``."""
+    return np.where(thresholds >= 0, values > thresholds, values)
+
+
+def _column_mask(columns, d: int) -> np.ndarray:
+    """``ordinal`` as a boolean mask over the d columns: None (no column), a mask, or column indices."""
+    if columns is None:
+        return np.zeros(d, bool)
+    arr = np.asarray(columns)
+    if arr.dtype == bool:
+        if arr.shape != (d,):
+            raise ValueError(f"ordinal has shape {arr.shape}, expected ({d},) as a boolean mask over the columns")
+        return arr.copy()
+    if arr.size and (arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() >= d):
+        raise ValueError(f"ordinal must be a boolean mask or indices of the {d} columns, got {columns!r}")
+    mask = np.zeros(d, bool)
+    mask[arr.astype(np.intp)] = True
+    return mask
+
+
 class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
     """LNBT(d): naive Bayes tree grown to depth ``max_depth`` (see the module docstring).
 
     Parameters: ``max_depth`` (d >= 0; 0 = naive Bayes), ``min_split`` (the paper's 30 training
     examples, §3.2 (iii)), ``min_split_on`` (``"children"``: no split creates a non-empty child with less
     training weight than ``min_split``; ``"node"``: only nodes with less weight are not split; see the
-    module docstring for the evidence), ``m`` (m-estimate of the local NBs; the paper's 2), ``n_values``
-    (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
+    module docstring for the evidence), ``m`` (m-estimate of the local NBs; the paper's 2), ``ordinal``
+    (columns whose codes are ordered, i.e. discretized numeric attributes: a boolean mask or column
+    indices; they get binary threshold tests; None = none, all tests multiway; the pipeline sets it from the
+    data set's numeric columns when the learner block says ``numeric_ordinal: true``), ``n_values`` (per
+    column the number of values; the ``fit`` keyword wins; None = max code + 1).
 
     Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
     training) counts as missing: the row stops at a node splitting on that attribute.
 
-    Fitted attributes: ``classes_``, ``n_values_``, ``node_attribute_`` (split attribute per node, -1 for
-    a leaf), ``node_depth_``, ``node_weight_`` (training weight per node), ``depth_`` (depth of the
+    Fitted attributes: ``classes_``, ``n_values_``, ``ordinal_`` (boolean mask), ``node_attribute_`` (split
+    attribute per node, -1 for a leaf), ``node_threshold_`` (t of a test ``code <= t``, -1 for a multiway
+    test or a leaf), ``node_depth_``, ``node_weight_`` (training weight per node), ``depth_`` (depth of the
     deepest leaf), ``n_leaves_``.
     """
 
@@ -91,15 +128,17 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         "min_split": [Interval(Real, 0, None, "left")],
         "min_split_on": [Options(*MIN_SPLIT_ON)],
         "m": [Interval(Real, 0, None, "neither")],
+        "ordinal": [ARRAY_LIKE, NONE],
         "n_values": N_VALUES,
     }
 
     def __init__(self, max_depth: int = 3, min_split: float = 30.0, min_split_on: str = "children",
-                 m: float = 2.0, n_values=None):
+                 m: float = 2.0, ordinal=None, n_values=None):
         self.max_depth = max_depth
         self.min_split = min_split
         self.min_split_on = min_split_on
         self.m = m
+        self.ordinal = ordinal
         self.n_values = n_values
 
     # ----------------------------------------------------------------------------------------- fit
@@ -141,6 +180,7 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         return {"depth": self.depth_, "n_leaves": self.n_leaves_, "n_nodes": int(self.node_attribute_.shape[0])}
 
     def _setup(self):
+        self.ordinal_ = _column_mask(self.ordinal, len(self.n_values_))
         self._index = ValueIndex(self.n_values_)
         self._k = len(self.classes_)
         # position of each flat table row in a padded (attribute, value) grid, for all-attribute gains
@@ -156,7 +196,7 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         """
         index, k, n_table = self._index, self._k, self._index.n_rows + 1
         vmax = int(index.n_values.max())
-        attrs, depths, weights, priors, tables, children = [], [], [], [], [], []
+        attrs, thresholds, depths, weights, priors, tables, children = [], [], [], [], [], [], []
         cells = flat * k + y[:, None]  # (table row, class) cell of every (row, attribute)
         rows = np.arange(codes.shape[0])  # rows still in a node of the current level
         local = np.zeros(rows.shape[0], np.int64)  # their node, numbered within the level
@@ -180,13 +220,15 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
             depths.append(np.full(n_nodes, depth))
             weights.append(_sum_last(class_counts))
             attr = np.full(n_nodes, -1, np.int64)
+            thr = np.full(n_nodes, -1, np.int64)
             if depth < self.max_depth:
                 # a split under the children rule needs two children of min_split each
                 need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - _WEIGHT_TOL)
                 split = np.flatnonzero(weights[-1] >= need)
-                attr[split] = self._best_attributes(value_counts[split], class_counts[split], observed[split],
-                                                    used[split])
+                attr[split], thr[split] = self._best_tests(value_counts[split], class_counts[split],
+                                                           observed[split], used[split])
             attrs.append(attr)
+            thresholds.append(thr)
             at = attr[local]
             keep = at >= 0
             leaf_rows = rows[~keep]
@@ -199,32 +241,34 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
             known = values >= 0
             missing = rows[~known]
             stop[missing] = np.where(stop[missing] >= 0, stop[missing], first + local[~known])
-            branch_w = np.bincount(local[known] * vmax + values[known], weights=w[rows[known]],
+            branch = _branch(values, thr[local])
+            branch_w = np.bincount(local[known] * vmax + branch[known], weights=w[rows[known]],
                                    minlength=n_nodes * vmax).reshape(n_nodes, vmax)
-            values = np.where(known, values, np.argmax(branch_w, axis=1)[local])  # missing -> largest branch
-            # a branch that received no weight is not created; child ids follow (node, value) order
+            branch = np.where(known, branch, np.argmax(branch_w, axis=1)[local])  # missing -> largest branch
+            # a branch that received no weight is not created; child ids follow (node, branch) order
             child = np.full((n_nodes, vmax), -1, np.int64)
             exists = branch_w > 0
             child[exists] = np.arange(exists.sum())
             internal = attr >= 0
             first += n_nodes
             global_ids = np.where(child >= 0, child + first, -1)[internal]
-            children.append(global_ids[np.arange(vmax) < self.n_values_[attr[internal], None]])
+            children.append(global_ids[np.arange(vmax) < self._n_branches(attr, thr)[internal, None]])
             parent, _ = np.nonzero(exists)
             used = used[parent]
             used[np.arange(parent.shape[0]), attr[parent]] = True
-            nxt = child[local, values]
+            nxt = child[local, branch]
             reached = nxt >= 0  # rows of weight 0 in a branch without weight go nowhere
             rows, local = rows[reached], nxt[reached]
             depth += 1
         self.node_attribute_ = np.concatenate(attrs)
+        self.node_threshold_ = np.concatenate(thresholds)
         self.node_depth_ = np.concatenate(depths)
         self.node_weight_ = np.concatenate(weights)
         self._log_priors = np.concatenate(priors)
         self._log_tables = np.concatenate(tables)
-        # flat child lookup: child of internal node t for value v is _children[_child_offset[t] + v]
+        # flat child lookup: child of internal node t for branch b is _children[_child_offset[t] + b]
         internal = self.node_attribute_ >= 0
-        sizes = self.n_values_[self.node_attribute_[internal]]
+        sizes = self._n_branches(self.node_attribute_, self.node_threshold_)[internal]
         self._child_offset = np.full(internal.shape[0], -1, np.int64)
         self._child_offset[internal] = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         self._children = np.concatenate(children) if children else np.zeros(0, np.int64)
@@ -232,6 +276,10 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         self.depth_ = int(self.node_depth_[leaves].max())
         self.n_leaves_ = int(leaves.sum())
         return stop
+
+    def _n_branches(self, attr: np.ndarray, thr: np.ndarray) -> np.ndarray:
+        """Branches of each internal node: 2 for a threshold test, the attribute's values for a multiway one."""
+        return np.where(thr >= 0, 2, self.n_values_[np.maximum(attr, 0)])
 
     def _node_tables(self, value_counts, class_counts, observed):
         """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables (n_nodes, n_rows + 1, K).
@@ -249,10 +297,11 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         log_prior = np.log(class_counts + 1.0) - np.log(_sum_last(class_counts)[:, None] + k)
         return log_prior, log_table
 
-    def _best_attributes(self, value_counts, class_counts, observed, used) -> np.ndarray:
-        """C4.5 test selection for several nodes at once, over all unused attributes; per node the chosen
-        attribute, or -1 when no test is worth making. The gains are ``criteria.info_gain``'s arithmetic,
-        written out so that the branch sizes are summed once."""
+    def _best_tests(self, value_counts, class_counts, observed, used) -> tuple[np.ndarray, np.ndarray]:
+        """C4.5 test selection for several nodes at once: per node the chosen attribute (-1 when no test is
+        worth making) and its threshold (-1 for a multiway test). Candidates are the multiway tests of the
+        nominal attributes not yet on the path and the best threshold test of every ordinal attribute. The
+        gains are ``criteria.info_gain``'s arithmetic, written out so that the branch sizes are summed once."""
         index, k = self._index, self._k
         n_nodes, d, vmax = value_counts.shape[0], len(index.n_values), int(index.n_values.max())
         grid = np.zeros((n_nodes, d, vmax + 1, k))  # (node, attribute, value | unknown, class)
@@ -270,14 +319,12 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
             cond = np.where(known_sizes > 0, (branch_sizes * branch_entropy).sum(axis=-1) / known_sizes, 0.0)
             gain = np.where(total > 0, known / total, 0.0) * (entropy(branches.sum(axis=-2)) - cond)
         split = entropy(sizes)  # split information incl. the unknown branch (C4.5)
-        big_branches = (branch_sizes >= MIN_BRANCH).sum(axis=2)
-        admissible = ~used & (big_branches >= 2) & (split > _TOL)
-        if self.min_split_on == "children":  # every non-empty child, missing rows in the largest, >= min_split
-            children = branch_sizes.copy()
-            largest = np.argmax(branch_sizes, axis=2)[..., None]
-            np.put_along_axis(children, largest, np.take_along_axis(children, largest, 2) + sizes[..., -1:], 2)
-            smallest = np.where(children > 0, children, np.inf).min(axis=2)
-            admissible &= smallest >= self.min_split - _WEIGHT_TOL
+        admissible = ~used & self._admissible(branch_sizes, sizes[..., -1]) & (split > _TOL)
+        threshold = np.full((n_nodes, d), -1, np.int64)
+        if self.ordinal_.any() and vmax >= 2:  # (a single value everywhere admits no cut)
+            o = np.flatnonzero(self.ordinal_)
+            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(
+                branches[:, o], sizes[:, o, -1], total, known[:, o])
         # the average gain of each node's admissible tests. numpy sums n >= 8 terms pairwise, grouped by
         # position, so the nodes are averaged in groups of equal count: each row then sums exactly as the
         # node's own 1-D selection would (a masked row sum would round differently)
@@ -288,7 +335,41 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
             average[group] = gain[group][admissible[group]].reshape(-1, c).sum(axis=1) / c
         candidate = admissible & (gain >= average[:, None] - _TOL) & (gain > _TOL)
         ratio = np.where(candidate, gain / np.where(split > 0, split, 1.0), -np.inf)
-        return np.where(candidate.any(axis=1), np.argmax(ratio, axis=1), -1)
+        best = np.where(candidate.any(axis=1), np.argmax(ratio, axis=1), -1)
+        return best, np.where(best >= 0, threshold[np.arange(n_nodes), np.maximum(best, 0)], -1)
+
+    def _admissible(self, branch_sizes: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+        """Tests (..., branches) that C4.5 admits (two branches of >= 2) and, under the children reading of
+        (iii), whose every non-empty child, the missing rows in the largest, holds >= ``min_split``."""
+        ok = (branch_sizes >= MIN_BRANCH).sum(axis=-1) >= 2
+        if self.min_split_on == "children":
+            children = branch_sizes.copy()
+            largest = np.argmax(branch_sizes, axis=-1)[..., None]
+            np.put_along_axis(children, largest, np.take_along_axis(children, largest, -1) + unknown[..., None], -1)
+            smallest = np.where(children > 0, children, np.inf).min(axis=-1)
+            ok &= smallest >= self.min_split - _WEIGHT_TOL
+        return ok
+
+    def _best_cuts(self, branches, unknown, total, known):
+        """Per (node, ordinal attribute), the admissible cut ``code <= t`` of largest gain (lowest t on ties):
+        (gain, split information, admissible, t). ``branches`` (nodes, attributes, values, K) are the known
+        rows' class counts per code, ``unknown`` the weight with the value missing, ``total`` (nodes, 1) the
+        node's weight and ``known`` (nodes, attributes) its known weight."""
+        left = np.cumsum(branches, axis=2)[:, :, :-1]  # code <= t, t = 0 .. vmax-2
+        right = np.cumsum(branches[:, :, ::-1], axis=2)[:, :, -2::-1]  # code > t, summed separately: exact
+        two = np.stack([left, right], axis=3)  # (nodes, attributes, cuts, 2, K)
+        two_sizes = two.sum(axis=-1)
+        unknown = np.broadcast_to(unknown[:, :, None], two_sizes.shape[:-1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cond = (two_sizes * entropy(two)).sum(axis=-1) / known[:, :, None]
+            gain = np.where(total > 0, known / total, 0.0)[:, :, None] * (
+                entropy(branches.sum(axis=2))[:, :, None] - cond)
+        gain = np.where(known[:, :, None] > 0, gain, 0.0)
+        split = entropy(np.concatenate([two_sizes, unknown[..., None]], axis=-1))
+        ok = self._admissible(two_sizes, unknown) & (split > _TOL)
+        t = np.argmax(np.where(ok, gain, -np.inf), axis=2)
+        pick = (lambda a: np.take_along_axis(a, t[..., None], 2)[..., 0])
+        return pick(gain), pick(split), ok.any(axis=2), np.where(ok.any(axis=2), t, -1)
 
     # ------------------------------------------------------------------------------------ predict
     def apply(self, X) -> np.ndarray:
@@ -309,7 +390,8 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
             values = codes[rows, attr[rows]]
             nxt = np.full(rows.shape[0], -1, np.int64)
             known = (values >= 0) & (values < self.n_values_[attr[rows]])  # unseen code = missing
-            nxt[known] = self._children[self._child_offset[node[rows[known]]] + values[known]]
+            branch = _branch(values[known], self.node_threshold_[node[rows[known]]])
+            nxt[known] = self._children[self._child_offset[node[rows[known]]] + branch]
             moved = nxt >= 0
             node[rows[moved]] = nxt[moved]
             active[rows[~moved]] = False
@@ -336,10 +418,12 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         return check_discrete_X(self, X)
 
     def node_children(self, node: int) -> dict[int, int]:
-        """Read-only view of the fitted tree for inspection (``nbx show``): value code -> child node of an
-        internal ``node`` (branches that got no training data are absent); {} for a leaf."""
+        """Read-only view of the fitted tree for inspection (``nbx show``): branch -> child node of an
+        internal ``node`` (the value code of a multiway test; 0 for ``code <= t`` and 1 for ``code > t`` of a
+        threshold test; branches that got no training data are absent); {} for a leaf."""
         if self.node_attribute_[node] < 0:
             return {}
         start = self._child_offset[node]
-        ids = self._children[start:start + self.n_values_[self.node_attribute_[node]]]
+        ids = self._children[start:start + self._n_branches(self.node_attribute_[node:node + 1],
+                                                            self.node_threshold_[node:node + 1])[0]]
         return {int(v): int(c) for v, c in enumerate(ids) if c >= 0}

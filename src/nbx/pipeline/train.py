@@ -15,17 +15,19 @@ from ..runner import SplitData, run_splits
 from .inputs import available, load_folds, load_plan, load_table
 
 
-def split_data(experiment: config.Experiment, dataset: str, kind: str) -> SplitData:
-    """A data set's per-split inputs: the experiment's codes ('discrete') or its table ('mixed')."""
+def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: bool = False) -> SplitData:
+    """A data set's per-split inputs: the experiment's codes ('discrete') or its table ('mixed'); with
+    ``numeric`` the discrete input also says which columns were numeric (read from the prepared table)."""
     if kind == "discrete":
         folds = load_folds(experiment.name, dataset)
+        kinds = load_table(experiment.name, dataset).n_values == 0 if numeric else None
         return SplitData(folds["y"], folds["test"], int(folds["n_classes"]), codes=folds["codes"],
-                         n_values=folds["n_values"])
+                         n_values=folds["n_values"], numeric=kinds)
     from ..folds import impute
     table = load_table(experiment.name, dataset)
     test, _ = load_plan(experiment.name, dataset)
     return SplitData(table.y, test, len(table.classes), X=table.X, n_values=table.n_values,
-                     impute=lambda X, train: impute(table, train, experiment.impute))
+                     numeric=table.n_values == 0, impute=lambda X, train: impute(table, train, experiment.impute))
 
 
 def train(params: config.Params, name: str, learner: str) -> None:
@@ -36,14 +38,15 @@ def train(params: config.Params, name: str, learner: str) -> None:
                            f"{learner!r} is not one of this experiment's learners{hint}")
     setup = config.build_learner(params, learner)
     datasets = available(name)
-    data = {ds: split_data(exp, ds, setup.input) for ds in datasets}
+    data = {ds: split_data(exp, ds, setup.input, setup.numeric_ordinal) for ds in datasets}
     timings, fit_info = {}, {}
     with Progress(f"{name}/{learner}", sum(len(d.test) for d in data.values())) as progress:
         for ds in datasets:
             progress.start(ds)
             t0 = time.perf_counter()
             out = run_splits(setup.estimator, data[ds], params["seed"], (name, ds, setup.seed_name),
-                             on_split=progress.advance, all_classes=setup.all_classes)
+                             on_split=progress.advance, all_classes=setup.all_classes,
+                             numeric_ordinal=setup.numeric_ordinal)
             write_npz(layout.predictions(name, learner, ds), **out.arrays())
             if any(info is not None for info in out.fit_info):
                 fit_info[ds] = out.fit_info
