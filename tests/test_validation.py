@@ -195,8 +195,11 @@ def test_unseen_code_at_predict_counts_as_missing(cls):
         model.fit(CODES, Y)
     unseen, missing, nan = CODES[:8].copy(), CODES[:8].copy(), CODES[:8].astype(float)
     unseen[:, 1], missing[:, 1], nan[:, 1] = 7, -1, np.nan
+    given = [a.copy() for a in (unseen, missing, nan)]
     np.testing.assert_array_equal(model.predict_proba(unseen), model.predict_proba(missing))
     np.testing.assert_array_equal(model.predict_proba(unseen), model.predict_proba(nan))
+    for before, after in zip(given, (unseen, missing, nan)):  # the caller's arrays are read, never written
+        np.testing.assert_array_equal(before, after)
 
 
 @pytest.mark.parametrize("cls", MIXED)

@@ -167,7 +167,8 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
 
     Non-integer values are an error (discrete learners need codes; discretize numeric columns first), and
     so is infinity. ``estimator`` names the learner in the message; ``fit`` tells whether this is a fit
-    (see :func:`nbx.validation.scans_skipped`).
+    (see :func:`nbx.validation.scans_skipped`). An int64 input without negative codes is returned as it is
+    (no copy: callers must not write into the result).
     """
     X = np.asarray(X)
     if X.ndim != 2:
@@ -177,7 +178,9 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
     elif X.dtype.kind not in "iu":
         X = X.astype(np.float64, copy=False)
     if X.dtype.kind in "iu":
-        return np.where(X < 0, -1, X).astype(np.int64, copy=False)
+        if X.size and X.min() < 0:
+            return np.where(X < 0, -1, X).astype(np.int64, copy=False)
+        return X.astype(np.int64, copy=False)
     missing = np.isnan(X)
     if not scans_skipped(fit):
         known = X[~missing]
@@ -236,9 +239,7 @@ def check_discrete_X(estimator, X) -> np.ndarray:
     (a code >= the fitted ``n_values_`` is a value never seen in training and counts as missing)."""
     codes = as_codes(check_array(estimator, X, fit=False), estimator)
     unseen = codes >= estimator.n_values_
-    if unseen.any():  # as_codes returned a new array: mark in place, no second (n, d) copy
-        codes[unseen] = -1
-    return codes
+    return np.where(unseen, -1, codes) if unseen.any() else codes  # (codes may be the caller's array)
 
 
 # --------------------------------------------------------------------------------------- mixed input

@@ -23,7 +23,8 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   tolerance does not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data
   sets are separable: the optimum lies far out, and quasi-Newton methods stop on small relative progress
   long before it (Weka on labor: objective 10x above the optimum, coefficients 4x smaller; our former
-  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations. A fit that stops on ``max_iter``
+  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations; on one-hot codes the Hessian is
+  assembled from each row's active columns (:class:`IndicatorHessian`). A fit that stops on ``max_iter``
   (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
   ``converged_ = False``.
 
@@ -179,6 +180,64 @@ def hessian(Z1: np.ndarray, w: np.ndarray, P: np.ndarray, ridge: float, chunk: i
     return H
 
 
+class IndicatorHessian:
+    """:func:`hessian` for a standardized design of indicator columns, computed from each row's active columns.
+
+    With U the 0/1 design (intercept column first) and T the standardization (z_j = (u_j - mean_j) / scale_j,
+    z_0 = 1), Z1 = U·T, so every class-pair block Σ_i v_i z_i z_iᵀ of the Hessian (v = w P_k (1 - P_k) on
+    the diagonal, -w P_k P_c off it) equals Tᵀ (Σ_i v_i u_i u_iᵀ) T. A row of U has one 1 per attribute
+    (plus the intercept), so Σ_i v_i u_i u_iᵀ sums each row's weight over its ~r²/2 pairs of active columns
+    (r = attributes + 1) instead of all p² products: a sparse (column pair x row) matrix, built once per fit,
+    times the (row x class pair) weights. On Kang & Tian's late greedy HBayes steps (760 rows, 13 attributes,
+    66 columns, 3 classes) 0.45 ms against 1.7 ms for the dense product; for one-hot LR on letter (16,000
+    rows, 161 columns, 26 classes) 1.2 s against 8 s. Same value up to rounding (~1e-15 relative).
+
+    ``active`` (G, r): per row the design column (1-based, after the intercept) of each attribute's value,
+    -1 for a missing value (its all-zero block); ``mean``, ``scale`` the standardization of the p columns.
+    """
+
+    def __init__(self, active: np.ndarray, mean: np.ndarray, scale: np.ndarray):
+        import scipy.sparse as sparse
+        rows, r = active.shape
+        self.p1 = p1 = len(mean) + 1
+        cols = np.hstack([np.zeros((rows, 1), np.int64), np.where(active >= 0, active, p1)])  # missing -> dropped
+        a, b = np.triu_indices(r + 1)
+        key = (np.minimum(cols[:, a], cols[:, b]) * (p1 + 1) + np.maximum(cols[:, a], cols[:, b])).ravel()
+        self.pairs = sparse.csr_matrix((np.ones(key.size), (key, np.repeat(np.arange(rows), a.size))),
+                                       shape=((p1 + 1) ** 2, rows))  # upper-triangle cell x row
+        self.d = np.concatenate([[1.0], 1.0 / scale])       # T = diag(d) + e_0 aᵀ
+        self.a = np.concatenate([[0.0], -mean / scale])
+
+    def __call__(self, w: np.ndarray, P: np.ndarray, ridge: float) -> np.ndarray:
+        p1, m = self.p1, P.shape[1]
+        k, c = np.triu_indices(m)
+        wP = w[:, None] * P
+        v = np.where(k == c, wP[:, k] * (1.0 - P[:, k]), -wP[:, k] * P[:, c])  # (rows, class pairs)
+        upper = (self.pairs @ v).reshape(p1 + 1, p1 + 1, k.size)[:p1, :p1]
+        M = upper + upper.transpose(1, 0, 2)
+        diag = np.arange(p1)
+        M[diag, diag] = upper[diag, diag]
+        M = M.transpose(2, 0, 1)  # (class pairs, p1, p1) = Σ v u uᵀ
+        MT = M * self.d + M[:, :, :1] * self.a  # M·T
+        blocks = MT * self.d[:, None] + MT[:, :1, :] * self.a[:, None]  # Tᵀ·M·T
+        H = np.zeros((p1, m, p1, m))
+        H[:, k, :, c] = blocks
+        H[:, c, :, k] = blocks
+        H = H.reshape(p1 * m, p1 * m)
+        slopes = np.arange(m, p1 * m)
+        H[slopes, slopes] += 2.0 * ridge
+        return H
+
+
+def hessian_for(Z1: np.ndarray, active: np.ndarray | None, mean, scale, n_outputs: int):
+    """The Hessian function of a fit: :class:`IndicatorHessian` when the design is indicators (``active`` given)
+    and the dense product would cost more than about a millisecond, else the dense :func:`hessian`."""
+    rows, p1 = Z1.shape
+    if active is not None and rows * (p1 * n_outputs) ** 2 > 1e6:
+        return IndicatorHessian(active, mean, scale)
+    return lambda w, P, ridge: hessian(Z1, w, P, ridge)
+
+
 def _newton_step(H: np.ndarray, grad: np.ndarray) -> np.ndarray:
     """−H⁻¹ grad by Cholesky; the least-squares step if H is singular (ridge 0 with a rank-deficient design)."""
     try:
@@ -188,7 +247,7 @@ def _newton_step(H: np.ndarray, grad: np.ndarray) -> np.ndarray:
 
 
 def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float, theta0: np.ndarray,
-                       tol: float = 1e-10, max_iter: int = 100) -> tuple[np.ndarray, int, bool]:
+                       tol: float = 1e-10, max_iter: int = 100, hessian_of=None) -> tuple[np.ndarray, int, bool]:
     """Minimize :func:`objective` from ``theta0`` by Newton's method; returns (theta (p+1, K-1), Newton
     iterations, converged).
 
@@ -205,18 +264,20 @@ def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: floa
     weights. A row may stand for a group of training rows with the same design row: ``w`` is then the
     group's total weight and ``Y`` its class fractions; Σ_c w Y_c log P(c) is the group's summed
     log-likelihood, so the objective equals the one over the ungrouped rows (HBayes fits the distinct S1
-    patterns this way).
+    patterns this way). ``hessian_of(w, P, ridge)`` computes ∇²f (default: :func:`hessian` of ``Z1``; see
+    :func:`hessian_for`).
     """
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
         return theta, 0, True
+    hessian_of = hessian_of or (lambda w_, P_, ridge_: hessian(Z1, w_, P_, ridge_))
     total = w.sum()
     limit = tol * (total if total > 0 else 1.0)
     value, grad, P = objective(theta, Z1, Y, w, ridge)
     for iteration in range(int(max_iter)):
         if np.max(np.abs(grad)) <= limit:
             return theta, iteration, True
-        step = _newton_step(hessian(Z1, w, P, ridge), grad)
+        step = _newton_step(hessian_of(w, P, ridge), grad)
         slope, t = float(np.sum(grad * step)), 1.0
         while True:
             trial = theta + t * step
@@ -263,8 +324,13 @@ class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
             theta0 = previous
         else:
             theta0 = default_start(np.bincount(y_idx, weights=w, minlength=k), Z1.shape[1] - 1)
+        active = None
+        if np.all(self.n_values_ > 0):  # one-hot codes only: the indicator Hessian
+            codes = _nominal_codes(X, self.n_values_)
+            active = np.where(codes >= 0, 1 + np.concatenate([[0], np.cumsum(self.n_values_)[:-1]]) + codes, -1)
+        hess = hessian_for(Z1, active, self.mean_, self.scale_, k - 1)
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
-            Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter))
+            Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter), hess)
         if not self.converged_:
             warnings.warn(f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above "
                           f"the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
