@@ -39,8 +39,8 @@ changed S1 in 6 of 162 folds, and the converged search differs from it in 24. A 
 with the square of S1's indicator columns times the classes, so late greedy steps on many-valued,
 many-class data (vehicle, segment, waveform) dominate the time; those fits assemble it from each pattern's
 active indicator columns (:class:`nbx.models.logistic.IndicatorHessian`, ~4x faster there). The Hessian's
-summation order moves the converged coefficients within the tolerance, and that was enough to change S1 in
-a few of kang2006's 200 folds whose best candidates tie within it (see the Kang report's note on S1).
+summation order moves the converged coefficients within the tolerance, which can change S1 where the best
+candidates' training accuracies tie that closely (as the tolerance itself can, above).
 
 Speed: the indicator design of all attributes is built and standardized once (standardization is per
 column, so a column subset gives the same design as encoding the subset alone). A logistic fit on S1 only
