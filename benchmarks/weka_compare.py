@@ -14,7 +14,7 @@ Discrete learners get fold-local MDL codes (Fayyad & Irani), as Weka's BayesNet 
 discretize internally; J48, Logistic and Gaussian NB (Weka's default NaiveBayes) see numeric columns as
 they are. Missing values are left to the learner. Weka's names map to our catalogue ids in DATASETS
 (credit-a = crx, kr-vs-kp = chess, hypothyroid = our 3163-row stand-in, ...); a set missing from the
-catalogue or the mirror (vehicle, until it is catalogued) is skipped and listed.
+catalogue or the mirror is skipped and listed.
 
 Printed per learner: wall and CPU seconds of the nbx processes summed over the sets, Weka's reference
 seconds (Weka 3.6, quiet machine, one JVM start per set: NaiveBayes 7, J48 13, TAN 15, AdaBoostM1(NB,
