@@ -307,24 +307,16 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         grid = np.zeros((n_nodes, d, vmax + 1, k))  # (node, attribute, value | unknown, class)
         grid[:, index.attribute_of_row, self._pad_pos] = value_counts
         grid[:, :, vmax] = np.maximum(class_counts[:, None] - observed, 0.0)
-        branches = grid[:, :, :vmax]
-        sizes = _sum_last(grid)  # branch weights, the unknown branch last
-        branch_sizes = np.ascontiguousarray(sizes[:, :, :vmax])
         total = _sum_last(class_counts)[:, None]
-        known = branches.sum(axis=(2, 3))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(branch_sizes[..., None] > 0, branches / branch_sizes[..., None], 0.0)
-            branch_entropy = -_sum_last(np.where(p > 0, p * np.log2(p), 0.0))
-            known_sizes = branch_sizes.sum(axis=-1)
-            cond = np.where(known_sizes > 0, (branch_sizes * branch_entropy).sum(axis=-1) / known_sizes, 0.0)
-            gain = np.where(total > 0, known / total, 0.0) * (entropy(branches.sum(axis=-2)) - cond)
-        split = entropy(sizes)  # split information incl. the unknown branch (C4.5)
-        admissible = ~used & self._admissible(branch_sizes, sizes[..., -1]) & (split > _TOL)
+        gain, split = np.zeros((n_nodes, d)), np.zeros((n_nodes, d))
+        admissible = np.zeros((n_nodes, d), bool)
         threshold = np.full((n_nodes, d), -1, np.int64)
-        if self.ordinal_.any() and vmax >= 2:  # (a single value everywhere admits no cut)
-            o = np.flatnonzero(self.ordinal_)
-            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(
-                branches[:, o], sizes[:, o, -1], total, known[:, o])
+        nominal, o = np.flatnonzero(~self.ordinal_), np.flatnonzero(self.ordinal_)
+        if nominal.size:
+            gain[:, nominal], split[:, nominal], admissible[:, nominal] = self._multiway_tests(
+                grid if nominal.size == d else grid[:, nominal], used[:, nominal], total)
+        if o.size and vmax >= 2:  # (a single value everywhere admits no cut)
+            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(grid[:, o], total)
         # the average gain of each node's admissible tests. numpy sums n >= 8 terms pairwise, grouped by
         # position, so the nodes are averaged in groups of equal count: each row then sums exactly as the
         # node's own 1-D selection would (a masked row sum would round differently)
@@ -338,6 +330,23 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         best = np.where(candidate.any(axis=1), np.argmax(ratio, axis=1), -1)
         return best, np.where(best >= 0, threshold[np.arange(n_nodes), np.maximum(best, 0)], -1)
 
+    def _multiway_tests(self, grid, used, total):
+        """Gain, split information and admissibility of each attribute's multiway test, per (node, attribute);
+        ``grid`` (nodes, attributes, values + unknown, K) holds the class counts per value, ``total`` (nodes, 1)
+        the nodes' weights."""
+        branches = grid[:, :, :-1]
+        sizes = _sum_last(grid)  # branch weights, the unknown branch last
+        branch_sizes = np.ascontiguousarray(sizes[:, :, :-1])
+        known = branches.sum(axis=(2, 3))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where(branch_sizes[..., None] > 0, branches / branch_sizes[..., None], 0.0)
+            branch_entropy = -_sum_last(np.where(p > 0, p * np.log2(p), 0.0))
+            known_sizes = branch_sizes.sum(axis=-1)
+            cond = np.where(known_sizes > 0, (branch_sizes * branch_entropy).sum(axis=-1) / known_sizes, 0.0)
+            gain = np.where(total > 0, known / total, 0.0) * (entropy(branches.sum(axis=-2)) - cond)
+        split = entropy(sizes)  # split information incl. the unknown branch (C4.5)
+        return gain, split, ~used & self._admissible(branch_sizes, sizes[..., -1]) & (split > _TOL)
+
     def _admissible(self, branch_sizes: np.ndarray, unknown: np.ndarray) -> np.ndarray:
         """Tests (..., branches) that C4.5 admits (two branches of >= 2) and, under the children reading of
         (iii), whose every non-empty child, the missing rows in the largest, holds >= ``min_split``."""
@@ -350,11 +359,12 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
             ok &= smallest >= self.min_split - _WEIGHT_TOL
         return ok
 
-    def _best_cuts(self, branches, unknown, total, known):
+    def _best_cuts(self, grid, total):
         """Per (node, ordinal attribute), the admissible cut ``code <= t`` of largest gain (lowest t on ties):
-        (gain, split information, admissible, t). ``branches`` (nodes, attributes, values, K) are the known
-        rows' class counts per code, ``unknown`` the weight with the value missing, ``total`` (nodes, 1) the
-        node's weight and ``known`` (nodes, attributes) its known weight."""
+        (gain, split information, admissible, t). ``grid`` as for :meth:`_multiway_tests`."""
+        branches = grid[:, :, :-1]
+        unknown = _sum_last(grid[:, :, -1])
+        known = branches.sum(axis=(2, 3))
         left = np.cumsum(branches, axis=2)[:, :, :-1]  # code <= t, t = 0 .. vmax-2
         right = np.cumsum(branches[:, :, ::-1], axis=2)[:, :, -2::-1]  # code > t, summed separately: exact
         two = np.stack([left, right], axis=3)  # (nodes, attributes, cuts, 2, K)
