@@ -350,6 +350,14 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
     def _admissible(self, branch_sizes: np.ndarray, unknown: np.ndarray) -> np.ndarray:
         """Tests (..., branches) that C4.5 admits (two branches of >= 2) and, under the children reading of
         (iii), whose every non-empty child, the missing rows in the largest, holds >= ``min_split``."""
+        if branch_sizes.shape[-1] == 2:  # a cut: the same test written for two branches, several times faster
+            left, right = branch_sizes[..., 0], branch_sizes[..., 1]
+            ok = (left >= MIN_BRANCH) & (right >= MIN_BRANCH)
+            if self.min_split_on == "children":
+                first = left >= right  # argmax's choice on ties
+                left, right = np.where(first, left + unknown, left), np.where(first, right, right + unknown)
+                ok &= np.minimum(left, right) >= self.min_split - _WEIGHT_TOL  # (both hold >= 2: non-empty)
+            return ok
         ok = (branch_sizes >= MIN_BRANCH).sum(axis=-1) >= 2
         if self.min_split_on == "children":
             children = branch_sizes.copy()
@@ -370,13 +378,18 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         two = np.stack([left, right], axis=3)  # (nodes, attributes, cuts, 2, K)
         two_sizes = two.sum(axis=-1)
         unknown = np.broadcast_to(unknown[:, :, None], two_sizes.shape[:-1])
+        # gains and split information only of the cuts the branch sizes admit (few, deep in a tree)
+        n, a, c = np.nonzero(self._admissible(two_sizes, unknown))
+        gain, split = np.zeros(two_sizes.shape[:-1]), np.zeros(two_sizes.shape[:-1])
+        kn = known[n, a]
         with np.errstate(divide="ignore", invalid="ignore"):
-            cond = (two_sizes * entropy(two)).sum(axis=-1) / known[:, :, None]
-            gain = np.where(total > 0, known / total, 0.0)[:, :, None] * (
-                entropy(branches.sum(axis=2))[:, :, None] - cond)
-        gain = np.where(known[:, :, None] > 0, gain, 0.0)
-        split = entropy(np.concatenate([two_sizes, unknown[..., None]], axis=-1))
-        ok = self._admissible(two_sizes, unknown) & (split > _TOL)
+            cond = (two_sizes[n, a, c] * entropy(two[n, a, c])).sum(axis=-1) / kn
+            gain[n, a, c] = np.where(total[n, 0] > 0, kn / total[n, 0], 0.0) * (
+                entropy(branches.sum(axis=2))[n, a] - cond)
+        gain[n, a, c] = np.where(kn > 0, gain[n, a, c], 0.0)
+        split[n, a, c] = entropy(np.concatenate([two_sizes[n, a, c], unknown[n, a, c, None]], axis=-1))
+        ok = np.zeros(gain.shape, bool)
+        ok[n, a, c] = split[n, a, c] > _TOL
         t = np.argmax(np.where(ok, gain, -np.inf), axis=2)
         pick = (lambda a: np.take_along_axis(a, t[..., None], 2)[..., 0])
         return pick(gain), pick(split), ok.any(axis=2), np.where(ok.any(axis=2), t, -1)
