@@ -384,15 +384,14 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         kn = known[n, a]
         with np.errstate(divide="ignore", invalid="ignore"):
             cond = (two_sizes[n, a, c] * entropy(two[n, a, c])).sum(axis=-1) / kn
-            gain[n, a, c] = np.where(total[n, 0] > 0, kn / total[n, 0], 0.0) * (
-                entropy(branches.sum(axis=2))[n, a] - cond)
-        gain[n, a, c] = np.where(kn > 0, gain[n, a, c], 0.0)
+            g = np.where(total[n, 0] > 0, kn / total[n, 0], 0.0) * (entropy(branches.sum(axis=2))[n, a] - cond)
+        gain[n, a, c] = np.where(kn > 0, g, 0.0)
         split[n, a, c] = entropy(np.concatenate([two_sizes[n, a, c], unknown[n, a, c, None]], axis=-1))
         ok = np.zeros(gain.shape, bool)
         ok[n, a, c] = split[n, a, c] > _TOL
         t = np.argmax(np.where(ok, gain, -np.inf), axis=2)
-        pick = (lambda a: np.take_along_axis(a, t[..., None], 2)[..., 0])
-        return pick(gain), pick(split), ok.any(axis=2), np.where(ok.any(axis=2), t, -1)
+        at_t = (lambda values: np.take_along_axis(values, t[..., None], 2)[..., 0])
+        return at_t(gain), at_t(split), ok.any(axis=2), np.where(ok.any(axis=2), t, -1)
 
     # ------------------------------------------------------------------------------------ predict
     def apply(self, X) -> np.ndarray:
