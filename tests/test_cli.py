@@ -112,6 +112,8 @@ def test_evaluate_is_repeatable_and_takes_an_arff(capsys, in_repo, data_csv, tmp
 @pytest.mark.parametrize("argv, message", [
     (["evaluate", "{data}", "--learners", "nb_lapalce"], r"unknown learner 'nb_lapalce'; did you mean nb_laplace"),
     (["evaluate", "{data}", "--learners", "NaiveBayes(prior=laplace, alpah=2)"], r"has no parameter\(s\) \['alpah'\]"),
+    (["evaluate", "{data}", "--learners", "NaiveBayes(numeric_ordinal=true)"],
+     r"numeric_ordinal: NaiveBayes has no 'ordinal' parameter"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "ten"], r"--cv: invalid int value: 'ten'"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "500"], r"--cv: protocol.folds = 500 is impossible"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--discretizer", "mdll"], r"--discretizer: .*'mdll'"),

@@ -19,6 +19,7 @@ import yaml
 from .. import config
 from ..errors import NbxError
 from ..models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
+from ..runner import ordinal_params
 
 
 class SpecError(NbxError, ValueError):
@@ -105,7 +106,7 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
             validate()
     except (UnknownLearnerError, ValueError, TypeError) as exc:
         raise SpecError(f"{option}: {exc}") from None
-    if numeric_ordinal and "ordinal" not in [k.rpartition("__")[2] for k in estimator.get_params()]:
+    if numeric_ordinal and not ordinal_params(estimator):
         raise SpecError(f"{option}: {text}: numeric_ordinal: {type(estimator).__name__} has no 'ordinal' parameter")
     return Learner(text, estimator, kind or input_kind(estimator), spec, numeric_ordinal)
 
