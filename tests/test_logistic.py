@@ -5,9 +5,9 @@ import pytest
 from scipy.optimize import minimize
 
 from nbx.models.base import clone
-from nbx.models.logistic import (ConvergenceWarning, IndicatorHessian, LogisticRegression, default_start,
-                                design_matrix, fit_ridge_logistic, hessian, objective, one_hot, standardize,
-                                standardizer)
+from nbx.models.logistic import (ConvergenceWarning, IndicatorHessian, LogisticRegression, active_columns,
+                                default_start, design_matrix, fit_ridge_logistic, hessian, objective, one_hot,
+                                standardize, standardizer)
 
 
 def _mixed_data(n=150, seed=0, k=3):
@@ -217,7 +217,7 @@ def test_indicator_hessian_equals_the_dense_hessian(n_classes):
     mean, scale = standardizer(Z, w)
     Z1 = standardize(Z, mean, scale)
     codes = np.where(np.isnan(X), -1, X).astype(int)
-    active = np.where(codes >= 0, 1 + np.concatenate([[0], np.cumsum(nv)[:-1]]) + codes, -1)
+    active = active_columns(codes, nv)
     scores = rng.standard_normal((200, n_classes))
     P = (np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True))[:, :-1]
     dense = hessian(Z1, w, P, 0.3)

@@ -122,7 +122,7 @@ def leveled(model, view: View) -> list[str]:
         return f"naive Bayes (n = {_num(sizes[node])})"
 
     def branches(node: int):
-        j, t = model.node_attribute_[node], getattr(model, "node_threshold_", np.full(node + 1, -1))[node]
+        j, t = model.node_attribute_[node], model.node_threshold_[node]
         if j < 0:
             return None
         if t >= 0:  # code <= t: the value is at most the upper end of interval t

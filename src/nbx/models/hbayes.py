@@ -69,8 +69,8 @@ import numpy as np
 from ..validation import ESTIMATOR, NONE
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X, clone
 from .counting import ValueIndex, log_normalize, log_softmax
-from .logistic import (ConvergenceWarning, SOLVER_CONSTRAINTS, default_start, design_matrix, fit_ridge_logistic,
-                       hessian_for, log_proba, standardize, standardizer)
+from .logistic import (ConvergenceWarning, SOLVER_CONSTRAINTS, active_columns, default_start, design_matrix,
+                       fit_ridge_logistic, hessian_for, log_proba, standardize, standardizer)
 from .naive_bayes import nb_log_tables
 
 
@@ -140,9 +140,7 @@ class _HBayesBase(DecisionMixin, ClassifierMixin, BaseEstimator):
         fractions = np.divide(counts, weight[:, None], out=np.zeros_like(counts), where=weight[:, None] > 0)
         cols = self._columns(s1)
         Z1 = self._Z1[np.ix_(first, cols)]
-        codes = self._train[0][np.ix_(first, list(s1))]
-        starts = np.cumsum([1] + [int(self.n_values_[a]) for a in s1][:-1])  # each attribute's first column
-        active = np.where(codes >= 0, starts + codes, -1)
+        active = active_columns(self._train[0][np.ix_(first, list(s1))], self.n_values_[list(s1)])
         hess = hessian_for(Z1, active, self.mean_[cols[1:] - 1], self.scale_[cols[1:] - 1], k - 1)
         theta, n_iter, converged = fit_ridge_logistic(Z1, fractions, weight, self.ridge, theta0, self.tol,
                                                       int(self.max_iter), hess)

@@ -42,6 +42,7 @@ and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardize
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -229,13 +230,20 @@ class IndicatorHessian:
         return H
 
 
+def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
+    """:class:`IndicatorHessian`'s ``active`` for nominal codes (n, d) with ``n_values`` (d,): each value's design
+    column (1-based, after the intercept; the attributes' blocks in column order), -1 for a missing code."""
+    n_values = np.asarray(n_values, np.int64)
+    return np.where(codes >= 0, 1 + np.cumsum(n_values) - n_values + codes, -1)
+
+
 def hessian_for(Z1: np.ndarray, active: np.ndarray | None, mean, scale, n_outputs: int):
     """The Hessian function of a fit: :class:`IndicatorHessian` when the design is indicators (``active`` given)
     and the dense product would cost more than about a millisecond, else the dense :func:`hessian`."""
     rows, p1 = Z1.shape
     if active is not None and rows * (p1 * n_outputs) ** 2 > 1e6:
         return IndicatorHessian(active, mean, scale)
-    return lambda w, P, ridge: hessian(Z1, w, P, ridge)
+    return partial(hessian, Z1)
 
 
 def _newton_step(H: np.ndarray, grad: np.ndarray) -> np.ndarray:
@@ -270,7 +278,7 @@ def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: floa
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
         return theta, 0, True
-    hessian_of = hessian_of or (lambda w_, P_, ridge_: hessian(Z1, w_, P_, ridge_))
+    hessian_of = hessian_of or partial(hessian, Z1)
     total = w.sum()
     limit = tol * (total if total > 0 else 1.0)
     value, grad, P = objective(theta, Z1, Y, w, ridge)
@@ -324,10 +332,8 @@ class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
             theta0 = previous
         else:
             theta0 = default_start(np.bincount(y_idx, weights=w, minlength=k), Z1.shape[1] - 1)
-        active = None
-        if np.all(self.n_values_ > 0):  # one-hot codes only: the indicator Hessian
-            codes = _nominal_codes(X, self.n_values_)
-            active = np.where(codes >= 0, 1 + np.concatenate([[0], np.cumsum(self.n_values_)[:-1]]) + codes, -1)
+        one_hot_only = np.all(self.n_values_ > 0)  # then the indicator Hessian
+        active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_) if one_hot_only else None
         hess = hessian_for(Z1, active, self.mean_, self.scale_, k - 1)
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
             Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter), hess)
