@@ -253,9 +253,10 @@ def test_bad_params(params, name):
 
 def test_loading_curve_points_equal_separate_runs():
     """W1's curve continues one run per seed; each point equals a fresh run of that many passes."""
-    from nbx.analysis.hm_loading import _loading, _loading_curve
+    from nbx.analysis.hm_loading import _loading, _loading_curves
     X, y, _, _ = parity(bits=3)
-    curve = _loading_curve(X, y, [2, 2, 2], [2, 7], range(3), "class")
+    (curve,) = _loading_curves(X, y, [([2, 2, 2], "class")], [2, 7], range(3))
+    assert (curve["layers"], curve["denominator"], curve["seeds"]) == ([2, 2, 2], "class", 3)
     for point in curve["curve"]:
         single = _loading(X, y, [2, 2, 2], point["passes"], range(3), "class")
         assert (point["loaded"], point["mean_train_accuracy"]) == (single["loaded"], single["mean_train_accuracy"])

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from nbx import config, runner
+from nbx.models.base import ordinal_params
 from nbx.models.muv import MUV
 from nbx.models.naive_bayes import NaiveBayes
-from nbx.runner import SplitData, TrainError, run_splits
+from nbx.runner import SplitData, TrainError, run_datasets, run_splits
 
 PARAMS = config.load_params()
 
@@ -33,6 +34,21 @@ def test_results_do_not_depend_on_worker_count(always_pool):
     for key, value in one.arrays().items():
         assert value.tobytes() == two.arrays()[key].tobytes()
     assert one.proba.shape == (120, 3) and np.allclose(one.proba.sum(axis=1), 1, atol=1e-6)
+
+
+def test_a_cell_pools_every_split_of_every_data_set_with_the_same_results(always_pool):
+    """run_datasets spreads all (data set, split) tasks over one pool, yet each data set's outputs equal its own
+    serial run_splits, data sets come back in order and every split is reported once."""
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    data = {"a": _data(0), "b": _data(1, n=90), "c": _data(2, d=4)}
+    seen = []
+    pooled = list(run_datasets(learner, data, 7, "e", "l", n_jobs=2, on_split=seen.append))
+    assert [ds for ds, _ in pooled] == ["a", "b", "c"]
+    assert sorted(seen) == ["a"] * 3 + ["b"] * 3 + ["c"] * 3
+    for ds, out in pooled:
+        alone = run_splits(learner, data[ds], 7, ("e", ds, "l"), n_jobs=1)
+        for key, value in alone.arrays().items():
+            assert value.tobytes() == out.arrays()[key].tobytes()
 
 
 def test_results_on_a_dask_cluster_equal_the_local_run(always_pool, monkeypatch):
@@ -112,6 +128,6 @@ def test_numeric_ordinal_gives_nested_trees_the_numeric_columns():
     by_hand = run_splits(boost.set_params(base__ordinal=[True, False, True]), data, 7, ("e", "d", "l"), n_jobs=1)
     plain = run_splits(boost.set_params(base__ordinal=None), data, 7, ("e", "d", "l"), n_jobs=1)
     assert auto.proba.tobytes() == by_hand.proba.tobytes() != plain.proba.tobytes()
-    assert runner.ordinal_params(boost) == ["base__ordinal"]
+    assert ordinal_params(boost) == ["base__ordinal"]
     assert config.build_learner(PARAMS, "blnbt10").numeric_ordinal
     assert not config.build_learner(PARAMS, "blnbt10_multiway").numeric_ordinal

@@ -4,6 +4,8 @@ import itertools
 import numpy as np
 import pytest
 
+from nbx.models import tan as tan_module
+from nbx.models.counting import ValueIndex
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import (TAN, bayesian_edge_gains, conditional_mutual_information, greedy_directed_tree,
                             max_spanning_tree)
@@ -28,6 +30,28 @@ def brute_cmi(X, y, w, i, j, vi, vj, k):
                     p_bc = t[c, :, b].sum() / total
                     out += p_abc * np.log(p_abc * p_c / (p_ac * p_bc))
     return out
+
+
+@pytest.mark.parametrize("weights", ["unit", "fractional"])
+@pytest.mark.parametrize("block", [1 << 22, 16])  # one bincount, or blocks of one row
+def test_pair_class_counts_equal_a_loop_over_rows(weights, block, monkeypatch):
+    monkeypatch.setattr(tan_module, "PAIR_BLOCK", block)
+    rng = np.random.default_rng(3)
+    n_values = np.array([3, 4, 2, 5])
+    codes = rng.integers(-1, 5, (300, 4))
+    codes = np.where(codes < n_values, codes, -1)  # -1 = missing
+    y = rng.integers(0, 3, 300)
+    w = np.ones(300) if weights == "unit" else rng.random(300)
+    index = ValueIndex(n_values)
+    expected = np.zeros((3, index.n_rows, index.n_rows))
+    for row, c, weight in zip(codes, y, w):
+        for i, j in itertools.product(range(4), repeat=2):
+            if row[i] >= 0 and row[j] >= 0:
+                expected[c, index.offsets[i] + row[i], index.offsets[j] + row[j]] += weight
+    got = tan_module.pair_class_counts(codes, y, w, index, 3)
+    assert got.shape == expected.shape and np.allclose(got, expected, rtol=1e-12, atol=0)
+    if weights == "unit":
+        assert np.array_equal(got, expected)
 
 
 def test_cmi_equals_brute_force_with_missing_and_weights():

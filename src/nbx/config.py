@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from .errors import NbxError, load_yaml, yaml_error_at
+from .models.base import ordinal_params
 from .models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
 
 PARAMS_FILE = Path("params.yaml")
@@ -244,7 +245,7 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     if flags["all_classes"] and "classes" not in learner.get_params(deep=False):
         raise params.error(("learners", name, "all_classes"),
                            f"{type(learner).__name__} has no 'classes' parameter to set")
-    if flags["numeric_ordinal"] and not any(k.rpartition("__")[2] == "ordinal" for k in learner.get_params()):
+    if flags["numeric_ordinal"] and not ordinal_params(learner):
         raise params.error(("learners", name, "numeric_ordinal"),
                            f"{type(learner).__name__} has no 'ordinal' parameter to set")
     return LearnerSetup(learner, kind or input_kind(learner), str(seed_name), **flags)

@@ -13,20 +13,21 @@ class Progress:
         self.tty = sys.stderr.isatty()
         self.bar = tqdm(total=total, desc=label, unit="split", file=sys.stderr, disable=not self.tty,
                         dynamic_ncols=True, leave=False)
-        self.current, self.started, self.done = "", time.perf_counter(), 0
+        self.last = time.perf_counter()
 
-    def start(self, dataset: str) -> None:
-        self.current, self.started, self.done = dataset, time.perf_counter(), 0
-        self.bar.set_postfix_str(dataset, refresh=False)
+    def advance(self, item: str) -> None:
+        """One split of ``item`` (a data set, a learner) finished."""
+        self.bar.set_postfix_str(item, refresh=False)
+        self.bar.update(1)
 
-    def advance(self, n: int = 1) -> None:
-        self.done += n
-        self.bar.update(n)
-
-    def finish(self) -> None:
+    def finish(self, item: str, n_splits: int) -> float:
+        """``item``'s last split is back: one log line off a terminal. Returns the wall-clock seconds since the
+        previous item finished (items overlap when their splits share a pool, so these sum to the total)."""
+        now = time.perf_counter()
+        seconds, self.last = now - self.last, now
         if not self.tty:
-            print(f"{self.label}: {self.current}: {self.done} splits, {time.perf_counter() - self.started:.1f} s",
-                  file=sys.stderr, flush=True)
+            print(f"{self.label}: {item}: {n_splits} splits, {seconds:.1f} s", file=sys.stderr, flush=True)
+        return seconds
 
     def close(self) -> None:
         self.bar.close()

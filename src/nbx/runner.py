@@ -7,8 +7,10 @@ unless ``all_classes`` sets the learner's ``classes`` to every class of the data
 ``numeric_ordinal`` sets the learner's ``ordinal`` parameters (nested ones too) to the data set's numeric columns,
 so a discrete learner knows which codes are ordered intervals (Ting & Zheng's threshold tests).
 
-Parallel map: joblib. The first split always runs in this process; the others go to ``n_jobs`` workers only
-when the first one suggests they are worth a pool's start-up (:data:`POOL_MIN_SECONDS`). The backend is
+Parallel map: joblib, over every (data set, split) of a train cell at once (:func:`run_datasets`), so both
+cores stay busy across data-set boundaries instead of waiting for each data set's slowest split. Splits run in
+this process until the work left (estimated from the splits done) looks worth a pool's start-up
+(:data:`POOL_MIN_SECONDS`); the rest then go to ``n_jobs`` workers. The backend is
 joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
 (``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one), ``NBX_BACKEND=ray`` on Ray. BLAS runs
 single-threaded in every task, so results are byte-identical for any worker count and backend.
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import NbxError
-from .models.base import clone
+from .models.base import clone, ordinal_params
 from .splits import dataset_seed
 
 POOL_MIN_SECONDS = 1.0  # remaining work (estimated from the first split) below which splits run serially
@@ -87,11 +89,6 @@ def _single_threaded():
     return threadpool_limits(1)
 
 
-def ordinal_params(learner) -> list[str]:
-    """The learner's parameters named ``ordinal``, nested ones included (``base__ordinal``)."""
-    return [k for k in learner.get_params(deep=True) if k == "ordinal" or k.endswith("__ordinal")]
-
-
 def with_ordinal(learner, numeric: np.ndarray):
     """A clone of the learner whose ``ordinal`` parameters name the numeric columns (a boolean mask)."""
     mask = [bool(v) for v in numeric]
@@ -149,44 +146,73 @@ def _run(fn, task: tuple, where: str):
         raise TrainError(f"{where}: {type(exc).__name__}: {exc}") from exc
 
 
+def parallel_map(fn, args: list[tuple]) -> list:
+    """[fn(*a) for a in args] over the default workers and backend (for independent jobs of a few seconds)."""
+    import joblib
+    with _parallel_backend(backend()):
+        return joblib.Parallel(n_jobs=min(default_jobs(), len(args)))(joblib.delayed(fn)(*a) for a in args)
+
+
 def run_splits(learner, data: SplitData, seed: int, names: tuple[str, ...], n_jobs: int | None = None,
                on_split=None, all_classes: bool = False, numeric_ordinal: bool = False) -> SplitPredictions:
-    """Fit/predict ``learner`` on each split of ``data``. ``names`` = (experiment, data set, seed name) seed
-    the splits; ``on_split(k)`` is called as splits finish (progress). ``all_classes``: fit with
-    ``classes`` = every class index of the data set (the learner needs that parameter). ``numeric_ordinal``:
-    fit with ``ordinal`` = ``data.numeric`` (:func:`with_ordinal`)."""
-    n_splits = len(data.test)
-    if all_classes:
-        learner = clone(learner).set_params(classes=list(range(data.n_classes)))
-    if numeric_ordinal:
-        learner = with_ordinal(learner, data.numeric)
-    models = [_seeded(clone(learner), dataset_seed(seed, *names, str(s))) for s in range(n_splits)]
-    where = f"{names[0]}/{names[1]}"
+    """Fit/predict ``learner`` on each split of one data set: :func:`run_datasets` with ``names`` =
+    (experiment, data set, seed name)."""
+    experiment, dataset, seed_name = names
+    return next(run_datasets(learner, {dataset: data}, seed, experiment, seed_name, n_jobs, on_split,
+                             all_classes, numeric_ordinal))[1]
 
-    def task(s):
-        return (models[s],) + data.task(s)
 
-    t0 = time.perf_counter()
-    results = [_run(fit_predict, task(0), f"{where} split 0")]
-    if on_split:
-        on_split(1)
-    rest = range(1, n_splits)
-    n_jobs = min(n_jobs or default_jobs(), len(rest))
-    pool_worth_it = (time.perf_counter() - t0) * len(rest) > POOL_MIN_SECONDS
-    if n_jobs > 1 and pool_worth_it:
+def run_datasets(learner, data: dict[str, SplitData], seed: int, experiment: str, seed_name: str,
+                 n_jobs: int | None = None, on_split=None, all_classes: bool = False, numeric_ordinal: bool = False):
+    """Fit/predict ``learner`` on every split of every data set in ``data``; yields (data set,
+    :class:`SplitPredictions`) in ``data``'s order, each as soon as its last split is back. Split s of data set
+    D is seeded by (seed, experiment, D, seed_name, s); ``on_split(D)`` is called as each split finishes
+    (progress). ``all_classes``: fit with ``classes`` = every class index of the data set (the learner needs
+    that parameter). ``numeric_ordinal``: fit with ``ordinal`` = the data set's ``numeric`` columns
+    (:func:`with_ordinal`)."""
+    def prepared(d: SplitData):
+        base = clone(learner).set_params(classes=list(range(d.n_classes))) if all_classes else learner
+        return with_ordinal(base, d.numeric) if numeric_ordinal else base
+
+    bases = {ds: prepared(d) for ds, d in data.items()}
+    tasks = [(ds, s) for ds, d in data.items() for s in range(len(d.test))]
+
+    def task(i):
+        ds, s = tasks[i]
+        model = _seeded(clone(bases[ds]), dataset_seed(seed, experiment, ds, seed_name, str(s)))
+        return (fit_predict, (model,) + data[ds].task(s), f"{experiment}/{ds} split {s}")
+
+    results: dict[str, list] = {ds: [] for ds in data}
+    pending = list(data)  # data sets not yet yielded, in order
+
+    def collect(i, out):
+        ds = tasks[i][0]
+        results[ds].append(out)
+        if on_split:
+            on_split(ds)
+        while pending and len(results[pending[0]]) == len(data[pending[0]].test):
+            done = pending.pop(0)
+            yield done, _assemble(data[done], results.pop(done))
+
+    t0, i = time.perf_counter(), 0
+    n_jobs = n_jobs or default_jobs()
+    while i < len(tasks):  # serially while the work left looks smaller than a pool's start-up
+        left = (time.perf_counter() - t0) / max(i, 1) * (len(tasks) - i)
+        if i and n_jobs > 1 and len(tasks) - i > 1 and left > POOL_MIN_SECONDS:
+            break
+        yield from collect(i, _run(*task(i)))
+        i += 1
+    if i < len(tasks):
         import joblib
         with _parallel_backend(backend()):
-            outputs = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(
-                joblib.delayed(_run)(fit_predict, task(s), f"{where} split {s}") for s in rest)
-            for out in outputs:
-                results.append(out)
-                if on_split:
-                    on_split(1)
-    else:
-        for s in rest:
-            results.append(_run(fit_predict, task(s), f"{where} split {s}"))
-            if on_split:
-                on_split(1)
+            outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
+                joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks)))
+            for j, out in enumerate(outputs, start=i):
+                yield from collect(j, out)
+
+
+def _assemble(data: SplitData, results: list) -> SplitPredictions:
+    """One data set's split outputs (in split order) as :class:`SplitPredictions` over all its classes."""
     probas, splits, rows = [], [], []
     for s, (part, classes, *_) in enumerate(results):
         test_idx = np.flatnonzero(data.test[s])

@@ -11,7 +11,7 @@
 
 "Loads" = training accuracy 1.0 on all 2^bits patterns. Everything else is the HM default (gamma 0.1,
 jitter 0.01, sigma 0.1). Cost: about 45 µs of CPU per EM step for the 6- and 7-layer HMs, i.e. ~2 s per seed,
-depth and reading for 3000 passes over 16 patterns.
+depth and reading for 3000 passes over 16 patterns; the runs are spread over the cores.
 """
 from __future__ import annotations
 
@@ -33,18 +33,29 @@ def _loading(X, y, layers, n_iter: int, seeds: range, denominator: str) -> dict:
             **_summary(scores)}
 
 
-def _loading_curve(X, y, layers, passes: list[int], seeds: range, denominator: str) -> dict:
-    """Loading after each number of passes in ``passes`` (increasing), one continued run per seed."""
-    scores = np.zeros((len(seeds), len(passes)))
-    for i, seed in enumerate(seeds):
-        model = HierarchicalMixtureNB(layers=list(layers), denominator=denominator, warm_start=True, random_state=seed)
-        done = 0
-        for j, total in enumerate(passes):
-            model.set_params(n_iter=total - done).fit(X, y)
-            done = total
-            scores[i, j] = model.score(X, y)
-    return {"layers": list(layers), "denominator": denominator, "seeds": len(seeds),
-            "curve": [{"passes": p, **_summary(scores[:, j])} for j, p in enumerate(passes)]}
+def _seed_curve(X, y, layers, passes: list[int], seed: int, denominator: str) -> list[float]:
+    """Training accuracy after each number of passes in ``passes`` (increasing), one continued run."""
+    model = HierarchicalMixtureNB(layers=list(layers), denominator=denominator, warm_start=True, random_state=seed)
+    scores, done = [], 0
+    for total in passes:
+        model.set_params(n_iter=total - done).fit(X, y)
+        done = total
+        scores.append(model.score(X, y))
+    return scores
+
+
+def _loading_curves(X, y, settings: list[tuple], passes: list[int], seeds: range) -> list[dict]:
+    """One loading curve per (layers, denominator) in ``settings``; the runs (one per setting and seed, each
+    a few seconds of sequential online EM) are spread over the cores (:func:`nbx.runner.parallel_map`)."""
+    from ..runner import parallel_map
+    runs = [(layers, seed, den) for layers, den in settings for seed in seeds]
+    curves = parallel_map(_seed_curve, [(X, y, layers, passes, seed, den) for layers, seed, den in runs])
+    out = []
+    for k, (layers, den) in enumerate(settings):
+        scores = np.array(curves[k * len(seeds):(k + 1) * len(seeds)])
+        out.append({"layers": list(layers), "denominator": den, "seeds": len(seeds),
+                    "curve": [{"passes": p, **_summary(scores[:, j])} for j, p in enumerate(passes)]})
+    return out
 
 
 def run(block: dict, seed: int) -> dict:
@@ -57,8 +68,8 @@ def run(block: dict, seed: int) -> dict:
     return {
         "xor": [_loading(X2, y2, layers, int(block.get("xor_passes", 5)), xor_seeds, den)
                 for den in denominators for layers in block.get("xor_layers", [[2], [4]])],
-        "parity": [_loading_curve(X4, y4, [2] * depth, passes, parity_seeds, den)
-                   for den in denominators for depth in block.get("parity_layers", [6, 7])],
+        "parity": _loading_curves(X4, y4, [([2] * depth, den) for den in denominators
+                                           for depth in block.get("parity_layers", [6, 7])], passes, parity_seeds),
         "naive_bayes_train_accuracy": {
             den: {"xor": float(NaiveBayes(alpha=0.1, denominator=den).fit(X2, y2).score(X2, y2)),
                   "parity": float(NaiveBayes(alpha=0.1, denominator=den).fit(X4, y4).score(X4, y4))}

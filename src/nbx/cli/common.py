@@ -18,8 +18,8 @@ import yaml
 
 from .. import config
 from ..errors import NbxError
+from ..models.base import ordinal_params
 from ..models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
-from ..runner import ordinal_params
 
 
 class SpecError(NbxError, ValueError):

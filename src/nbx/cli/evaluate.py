@@ -61,15 +61,15 @@ def cross_validate(table, learners, folds: int, repeats: int, discretizer: dict,
     out = {}
     with Progress(label, len(test) * len(learners)) as progress:
         for learner in learners:
-            progress.start(learner.name)
             try:
                 run = run_splits(learner.estimator, data[learner.input], seed, ("evaluate", "data", learner.name),
-                                 on_split=progress.advance, numeric_ordinal=learner.numeric_ordinal)
+                                 on_split=lambda _: progress.advance(learner.name),
+                                 numeric_ordinal=learner.numeric_ordinal)
             except TrainError as exc:
                 raise TrainError(f"{learner.name}: {str(exc).removeprefix('evaluate/data ')}") from None
             acc = split_accuracy(run.proba, run.split, run.row, table.y, len(test))
             out[learner.name] = (acc, float(run.fit_seconds.sum()))
-            progress.finish()
+            progress.finish(learner.name, len(test))
     return test, out
 
 

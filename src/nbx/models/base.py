@@ -103,6 +103,11 @@ def clone(estimator):
     return type(estimator)(**params)
 
 
+def ordinal_params(estimator) -> list[str]:
+    """The estimator's parameters named ``ordinal``, nested ones included (``base__ordinal``)."""
+    return [k for k in estimator.get_params(deep=True) if k == "ordinal" or k.endswith("__ordinal")]
+
+
 def _is_estimator(value) -> bool:
     return hasattr(value, "get_params") and not isinstance(value, type)
 

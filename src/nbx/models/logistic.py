@@ -46,8 +46,7 @@ from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
-from numpy.linalg import LinAlgError
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg.lapack import dpotrf, dpotrs
 
 from ..validation import BOOLEAN, Interval
 from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
@@ -247,11 +246,15 @@ def hessian_for(Z1: np.ndarray, active: np.ndarray | None, mean, scale, n_output
 
 
 def _newton_step(H: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    """−H⁻¹ grad by Cholesky; the least-squares step if H is singular (ridge 0 with a rank-deficient design)."""
-    try:
-        return -cho_solve(cho_factor(H), grad.ravel()).reshape(grad.shape)
-    except LinAlgError:
-        return -np.linalg.lstsq(H, grad.ravel(), rcond=None)[0].reshape(grad.shape)
+    """−H⁻¹ grad by Cholesky; the least-squares step if H is singular (ridge 0 with a rank-deficient design).
+    LAPACK's potrf/potrs directly: what scipy's cho_factor/cho_solve run, without their per-call checks
+    (~10 µs, a tenth of HBayes' small solves)."""
+    factor, info = dpotrf(H, lower=0, clean=0)
+    if info == 0:
+        step, info = dpotrs(factor, grad.ravel(), lower=0)
+        if info == 0:
+            return -step.reshape(grad.shape)
+    return -np.linalg.lstsq(H, grad.ravel(), rcond=None)[0].reshape(grad.shape)
 
 
 def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float, theta0: np.ndarray,

@@ -72,29 +72,31 @@ STRUCTURES = ("tree", "naive")
 CRITERIA = ("cmi", "bayes")
 
 
-def _one_hot(codes: np.ndarray, index: ValueIndex) -> np.ndarray:
-    """(n, sum V_j) indicator of each observed attribute value; missing values give an all-zero block."""
-    rows = index.rows(codes)
-    out = np.zeros((codes.shape[0], index.n_rows + 1))
-    np.put_along_axis(out, rows, 1.0, axis=1)
-    return out[:, :-1]
+PAIR_BLOCK = 1 << 22  # max (row, attribute, attribute) entries of one bincount in pair_class_counts
 
 
-def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex, n_classes: int,
-                      chunk: int = 2048) -> np.ndarray:
+def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex,
+                      n_classes: int) -> np.ndarray:
     """Weighted counts M[c, r, s] of (class c, value-row r, value-row s) over all attribute pairs, (K, R, R).
 
-    One matrix product of one-hot codes per row chunk: rows with a missing value in either attribute add
-    nothing to that pair (pairwise-complete counts).
+    Each row adds its weight to the d² cells (its class, its value of attribute i, its value of attribute
+    j), one bincount per block of rows: n·d² work instead of the n·K·R² of a one-hot matrix product (letter:
+    0.03 s instead of 0.45 s). Rows with a missing value in either attribute add nothing to that pair
+    (pairwise-complete counts: the missing row R is dropped).
     """
-    n_rows = index.n_rows
-    out = np.zeros((n_classes * n_rows, n_rows))
-    for start in range(0, codes.shape[0], chunk):
-        onehot = _one_hot(codes[start:start + chunk], index)
-        yw = np.zeros((onehot.shape[0], n_classes))
-        yw[np.arange(onehot.shape[0]), y[start:start + chunk]] = w[start:start + chunk]
-        out += (yw[:, :, None] * onehot[:, None, :]).reshape(onehot.shape[0], -1).T @ onehot
-    return out.reshape(n_classes, n_rows, n_rows)
+    R = index.n_rows
+    rows = index.rows(codes)  # (n, d), missing -> R
+    n, d = rows.shape
+    unit = bool(np.all(w == 1.0))  # integer counts: same sums, faster
+    out = np.zeros(n_classes * (R + 1) ** 2)
+    step = max(1, PAIR_BLOCK // max(d * d, 1))
+    for start in range(0, n, step):
+        r = rows[start:start + step]
+        first = (y[start:start + step, None] * (R + 1) + r) * (R + 1)  # (b, d)
+        cells = (first[:, :, None] + r[:, None, :]).ravel()
+        weights = None if unit else np.repeat(w[start:start + step], d * d)
+        out += np.bincount(cells, weights=weights, minlength=out.size)
+    return np.ascontiguousarray(out.reshape(n_classes, R + 1, R + 1)[:, :R, :R])
 
 
 def conditional_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values,

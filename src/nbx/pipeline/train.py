@@ -6,12 +6,10 @@ times to ``data/timings/<exp>/<learner>.json`` (not versioned: they differ on ev
 """
 from __future__ import annotations
 
-import time
-
 from .. import config, layout
 from ..io import write_json, write_npz
 from ..progress import Progress
-from ..runner import SplitData, run_splits
+from ..runner import SplitData, run_datasets
 from .inputs import available, load_folds, load_plan, load_table
 
 
@@ -41,19 +39,15 @@ def train(params: config.Params, name: str, learner: str) -> None:
     data = {ds: split_data(exp, ds, setup.input, setup.numeric_ordinal) for ds in datasets}
     timings, fit_info = {}, {}
     with Progress(f"{name}/{learner}", sum(len(d.test) for d in data.values())) as progress:
-        for ds in datasets:
-            progress.start(ds)
-            t0 = time.perf_counter()
-            out = run_splits(setup.estimator, data[ds], params["seed"], (name, ds, setup.seed_name),
-                             on_split=progress.advance, all_classes=setup.all_classes,
-                             numeric_ordinal=setup.numeric_ordinal)
+        for ds, out in run_datasets(setup.estimator, data, params["seed"], name, setup.seed_name,
+                                    on_split=progress.advance, all_classes=setup.all_classes,
+                                    numeric_ordinal=setup.numeric_ordinal):
             write_npz(layout.predictions(name, learner, ds), **out.arrays())
             if any(info is not None for info in out.fit_info):
                 fit_info[ds] = out.fit_info
             timings[ds] = {"fit_seconds": round(float(out.fit_seconds.sum()), 4),
                            "predict_seconds": round(float(out.predict_seconds.sum()), 4),
-                           "wall_seconds": round(time.perf_counter() - t0, 4)}
-            progress.finish()
+                           "wall_seconds": round(progress.finish(ds, len(data[ds].test)), 4)}
     if fit_info:
         write_json(layout.fit_info(name, learner), fit_info)
     write_json(layout.timings(name, learner), timings)
