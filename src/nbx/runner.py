@@ -28,7 +28,7 @@ from .errors import NbxError
 from .models.base import clone, ordinal_params
 from .splits import dataset_seed
 
-POOL_MIN_SECONDS = 1.0  # remaining work (estimated from the first split) below which splits run serially
+POOL_MIN_SECONDS = 1.0  # work left (estimated from the splits done) below which splits run serially
 BACKENDS = ("loky", "dask", "ray")
 
 

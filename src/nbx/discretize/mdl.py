@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..models.base import N_VALUES
-from ..models.criteria import conditional_entropy, entropy
+from ..models.criteria import entropy, split_entropies
 from .base import Discretizer
 
 TIE_TOLERANCE = 1e-12  # bits; entropies this close are treated as equal (first candidate wins)
@@ -50,11 +50,16 @@ def value_class_counts(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: i
 
 def fayyad_irani_accepts(prior: np.ndarray, left: np.ndarray, right: np.ndarray) -> bool:
     """Fayyad & Irani's MDLPC test for one binary split (Weka's ``FayyadAndIranisMDL``)."""
+    cond, (h1, h2) = split_entropies(np.stack([left, right]))
+    return _mdlpc_accepts(prior, left, right, entropy(prior), cond, h1, h2)
+
+
+def _mdlpc_accepts(prior, left, right, h, cond, h1, h2) -> bool:
+    """:func:`fayyad_irani_accepts` from the entropies of the interval (h), the split (cond) and its sides."""
     n = prior.sum()
     if n <= 1:
         return False
-    h, h1, h2 = entropy(prior), entropy(left), entropy(right)
-    gain = h - conditional_entropy(np.stack([left, right]))
+    gain = h - cond
     k, k1, k2 = (prior > 0).sum(), (left > 0).sum(), (right > 0).sum()
     delta = np.log2(3.0 ** k - 2) - (k * h - k1 * h1 - k2 * h2)
     return bool(gain > (np.log2(n - 1) + delta) / n)
@@ -66,16 +71,23 @@ def best_split(cum: np.ndarray, lo: int, hi: int):
     ``cum[i]`` = class counts of distinct values 0..i-1 (cumulative, with a leading zero row). Candidate
     ``i`` (lo <= i < hi-1) puts values lo..i on the left. Returns (i, prior, left, right).
     """
+    found = _best_split(cum, lo, hi)
+    return found and found[:4]
+
+
+def _best_split(cum: np.ndarray, lo: int, hi: int):
+    """:func:`best_split` plus the entropies :func:`_mdlpc_accepts` needs: (..., h, cond, h_left, h_right)."""
     if hi - lo < 2:
         return None
     prior = cum[hi] - cum[lo]
     left = cum[lo + 1:hi] - cum[lo]
     right = prior - left
-    ent = conditional_entropy(np.stack([left, right], axis=1))
+    ent, sides = split_entropies(np.stack([left, right], axis=1))
     best = int(np.flatnonzero(ent <= ent.min() + TIE_TOLERANCE)[0])
-    if entropy(prior) - ent[best] <= TIE_TOLERANCE:
+    h = entropy(prior)
+    if h - ent[best] <= TIE_TOLERANCE:
         return None
-    return lo + best, prior, left[best], right[best]
+    return lo + best, prior, left[best], right[best], h, ent[best], sides[best, 0], sides[best, 1]
 
 
 def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int | None = None) -> np.ndarray:
@@ -97,11 +109,11 @@ def mdl_boundaries(counts: np.ndarray) -> np.ndarray:
     bounds, stack = [], [(0, len(counts))]
     while stack:  # intervals of group indices [lo, hi) still to be tested
         lo, hi = stack.pop()
-        split = best_split(cum, lo, hi)
+        split = _best_split(cum, lo, hi)
         if split is None:
             continue
-        i, prior, left, right = split
-        if fayyad_irani_accepts(prior, left, right):
+        i = split[0]
+        if _mdlpc_accepts(*split[1:]):
             bounds.append(i)
             stack += [(lo, i + 1), (i + 1, hi)]
     return np.asarray(bounds, dtype=np.int64)

@@ -20,11 +20,17 @@ def entropy(counts: np.ndarray) -> np.ndarray:
 
 def conditional_entropy(branch_counts: np.ndarray) -> np.ndarray:
     """Weighted mean class entropy over branches: counts (..., branches, classes) -> (...)."""
+    return split_entropies(branch_counts)[0]
+
+
+def split_entropies(branch_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(conditional entropy (...), each branch's entropy (..., branches)) of counts (..., branches, classes)."""
     branch_counts = np.asarray(branch_counts, dtype=float)
     sizes = branch_counts.sum(axis=-1)
     total = sizes.sum(axis=-1)
+    branches = entropy(branch_counts)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(total > 0, (sizes * entropy(branch_counts)).sum(axis=-1) / total, 0.0)
+        return np.where(total > 0, (sizes * branches).sum(axis=-1) / total, 0.0), branches
 
 
 def info_gain(branch_counts: np.ndarray) -> np.ndarray:
