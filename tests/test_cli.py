@@ -340,6 +340,21 @@ def test_results_marks_by_the_corrected_resampled_t_test(capsys, tmp_path, monke
     assert "iris" not in out and "tan" not in out.replace("than", "") and "nb_kang" in out
 
 
+def test_results_leave_out_a_learner_missing_from_some_data_sets_and_say_so(capsys, tmp_path, monkeypatch):
+    """A size-limited learner (``limited``) has no results on some data sets: left out of the full table with a
+    note, shown with --dataset on the sets it ran on, and asking for it alone names --dataset."""
+    monkeypatch.chdir(tmp_path)
+    base = np.linspace(0.7, 0.9, 10)
+    acc = {("iris", "nb_kang"): base, ("wine", "nb_kang"): base, ("iris", "lr_kang"): base + 0.05}
+    results_repo(tmp_path, ["nb_kang", "lr_kang"], {"Iris": "iris", "Wine": "wine"}, acc)
+    code, out, _ = nbx(capsys, "results", "kang2006")
+    assert code == 0 and "lr_kang" not in column_names(out) and "left out: lr_kang" in out
+    code, out, _ = nbx(capsys, "results", "kang2006", "--dataset", "iris")
+    assert code == 0 and "lr_kang" in column_names(out) and "wine" not in out
+    code, _, err = nbx(capsys, "results", "kang2006", "--learner", "lr_kang")
+    assert code == 1 and "did not run on every data set shown" in err and "--dataset" in err
+
+
 def column_names(text: str) -> list[str]:
     """Column names of every table block: the header line(s) above the dashes, joined per column span."""
     names = []

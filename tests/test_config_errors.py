@@ -40,6 +40,14 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
      "experiments.kang2006.learners.0: unknown learner 'hbayes_nbb'; did you mean hbayes_nb"),
     (("experiments", "kang2006", "datasets"), [], "experiment",
      "experiments.kang2006.datasets: must be a non-empty list or mapping"),
+    (("experiments", "benchmark", "limited", "max_rows"), 0, "experiment",
+     "experiments.benchmark.limited.max_rows: 0 must be an integer >= 1"),
+    (("experiments", "benchmark", "limited", "learners", 0), "lr_kangg", "experiment",
+     "experiments.benchmark.limited.learners.0: 'lr_kangg' is not one of the experiment's learners; did you mean lr_kang"),
+    (("experiments", "benchmark", "limited", "learners", 0), "nb_laplace", "experiment",
+     "experiments.benchmark.limited.learners.0: 'nb_laplace' is the reference learner, which must run on every"),
+    (("experiments", "benchmark", "limited", "max_row"), 10, "experiment",
+     "experiments.benchmark.limited.max_row: unknown key; did you mean max_rows"),
     (("seed",), -5, "load", "seed: -5 must be a non-negative integer"),
     (("seed",), "2026", "load", "seed: '2026' must be a non-negative integer"),
     (("learners", "nb_kang", "class"), "NaiveBayse", "learner",
@@ -100,3 +108,14 @@ def test_stage_run_out_of_order_names_the_stage_to_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(MissingInputError, match=r"run `dvc repro split@kang2006` first"):
         load_plan("kang2006", "iris")
+
+
+def test_limited_learners_run_only_within_every_size_limit():
+    exp = config.experiment(config.load_params(REPO / "params.yaml"), "benchmark")
+    limits = BASE["experiments"]["benchmark"]["limited"]
+    rows, attributes = limits["max_rows"], limits["max_attributes"]
+    for learner in limits["learners"]:
+        assert exp.runs_on(learner, rows, attributes, 26)  # no class limit given: none applies
+        assert not exp.runs_on(learner, rows + 1, attributes, 2)
+        assert not exp.runs_on(learner, rows, attributes + 1, 2)
+    assert exp.runs_on("nb_laplace", 10 ** 9, 10 ** 6, 1000)  # not limited

@@ -21,7 +21,8 @@ SMALL = {"wiering2003": {"Iris": "iris", "Vote": "vote"},
          "benchmark": {"iris": "iris", "vote": "vote", "labor": "labor"}}
 LEARNERS = {"wiering2003": ["nb_wiering", "boosting_nb"], "wang2006": ["c45", "nb_laplace"],
             "lee2006": ["nb_laplace", "muv_nb2_boot_bal_js"], "kang2006": ["nb_kang", "hbayes_nb"],
-            "ting2003": ["nb_ting", "blnbt1"], "benchmark": ["nb_laplace", "c45", "tan"]}
+            "ting2003": ["nb_ting", "blnbt1"], "benchmark": ["nb_laplace", "c45", "tan", "lr_kang"]}
+LIMITED = {"learners": ["lr_kang"], "max_rows": 200}  # benchmark: lr_kang on iris (150 rows) and labor (57) only
 ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
 
 
@@ -75,9 +76,11 @@ def small_params() -> dict:
         block["datasets"] = SMALL[name]
         block["learners"] = LEARNERS[name]
         block["reference"] = LEARNERS[name][0]
+        block.pop("limited", None)
         block["protocol"]["repeats"] = min(block["protocol"].get("repeats", 1), 2)
         if block["protocol"]["kind"] == "cv":
             block["protocol"].update(folds=3, folds_by_dataset={})
+    params["experiments"]["benchmark"]["limited"] = LIMITED
     params["analyses"].update(  # the synthetic checks, small
         wiering2003={"xor_seeds": 2, "parity_seeds": 1, "parity_layers": [6], "parity_passes": 5},
         lee2006={"sizes": [300], "draws": 200, "queries": 5},
@@ -117,13 +120,16 @@ def test_repro_builds_metrics_results_and_reports(project):
         for learner in params["experiments"][name]["learners"]:
             summary = json.loads((root / "metrics" / name / f"{learner}.json").read_text())
             assert set(summary) == {"acc", "rank", "wins", "ties", "losses", "sets", "log_loss", "brier", "ece", "auc"}
-            assert summary["sets"] == len(available) == summary["wins"] + summary["ties"] + summary["losses"]
+            own = ["iris", "labor"] if learner in LIMITED["learners"] and name == "benchmark" else available
+            assert sorted(ds for ds in results if learner in results[ds]) == sorted(own)
+            assert summary["sets"] == len(own) == summary["wins"] + summary["ties"] + summary["losses"]
             assert summary["acc"] == pytest.approx(
-                sum(results[ds][learner]["acc"] for ds in available) / len(available), abs=1e-3)
+                sum(results[ds][learner]["acc"] for ds in own) / len(own), abs=1e-3)
         report = (root / "reports" / f"{name}.md").read_text()
         assert "Unavailable data sets" in report and "seconds" not in report
         assert (root / "reports" / "figures" / name / "accuracy.csv").exists()
     assert "Coding (`coding`)" in (root / "reports" / "wang2006.md").read_text()
+    assert "## All 4 learners on the 2 data sets within the size limits" in (root / "reports" / "benchmark.md").read_text()
     shown = run(["dvc", "metrics", "show"], root).stdout
     assert max(len(line) for line in shown.splitlines()) <= 160
     assert "metrics/kang2006/hbayes_nb.json" in shown

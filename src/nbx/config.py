@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -103,6 +103,14 @@ class Experiment:
     learners: list[str]
     published: list[dict]          # the paper's tables: {table, metric, columns: {learner: column}}
     reference: str                 # the learner others are marked against (default: the first)
+    limited: dict = field(default_factory=dict)  # learner -> its size limits {rows, attributes, classes}
+
+    def runs_on(self, learner: str, rows: int, attributes: int, classes: int) -> bool:
+        """Whether ``learner`` runs on a data set of this size: always, unless the experiment's ``limited`` block
+        names it; then only within that block's ``max_rows``, ``max_attributes`` and ``max_classes``."""
+        limit = self.limited.get(learner)
+        return limit is None or (rows <= limit["rows"] and attributes <= limit["attributes"]
+                                 and classes <= limit["classes"])
 
 
 PROTOCOL_KINDS = ("cv", "holdout")
@@ -181,7 +189,38 @@ def experiment(params: Params, name: str) -> Experiment:
                            f"{reference!r} is not one of the experiment's learners{did_you_mean(reference, learners)}")
     return Experiment(name, block.get("title", name), {str(k): str(v) for k, v in datasets.items()},
                       check_protocol(params, name, block["protocol"]), discretizer, impute, list(learners),
-                      list(block.get("published") or []), reference)
+                      list(block.get("published") or []), reference, check_limited(params, name, learners, reference))
+
+
+LIMITS = ("max_rows", "max_attributes", "max_classes")
+
+
+def check_limited(params: Params, name: str, learners: list[str], reference: str) -> dict:
+    """The experiment's ``limited`` block, {learners: [...], and any of max_rows, max_attributes, max_classes}:
+    learners that run only on the data sets within those sizes (a time budget), as learner -> {rows,
+    attributes, classes} (a missing limit is no limit)."""
+    block = params["experiments"][name].get("limited")
+    keys = ("experiments", name, "limited")
+    if block is None:
+        return {}
+    if not isinstance(block, dict) or "learners" not in block or not set(block) & set(LIMITS):
+        raise params.error(keys, f"must be a mapping with the key learners and one or more of {', '.join(LIMITS)}")
+    for key in block:
+        if key not in ("learners", *LIMITS):
+            raise params.error(keys + (key,), f"unknown key{did_you_mean(key, ('learners', *LIMITS))}")
+    limits = {key.removeprefix("max_"): _int(params, keys + (key,), block[key], 1) if key in block else float("inf")
+              for key in LIMITS}
+    names = block["learners"]
+    if not isinstance(names, list) or not names:
+        raise params.error(keys + ("learners",), "must be a non-empty list of the experiment's learners")
+    for i, learner in enumerate(names):
+        if learner not in learners:
+            raise params.error(keys + ("learners", i), f"{learner!r} is not one of the experiment's learners"
+                                                       f"{did_you_mean(learner, learners)}")
+        if learner == reference:
+            raise params.error(keys + ("learners", i), f"{learner!r} is the reference learner, which must run on "
+                                                       "every data set")
+    return {learner: limits for learner in names}
 
 
 # ------------------------------------------------------------------------------------------------- learners

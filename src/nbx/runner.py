@@ -50,6 +50,11 @@ class SplitData:
     numeric: np.ndarray | None = None     # (d,) bool: the columns that were numeric before discretization
     impute: object = None                 # callable(X, train_mask) -> X fitted on the training rows
 
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """(rows, attributes, classes) of the data set."""
+        return len(self.y), (self.codes.shape[2] if self.codes is not None else self.X.shape[1]), self.n_classes
+
     def task(self, s: int) -> tuple:
         """(X_train, y_train, n_values, X_test) of split s."""
         train_idx, test_idx = np.flatnonzero(~self.test[s]), np.flatnonzero(self.test[s])

@@ -118,6 +118,10 @@ def run_results(args) -> None:
     acc = load_results(exp.name)
     datasets = _pick(args.dataset, list(acc), "--dataset") or list(acc)
     present = [x for x in exp.learners if all(x in acc[ds] for ds in datasets)]
+    for x in split_top(args.learner) if args.learner else []:
+        if x in exp.learners and x not in present and any(x in acc[ds] for ds in acc):
+            raise SpecError(f"--learner: {x!r} did not run on every data set shown (the experiment's size limits): "
+                            f"pick data sets it ran on with --dataset")
     learners = _pick(args.learner, present, "--learner") or present
     ref = exp.reference
     if ref not in present:
@@ -146,6 +150,10 @@ def run_results(args) -> None:
                         f"than {ref} (corrected resampled t-test, p < {SIGNIFICANCE}), counted in (v/ /*)",
                         args.width) + "\n")
     print(wide_table("data set (splits)", rows, columns, args.width, fixed=1))
+    partial = [x for x in exp.learners if x not in present] if not args.learner else []
+    if partial:
+        print(f"\nNot on every data set shown (the experiment's size limits), so left out: {', '.join(partial)}; "
+              "pick data sets they ran on with --dataset.")
 
 
 # ------------------------------------------------------------------------------------------------ timings

@@ -1,4 +1,5 @@
-"""Stage train: one learner of params.yaml on every split of one experiment's data sets.
+"""Stage train: one learner of params.yaml on every split of one experiment's data sets (for a learner of the
+experiment's ``limited`` block, of those within its size limits).
 
 Writes ``data/predictions/<exp>/<learner>/<dataset>.npz`` (test-set class probabilities, deterministic),
 ``fit_info.json`` when the learner reports what its fit did (deterministic), and this machine's wall-clock
@@ -35,8 +36,8 @@ def train(params: config.Params, name: str, learner: str) -> None:
         raise params.error(("experiments", name, "learners"),
                            f"{learner!r} is not one of this experiment's learners{hint}")
     setup = config.build_learner(params, learner)
-    datasets = available(name)
-    data = {ds: split_data(exp, ds, setup.input, setup.numeric_ordinal) for ds in datasets}
+    data = {ds: split_data(exp, ds, setup.input, setup.numeric_ordinal) for ds in available(name)}
+    data = {ds: d for ds, d in data.items() if exp.runs_on(learner, *d.size)}  # experiments.<exp>.limited
     timings, fit_info = {}, {}
     with Progress(f"{name}/{learner}", sum(len(d.test) for d in data.values())) as progress:
         for ds, out in run_datasets(setup.estimator, data, params["seed"], name, setup.seed_name,

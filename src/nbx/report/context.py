@@ -4,7 +4,7 @@ on every run and machine)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -55,6 +55,14 @@ class ReportContext:
         return json.loads(path.read_text()) if path.exists() else {}
 
     # ------------------------------------------------------------------ views
+    def view(self, learners: list[str] | None = None, datasets: dict[str, str] | None = None) -> "ReportContext":
+        """This context with only some of its learners and/or data sets (the inputs loaded so far are shared)."""
+        exp = replace(self.exp, learners=self.exp.learners if learners is None else learners,
+                      datasets=self.exp.datasets if datasets is None else datasets)
+        view = ReportContext(self.params, exp)
+        view.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("params", "exp")})
+        return view
+
     @property
     def learners(self) -> list[str]:
         return self.exp.learners
@@ -75,8 +83,9 @@ class ReportContext:
                 for p, ds in self.exp.datasets.items() if p not in self.datasets}
 
     def acc(self, paper_name: str, learner: str) -> float:
-        """Our mean accuracy (%) over splits."""
-        return float(self.metrics[self.exp.datasets[paper_name]][learner]["acc"])
+        """Our mean accuracy (%) over splits; NaN where the learner did not run (an experiment's ``limited``)."""
+        entry = self.metrics[self.exp.datasets[paper_name]].get(learner)
+        return float(entry["acc"]) if entry else float("nan")
 
     def acc_std(self, paper_name: str, learner: str) -> float:
         return float(self.metrics[self.exp.datasets[paper_name]][learner]["acc_std"])

@@ -88,11 +88,16 @@ def _csv(rows) -> str:
     return buf.getvalue()
 
 
+def _cell(value: float) -> str:
+    """A CSV cell: empty where a learner did not run on the data set (an experiment's ``limited``)."""
+    return f"{value:.3f}" if np.isfinite(value) else ""
+
+
 def plot_data(ctx: ReportContext) -> None:
     """CSV files behind ``dvc plots``: accuracy per data set (one column per learner) and ours vs published
     (one row per data set and learner the paper reports)."""
     names = list(ctx.datasets)
-    acc = [["dataset"] + ctx.learners] + [[p] + [f"{ctx.acc(p, x):.3f}" for x in ctx.learners] for p in names]
+    acc = [["dataset"] + ctx.learners] + [[p] + [_cell(ctx.acc(p, x)) for x in ctx.learners] for p in names]
     write_text(figure_path(ctx, "accuracy.csv"), _csv(acc))
     pub = [["dataset", "learner", "published", "nbx"]]
     pub += [[p, x, f"{ctx.published_acc(p, x):.3f}", f"{ctx.acc(p, x):.3f}"] for x in ctx.learners for p in names
