@@ -104,16 +104,25 @@ def win_loss_matrix(ctx: ReportContext) -> list[str]:
         md_table(["learner"] + short, [[r[0]] + r[1:] for r in rows])
 
 
+PAIR_HEADER = ["A", "B", "mean A − B (points)", "p", "p (Holm)", "differ", "P(A)", "P(rope)", "P(B)"]
+
+
+def _pair_rows(table: pd.DataFrame, pairs) -> list[list[str]]:
+    """Table rows of Wilcoxon results (a, b, mean_diff, p, p_holm, reject) with the Bayesian signed-rank test."""
+    rows = []
+    for r in pairs:
+        post = bayes_signed_rank(table[r.a].to_numpy(), table[r.b].to_numpy(), rope=ROPE, seed=0, n_samples=20_000)
+        rows.append([f"`{r.a}`", f"`{r.b}`", f"{100 * r.mean_diff:+.2f}", f"{r.p:.3g}", f"{r.p_holm:.3g}",
+                     "yes" if r.reject else "no", f"{post.p_a:.3f}", f"{post.p_rope:.3f}", f"{post.p_b:.3f}"])
+    return rows
+
+
 def pairwise_section(ctx: ReportContext) -> tuple[list[str], tuple[str, str]]:
     """Holm-Wilcoxon and Bayesian signed-rank for every pair on per-data-set accuracy; returns the lines and
     the headline pair (the two best mean ranks)."""
     table = per_dataset(ctx, "accuracy").dropna()
     wil = multicompare.pairwise_wilcoxon_holm(table.to_numpy(), ctx.learners, ALPHA)
-    rows = []
-    for r in wil.itertuples():
-        post = bayes_signed_rank(table[r.a].to_numpy(), table[r.b].to_numpy(), rope=ROPE, seed=0, n_samples=20_000)
-        rows.append([f"`{r.a}`", f"`{r.b}`", f"{100 * r.mean_diff:+.2f}", f"{r.p:.3g}", f"{r.p_holm:.3g}",
-                     "yes" if r.reject else "no", f"{post.p_a:.3f}", f"{post.p_rope:.3f}", f"{post.p_b:.3f}"])
+    rows = _pair_rows(table, wil.itertuples())
     ranks = multicompare.rank_rows(table.to_numpy()).mean(axis=0)
     best = [ctx.learners[j] for j in np.argsort(ranks, kind="stable")[:2]]
     out = ["## Every pair: Holm-corrected Wilcoxon and Bayesian signed-rank tests (accuracy)", "",
@@ -121,7 +130,7 @@ def pairwise_section(ctx: ReportContext) -> tuple[list[str], tuple[str, str]]:
            f"(Benavoli, Corani & Mangili 2016); Bayesian signed-rank test with a region of practical equivalence "
            f"of ±{100 * ROPE:g} accuracy point (Benavoli et al. 2017; prior strength 0.5, 20,000 posterior "
            f"samples, seed 0): P(A better), P(equivalent), P(B better).", ""]
-    out += md_table(["A", "B", "mean A − B (points)", "p", "p (Holm)", "differ", "P(A)", "P(rope)", "P(B)"], rows)
+    out += md_table(PAIR_HEADER, rows)
     post = bayes_signed_rank(table[best[0]].to_numpy(), table[best[1]].to_numpy(), rope=ROPE, seed=0)
     simplex_plot(figure_path(ctx, "simplex.png"), post, names=tuple(best),
                  title=f"{best[0]} vs {best[1]}: P = {post.p_a:.2f} / {post.p_rope:.2f} / {post.p_b:.2f}")
@@ -217,7 +226,18 @@ def limited_section(ctx: ReportContext, limited: list[str]) -> list[str]:
             f"cost, not from any result. Over these {len(datasets)} data sets (the same folds) every learner is "
             "ranked again; the sections above leave the limited learners out.", ""] + \
         rank_section(sub, "### Mean ranks per metric") + \
-        cd_section(sub, "### Critical-difference diagrams", suffix="_limited")
+        cd_section(sub, "### Critical-difference diagrams", suffix="_limited") + limited_pairs(sub, limited)
+
+
+def limited_pairs(ctx: ReportContext, limited: list[str]) -> list[str]:
+    """The pairs with a limited learner: Holm-Wilcoxon (corrected over all pairs) and Bayesian signed-rank."""
+    table = per_dataset(ctx, "accuracy").dropna()
+    wil = multicompare.pairwise_wilcoxon_holm(table.to_numpy(), ctx.learners, ALPHA)
+    pairs = [r for r in wil.itertuples() if r.a in limited or r.b in limited]
+    return ["### Pairs with a size-limited learner (accuracy)", "",
+            f"As in the section on every pair, over these {len(table)} data sets; Holm's correction covers all "
+            f"{len(wil)} pairs of the {len(ctx.learners)} learners, the table shows the {len(pairs)} with "
+            f"{', '.join(f'`{x}`' for x in limited)}.", ""] + md_table(PAIR_HEADER, _pair_rows(table, pairs)) + [""]
 
 
 def sections(ctx: ReportContext) -> list[str]:
