@@ -10,7 +10,7 @@ import pytest
 
 from nbx.discretize import (EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, StdDevDiscretizer,
                             make_discretizer)
-from nbx.discretize.mdl import best_split, fayyad_irani_accepts, mdl_cut_points
+from nbx.discretize.mdl import best_split, fayyad_irani_accepts, mdl_boundaries, mdl_boundaries_many, mdl_cut_points
 
 LOG2_7 = math.log2(7)
 
@@ -335,3 +335,15 @@ def test_mode_imputer_weights_equal_duplication_and_train_only(numeric):
 def test_mode_imputer_bad_option():
     with pytest.raises(ValueError, match="'numeric' parameter of ModeImputer must be a str among"):
         ModeImputer(numeric="median").fit(np.zeros((2, 1)))
+
+
+def test_mdl_searches_many_columns_together_as_each_alone():
+    """mdl_boundaries_many mixes every table's open intervals in one step per level; each table's boundaries
+    equal its own search (weighted counts, empty and one-group tables included)."""
+    rng = np.random.default_rng(5)
+    tables = [rng.integers(0, 4, (n, 3)) * rng.uniform(0.5, 1.5, (n, 3)) for n in (40, 0, 1, 7, 120)]
+    tables.append(np.repeat(np.eye(3), [30, 20, 25], axis=0))  # three pure runs: two cuts
+    together = mdl_boundaries_many(tables)
+    for table, found in zip(tables, together):
+        assert np.array_equal(found, mdl_boundaries(table))
+    assert together[-1].tolist() == [29, 49]

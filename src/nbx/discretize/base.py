@@ -98,15 +98,14 @@ class Discretizer(TransformerMixin, BaseEstimator):
             self.classes_, y_idx = check_labels(y, self)
             check_consistent_length(arr, y_idx)
         nv = self._input_n_values(arr)
-        cuts = []
-        for j in range(arr.shape[1]):  # one call per numeric column; each call is vectorized over rows
-            if nv[j] > 0:
-                cuts.append(None)
-                continue
+        numeric = np.flatnonzero(nv == 0)
+        columns = []
+        for j in numeric:
             keep = ~np.isnan(arr[:, j]) & (w > 0)
-            col = np.asarray(self._column_cuts(arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]),
-                             float)
-            cuts.append(np.sort(col))
+            columns.append((arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]))
+        cuts = [None] * arr.shape[1]
+        for j, col in zip(numeric, self._cuts_of_columns(columns)):
+            cuts[j] = np.sort(np.asarray(col, float))
         self.cut_points_ = cuts
         self.input_n_values_ = nv
         self.n_values_ = np.array([nv[j] if c is None else len(c) + 1 for j, c in enumerate(cuts)],
@@ -135,6 +134,11 @@ class Discretizer(TransformerMixin, BaseEstimator):
     def _input_n_values(self, X: np.ndarray) -> np.ndarray:
         """The input columns' n_values (the constructor's; None = all numeric), checked against X."""
         return mixed_n_values(X, self.n_values)
+
+    def _cuts_of_columns(self, columns: list[tuple]) -> list[np.ndarray]:
+        """Cut points of each numeric column's (x, y, w); one :meth:`_column_cuts` call each unless a subclass
+        searches them together."""
+        return [self._column_cuts(x, y, w) for x, y, w in columns]
 
     def _column_cuts(self, x: np.ndarray, y, w: np.ndarray) -> np.ndarray:
         raise NotImplementedError

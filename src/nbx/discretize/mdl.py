@@ -28,7 +28,9 @@ Choices where Weka and the project conventions differ (identical results for uni
 
 The scan is vectorized: class counts per distinct value are accumulated once per attribute; an interval's
 candidate left/right counts are differences of those cumulative counts, and all candidates' entropies come
-from :mod:`nbx.models.criteria` at once. Only the recursion over accepted intervals is a Python loop.
+from :mod:`nbx.models.criteria` at once. The recursion runs level by level over every open interval of every
+column of a fit together (:func:`mdl_boundaries_many`), so a fit costs a few numpy calls per level instead of
+per interval, with the same arithmetic per interval (the same cut points).
 """
 from __future__ import annotations
 
@@ -51,18 +53,17 @@ def value_class_counts(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: i
 def fayyad_irani_accepts(prior: np.ndarray, left: np.ndarray, right: np.ndarray) -> bool:
     """Fayyad & Irani's MDLPC test for one binary split (Weka's ``FayyadAndIranisMDL``)."""
     cond, (h1, h2) = split_entropies(np.stack([left, right]))
-    return _mdlpc_accepts(prior, left, right, entropy(prior), cond, h1, h2)
+    rows = [np.atleast_2d(a) for a in (prior, left, right)]
+    return bool(_mdlpc_accepts(*rows, *(np.atleast_1d(v) for v in (entropy(prior), cond, h1, h2)))[0])
 
 
-def _mdlpc_accepts(prior, left, right, h, cond, h1, h2) -> bool:
-    """:func:`fayyad_irani_accepts` from the entropies of the interval (h), the split (cond) and its sides."""
-    n = prior.sum()
-    if n <= 1:
-        return False
-    gain = h - cond
-    k, k1, k2 = (prior > 0).sum(), (left > 0).sum(), (right > 0).sum()
-    delta = np.log2(3.0 ** k - 2) - (k * h - k1 * h1 - k2 * h2)
-    return bool(gain > (np.log2(n - 1) + delta) / n)
+def _mdlpc_accepts(prior, left, right, h, cond, h1, h2) -> np.ndarray:
+    """The MDLPC test for rows of splits, from the entropies of the interval (h), the split (cond) and its sides."""
+    n = prior.sum(axis=1)
+    k, k1, k2 = (prior > 0).sum(axis=1), (left > 0).sum(axis=1), (right > 0).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        delta = np.log2(3.0 ** k - 2) - (k * h - k1 * h1 - k2 * h2)
+        return (n > 1) & ((h - cond) > (np.log2(n - 1) + delta) / n)
 
 
 def best_split(cum: np.ndarray, lo: int, hi: int):
@@ -71,52 +72,76 @@ def best_split(cum: np.ndarray, lo: int, hi: int):
     ``cum[i]`` = class counts of distinct values 0..i-1 (cumulative, with a leading zero row). Candidate
     ``i`` (lo <= i < hi-1) puts values lo..i on the left. Returns (i, prior, left, right).
     """
-    found = _best_split(cum, lo, hi)
-    return found and found[:4]
-
-
-def _best_split(cum: np.ndarray, lo: int, hi: int):
-    """:func:`best_split` plus the entropies :func:`_mdlpc_accepts` needs: (..., h, cond, h_left, h_right)."""
     if hi - lo < 2:
         return None
-    prior = cum[hi] - cum[lo]
-    left = cum[lo + 1:hi] - cum[lo]
-    right = prior - left
-    ent, sides = split_entropies(np.stack([left, right], axis=1))
-    best = int(np.flatnonzero(ent <= ent.min() + TIE_TOLERANCE)[0])
-    h = entropy(prior)
-    if h - ent[best] <= TIE_TOLERANCE:
-        return None
-    return lo + best, prior, left[best], right[best], h, ent[best], sides[best, 0], sides[best, 1]
+    i, prior, left, right, h, cond, *_ = _best_splits(cum, *(np.array([v]) for v in (0, lo, hi)))
+    return (int(i[0]), prior[0], left[0], right[0]) if h[0] - cond[0] > TIE_TOLERANCE else None
+
+
+def _best_splits(cum: np.ndarray, at: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple:
+    """:func:`best_split` of several intervals [lo, hi) (at least two groups each) of the cumulative counts
+    starting at row ``at``, all candidates in one step: (i, prior, left, right, H(prior), E(best), H(left),
+    H(right)), one row per interval."""
+    n_cand = hi - lo - 1
+    first = np.concatenate([[0], np.cumsum(n_cand)[:-1]])
+    owner = np.repeat(np.arange(len(lo)), n_cand)              # candidate -> interval
+    cand = lo[owner] + np.arange(owner.size) - first[owner]
+    start = cum[at + lo]
+    prior = cum[at + hi] - start
+    left = cum[at[owner] + cand + 1] - start[owner]
+    ent, sides = split_entropies(np.stack([left, prior[owner] - left], axis=1))
+    low = np.minimum.reduceat(ent, first)
+    best = np.minimum.reduceat(np.where(ent <= low[owner] + TIE_TOLERANCE, np.arange(owner.size), owner.size),
+                               first)                          # the first candidate within the tolerance
+    left = left[best]
+    return cand[best], prior, left, prior - left, entropy(prior), ent[best], sides[best, 0], sides[best, 1]
 
 
 def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int | None = None) -> np.ndarray:
     """Sorted MDL cut points of one attribute (x without missing values, y class indices, w > 0 weights)."""
     if x.size == 0:
         return np.empty(0)
-    n_classes = int(y.max()) + 1 if n_classes is None else n_classes
-    values, counts = value_class_counts(x, y, w, n_classes)
-    bounds = mdl_boundaries(counts)
-    return np.sort((values[bounds] + values[bounds + 1]) / 2.0)
+    return mdl_cut_points_many([(x, y, w)], int(y.max()) + 1 if n_classes is None else n_classes)[0]
+
+
+def mdl_cut_points_many(columns: list[tuple], n_classes: int) -> list[np.ndarray]:
+    """:func:`mdl_cut_points` of several attributes (x, y, w), searched together (:func:`mdl_boundaries_many`)."""
+    tables = [value_class_counts(x, y, w, n_classes) if x.size else (np.empty(0), np.zeros((0, n_classes)))
+              for x, y, w in columns]
+    found = mdl_boundaries_many([counts for _, counts in tables])
+    return [np.sort((values[b] + values[b + 1]) / 2.0) for (values, _), b in zip(tables, found)]
 
 
 def mdl_boundaries(counts: np.ndarray) -> np.ndarray:
     """Recursive Fayyad-Irani splitting of ordered groups with class counts (groups, K).
 
-    Returns the accepted boundaries i (a cut between group i and i + 1), in acceptance order.
+    Returns the accepted boundaries i (a cut between group i and i + 1), sorted.
     """
-    cum = np.vstack([np.zeros((1, counts.shape[1])), np.cumsum(counts, axis=0)])
-    bounds, stack = [], [(0, len(counts))]
-    while stack:  # intervals of group indices [lo, hi) still to be tested
-        lo, hi = stack.pop()
-        split = _best_split(cum, lo, hi)
-        if split is None:
-            continue
-        i = split[0]
-        if _mdlpc_accepts(*split[1:]):
-            bounds.append(i)
-            stack += [(lo, i + 1), (i + 1, hi)]
-    return np.asarray(bounds, dtype=np.int64)
+    return mdl_boundaries_many([counts])[0]
+
+
+def mdl_boundaries_many(tables: list[np.ndarray]) -> list[np.ndarray]:
+    """:func:`mdl_boundaries` of several count tables at once. The recursion runs level by level: every open
+    interval of every table in one :func:`_best_splits` and one MDLPC test, the same arithmetic row by row
+    as for a single interval, so the same boundaries bit for bit (numpy calls per level, not per interval)."""
+    if not tables:
+        return []
+    sizes = np.array([len(t) for t in tables], dtype=np.int64)
+    at = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)  # each table's block of cum rows
+    cum = np.vstack([np.vstack([np.zeros((1, t.shape[1])), np.cumsum(t, axis=0)]) for t in tables])
+    table, lo, hi = np.arange(len(tables)), np.zeros(len(tables), np.int64), sizes  # the open intervals
+    found = [[] for _ in tables]
+    while True:
+        open_ = hi - lo >= 2
+        table, lo, hi = table[open_], lo[open_], hi[open_]
+        if not len(lo):
+            return [np.sort(np.asarray(f, dtype=np.int64)) for f in found]
+        i, prior, left, right, h, cond, h1, h2 = _best_splits(cum, at[table], lo, hi)
+        cut = (h - cond > TIE_TOLERANCE) & _mdlpc_accepts(prior, left, right, h, cond, h1, h2)
+        for t, b in zip(table[cut].tolist(), i[cut].tolist()):
+            found[t].append(b)
+        table, i = np.concatenate([table[cut], table[cut]]), i[cut]
+        lo, hi = np.concatenate([lo[cut], i + 1]), np.concatenate([i + 1, hi[cut]])
 
 
 class MDLDiscretizer(Discretizer):
@@ -134,3 +159,6 @@ class MDLDiscretizer(Discretizer):
 
     def _column_cuts(self, x, y, w):
         return mdl_cut_points(x, y, w, len(self.classes_))
+
+    def _cuts_of_columns(self, columns: list[tuple]) -> list[np.ndarray]:
+        return mdl_cut_points_many(columns, len(self.classes_))  # all columns' recursions together
