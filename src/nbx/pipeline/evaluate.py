@@ -49,7 +49,8 @@ def learner_summaries(learners: list[str], reference: str, split_acc: dict, test
     everywhere = [x for x in learners if all(x in split_acc[ds] for ds in datasets)]
     common = [ds for ds in datasets if all(x in split_acc[ds] for x in learners)]
     rank = dict(zip(everywhere, _mean_ranks(everywhere, datasets, split_acc)))
-    rank |= {x: r for x, r in zip(learners, _mean_ranks(learners, common, split_acc)) if x not in rank}
+    if len(everywhere) < len(learners):  # limited learners: ranked among all over the common data sets
+        rank |= {x: r for x, r in zip(learners, _mean_ranks(learners, common, split_acc)) if x not in rank}
     out = {}
     for x in learners:
         own = [ds for ds in datasets if x in split_acc[ds]]
