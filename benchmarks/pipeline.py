@@ -1,9 +1,13 @@
-"""Time the pipeline itself (issue 11, targets 1-2): DVC's no-op cost and the per-cell overhead, or a full run.
+"""Time the pipeline itself (issue 11, targets 1, 2 and the hot cells of 4): a full run, DVC's no-op cost and
+the per-cell overhead.
 
+    python benchmarks/pipeline.py fresh-clone   # clone this repository to a temporary folder, install it in a
+                                                # new virtual environment, time a full `dvc repro` there, then
+                                                # print its train time per experiment, the hot cells against
+                                                # their targets and the overhead, all from that same run
     python benchmarks/pipeline.py overhead      # on an up-to-date pipeline: dvc status, no-op dvc repro,
                                                 # and a forced small train cell minus its own fit time
-    python benchmarks/pipeline.py fresh-clone   # clone this repository to a temporary folder, install it in a
-                                                # new virtual environment and time a full `dvc repro` there
+    python benchmarks/pipeline.py hot-cells     # the hot cells of this workspace's last run (data/timings/)
 
 Prints seconds; writes nothing tracked (the forced cell rewrites its outputs byte for byte).
 """
@@ -19,6 +23,14 @@ import time
 from pathlib import Path
 
 SMALL_CELL = ("lee2006", "nb_laplace")  # fits in well under a second: what is left is overhead
+# issue 11, target 4: (label, experiment, learners whose train cells add up, target seconds)
+HOT_CELLS = [
+    ("BLNBT, five cells", "ting2003", ["blnbt0", "blnbt1", "blnbt3", "blnbt5", "blnbt10"], 300),
+    ("S-NBTree", "wang2006", ["snbtree"], 60),
+    ("NBTree", "wang2006", ["nbtree"], 30),
+    ("HBayes-NB", "kang2006", ["hbayes_nb"], 40),
+    ("2-2 HM", "wiering2003", ["hm22"], 40),
+]
 
 
 def timed(cmd: list[str], cwd: Path | None = None, env=None) -> float:
@@ -27,13 +39,32 @@ def timed(cmd: list[str], cwd: Path | None = None, env=None) -> float:
     return time.perf_counter() - t0
 
 
-def overhead() -> None:
-    print(f"dvc status (no-op):          {timed(['dvc', 'status']):6.2f} s   (target <= 3 s)")
-    print(f"dvc repro (no-op):           {timed(['dvc', 'repro']):6.2f} s   (target <= 3 s)")
+def cell_seconds(root: Path, experiment: str, learner: str) -> float:
+    """Wall time of a train cell's last run: its data sets' ``wall_seconds`` add up to the cell's total."""
+    times = json.loads((root / "data" / "timings" / experiment / f"{learner}.json").read_text())
+    return sum(t["wall_seconds"] for t in times.values())
+
+
+def train_seconds(root: Path = Path(".")) -> None:
+    """Train-cell wall time per experiment, then the hot cells against their targets."""
+    per_experiment = {}
+    for path in sorted((root / "data" / "timings").glob("*/*.json")):
+        per_experiment.setdefault(path.parent.name, []).append(cell_seconds(root, path.parent.name, path.stem))
+    for experiment, cells in per_experiment.items():
+        print(f"train cells {experiment:12s} {len(cells):3d} cells {sum(cells):7.1f} s")
+    for label, experiment, learners, target in HOT_CELLS:
+        seconds = sum(cell_seconds(root, experiment, learner) for learner in learners)
+        verdict = "ok" if seconds <= target else "SLOWER"
+        print(f"{label:20s} {experiment:12s} {seconds:7.1f} s   (target <= {target} s) {verdict}")
+
+
+def overhead(root: Path = Path(".")) -> None:
+    print(f"dvc status (no-op):          {timed(['dvc', 'status'], cwd=root):6.2f} s   (target <= 3 s)")
+    print(f"dvc repro (no-op):           {timed(['dvc', 'repro'], cwd=root):6.2f} s   (target <= 3 s)")
     exp, learner = SMALL_CELL
     stage = f"stages/train/{exp}/dvc.yaml:{learner}"
-    wall = timed(["dvc", "repro", "--force", "--single-item", stage])
-    work = json.loads(Path(f"data/timings/{exp}/{learner}.json").read_text())
+    wall = timed(["dvc", "repro", "--force", "--single-item", stage], cwd=root)
+    work = json.loads((root / "data" / "timings" / exp / f"{learner}.json").read_text())
     fits = sum(t["fit_seconds"] + t["predict_seconds"] for t in work.values())
     print(f"forced cell {stage}: {wall:6.2f} s, of which fit+predict {fits:.2f} s -> "
           f"overhead {wall - fits:.2f} s   (target <= 1 s)")
@@ -54,12 +85,15 @@ def fresh_clone() -> None:
         print(f"install {install:.0f} s, full dvc repro {repro:.0f} s ({repro / 60:.1f} min; target <= 15 min)")
         clean = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True).stdout
         print("git status after the run:", "clean" if not clean else "\n" + clean)
+        train_seconds(clone)
+        os.environ["PATH"] = env["PATH"]  # the clone's dvc and nbx for the overhead
+        overhead(clone)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["overhead", "fresh-clone"])
-    {"overhead": overhead, "fresh-clone": fresh_clone}[ap.parse_args().what]()
+    ap.add_argument("what", choices=["fresh-clone", "overhead", "hot-cells"])
+    {"fresh-clone": fresh_clone, "overhead": overhead, "hot-cells": train_seconds}[ap.parse_args().what]()
 
 
 if __name__ == "__main__":

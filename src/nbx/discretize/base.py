@@ -76,7 +76,8 @@ def bin_codes(X: np.ndarray, cuts: np.ndarray) -> np.ndarray:
 
 
 class Discretizer(TransformerMixin, BaseEstimator):
-    """Base class: subclasses implement ``_column_cuts(x, y, w)`` for one numeric column.
+    """Base class: subclasses implement ``_column_cuts(x, y, w)`` for one numeric column, or
+    ``_cuts_of_columns(columns)`` when they search all numeric columns of a fit together (MDL).
 
     ``x`` holds the column's non-missing training values with positive weight, ``y`` their class indices
     (supervised discretizers) and ``w`` their weights (weights act as counts: weight k == k copies, weight 0

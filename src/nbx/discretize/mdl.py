@@ -157,8 +157,5 @@ class MDLDiscretizer(Discretizer):
     def __init__(self, n_values=None):
         self.n_values = n_values
 
-    def _column_cuts(self, x, y, w):
-        return mdl_cut_points(x, y, w, len(self.classes_))
-
     def _cuts_of_columns(self, columns: list[tuple]) -> list[np.ndarray]:
         return mdl_cut_points_many(columns, len(self.classes_))  # all columns' recursions together
