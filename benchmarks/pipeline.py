@@ -58,12 +58,12 @@ def train_seconds(root: Path = Path(".")) -> None:
         print(f"{label:20s} {experiment:12s} {seconds:7.1f} s   (target <= {target} s) {verdict}")
 
 
-def overhead(root: Path = Path(".")) -> None:
-    print(f"dvc status (no-op):          {timed(['dvc', 'status'], cwd=root):6.2f} s   (target <= 3 s)")
-    print(f"dvc repro (no-op):           {timed(['dvc', 'repro'], cwd=root):6.2f} s   (target <= 3 s)")
+def overhead(root: Path = Path("."), env=None) -> None:
+    print(f"dvc status (no-op):          {timed(['dvc', 'status'], root, env):6.2f} s   (target <= 3 s)")
+    print(f"dvc repro (no-op):           {timed(['dvc', 'repro'], root, env):6.2f} s   (target <= 3 s)")
     exp, learner = SMALL_CELL
     stage = f"stages/train/{exp}/dvc.yaml:{learner}"
-    wall = timed(["dvc", "repro", "--force", "--single-item", stage], cwd=root)
+    wall = timed(["dvc", "repro", "--force", "--single-item", stage], root, env)
     work = json.loads((root / "data" / "timings" / exp / f"{learner}.json").read_text())
     fits = sum(t["fit_seconds"] + t["predict_seconds"] for t in work.values())
     print(f"forced cell {stage}: {wall:6.2f} s, of which fit+predict {fits:.2f} s -> "
@@ -86,8 +86,7 @@ def fresh_clone() -> None:
         clean = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True).stdout
         print("git status after the run:", "clean" if not clean else "\n" + clean)
         train_seconds(clone)
-        os.environ["PATH"] = env["PATH"]  # the clone's dvc and nbx for the overhead
-        overhead(clone)
+        overhead(clone, env)  # with the clone's dvc and nbx
 
 
 def main() -> None:
