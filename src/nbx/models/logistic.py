@@ -213,20 +213,22 @@ class IndicatorHessian:
         k, c = np.triu_indices(m)
         wP = w[:, None] * P
         v = np.where(k == c, wP[:, k] * (1.0 - P[:, k]), -wP[:, k] * P[:, c])  # (rows, class pairs)
-        upper = (self.pairs @ v).reshape(p1 + 1, p1 + 1, k.size)[:p1, :p1]
-        M = upper + upper.transpose(1, 0, 2)
+        # class pairs first, so that the elementwise steps below run along rows of p1 values
+        upper = np.ascontiguousarray((self.pairs @ v).T).reshape(k.size, p1 + 1, p1 + 1)[:, :p1, :p1]
+        M = upper + upper.transpose(0, 2, 1)
         diag = np.arange(p1)
-        M[diag, diag] = upper[diag, diag]
-        M = M.transpose(2, 0, 1)  # (class pairs, p1, p1) = Σ v u uᵀ
+        M[:, diag, diag] = upper[:, diag, diag]  # (class pairs, p1, p1) = Σ v u uᵀ
         MT = M * self.d + M[:, :, :1] * self.a  # M·T
         blocks = MT * self.d[:, None] + MT[:, :1, :] * self.a[:, None]  # Tᵀ·M·T
-        H = np.zeros((p1, m, p1, m))
-        H[:, k, :, c] = blocks
-        H[:, c, :, k] = blocks
-        H = H.reshape(p1 * m, p1 * m)
+        # filled as Hᵀ in C order, returned as its transpose: H in Fortran order, which LAPACK's Cholesky
+        # reads in place (a C-ordered H is copied first)
+        Ht = np.zeros((p1, m, p1, m))
+        Ht[:, c, :, k] = blocks.transpose(0, 2, 1)
+        Ht[:, k, :, c] = blocks.transpose(0, 2, 1)
+        Ht = Ht.reshape(p1 * m, p1 * m)
         slopes = np.arange(m, p1 * m)
-        H[slopes, slopes] += 2.0 * ridge
-        return H
+        Ht[slopes, slopes] += 2.0 * ridge
+        return Ht.T
 
 
 def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
@@ -245,16 +247,17 @@ def hessian_for(Z1: np.ndarray, active: np.ndarray | None, mean, scale, n_output
     return partial(hessian, Z1)
 
 
-def _newton_step(H: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    """−H⁻¹ grad by Cholesky; the least-squares step if H is singular (ridge 0 with a rank-deficient design).
-    LAPACK's potrf/potrs directly: what scipy's cho_factor/cho_solve run, without their per-call checks
-    (~10 µs, a tenth of HBayes' small solves)."""
-    factor, info = dpotrf(H, lower=0, clean=0)
+def _newton_step(hessian, grad: np.ndarray) -> np.ndarray:
+    """−H⁻¹ grad by Cholesky, H = ``hessian()``; the least-squares step if H is singular (ridge 0 with a
+    rank-deficient design). LAPACK's potrf/potrs directly: what scipy's cho_factor/cho_solve run, without
+    their per-call checks (~10 µs, a tenth of HBayes' small solves). potrf factors a Fortran-ordered H in
+    place (no copy), so the singular case builds H again."""
+    factor, info = dpotrf(hessian(), lower=0, clean=0, overwrite_a=1)
     if info == 0:
         step, info = dpotrs(factor, grad.ravel(), lower=0)
         if info == 0:
             return -step.reshape(grad.shape)
-    return -np.linalg.lstsq(H, grad.ravel(), rcond=None)[0].reshape(grad.shape)
+    return -np.linalg.lstsq(hessian(), grad.ravel(), rcond=None)[0].reshape(grad.shape)
 
 
 def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float, theta0: np.ndarray,
@@ -288,7 +291,7 @@ def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: floa
     for iteration in range(int(max_iter)):
         if np.max(np.abs(grad)) <= limit:
             return theta, iteration, True
-        step = _newton_step(hessian_of(w, P, ridge), grad)
+        step = _newton_step(partial(hessian_of, w, P, ridge), grad)
         slope, t = float(np.sum(grad * step)), 1.0
         while True:
             trial = theta + t * step
