@@ -5,9 +5,9 @@ import pytest
 from scipy.optimize import minimize
 
 from nbx.models.base import clone
-from nbx.models.logistic import (ConvergenceWarning, IndicatorHessian, LogisticRegression, active_columns,
-                                default_start, design_matrix, fit_ridge_logistic, hessian, objective, one_hot,
-                                standardize, standardizer)
+from nbx.models.logistic import (ConvergenceWarning, IndicatorHessian, LogisticRegression, _newton_step,
+                                active_columns, default_start, design_matrix, fit_ridge_logistic, hessian, objective,
+                                one_hot, standardize, standardizer)
 
 
 def _mixed_data(n=150, seed=0, k=3):
@@ -222,6 +222,30 @@ def test_indicator_hessian_equals_the_dense_hessian(n_classes):
     P = (np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True))[:, :-1]
     dense = hessian(Z1, w, P, 0.3)
     np.testing.assert_allclose(IndicatorHessian(active, mean, scale)(w, P, 0.3), dense, rtol=0, atol=1e-12 * abs(dense).max())
+
+
+def test_newton_step_on_a_singular_hessian_is_the_least_squares_step():
+    """Cholesky factors a Fortran-ordered H in place; when H is singular (ridge 0, a rank-deficient design) the
+    step must come from a freshly built H: the minimum-norm s with H s = -g, which is orthogonal to H's null
+    space."""
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((6, 4))
+    A[:, 3] = A[:, 0] + A[:, 1]  # rank 3
+    H = A.T @ A
+    g = H @ rng.standard_normal(4)  # in H's range: H s = -g has solutions
+    built = []
+
+    def hessian_of():
+        built.append(1)
+        return np.asfortranarray(H)  # a new Fortran-ordered array each time, as IndicatorHessian returns
+
+    s = _newton_step(hessian_of, g)
+    assert len(built) == 2  # the first copy was overwritten by the failed factorization
+    np.testing.assert_allclose(H @ s, -g, atol=1e-10)
+    null = np.array([1.0, 1.0, 0.0, -1.0])  # A @ null = 0
+    assert abs(s @ null) < 1e-10
+    assert IndicatorHessian(np.array([[1, 3]]), np.zeros(4), np.ones(4))(np.ones(1), np.full((1, 1), 0.5),
+                                                                          0.0).flags.f_contiguous
 
 
 def test_one_hot_logistic_fit_is_the_same_with_either_hessian(monkeypatch):
