@@ -80,7 +80,9 @@ def fresh_clone() -> None:
         py = venv / "bin" / "python"
         subprocess.run([str(py), "-m", "pip", "install", "-q", "-e", str(clone)], check=True)
         install = time.perf_counter() - t0
-        env = {**os.environ, "PATH": f"{venv / 'bin'}:{os.environ['PATH']}"}
+        # the clone's own nbx (installed in the venv), whatever PYTHONPATH this process was started with
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["PATH"] = f"{venv / 'bin'}:{os.environ['PATH']}"
         repro = timed(["dvc", "repro"], cwd=clone, env=env)
         print(f"install {install:.0f} s, full dvc repro {repro:.0f} s ({repro / 60:.1f} min; target <= 15 min)")
         clean = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True).stdout
