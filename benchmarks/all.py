@@ -1,4 +1,4 @@
-"""Every number of issue 11 in one command (about 33 minutes on two cores; keep the machine otherwise quiet):
+"""Every number of issue 11 in one command (about 35 minutes on two cores; keep the machine otherwise quiet):
 
     python benchmarks/all.py [--skip-scaling]
 
