@@ -1,0 +1,73 @@
+"""How much the results depend on the kind of machine: rerun train cells as an AVX2 machine would (numpy's AVX-512
+code and OpenBLAS's AVX-512 kernels turned off) and compare with this workspace's predictions.
+
+    python benchmarks/machine_kinds.py [EXPERIMENT/LEARNER[:DATA,SETS] ...]   # default: the README's table
+
+Per data set: how many test predictions change, and the accuracy (mean over splits, as in data/results/) of this
+workspace's run and of the emulated one. Meaningful on an AVX-512 machine whose data/ comes from its own
+`dvc repro`; on a machine without AVX-512 both runs are the same kind and nothing changes. Run it from the
+workspace's root (like run_cell.py, it reads params.yaml and data/ there). Writes nothing tracked.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+CELLS = ["wiering2003/nb_wiering", "wiering2003/hm22", "kang2006/hbayes_nb"]
+AVX2 = {"NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR", "OPENBLAS_CORETYPE": "Haswell"}
+
+
+def emulated_run(experiment: str, learner: str, datasets: str | None, out: Path) -> None:
+    """The cell's predictions under the AVX2 emulation, written to ``out`` by run_cell.py in a fresh process (the
+    switches act when numpy and OpenBLAS load)."""
+    env = dict(os.environ, **AVX2, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, str(REPO / "benchmarks" / "run_cell.py"), experiment, learner, "--jobs", "2",
+           "--save", str(out)] + (["--datasets", datasets] if datasets else [])
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def compare(experiment: str, learner: str, out: Path) -> None:
+    from nbx import config
+    from nbx.evaluation import split_accuracy, summarize
+    from nbx.pipeline.train import split_data
+
+    params = config.load_params()
+    exp, setup = config.experiment(params, experiment), config.build_learner(params, learner)
+    changed_sets = 0
+    files = sorted((out / experiment / learner).glob("*.npz"))
+    for path in files:
+        ds = path.stem
+        y = split_data(exp, ds, setup.input, setup.numeric_ordinal).y
+        with np.load(path) as new, np.load(Path("data/predictions") / experiment / learner / path.name) as ref:
+            n_splits = int(ref["split"].max()) + 1
+            acc = [summarize(split_accuracy(z["proba"], z["split"], z["row"], y, n_splits))["acc"] for z in (ref, new)]
+            flips = int(np.sum(np.argmax(new["proba"], 1) != np.argmax(ref["proba"], 1)))
+            same = all(np.array_equal(new[k], ref[k]) for k in ref.files)
+            n_predictions = len(ref["row"])
+        changed_sets += not same
+        note = "identical" if same else f"{flips} of {n_predictions} predictions change"
+        print(f"  {ds:20s} {note:40s} accuracy {acc[0]:.3f} -> {acc[1]:.3f}")
+    print(f"{experiment}/{learner}: {changed_sets} of {len(files)} data sets differ\n", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("cells", nargs="*", default=CELLS, help="EXPERIMENT/LEARNER[:DATA,SETS]")
+    sys.path.insert(0, str(REPO / "src"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for cell in ap.parse_args().cells:
+            name, _, datasets = cell.partition(":")
+            experiment, learner = name.split("/")
+            emulated_run(experiment, learner, datasets or None, Path(tmp))
+            compare(experiment, learner, Path(tmp))
+
+
+if __name__ == "__main__":
+    main()
