@@ -14,7 +14,6 @@ tests (tests/test_dvcgen.py), not a timing. Run it from the repository's root.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,12 +26,9 @@ def main() -> None:
     ap.add_argument("--skip-scaling", action="store_true", help="leave out target 5 (a few minutes)")
     a = ap.parse_args()
     steps = [["pipeline.py", "fresh-clone"], ["weka_compare.py"]] + ([] if a.skip_scaling else [["scaling.py"]])
-    # this checkout's nbx for the in-place steps, installed or not (fresh-clone installs its own clone)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parent / "src"), os.environ.get("PYTHONPATH", "")]))
     for script, *args in steps:
         print(f"\n== {script} {' '.join(args)}", flush=True)
-        subprocess.run([sys.executable, str(HERE / script), *args], check=True,
-                       env=None if script == "pipeline.py" else env)
+        subprocess.run([sys.executable, str(HERE / script), *args], check=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Scaling: fit time against the number of rows for every learner, and naive Bayes at 1M rows against
 scikit-learn's CategoricalNB (issue 11, target 5).
 
-    PYTHONPATH=src python benchmarks/scaling.py [--learners nb_laplace,c45] [--max-rows 100000]
+    python benchmarks/scaling.py [--learners nb_laplace,c45] [--max-rows 100000]
         [--skip-learners] [--skip-nb] [--nb-rows 1000000]
 
 Part 1: each learner block of params.yaml listed in LEARNERS (one per learner class, as the pipeline
@@ -36,6 +36,7 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
 
 # params.yaml learner block -> largest number of rows to fit (a few seconds per fit at most here). The kernel
 # density learners (gnb, snbtree) choose bandwidths by leave-one-out over all pairs of kernel centres, which

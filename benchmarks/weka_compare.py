@@ -1,6 +1,6 @@
 """nbx against Weka 3.6: per learner, stratified 10-fold CV over 26 UCI data sets, seconds beside Weka's.
 
-    PYTHONPATH=src python benchmarks/weka_compare.py [--learners nb,c45] [--datasets iris,zoo]
+    python benchmarks/weka_compare.py [--learners nb,c45] [--datasets iris,zoo]
         [--baseline-src /path/to/old/src] [--per-dataset] [--in-process [--profile out.prof]]
 
 Two protocols, both with start-up included and on one core (BLAS threads pinned to 1, processes one after
@@ -48,6 +48,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
 # the offline mirror: NBX_UCI_MIRROR, else ../shared/uci next to the repository (or next to its worktree folder)
 os.environ.setdefault("NBX_UCI_MIRROR", str(next((p for p in (REPO.parent / "shared" / "uci",
                                                              REPO.parents[1] / "shared" / "uci")
@@ -243,7 +244,7 @@ def main() -> None:
         for name, dataset in zip(datasets, ids):
             cells = []
             for key, src in sources.items():
-                wall, cpu = time_child(learner, [dataset], src)
+                _, cpu = time_child(learner, [dataset], src)
                 per_set[key] += cpu
                 cells.append(f"{cpu:8.2f}")
             if a.per_dataset:
