@@ -34,12 +34,12 @@ def emulated_run(experiment: str, learner: str, datasets: str | None, out: Path)
 
 
 def compare(experiment: str, learner: str, out: Path) -> None:
-    from nbx import config
-    from nbx.evaluation import split_accuracy, summarize
+    from nbx.pipeline import config, learners
+    from nbx.protocol.accuracy import split_accuracy, summarize
     from nbx.pipeline.train import split_data
 
     params = config.load_params()
-    exp, setup = config.experiment(params, experiment), config.build_learner(params, learner)
+    exp, setup = config.experiment(params, experiment), learners.build_learner(params, learner)
     changed_sets = 0
     files = sorted((out / experiment / learner).glob("*.npz"))
     for path in files:

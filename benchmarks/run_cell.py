@@ -19,18 +19,18 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from nbx import config  # noqa: E402
-from nbx.io import write_npz  # noqa: E402
+from nbx.pipeline import config, learners  # noqa: E402
+from nbx.core.io import write_npz  # noqa: E402
 from nbx.pipeline.inputs import available  # noqa: E402
 from nbx.pipeline.train import split_data  # noqa: E402
-from nbx.runner import run_splits  # noqa: E402
+from nbx.protocol.runner import run_splits  # noqa: E402
 
 
 def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, reference: str | None,
         save: str | None = None) -> bool:
     params = config.load_params()
     exp = config.experiment(params, experiment)
-    setup = config.build_learner(params, learner)
+    setup = learners.build_learner(params, learner)
     same = True
     total = 0.0
     for ds in datasets or available(experiment):

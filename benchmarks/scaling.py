@@ -73,10 +73,10 @@ def fit_seconds(name: str, n: int, decimals: int | None = None) -> float:
     numeric values rounded to ``decimals`` if given. Best of two at every size: the first large fit in a process
     also pays the kernel's first touch of fresh memory (gnb_gaussian at 1M rows: 2.8 s, then 0.77 s), so timing
     one fit only where it is slow would bend the slope upwards."""
-    from nbx import config
-    from nbx.models.base import clone
+    from nbx.pipeline import config, learners
+    from nbx.core.base import clone
 
-    setup = config.build_learner(config.load_params(REPO / "params.yaml"), name)
+    setup = learners.build_learner(config.load_params(REPO / "params.yaml"), name)
     X, codes, n_values, y = synthetic(n)
     if setup.input == "discrete":
         X, nv = codes, n_values

@@ -107,8 +107,8 @@ def cross_validate(learner: str, dataset: str) -> float:
     import numpy as np
 
     from nbx.discretize import make_discretizer
-    from nbx.models.registry import make_learner
-    from nbx.splits import dataset_seed, make_plan
+    from nbx.pipeline.learners import make_learner
+    from nbx.protocol.splits import dataset_seed, make_plan
 
     table = load_table(dataset)
     spec, kind = LEARNERS[learner][3], LEARNERS[learner][4]

@@ -1,9 +1,9 @@
 """Write the sha256 of source files to one digest file, so train cells depend on one path instead of every
-module their learner imports (see nbx.dvcgen). Usage: python stages/code_digest.py OUT FILE..."""
+module their learner imports (see nbx.pipeline.dvcgen). Usage: python stages/code_digest.py OUT FILE..."""
 import sys
 from pathlib import Path
 
-from nbx.io import sha256_file, write_text
+from nbx.core.io import sha256_file, write_text
 
 if __name__ == "__main__":
     if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):

@@ -1,6 +1,6 @@
 """Discretize (and impute) an experiment's data per split, fitted on each split's training part only."""
 from nbx.pipeline.discretize import discretize
-from nbx.stage import run_stage
+from nbx.pipeline.stage import run_stage
 
 if __name__ == "__main__":
     run_stage(discretize, __doc__)

@@ -1,6 +1,6 @@
 """Accuracy per split, per data set and a summary per learner (metrics/<experiment>/) from the predictions."""
 from nbx.pipeline.evaluate import evaluate
-from nbx.stage import run_stage
+from nbx.pipeline.stage import run_stage
 
 if __name__ == "__main__":
     run_stage(evaluate, __doc__)

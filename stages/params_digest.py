@@ -1,6 +1,6 @@
 """Write the slices of params.yaml each stage depends on (data/params/; see nbx.pipeline.params_digest)."""
 from nbx.pipeline.params_digest import params_digest
-from nbx.stage import run_stage
+from nbx.pipeline.stage import run_stage
 
 if __name__ == "__main__":
     run_stage(params_digest, __doc__, ())

@@ -1,6 +1,6 @@
 """Fetch an experiment's data files (UCI archive, or NBX_UCI_MIRROR) and build its typed tables."""
 from nbx.pipeline.prepare import prepare
-from nbx.stage import run_stage
+from nbx.pipeline.stage import run_stage
 
 if __name__ == "__main__":
     run_stage(prepare, __doc__)

@@ -1,6 +1,6 @@
 """Write reports/<experiment>.md: the paper's tables beside ours, significance, claims, figures."""
 from nbx.report.experiment_report import write
-from nbx.stage import run_stage
+from nbx.pipeline.stage import run_stage
 
 if __name__ == "__main__":
     run_stage(write, __doc__)

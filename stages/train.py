@@ -7,7 +7,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from nbx.pipeline.train import train  # noqa: E402
-from nbx.stage import run_stage  # noqa: E402
+from nbx.pipeline.stage import run_stage  # noqa: E402
 
 if __name__ == "__main__":
     run_stage(train, __doc__, ("experiment", "learner"))

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from ..errors import NbxError
+from nbx.core.errors import NbxError
 
 GROUPS = ("evaluate", "model", "show", "listing", "add_data", "results")
 
@@ -29,7 +29,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         if m := re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message):
-            from ..config import did_you_mean
+            from nbx.core.errors import did_you_mean
             what = "command" if m[1] == "COMMAND" else m[1]
             choices = [c.strip(" '") for c in m[3].split(",")]
             message = f"unknown {what} {m[2]!r}{did_you_mean(m[2], choices)}"

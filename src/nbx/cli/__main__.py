@@ -1,4 +1,4 @@
 """``python -m nbx.cli`` = the ``nbx`` command."""
-from . import main
+from nbx.cli import main
 
 raise SystemExit(main())

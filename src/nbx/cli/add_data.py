@@ -15,11 +15,11 @@ from pathlib import Path
 
 import yaml
 
-from ..data.catalogue import LOCAL_DIR, LOCAL_MISSING, in_local_dir, load_catalogue
-from ..data.infer import local_entry
-from ..data.prepare import build_table, read_columns
-from ..io import sha256_file, write_text
-from .common import SpecError, load_params
+from nbx.data.catalogue import LOCAL_DIR, LOCAL_MISSING, in_local_dir, load_catalogue
+from nbx.data.infer import local_entry
+from nbx.data.prepare import build_table, read_columns
+from nbx.core.io import sha256_file, write_text
+from nbx.cli.common import SpecError, load_params
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
 
@@ -118,7 +118,7 @@ def params_hint(catalogue: Path, name: str, path: Path) -> str:
     lines += ["  experiments:", f"    <experiment>:{experiments}", "      datasets:",
               f"        {name}: {name}   # the name reports show: the catalogue id", ""]
     if not listed:
-        lines.append("then `python -m nbx.dvcgen` (the catalogue becomes a dependency of prepare) and `dvc repro`.")
+        lines.append("then `python -m nbx.pipeline.dvcgen` (the catalogue becomes a dependency of prepare) and `dvc repro`.")
     else:
         lines.append("then `dvc repro` (only the experiments that list it re-run).")
     lines.append(f"Without the pipeline: `nbx evaluate {path.as_posix()} --learners nb_laplace,c45`.")

@@ -2,7 +2,7 @@
 from the command line, the user's data file, and plain terminal tables.
 
 Learner syntax (``--learners``, ``--learner``): a learner name of params.yaml (``nb_laplace``), or a class of
-:data:`nbx.models.registry.CLASSES` with keyword options in parentheses, written like the estimator's repr:
+:data:`nbx.pipeline.learners.CLASSES` with keyword options in parentheses, written like the estimator's repr:
 ``NaiveBayes(prior=m_estimate, m=2)``, ``AdaBoostM1(base=NaiveBayes(alpha=0.1), n_estimators=10)``. Values
 are YAML (``0.5``, ``true``, ``[2, 2]``, ``laplace``); a value that is a class name (with or without
 options) is built as a nested learner; ``input=discrete`` feeds a mixed-input learner the discretized codes
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import yaml
 
-from .. import config
-from ..errors import NbxError
-from ..models.base import ordinal_params
-from ..models.registry import CLASSES, UnknownLearnerError, input_kind, make_learner
+from nbx.pipeline import config, learners
+from nbx.core.errors import NbxError
+from nbx.core.base import ordinal_params
+from nbx.pipeline.learners import CLASSES, UnknownLearnerError, make_learner
+from nbx.core.base import input_kind
 
 
 class SpecError(NbxError, ValueError):
@@ -84,7 +85,7 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
     """A params.yaml learner by name, or a class with options (see the module docstring)."""
     text = text.strip()
     if params is not None and text in params["learners"]:
-        setup = config.build_learner(params, text)
+        setup = learners.build_learner(params, text)
         return Learner(text, setup.estimator, setup.input, dict(params["learners"][text]), setup.numeric_ordinal)
     spec = parse_spec(text, option)
     if spec["class"] not in CLASSES:
@@ -94,8 +95,8 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
         raise SpecError(f"{option}: unknown learner {spec['class']!r}{where}{hint}")
     options = dict(spec)
     kind = options.pop("input", None)
-    if kind not in (None, *config.INPUTS):
-        raise SpecError(f"{option}: {text}: input={kind!r} must be one of {config.INPUTS}")
+    if kind not in (None, *learners.INPUTS):
+        raise SpecError(f"{option}: {text}: input={kind!r} must be one of {learners.INPUTS}")
     numeric_ordinal = options.pop("numeric_ordinal", False)
     if not isinstance(numeric_ordinal, bool):
         raise SpecError(f"{option}: {text}: numeric_ordinal={numeric_ordinal!r} must be true or false")
@@ -113,7 +114,7 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
 
 def discretizer_spec(text: str) -> dict:
     """``mdl`` or ``equal_width(bins=5)`` -> {"kind": ..., options}, checked by building it."""
-    from ..discretize import make_discretizer
+    from nbx.discretize import make_discretizer
     spec = parse_spec(text, "--discretizer")
     spec = {"kind": spec.pop("class"), **spec}
     try:
@@ -126,15 +127,15 @@ def discretizer_spec(text: str) -> dict:
 # ------------------------------------------------------------------------------------------------- data
 @dataclass
 class UserData:
-    table: object          # nbx.table.Table
+    table: object          # nbx.protocol.table.Table
     class_column: str      # the class column's name in the file
     missing: list[str]     # the missing-value markers used
 
 
 def read_table(path: str, class_column: str | None = None) -> UserData:
     """The user's CSV (header line of names) or ARFF file as a typed table (see :mod:`nbx.data.infer`)."""
-    from ..data.infer import local_entry
-    from ..data.prepare import build_table, read_columns
+    from nbx.data.infer import local_entry
+    from nbx.data.prepare import build_table, read_columns
     if not Path(path).is_file():
         raise SpecError(f"{path}: no such file")
     entry = local_entry(path, class_column=class_column)

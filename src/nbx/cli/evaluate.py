@@ -1,23 +1,32 @@
 """``nbx evaluate DATA --learners a,b,c``: one-shot stratified cross-validation on your own file, no catalogue
 entry needed (as ``java weka.classifiers... -t data.arff``).
 
-The pipeline's own pieces do the work: the plan of :func:`nbx.splits.make_plan`, fold-local imputation and
-discretization of :func:`nbx.folds.discretize_splits` for discrete learners (mixed-input learners such as C4.5
-get the numeric columns, imputed per fold when ``--impute mode``), :func:`nbx.runner.run_splits` and
-:func:`nbx.evaluation.split_accuracy`. Folds are seeded by ``--seed`` only (not by the file's name), each
+The pipeline's own pieces do the work: the plan of :func:`nbx.protocol.splits.make_plan`, fold-local imputation and
+discretization of :func:`nbx.protocol.folds.discretize_splits` for discrete learners (mixed-input learners such as C4.5
+get the numeric columns, imputed per fold when ``--impute mode``), :func:`nbx.protocol.runner.run_splits` and
+:func:`nbx.protocol.accuracy.split_accuracy`. Folds are seeded by ``--seed`` only (not by the file's name), each
 learner's randomness by the seed and the learner's name, so a rerun prints the same accuracies.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .. import stats
-from ..evaluation import split_accuracy
-from ..folds import discretize_splits, impute
-from ..progress import Progress
-from ..runner import SplitData, TrainError, run_splits
-from ..splits import dataset_seed, make_plan
-from .common import SpecError, describe, discretizer_spec, load_params, read_table, render, resolve_learner, split_top
+from nbx.stats import significance as stats
+from nbx.protocol.accuracy import split_accuracy
+from nbx.protocol.folds import discretize_splits, impute
+from nbx.protocol.progress import Progress
+from nbx.protocol.runner import SplitData, TrainError, run_splits
+from nbx.protocol.splits import dataset_seed, make_plan
+from nbx.cli.common import (
+    SpecError,
+    describe,
+    discretizer_spec,
+    load_params,
+    read_table,
+    render,
+    resolve_learner,
+    split_top,
+)
 
 SIGNIFICANCE = 0.05
 

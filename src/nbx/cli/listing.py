@@ -12,9 +12,9 @@ from pathlib import Path
 
 import yaml
 
-from .. import config, layout
-from ..data.fetch import MIRROR_ENV, mirror
-from .common import load_params, render
+from nbx.pipeline import config, layout, learners
+from nbx.data.fetch import MIRROR_ENV, mirror
+from nbx.cli.common import load_params, render
 
 
 def register(sub) -> None:
@@ -62,7 +62,7 @@ def _only(params, experiment: str | None, key: str):
 
 
 def run_datasets(args) -> None:
-    from ..pipeline.prepare import catalogue
+    from nbx.pipeline.prepare import catalogue
     params = load_params(required=True)
     cat = catalogue(params)
     users = _users(params, "datasets")
@@ -83,17 +83,17 @@ def run_datasets(args) -> None:
 def run_learners(args) -> None:
     params = load_params(required=True)
     if args.name:
-        spec = config.learner_spec(params, args.name)
+        spec = learners.learner_spec(params, args.name)
         print(f"{params.where('learners', args.name)}:")
         print(yaml.safe_dump({args.name: spec}, default_flow_style=None, sort_keys=False, width=120).rstrip())
-        setup = config.build_learner(params, args.name)
+        setup = learners.build_learner(params, args.name)
         print(f"{setup.estimator!r}\ninput: {setup.input}")
         return
     users = _users(params, "learners")
     names = _only(params, args.experiment, "learners") or list(params["learners"])
     rows = []
     for name in names:
-        setup = config.build_learner(params, name)
+        setup = learners.build_learner(params, name)
         spec = params["learners"][name]
         base = spec.get("base") or spec.get("leaf") or spec.get("tan")
         cls = spec["class"] + (f"({base['class']})" if isinstance(base, dict) else "")

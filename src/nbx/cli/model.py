@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data.parsers import read_arff, read_delimited
-from ..discretize import ModeImputer, make_discretizer
-from ..errors import NbxError
-from ..io import sha256_file, write_bytes, write_text
-from ..runner import with_ordinal
-from .common import SpecError, describe, discretizer_spec, load_params, read_table, resolve_learner
+from nbx.data.parsers import read_arff, read_delimited
+from nbx.discretize import ModeImputer, make_discretizer
+from nbx.core.errors import NbxError
+from nbx.core.io import sha256_file, write_bytes, write_text
+from nbx.protocol.runner import with_ordinal
+from nbx.cli.common import SpecError, describe, discretizer_spec, load_params, read_table, resolve_learner
 
 FORMAT = 1
 
@@ -87,7 +87,7 @@ def register(sub) -> None:
 # ------------------------------------------------------------------------------------------------------ fit
 def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, seed: int, path: str) -> Bundle:
     """Fit imputer, discretizer (discrete learners) and learner on every row of ``data`` (a UserData), as
-    :mod:`nbx.folds` does for a split whose training part is every row."""
+    :mod:`nbx.protocol.folds` does for a split whose training part is every row."""
     table = data.table
     X, nv = table.X, table.n_values
     imputer = ModeImputer(n_values=nv).fit(X) if how_impute else None
@@ -148,7 +148,7 @@ def read_rows(bundle: Bundle, path: str) -> tuple[np.ndarray, np.ndarray | None,
     wanted = [a["name"] for a in bundle.attributes]
     absent = [n for n in wanted if n not in names]
     if absent:
-        from ..config import did_you_mean
+        from nbx.core.errors import did_you_mean
         raise ModelFileError(f"{path}: no column {absent[0]!r} (the model needs {', '.join(wanted)})"
                              f"{did_you_mean(absent[0], names)}")
     missing = set(bundle.missing)

@@ -18,10 +18,11 @@ import time
 
 import numpy as np
 
-from .. import config, layout, stats
-from ..io import atomic_path
-from ..pipeline.inputs import MissingInputError
-from .common import SpecError, load_params, render, split_top
+from nbx.pipeline import config, layout
+from nbx.stats import significance as stats
+from nbx.core.io import atomic_path
+from nbx.pipeline.inputs import MissingInputError
+from nbx.cli.common import SpecError, load_params, render, split_top
 
 SIGNIFICANCE = 0.05
 
@@ -200,7 +201,7 @@ def run_pareto(params, name: str) -> None:
 
 
 def plot_pareto(frame, path, title: str) -> None:
-    from ..report.figures import plt, save_figure
+    from nbx.report.figures import plt, save_figure
     fig, ax = plt.subplots(figsize=(7, 5))
     ax.scatter(frame["fit_seconds"], frame["mean_rank"], c=["C3" if f else "C0" for f in frame["front"]])
     front = frame[frame["front"]]

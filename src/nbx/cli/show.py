@@ -6,12 +6,12 @@ bins, e.g. ``(2.45, 4.75]``, from the cut points fitted on the training file.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from .common import render
-from .model import load_bundle
+from nbx.cli.common import render
+from nbx.cli import show_trees
+from nbx.cli.model import load_bundle
+from nbx.cli.view import View, _num, plural
 
 
 def register(sub) -> None:
@@ -19,37 +19,6 @@ def register(sub) -> None:
                        description=__doc__.split("\n\n")[0].replace("``", ""))
     p.add_argument("model", help="a file written by `nbx fit`")
     p.set_defaults(func=run)
-
-
-@dataclass
-class View:
-    """How to name what a model sees: its input columns and the labels its class codes stand for."""
-
-    names: list[str]          # attribute name per input column
-    values: list[list[str]]   # per column, the label of each code ([] for a numeric column)
-    classes: list[str]        # label of each class code the model was fitted on
-    extra: dict
-
-    def class_labels(self, model) -> list[str]:
-        return [self.classes[int(c)] for c in model.classes_]
-
-    def value(self, j: int, code: int) -> str:
-        return self.values[j][code] if code < len(self.values[j]) else str(code)
-
-    def subset(self, columns) -> "View":
-        return View([self.names[j] for j in columns], [self.values[j] for j in columns], self.classes, {})
-
-    def member(self, ensemble) -> "View":
-        """Ensemble members are fitted on the ensemble's class indices."""
-        return View(self.names, self.values, self.class_labels(ensemble), {})
-
-
-def _num(x: float) -> str:
-    return f"{x:.6g}"
-
-
-def plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def bin_labels(cuts) -> list[str]:
@@ -84,7 +53,6 @@ def run(args) -> None:
 
 
 def describe_model(model, view: View) -> list[str]:
-    from . import show_trees
     name = type(model).__name__
     for table in (RENDERERS, show_trees.RENDERERS):
         if name in table:

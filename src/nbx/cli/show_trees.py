@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .show import View, _num, plural
+from nbx.cli.view import View, _num, plural
 
 
 def _counts(classes: list[str], counts) -> str:

@@ -39,7 +39,8 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from ..errors import NbxError, load_yaml, yaml_error_at
+from nbx.core.errors import NbxError
+from nbx.data.yaml_io import load_yaml, yaml_error_at
 
 BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")

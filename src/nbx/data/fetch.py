@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import NbxError
-from ..io import sha256_bytes, sha256_file, write_bytes
-from .catalogue import LOCAL_DIR, Entry, FileSpec
-from .lzw import unlzw
+from nbx.core.errors import NbxError
+from nbx.core.io import sha256_bytes, sha256_file, write_bytes
+from nbx.data.catalogue import LOCAL_DIR, Entry, FileSpec
+from nbx.data.lzw import unlzw
 
 ORIGIN = "https://archive.ics.uci.edu/ml/"
 MIRROR_ENV = "NBX_UCI_MIRROR"

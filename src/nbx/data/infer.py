@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .catalogue import LOCAL_MISSING, Entry, FileSpec
-from .parsers import DataFormatError
+from nbx.data.catalogue import LOCAL_MISSING, Entry, FileSpec
+from nbx.data.parsers import DataFormatError
 
 
 def class_index(names: list[str], class_column: str | None, where: str) -> int:
@@ -21,7 +21,7 @@ def class_index(names: list[str], class_column: str | None, where: str) -> int:
     if class_column is None:
         return len(names) - 1
     if class_column not in names:
-        from ..config import did_you_mean
+        from nbx.core.errors import did_you_mean
         raise DataFormatError(f"{where}: no column {class_column!r} for the class{did_you_mean(class_column, names)}")
     return names.index(class_column)
 

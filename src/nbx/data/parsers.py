@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import NbxError
+from nbx.core.errors import NbxError
 
 
 class DataFormatError(NbxError, ValueError):

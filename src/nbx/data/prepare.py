@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..table import Table
-from .catalogue import Entry
-from .infer import class_index, infer_columns
-from .parsers import DataFormatError, RawTable, read_arff, read_delimited
-from .synthetic import generate
+from nbx.protocol.table import Table
+from nbx.data.catalogue import Entry
+from nbx.data.infer import class_index, infer_columns
+from nbx.data.parsers import DataFormatError, RawTable, read_arff, read_delimited
+from nbx.data.synthetic import generate
 
 
 def _value_order(values) -> list[str]:

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.base import N_VALUES, as_codes, mixed_n_values, resolve_n_values
-from .base import Discretizer
-from .equal_width import EqualWidthDiscretizer
-from .impute import ModeImputer
-from .mdl import MDLDiscretizer
-from .stddev import StdDevDiscretizer
+from nbx.core.base import N_VALUES, as_codes, mixed_n_values, resolve_n_values
+from nbx.discretize.base import Discretizer
+from nbx.discretize.equal_width import EqualWidthDiscretizer
+from nbx.discretize.impute import ModeImputer
+from nbx.discretize.mdl import MDLDiscretizer
+from nbx.discretize.stddev import StdDevDiscretizer
 
 
 class NoDiscretizer(Discretizer):

@@ -17,9 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.base import BaseEstimator, check_mixed_X, mixed_n_values
-from ..validation import (check_array, check_consistent_length, check_labels, check_sample_weight,
-                          not_fitted_error, set_input_features, validate_params)
+from nbx.core.base import BaseEstimator, check_mixed_X, mixed_n_values
+from nbx.core.validation import (
+    check_array,
+    check_consistent_length,
+    check_labels,
+    check_sample_weight,
+    not_fitted_error,
+    set_input_features,
+)
+from nbx.core.base import validate_params
 
 TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
 

@@ -15,9 +15,9 @@ from numbers import Integral
 
 import numpy as np
 
-from ..models.base import N_VALUES
-from ..validation import Interval
-from .base import Discretizer
+from nbx.core.base import N_VALUES
+from nbx.core.validation import Interval
+from nbx.discretize.base import Discretizer
 
 
 def equal_width_cut_points(x: np.ndarray, bins: int) -> np.ndarray:

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values
-from ..validation import Options, check_array, check_sample_weight, set_input_features, validate_params
-from .base import TransformerMixin, nominal_codes
+from nbx.core.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values
+from nbx.core.validation import Options, check_array, check_sample_weight, set_input_features
+from nbx.core.base import validate_params
+from nbx.discretize.base import TransformerMixin, nominal_codes
 
 NUMERIC_OPTIONS = ("mean", "mode")
 

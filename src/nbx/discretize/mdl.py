@@ -28,7 +28,7 @@ Choices where Weka and the project conventions differ (identical results for uni
 
 The scan is vectorized: class counts per distinct value are accumulated once per attribute; an interval's
 candidate left/right counts are differences of those cumulative counts, and all candidates' entropies come
-from :mod:`nbx.models.criteria` at once. The recursion runs level by level over every open interval of every
+from :mod:`nbx.core.criteria` at once. The recursion runs level by level over every open interval of every
 column of a fit together (:func:`mdl_boundaries_many`), so a fit costs a few numpy calls per level instead of
 per interval, with the same arithmetic per interval (the same cut points).
 """
@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.base import N_VALUES
-from ..models.criteria import entropy, split_entropies
-from .base import Discretizer
+from nbx.core.base import N_VALUES
+from nbx.core.criteria import entropy, split_entropies
+from nbx.discretize.base import Discretizer
 
 TIE_TOLERANCE = 1e-12  # bits; entropies this close are treated as equal (first candidate wins)
 

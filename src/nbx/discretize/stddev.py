@@ -22,9 +22,9 @@ from numbers import Real
 
 import numpy as np
 
-from ..models.base import N_VALUES
-from ..validation import Interval
-from .base import Discretizer
+from nbx.core.base import N_VALUES
+from nbx.core.validation import Interval
+from nbx.discretize.base import Discretizer
 
 
 def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0) -> np.ndarray:

@@ -69,10 +69,10 @@ from functools import cache
 
 import numpy as np
 
-from ..validation import BOOLEAN, Interval
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
-from .counting import ValueIndex
-from .criteria import entropy, info_gain
+from nbx.core.validation import BOOLEAN, Interval
+from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
+from nbx.core.counting import ValueIndex
+from nbx.core.criteria import entropy, info_gain
 
 EPSILON = 1e-3          # C4.5's tolerance in gain and error comparisons (defns.i)
 WEIGHT_TOLERANCE = 1e-6  # weight sums vs min_leaf / MinSplit (as J48's Utils.grOrEq): 2.0 may sum to 1.9999999999999996

@@ -17,7 +17,7 @@ Any scikit-learn classifier can be the base (``AdaBoostM1(DecisionTreeClassifier
 passed only to a base whose ``fit`` takes it, and a base whose ``fit`` takes no ``sample_weight`` gets
 Bagging's bootstrap counts as repeated rows (AdaBoost.M1's reweighting needs ``sample_weight``). The
 input is checked once by the ensemble; the base fits inside skip the repeated scans
-(:func:`nbx.validation.scans_skipped`). ``set_params`` also accepts scikit-learn's names ``estimator``
+(:func:`nbx.core.validation.scans_skipped`). ``set_params`` also accepts scikit-learn's names ``estimator``
 and ``base_estimator`` for ``base`` (e.g. a grid over ``base_estimator__max_depth``).
 """
 from __future__ import annotations
@@ -27,18 +27,40 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..validation import (ESTIMATOR, NONE, RANDOM_STATE, Interval, Options, check_array, check_consistent_length,
-                          check_labels, check_sample_weight, set_input_features, validate_params)
-from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_X,
-                   check_rng, clone, fit_accepts, resolve_n_values)
-from .registry import input_kind as _input_kind
+from nbx.core.validation import (
+    ESTIMATOR,
+    NONE,
+    RANDOM_STATE,
+    Interval,
+    Options,
+    check_array,
+    check_consistent_length,
+    check_labels,
+    check_sample_weight,
+    set_input_features,
+)
+from nbx.core.base import validate_params
+from nbx.core.base import (
+    CLASS_LABELS,
+    N_VALUES,
+    BaseEstimator,
+    ClassifierMixin,
+    DecisionMixin,
+    as_codes,
+    check_discrete_X,
+    check_rng,
+    clone,
+    fit_accepts,
+    resolve_n_values,
+)
+from nbx.core.base import input_kind as _input_kind
 
 VOTE_ZERO_ERROR = np.log(1e10)  # Ting & Zheng §2: the vote of a model with training error 0
 WEIGHT_FLOOR = 1e-8  # Ting & Zheng §2, after Bauer & Kohavi (1999)
 
 
 def _default_base():
-    from .naive_bayes import NaiveBayes
+    from nbx.models.naive_bayes import NaiveBayes
     return NaiveBayes()
 
 

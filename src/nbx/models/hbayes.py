@@ -66,12 +66,30 @@ import warnings
 
 import numpy as np
 
-from ..validation import ESTIMATOR, NONE
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X, clone
-from .counting import ValueIndex, log_normalize, log_softmax
-from .logistic import (ConvergenceWarning, SOLVER_CONSTRAINTS, active_columns, default_start, design_matrix,
-                       fit_ridge_logistic, hessian_for, log_proba, standardize, standardizer)
-from .naive_bayes import nb_log_tables
+from nbx.core.validation import ESTIMATOR, NONE
+from nbx.core.base import (
+    N_VALUES,
+    BaseEstimator,
+    ClassifierMixin,
+    DecisionMixin,
+    check_discrete_fit,
+    check_discrete_X,
+    clone,
+)
+from nbx.core.counting import ValueIndex, log_normalize, log_softmax
+from nbx.models.logistic import (
+    ConvergenceWarning,
+    SOLVER_CONSTRAINTS,
+    active_columns,
+    default_start,
+    design_matrix,
+    fit_ridge_logistic,
+    hessian_for,
+    log_proba,
+    standardize,
+    standardizer,
+)
+from nbx.models.naive_bayes import nb_log_tables
 
 
 def attribute_terms(log_table: np.ndarray, index: ValueIndex, codes: np.ndarray) -> np.ndarray:
@@ -296,7 +314,7 @@ class HBayesTAN(_HBayesBase):
 
     def _tan_template(self):
         if self.tan is None:
-            from .tan import TAN
+            from nbx.models.tan import TAN
             return TAN()
         return self.tan
 

@@ -48,7 +48,7 @@ library's weight convention.
 
 Implementation: the counters of all NBs of one level (the gating NBs of a layer, or all experts) are
 stacked in one array (n_counter_rows, n_models, n_outputs) whose rows are the value counters over the
-flat value index of :class:`~nbx.models.counting.ValueIndex`, the per-attribute totals and the class
+flat value index of :class:`~nbx.core.counting.ValueIndex`, the per-attribute totals and the class
 counters (:class:`_Level`); the levels are consecutive blocks of one flat array. The online EM
 (:class:`_OnlineEM`) prepares each example's counter rows and flat update indices once per fit and works
 in preallocated buffers, so an example costs a fixed number of numpy calls on small arrays: per level a
@@ -67,11 +67,18 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..validation import BOOLEAN, RANDOM_STATE, Constraint, Interval, Options
-from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X,
-                   check_rng)
-from .counting import ValueIndex
-from .naive_bayes import DENOMINATORS
+from nbx.core.validation import BOOLEAN, RANDOM_STATE, Constraint, Interval, Options
+from nbx.core.base import (
+    CLASS_LABELS,
+    N_VALUES,
+    BaseEstimator,
+    ClassifierMixin,
+    check_discrete_fit,
+    check_discrete_X,
+    check_rng,
+)
+from nbx.core.counting import ValueIndex
+from nbx.models.naive_bayes import DENOMINATORS
 
 
 def _mix(gates: list[np.ndarray], leaves: np.ndarray) -> np.ndarray:

@@ -50,11 +50,11 @@ from numbers import Real
 
 import numpy as np
 
-from ..discretize.base import nominal_codes
-from ..validation import Interval, Options
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
-from .counting import ValueIndex, log_normalize, log_softmax
-from .naive_bayes import nb_log_tables
+from nbx.discretize.base import nominal_codes
+from nbx.core.validation import Interval, Options
+from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
+from nbx.core.counting import ValueIndex, log_normalize, log_softmax
+from nbx.models.naive_bayes import nb_log_tables
 
 BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
 LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)

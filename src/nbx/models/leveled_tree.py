@@ -55,11 +55,18 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..validation import ARRAY_LIKE, NONE, Interval, Options
-from .base import (N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes, check_discrete_fit,
-                   check_discrete_X)
-from .counting import ValueIndex, log_normalize, log_softmax, sum_rows
-from .criteria import entropy
+from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options
+from nbx.core.base import (
+    N_VALUES,
+    BaseEstimator,
+    ClassifierMixin,
+    DecisionMixin,
+    as_codes,
+    check_discrete_fit,
+    check_discrete_X,
+)
+from nbx.core.counting import ValueIndex, log_normalize, log_softmax, sum_rows
+from nbx.core.criteria import entropy
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_ON = ("node", "children")

@@ -48,9 +48,9 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotrs
 
-from ..validation import BOOLEAN, Interval
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
-from .counting import log_softmax
+from nbx.core.validation import BOOLEAN, Interval
+from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
+from nbx.core.counting import log_softmax
 
 
 def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:

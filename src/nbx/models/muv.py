@@ -61,12 +61,20 @@ from numbers import Integral
 
 import numpy as np
 
-from ..validation import ARRAY_LIKE, ESTIMATOR, NONE, RANDOM_STATE, Interval, Options, validate_params
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng, clone
-from .counting import log_normalize, logsumexp
-from .naive_bayes import NaiveBayes
-from .tan import TAN
-from .variance import mean_log_variance
+from nbx.core.validation import ARRAY_LIKE, ESTIMATOR, NONE, RANDOM_STATE, Interval, Options
+from nbx.core.base import (
+    N_VALUES,
+    BaseEstimator,
+    ClassifierMixin,
+    check_discrete_fit,
+    check_discrete_X,
+    check_rng,
+    clone,
+)
+from nbx.core.counting import log_normalize, logsumexp
+from nbx.models.naive_bayes import NaiveBayes
+from nbx.models.tan import TAN
+from nbx.models.variance import mean_log_variance
 
 COMBINERS = ("mle", "js", "sum_vote", "max_prob", "sum_prob", "min_var", "sum_p_over_v")
 SAMPLINGS = ("bootstrap", "disjoint", "adaboost")
@@ -246,7 +254,7 @@ class MUV(_CombinedMembers, BaseEstimator):
         summing to N, so the counts (and effective sample sizes) stay in units of rows.
         """
         try:
-            from .ensembles import AdaBoostM1
+            from nbx.models.ensembles import AdaBoostM1
         except ImportError:
             raise NotImplementedError("sampling='adaboost' needs nbx.models.ensembles.AdaBoostM1, "
                                       "which is not available") from None
@@ -284,8 +292,8 @@ class MUV(_CombinedMembers, BaseEstimator):
 class MUVofMUV(_CombinedMembers, BaseEstimator):
     """MUV[MUV] (Lee et al. 2006 §4.6): several MUVs fitted on the same data, combined by ``combiner``.
 
-    ``members``: list of unfitted estimators with a ``mean_log_variance`` method or NB/TAN models (or params
-    blocks ``{class: MUV, ...}``); default :func:`paper_members`. Each member's ``random_state`` (when it
+    ``members``: list of unfitted estimators with a ``mean_log_variance`` method or NB/TAN models (params.yaml
+    builds a list of ``{class: MUV, ...}`` blocks into estimators); default :func:`paper_members`. Each member's ``random_state`` (when it
     has one) is replaced by a seed drawn from this estimator's ``random_state``, for reproducibility.
     ``n_values`` and the input as in :class:`MUV`.
     Fitted: ``classes_``, ``estimators_``.
@@ -305,15 +313,7 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
         specs = paper_members() if self.members is None else list(self.members)
         if not specs:
             raise ValueError("members must hold at least one estimator")
-        out = []
-        for spec in specs:
-            if isinstance(spec, dict):
-                from .registry import make_learner
-                out.append(make_learner(spec, "MUVofMUV.members"))
-                validate_params(out[-1])  # built here, so not checked with this estimator's parameters
-            else:
-                out.append(clone(spec))
-        return out
+        return [clone(spec) for spec in specs]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)

@@ -33,10 +33,19 @@ from numbers import Real
 
 import numpy as np
 
-from ..validation import RANDOM_STATE, Interval, Options, check_labels
-from .base import (CLASS_LABELS, N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, as_codes,
-                   check_discrete_fit, check_discrete_X, check_rng)
-from .counting import ValueIndex, log_normalize, log_softmax, sum_rows
+from nbx.core.validation import RANDOM_STATE, Interval, Options, check_labels
+from nbx.core.base import (
+    CLASS_LABELS,
+    N_VALUES,
+    BaseEstimator,
+    ClassifierMixin,
+    DecisionMixin,
+    as_codes,
+    check_discrete_fit,
+    check_discrete_X,
+    check_rng,
+)
+from nbx.core.counting import ValueIndex, log_normalize, log_softmax, sum_rows
 
 PRIORS = ("laplace", "m_estimate", "kang")
 MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)

@@ -34,10 +34,10 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..validation import NONE, RANDOM_STATE, Interval
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
-from .counting import ValueIndex
-from .naive_bayes import NaiveBayes
+from nbx.core.validation import NONE, RANDOM_STATE, Interval
+from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
+from nbx.core.counting import ValueIndex
+from nbx.models.naive_bayes import NaiveBayes
 
 BLOCK = 1 << 14  # max elements of one (rows, splits, attributes) count-index block (small: stays in cache)
 SCORE_BLOCK = 1 << 16  # max elements of one (rows, splits, classes) score block (stays in cache)

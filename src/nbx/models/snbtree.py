@@ -44,12 +44,12 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..discretize.base import nominal_codes
-from ..discretize.mdl import mdl_boundaries
-from ..validation import BOOLEAN, NONE, Interval, instance_of
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X
-from .counting import ValueIndex
-from .kernel_nb import GeneralNB
+from nbx.discretize.base import nominal_codes
+from nbx.discretize.mdl import mdl_boundaries
+from nbx.core.validation import BOOLEAN, NONE, Interval, instance_of
+from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X
+from nbx.core.counting import ValueIndex
+from nbx.models.kernel_nb import GeneralNB
 
 
 def bayes_delta_nominal(codes, y, w, n_values, n_classes) -> np.ndarray:

@@ -63,10 +63,10 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import gammaln
 
-from ..validation import Interval, Options
-from .base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X
-from .counting import ValueIndex, log_normalize, log_softmax
-from .naive_bayes import nb_log_tables
+from nbx.core.validation import Interval, Options
+from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X
+from nbx.core.counting import ValueIndex, log_normalize, log_softmax
+from nbx.models.naive_bayes import nb_log_tables
 
 STRUCTURES = ("tree", "naive")
 CRITERIA = ("cmi", "bayes")

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .counting import logsumexp
-from .base import as_codes
-from .naive_bayes import NaiveBayes
-from .tan import TAN
+from nbx.core.counting import logsumexp
+from nbx.core.base import as_codes
+from nbx.models.naive_bayes import NaiveBayes
+from nbx.models.tan import TAN
 
 
 def _w_table(log_table: np.ndarray, ess: np.ndarray) -> np.ndarray:

@@ -1,4 +1,6 @@
-"""The work of each DVC stage, one module per stage (the scripts in stages/ only call these).
+"""The DVC pipeline: params.yaml (``config``), learners from params blocks (``learners``), where artifacts live
+(``layout``), the generator of dvc.yaml (``dvcgen``) and the work of each stage, one module per stage (the
+scripts in stages/ only call these).
 
-Kept import-free so that a train cell's code dependencies are its own module's imports only.
+Kept import-free so that a stage's code dependencies are its own module's imports only.
 """

@@ -1,15 +1,15 @@
 """Stage discretize@<experiment>: per split, imputation and discretization fitted on the training part only
-(see :mod:`nbx.folds`). Each data set's file holds everything a discrete learner's train cell needs: the
+(see :mod:`nbx.protocol.folds`). Each data set's file holds everything a discrete learner's train cell needs: the
 codes and cardinalities per split, the labels and the split plan."""
 from __future__ import annotations
 
 import numpy as np
 
-from .. import config, layout
-from ..discretize import make_discretizer
-from ..folds import discretize_splits
-from ..io import write_npz
-from .inputs import available, load_plan, load_table
+from nbx.pipeline import config, layout
+from nbx.discretize import make_discretizer
+from nbx.protocol.folds import discretize_splits
+from nbx.core.io import write_npz
+from nbx.pipeline.inputs import available, load_plan, load_table
 
 
 def discretize(params: config.Params, name: str) -> None:

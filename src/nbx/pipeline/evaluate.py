@@ -2,7 +2,7 @@
 summary per learner for ``dvc metrics show``.
 
 Outputs: ``data/results/<exp>.csv`` (one row per data set, learner and split: accuracy and the probability
-scores of :mod:`nbx.scoring`: log loss, Brier score, expected calibration error, macro AUC),
+scores of :mod:`nbx.protocol.scoring`: log loss, Brier score, expected calibration error, macro AUC),
 ``data/results/<exp>.json`` (accuracy mean and std per data set and learner, what the reports read) and
 ``metrics/<exp>/<learner>.json``:
 
@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import config, layout, stats
-from ..evaluation import split_accuracy, summarize
-from ..io import write_json, write_text
-from ..scoring import split_scores
-from .inputs import available, load_plan, load_table
+from nbx.pipeline import config, layout
+from nbx.stats import significance as stats
+from nbx.protocol.accuracy import split_accuracy, summarize
+from nbx.core.io import write_json, write_text
+from nbx.protocol.scoring import split_scores
+from nbx.pipeline.inputs import available, load_plan, load_table
 
 SIGNIFICANCE = 0.05
 

@@ -5,9 +5,9 @@ import json
 
 import numpy as np
 
-from .. import layout
-from ..errors import NbxError
-from ..table import Table
+from nbx.pipeline import layout
+from nbx.core.errors import NbxError
+from nbx.protocol.table import Table
 
 
 class MissingInputError(NbxError, RuntimeError):

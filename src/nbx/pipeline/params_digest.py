@@ -14,8 +14,8 @@ impute), ``impute.json``, ``analyse.json`` (seed, analyses block), ``evaluate.js
 """
 from __future__ import annotations
 
-from .. import config, layout
-from ..io import write_json
+from nbx.pipeline import config, layout
+from nbx.core.io import write_json
 
 
 def slices(params: config.Params) -> dict[str, object]:

@@ -7,11 +7,11 @@ mirror-only stand-in without a mirror) is listed in availability.json with the r
 """
 from __future__ import annotations
 
-from .. import config, layout
-from ..data.catalogue import get_entry, load_catalogue
-from ..data.fetch import FetchError, fetch_entry
-from ..data.prepare import build_table
-from ..io import write_json
+from nbx.pipeline import config, layout
+from nbx.data.catalogue import get_entry, load_catalogue
+from nbx.data.fetch import FetchError, fetch_entry
+from nbx.data.prepare import build_table
+from nbx.core.io import write_json
 
 
 def catalogue(params: config.Params) -> dict:

@@ -1,11 +1,11 @@
-"""Stage split@<experiment>: the resampling plan of every data set (see :mod:`nbx.splits`), stored once so
+"""Stage split@<experiment>: the resampling plan of every data set (see :mod:`nbx.protocol.splits`), stored once so
 every learner sees identical folds."""
 from __future__ import annotations
 
-from .. import config, layout
-from ..io import write_npz
-from ..splits import dataset_seed, make_plan
-from .inputs import available, load_table
+from nbx.pipeline import config, layout
+from nbx.core.io import write_npz
+from nbx.protocol.splits import dataset_seed, make_plan
+from nbx.pipeline.inputs import available, load_table
 
 
 def split(params: config.Params, name: str) -> None:

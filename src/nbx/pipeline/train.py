@@ -7,11 +7,11 @@ times to ``data/timings/<exp>/<learner>.json`` (not versioned: they differ on ev
 """
 from __future__ import annotations
 
-from .. import config, layout
-from ..io import write_json, write_npz
-from ..progress import Progress
-from ..runner import SplitData, run_datasets
-from .inputs import available, load_folds, load_plan, load_table
+from nbx.pipeline import config, layout, learners
+from nbx.core.io import write_json, write_npz
+from nbx.protocol.progress import Progress
+from nbx.protocol.runner import SplitData, run_datasets
+from nbx.pipeline.inputs import available, load_folds, load_plan, load_table
 
 
 def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: bool = False) -> SplitData:
@@ -22,7 +22,7 @@ def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: 
         kinds = load_table(experiment.name, dataset).n_values == 0 if numeric else None
         return SplitData(folds["y"], folds["test"], int(folds["n_classes"]), codes=folds["codes"],
                          n_values=folds["n_values"], numeric=kinds)
-    from ..folds import impute
+    from nbx.protocol.folds import impute
     table = load_table(experiment.name, dataset)
     test, _ = load_plan(experiment.name, dataset)
     return SplitData(table.y, test, len(table.classes), X=table.X, n_values=table.n_values,
@@ -35,7 +35,7 @@ def train(params: config.Params, name: str, learner: str) -> None:
         hint = config.did_you_mean(learner, exp.learners)
         raise params.error(("experiments", name, "learners"),
                            f"{learner!r} is not one of this experiment's learners{hint}")
-    setup = config.build_learner(params, learner)
+    setup = learners.build_learner(params, learner)
     data = {ds: split_data(exp, ds, setup.input, setup.numeric_ordinal) for ds in available(name)}
     data = {ds: d for ds, d in data.items() if exp.runs_on(learner, *d.size)}  # experiments.<exp>.limited
     timings, fit_info = {}, {}

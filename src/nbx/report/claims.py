@@ -1,19 +1,20 @@
-"""Published claims (from published/CLAIMS.md) and our verdict on each, with the evidence."""
+"""Published claims (``nbx/papers/<experiment>/published/claims.md``) and our verdict on each, with the evidence."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from .published import FOLDER
+from nbx.report.published import PAPERS
 
 REPRODUCED, NOT_REPRODUCED, PARTLY, NOT_TESTABLE = "reproduced", "not reproduced", "partly reproduced", \
     "not testable"
 
 
 def claim_texts() -> dict[str, str]:
-    """Claim id (W1, S2, ...) -> the claim as CLAIMS.md words it."""
+    """Claim id (W1, S2, ...) -> the claim as its paper's claims.md words it (ids are unique across papers)."""
     texts = {}
-    for line in (FOLDER / "CLAIMS.md").read_text().splitlines():
+    lines = [line for path in sorted(PAPERS.glob("*/published/claims.md")) for line in path.read_text().splitlines()]
+    for line in lines:
         m = re.match(r"- ([A-Z]\d+) (.*)", line)
         if m:
             texts[m.group(1)] = m.group(2)

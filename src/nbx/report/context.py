@@ -10,9 +10,9 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .. import config, layout
-from ..pipeline.inputs import availability, load_table
-from .published import name_key, published_accuracy
+from nbx.pipeline import config, layout
+from nbx.pipeline.inputs import availability, load_table
+from nbx.report.published import name_key, published_accuracy
 
 
 @dataclass
@@ -48,7 +48,7 @@ class ReportContext:
     @cached_property
     def published(self) -> pd.DataFrame:
         """Published accuracy (%) by name_key(paper's data set name) x learner."""
-        return published_accuracy(self.exp.published)
+        return published_accuracy(self.exp.published, self.exp.name)
 
     def learner_file(self, learner: str, file: str) -> dict:
         path = layout.predictions(self.exp.name, learner) / file

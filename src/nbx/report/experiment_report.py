@@ -3,7 +3,7 @@
 A report holds no timings, so it is byte-identical on every rerun and machine; this machine's wall-clock
 times are in ``data/timings/`` (``nbx timings EXPERIMENT``).
 
-The paper-specific sections live in :mod:`nbx.report.papers` (one module per experiment, named like it);
+The paper-specific sections live in ``nbx.papers.<experiment>.report`` (found by name, see :mod:`nbx.papers`);
 an experiment without such a module (for example one a user adds) gets the generic comparison table.
 """
 from __future__ import annotations
@@ -15,11 +15,11 @@ import json
 
 import numpy as np
 
-from .. import layout
-from ..io import write_text
-from .context import ReportContext
-from .figures import figure_path, plt, save_figure
-from .tables import comparison_table, mean_abs_difference
+from nbx.pipeline import layout
+from nbx.core.io import write_text
+from nbx.report.context import ReportContext
+from nbx.report.figures import figure_path, plt, save_figure
+from nbx.report.tables import comparison_table, mean_abs_difference
 
 
 def scatter(ctx: ReportContext, learner: str, path) -> bool:
@@ -66,8 +66,10 @@ def accuracy_chart(ctx: ReportContext, learners: list[str], path) -> None:
 
 def paper_module(name: str):
     try:
-        return importlib.import_module(f"{__package__}.papers.{name}")
-    except ModuleNotFoundError:
+        return importlib.import_module(f"nbx.papers.{name}.report")
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"nbx.papers.{name}", f"nbx.papers.{name}.report"):
+            raise  # a paper module that fails to import is a bug, not a missing paper
         return None
 
 

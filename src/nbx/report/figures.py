@@ -6,8 +6,8 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .. import layout  # noqa: E402
-from ..io import atomic_path  # noqa: E402
+from nbx.pipeline import layout  # noqa: E402
+from nbx.core.io import atomic_path  # noqa: E402
 
 __all__ = ["plt", "figure_path", "save_figure"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..multicompare import cd_groups
-from .figures import plt, save_figure
+from nbx.stats.multicompare import cd_groups
+from nbx.report.figures import plt, save_figure
 
 BAR_STEP, LINE_STEP = 0.25, 0.45  # vertical spacing (data units) of group bars and of learner labels
 

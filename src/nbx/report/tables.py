@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import stats
-from .context import ReportContext
+from nbx.stats import significance as stats
+from nbx.report.context import ReportContext
 
 
 def fmt(x: float, digits: int = 1) -> str:

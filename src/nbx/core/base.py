@@ -1,0 +1,338 @@
+"""Estimator conventions shared by every learner: scikit-learn's protocol, without scikit-learn.
+
+A learner's constructor only stores its keyword arguments; ``get_params``/``set_params`` read them back
+from the constructor signature, so ``clone`` and parameter grids work as in scikit-learn. Every estimator
+answers scikit-learn's tag protocol (``__sklearn_tags__``, which imports scikit-learn only when
+scikit-learn calls it), declares its hyperparameters in ``_parameter_constraints`` (checked at fit by
+:func:`validate_params`), sets ``n_features_in_`` (and ``feature_names_in_`` when fitted on
+a DataFrame with string column names) and raises :class:`nbx.core.validation.NotFittedError` from
+predict/transform before fit. Inputs are checked by :mod:`nbx.core.validation` (one shared checker).
+
+Input convention: ``X`` is a 2-D numeric array. Missing values are NaN (float input) or negative codes
+(integer input); infinity is an error. ``n_values`` (a constructor parameter of every learner, and a
+``fit`` keyword that wins over it) gives per column the number of nominal values (codes ``0 .. n-1``), or
+0 for a numeric column. Discrete learners (``input_kind = "discrete"``) need integer codes and infer
+``max + 1`` per column when ``n_values`` is None; at fit a code >= n_values is an error, at predict it is
+an unseen value and counts as missing (:func:`check_discrete_X`).
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+
+import numpy as np
+
+from nbx.core.validation import (
+    ARRAY_LIKE,
+    NONE,
+    check_array,
+    check_consistent_length,
+    check_labels,
+    check_sample_weight,
+    InvalidParameterError,
+    _sklearn_compatible,
+    scans_skipped,
+    set_input_features,
+    tracked_fit,
+)
+
+encode_labels = check_labels          # (classes_, y as class indices); older name
+check_weights = check_sample_weight   # older name
+
+N_VALUES = [ARRAY_LIKE, NONE]  # the constraint of every ``n_values`` parameter
+# The constraint of a ``classes`` parameter: the class labels to keep counters for, also those absent from
+# the training data (None = the labels in y, which must be among them); scikit-learn's partial_fit takes
+# them as a keyword, a constructor parameter also survives clone and pipelines.
+CLASS_LABELS = [ARRAY_LIKE, NONE]
+
+
+class BaseEstimator:
+    """get_params / set_params from the constructor signature, a readable repr, scikit-learn's tags.
+
+    ``_param_aliases`` maps other names accepted by ``set_params`` to a parameter (the ensembles accept
+    scikit-learn's ``estimator`` and ``base_estimator`` for ``base``, so ``base_estimator__max_depth``
+    grids work); ``get_params`` reports only the real name.
+    """
+
+    _parameter_constraints: dict = {}
+    _param_aliases: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "fit" in cls.__dict__:  # lets the checks see nested fits (nbx.core.validation.tracked_fit)
+            cls.fit = tracked_fit(cls.__dict__["fit"])
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        return list(_init_params(cls))
+
+    def get_params(self, deep: bool = True) -> dict:
+        out = {}
+        for name in self._param_names():
+            value = getattr(self, name)
+            out[name] = value
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                out.update({f"{name}__{k}": v for k, v in value.get_params().items()})
+        return out
+
+    def set_params(self, **params):
+        valid = set(self._param_names())
+        nested: dict[str, dict] = {}
+        for key, value in params.items():
+            name, _, sub = key.partition("__")
+            name = self._param_aliases.get(name, name)
+            if name not in valid:
+                raise ValueError(f"Invalid parameter {name!r} for estimator {type(self).__name__}. "
+                                 f"Valid parameters are: {sorted(valid)}.")
+            if sub:
+                nested.setdefault(name, {})[sub] = value
+            else:
+                setattr(self, name, value)
+        for name, sub_params in nested.items():
+            getattr(self, name).set_params(**sub_params)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
+        return f"{type(self).__name__}({args})"
+
+    def __sklearn_tags__(self):
+        """scikit-learn's tags. Every nbx estimator reads NaN as missing; discrete learners take
+        categorical integer codes (negative = missing, so negative input is allowed)."""
+        from sklearn.utils import InputTags, Tags, TargetTags  # only scikit-learn calls this method
+        discrete = getattr(self, "input_kind", "mixed") == "discrete"
+        return Tags(estimator_type=None, target_tags=TargetTags(required=False),
+                    input_tags=InputTags(allow_nan=True, categorical=discrete))
+
+
+def clone(estimator):
+    """A new unfitted estimator with the same parameters (nested estimators cloned too)."""
+    params = {k: clone(v) if _is_estimator(v) else copy.deepcopy(v)
+              for k, v in estimator.get_params(deep=False).items()}
+    return type(estimator)(**params)
+
+
+def ordinal_params(estimator) -> list[str]:
+    """The estimator's parameters named ``ordinal``, nested ones included (``base__ordinal``)."""
+    return [k for k in estimator.get_params(deep=True) if k == "ordinal" or k.endswith("__ordinal")]
+
+
+def _is_estimator(value) -> bool:
+    return hasattr(value, "get_params") and not isinstance(value, type)
+
+
+def fit_accepts(estimator, name: str) -> bool:
+    """Whether ``estimator.fit`` takes the keyword ``name`` (e.g. ``n_values``, ``sample_weight``)."""
+    return name in _fit_params(type(estimator))
+
+
+@functools.cache
+def _init_params(cls) -> tuple[str, ...]:
+    """The constructor's parameter names (signatures are slow to compute; ensembles clone often)."""
+    sig = inspect.signature(cls.__init__)
+    return tuple(p.name for p in sig.parameters.values()
+                 if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+
+@functools.cache
+def _fit_params(cls) -> frozenset:
+    return frozenset(inspect.signature(cls.fit).parameters)
+
+
+class ClassifierMixin:
+    """predict = argmax of predict_proba; score = accuracy; scikit-learn's classifier tags."""
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags()
+        tags.target_tags.required = True
+        return tags
+
+    def predict(self, X):
+        proba = self.predict_proba(X)  # first: raises NotFittedError before fit
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def score(self, X, y, sample_weight=None) -> float:
+        return float(np.average(self.predict(X) == np.asarray(y), weights=sample_weight))
+
+
+class DecisionMixin:
+    """``decision_function`` from the learner's class scores ``_class_scores(X)`` (n, K), in scikit-learn's
+    shape: for two classes the score of ``classes_[1]`` minus that of ``classes_[0]``, shape (n,)
+    (positive where ``classes_[1]`` wins); (n, K) otherwise."""
+
+    def decision_function(self, X) -> np.ndarray:
+        scores = self._class_scores(X)
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
+
+def check_rng(random_state) -> np.random.Generator:
+    """A numpy Generator from None, an int seed or a Generator."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    return np.random.default_rng(random_state)
+
+
+# ------------------------------------------------------------------------------------ discrete input
+def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
+    """Discrete input as an int64 array with -1 for missing (NaN or any negative value).
+
+    Non-integer values are an error (discrete learners need codes; discretize numeric columns first), and
+    so is infinity. ``estimator`` names the learner in the message; ``fit`` tells whether this is a fit
+    (see :func:`nbx.core.validation.scans_skipped`). An int64 input without negative codes is returned as it is
+    (no copy: callers must not write into the result).
+    """
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}")
+    if X.dtype.kind == "b":
+        X = X.astype(np.int64)
+    elif X.dtype.kind not in "iu":
+        X = X.astype(np.float64, copy=False)
+    if X.dtype.kind in "iu":
+        if X.size and X.min() < 0:
+            return np.where(X < 0, -1, X).astype(np.int64, copy=False)
+        return X.astype(np.int64, copy=False)
+    missing = np.isnan(X)
+    if not scans_skipped(fit):
+        known = X[~missing]
+        if np.isinf(known).any():
+            raise ValueError(f"Input X contains infinity or a value too large for {X.dtype!r}.")
+        if np.any(known != np.round(known)):
+            who = type(estimator).__name__ if estimator is not None else "A discrete learner"
+            cols = np.flatnonzero(np.any((X != np.round(X)) & ~missing, axis=0)).tolist()
+            raise ValueError(f"{who} needs integer codes (0..n-1, NaN or negative = missing), got non-integer "
+                             f"values in columns {cols}; discretize numeric columns first, e.g. "
+                             f"make_pipeline(MDLDiscretizer(), {who}())")
+    return np.where(missing | (X < 0), -1, np.nan_to_num(X)).astype(np.int64)
+
+
+def resolve_n_values(codes: np.ndarray, n_values) -> np.ndarray:
+    """Per-column cardinality: given, or max code + 1 (at least 1). Training codes must lie below it."""
+    inferred = np.maximum(codes.max(axis=0, initial=-1) + 1, 1) if codes.size else np.ones(codes.shape[1], int)
+    if n_values is None:
+        return inferred.astype(np.int64)
+    nv = np.asarray(n_values)
+    if nv.shape != (codes.shape[1],) or nv.dtype.kind not in "iuf" or np.any(nv != np.round(nv)):
+        raise ValueError(f"n_values must be {codes.shape[1]} integers (one per column), got {n_values!r}")
+    nv = nv.astype(np.int64)
+    if np.any(nv <= 0):
+        bad = np.flatnonzero(nv <= 0).tolist()
+        raise ValueError(f"discrete learner got numeric columns {bad} (n_values 0); discretize them first")
+    if np.any(inferred > nv):
+        bad = np.flatnonzero(inferred > nv).tolist()
+        raise ValueError(f"X holds codes >= n_values in columns {bad} (codes must be 0..n_values-1)")
+    return nv
+
+
+def check_discrete_fit(estimator, X, y, sample_weight, n_values,
+                       classes=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The fit preamble of a discrete learner: checks the parameters and the input, sets ``classes_``
+    (``classes`` if given, which y's labels must be among, else those in y; see :data:`CLASS_LABELS`),
+    ``n_values_`` (the ``n_values`` keyword, else the constructor's, else inferred), ``n_features_in_``.
+
+    Returns (codes with -1 for missing, class indices, sample weights).
+    """
+    validate_params(estimator)
+    arr = check_array(estimator, X, fit=True)
+    classes, y_idx = check_labels(y, estimator, classes)
+    check_consistent_length(arr, y_idx)
+    w = check_sample_weight(sample_weight, arr.shape[0])
+    codes = as_codes(arr, estimator, fit=True)
+    estimator.n_values_ = resolve_n_values(codes, n_values if n_values is not None
+                                           else getattr(estimator, "n_values", None))
+    estimator.classes_ = classes
+    set_input_features(estimator, X, arr)
+    return codes, y_idx, w
+
+
+def check_discrete_X(estimator, X) -> np.ndarray:
+    """The predict preamble of a discrete learner: codes with -1 for missing and for unseen values
+    (a code >= the fitted ``n_values_`` is a value never seen in training and counts as missing)."""
+    codes = as_codes(check_array(estimator, X, fit=False), estimator)
+    unseen = codes >= estimator.n_values_
+    return np.where(unseen, -1, codes) if unseen.any() else codes  # (codes may be the caller's array)
+
+
+# --------------------------------------------------------------------------------------- mixed input
+def mixed_n_values(X: np.ndarray, n_values, fit: bool = True) -> np.ndarray:
+    """``n_values`` of mixed input as an int array (None = all numeric). At fit the nominal columns must hold
+    integer codes below it (NaN or a negative code = missing)."""
+    if n_values is None:
+        return np.zeros(X.shape[1], dtype=np.int64)
+    nv = np.asarray(n_values)
+    if nv.shape != (X.shape[1],) or nv.dtype.kind not in "iuf" or np.any(nv != np.round(nv)) or np.any(nv < 0):
+        raise ValueError(f"n_values must be {X.shape[1]} integers >= 0 (one per column, 0 marks a numeric "
+                         f"column), got {n_values!r}")
+    nv = nv.astype(np.int64)
+    nominal = nv > 0
+    if fit and nominal.any() and not scans_skipped(fit=True):
+        sub = X[:, nominal]
+        known = ~np.isnan(sub) & (sub >= 0)
+        if np.any(sub[known] != np.round(sub[known])):
+            cols = np.flatnonzero(nominal)[np.any(known & (sub != np.round(sub)), axis=0)].tolist()
+            raise ValueError(f"nominal columns (n_values > 0) must hold integer codes; columns {cols} do not")
+        too_big = np.any(known & (sub >= nv[nominal]), axis=0)
+        if np.any(too_big):
+            cols = np.flatnonzero(nominal)[too_big].tolist()
+            raise ValueError(f"X holds codes >= n_values in nominal columns {cols} (codes must be 0..n_values-1)")
+    return nv
+
+
+def check_mixed_fit(estimator, X, y, sample_weight, n_values):
+    """The fit preamble of a mixed-input learner: checks the parameters and the input, sets
+    ``n_features_in_``; returns (X as float, n_values (the keyword, else the constructor's; None = all
+    numeric), classes_, y as class indices, sample weights)."""
+    validate_params(estimator)
+    arr = check_array(estimator, X, fit=True).astype(np.float64, copy=False)
+    classes, y_idx = check_labels(y, estimator)
+    check_consistent_length(arr, y_idx)
+    w = check_sample_weight(sample_weight, arr.shape[0])
+    nv = mixed_n_values(arr, n_values if n_values is not None else getattr(estimator, "n_values", None))
+    set_input_features(estimator, X, arr)
+    return arr, nv, classes, y_idx, w
+
+
+def check_mixed_X(estimator, X) -> np.ndarray:
+    """The predict/transform preamble of mixed input: X as a checked float array (NotFittedError before fit)."""
+    return check_array(estimator, X, fit=False).astype(np.float64, copy=False)
+
+
+def validate_params(estimator) -> None:
+    """Check every parameter listed in the class's ``_parameter_constraints`` (a list of constraints each,
+    any of which may hold); raise :class:`InvalidParameterError` naming the first that fails.
+
+    Nested nbx estimators (a meta-learner's ``base``, a tree's ``leaf``, a list of ``members``) are checked
+    with their owner, so a fit nested in another nbx fit skips this (see :func:`scans_skipped`).
+    """
+    if scans_skipped(fit=True):
+        return
+    for name, options in getattr(type(estimator), "_parameter_constraints", {}).items():
+        value = getattr(estimator, name)
+        if not any(check(value) for check in options):
+            texts = [str(c) for c in options]
+            allowed = texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+            raise _sklearn_compatible(InvalidParameterError)(
+                f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {value!r} instead.")
+        for inner in _nbx_estimators(value):
+            validate_params(inner)
+
+
+def _nbx_estimators(value):
+    """nbx estimators in a parameter value: the value itself, list items, and the parameters of a foreign
+    (e.g. scikit-learn) meta-estimator, whose own constraints are its business."""
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(item, BaseEstimator):
+            yield item
+        elif hasattr(item, "get_params") and not isinstance(item, type):
+            for inner in item.get_params(deep=False).values():
+                yield from _nbx_estimators(inner)
+
+
+def input_kind(estimator) -> str:
+    """'discrete' (integer codes, all attributes discretized) or 'mixed' (numeric columns kept). Every nbx
+    learner declares it; an estimator from elsewhere (e.g. scikit-learn's) gets the numeric values."""
+    return getattr(estimator, "input_kind", "mixed")

@@ -1,0 +1,1 @@
+"""Beyond the papers: every learner family on every data set under one protocol, with modern statistics."""

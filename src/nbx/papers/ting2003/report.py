@@ -1,0 +1,655 @@
+"""Report sections of Ting & Zheng (2003), "A study of AdaBoost with naive Bayesian classifiers: weakness and
+improvement": Tables 2, 3 and 4 with the paper's numbers beside ours, Figure 3's ratios, the restarts of
+Figure 2 at T = 100, the §6 linear-form check, and claims T1-T5.
+
+Protocol (§4): ten 3-fold CVs; "the reported value is an average value over the ten threefold
+cross-validations"; error ratio A/B = ε_A/ε_B per domain, averaged over domains (Table 2-3 "Mean" rows); the
+w/l record counts domains where A's error is lower / higher (ties, which the paper never has, are dropped);
+a one-tailed sign test on it. Mean relative error reduction = 1 - mean ratio (the paper: ratio 0.96 is
+"only 4%", 0.84 is "16%"). The paper's w/l and means are over 25 domains; we have fewer (see "Data sets"),
+so every summary also shows the paper's numbers recomputed on *our* domains from its per-domain values.
+Table 3 gives BLNBT(d) only as a ratio to LNBT(d) (two decimals): the paper's w/l on our domains counts
+ratio 1.00 as a tie, and the paper's BLNBT(d) errors used for T3 / Figure 3 are err·ratio (approximate).
+
+§3.2 (iii)'s 30-example rule has two readings (``LeveledNBTree(min_split_on=...)``); the default is the one
+the paper's own tree statistics (§4.2 mean depths, shallow domains, the LNBT(3) = LNBT(10) plateau) support,
+and the other runs as the ``*_node`` cells. Numeric attributes are split by binary threshold tests on their
+codes (``numeric_ordinal: true``; Figure 1, "like C4.5"); multiway tests run as the ``*_multiway`` cells.
+:func:`depth_section` reports all three from the fitted trees' fit_info.
+
+Table 4 (§4.3) is the Kohavi-Wolpert decomposition (eq. 5, bias including the noise) of each domain's ten
+repeated predictions of every example (:func:`kohavi_wolpert`), averaged over domains.
+
+Verdict rules (fixed before looking at results; "our" = over the domains we have):
+- T1 reproduced if boosting NB does not win significantly more often (sign test p >= 0.05) and its mean
+  relative error reduction is marginal (< 10%; the paper contrasts its 4% with 24% by Bauer & Kohavi and
+  23% for boosted C4.5); partly if one of the two holds.
+- T2 reproduced if the mean ratio BLNBT(d)/LNBT(d) at every d >= 3 is below the one at d = 0 and the sign
+  test is significant (p < 0.05) at every d >= 3; partly if either the fall or some significance holds.
+- T3 reproduced if BLNBT(10) reduces the mean relative error over NB by at least half the paper's 16% and
+  over BLNBT(0) by at least half its 15%, with sign-test p < 0.05 vs BLNBT(0); not reproduced if neither
+  reduction is positive; partly otherwise.
+- T4 (inequalities on the domain-averaged bias and variance): trees lower the bias and raise the variance
+  of NB, LNBT(d) vs LNBT(0) for d = 1, 3, 5, 10; boosting lowers both, BLNBT(d) vs LNBT(d) for d = 3, 5, 10.
+  Reproduced if all hold, partly if at least half do, not reproduced otherwise.
+- T5 from the synthetic check (:mod:`nbx.papers.ting2003.checks`): reproduced if the Real-AdaBoost vote
+  of a boosted NB equals one linear form in per-attribute terms up to rounding (max deviation and
+  least-squares residual <= 1e-9 relative to max |H|) and the K-class gap is class-independent.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from nbx.pipeline import layout
+from nbx.stats import significance as stats
+from nbx.stats.bias_variance import BiasVariance, kohavi_wolpert
+from nbx.pipeline.inputs import load_plan
+from nbx.report import claims
+from nbx.report.figures import figure_path, plt, save_figure
+from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict
+from nbx.report.context import ReportContext
+from nbx.report.published import folder, name_key, read_table
+from nbx.report.tables import fmt, md_table
+
+DEPTHS = (0, 1, 3, 5, 10)
+LNBT = {0: "nb_ting", 1: "lnbt1", 3: "lnbt3", 5: "lnbt5", 10: "lnbt10"}
+BLNBT = {d: f"blnbt{d}" for d in DEPTHS}
+# §3.2 (iii) read per node ("a node below 30 is not split"): the sensitivity cells of the default
+# ("no split creates a non-empty child below 30")
+LNBT_NODE = {d: f"lnbt{d}_node" for d in DEPTHS[1:]}
+BLNBT_NODE = {10: "blnbt10_node"}
+# Figure 1 read as multiway tests on the numeric attributes' codes (each once per path), children rule
+LNBT_MULTIWAY = {3: "lnbt3_multiway", 10: "lnbt10_multiway"}
+BLNBT_MULTIWAY = {10: "blnbt10_multiway"}
+# §4.2 text: mean tree depths over the 25 domains, "d < 3 in more than half of the 25 domains"
+PUBLISHED_DEPTH = {"lnbt10": 3.1, "blnbt10": 3.8, "shallow_domains": "> 12.5 of 25",
+                   "deepest": "Satellite 6.1, Chess 7.2"}
+PAPER_DOMAINS = 25
+# Table 3's w/l and p rows (BLNBT(d) vs LNBT(d), 25 domains), which the published CSVs do not hold
+PUBLISHED_WL = {0: (14, 11, 0.3450), 1: (15, 10, 0.2122), 3: (20, 5, 0.0020), 5: (19, 6, 0.0073),
+                10: (19, 6, 0.0073)}
+# §4.2 text: BLNBT(10) vs NB and vs BLNBT(0), 25 domains
+PUBLISHED_T3 = {"vs_nb_reduction": 16.0, "vs_b0_reduction": 15.0, "vs_b0_wl": (18, 7), "vs_b0_p": 0.0216}
+T1_MARGINAL = 10.0     # % mean relative error reduction below which boosting's gain counts as marginal
+T5_TOLERANCE = 1e-9    # relative to max |H|
+
+
+# ------------------------------------------------------------------------------------------ pure helpers
+@dataclass
+class Record:
+    """A vs B over domains: wins (A's error lower), losses, ties, one-tailed sign-test p, mean ratio A/B."""
+    wins: int
+    losses: int
+    ties: int
+    p: float
+    mean_ratio: float
+    n: int
+
+    @property
+    def reduction(self) -> float:
+        """Mean relative error reduction of A over B, % (1 - mean ratio)."""
+        return 100.0 * (1.0 - self.mean_ratio)
+
+    @property
+    def wl(self) -> str:
+        return f"{self.wins}/{self.losses}" + (f" ({self.ties} tie{'s' * (self.ties > 1)})" if self.ties else "")
+
+
+def mean_ratio(err_a, err_b) -> float:
+    """Mean of ε_A/ε_B over the domains where ε_B > 0 (the ratio is undefined otherwise)."""
+    a, b = np.asarray(err_a, float), np.asarray(err_b, float)
+    ok = b > 0
+    return float(np.mean(a[ok] / b[ok])) if ok.any() else float("nan")
+
+
+def record_from_diff(diff, ratios) -> Record:
+    """w/l from per-domain signed differences (negative = A better), ties where 0; ``ratios`` A/B."""
+    d = np.asarray(diff, float)
+    wins, losses = int((d < 0).sum()), int((d > 0).sum())
+    r = np.asarray(ratios, float)
+    r = r[np.isfinite(r)]
+    return Record(wins, losses, int(d.size - wins - losses), stats.sign_test(wins, losses),
+                  float(r.mean()) if r.size else float("nan"), int(d.size))
+
+
+def compare(err_a, err_b) -> Record:
+    """Record of A vs B from per-domain errors (same domain order)."""
+    a, b = np.asarray(err_a, float), np.asarray(err_b, float)
+    ratios = np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan)
+    return record_from_diff(np.round(a - b, 9), ratios)  # rounding: equal errors are ties, not float noise
+
+
+def compare_ratios(ratios) -> Record:
+    """Record from published ratios only (Table 3): ratio < 1 a win, > 1 a loss, 1.00 a tie."""
+    r = np.asarray(ratios, float)
+    return record_from_diff(np.round(r - 1.0, 9), r)
+
+
+def verdict_t1(rec: Record) -> str:
+    not_significant, marginal = rec.p >= 0.05, rec.reduction < T1_MARGINAL
+    return REPRODUCED if not_significant and marginal else PARTLY if not_significant or marginal \
+        else NOT_REPRODUCED
+
+
+def verdict_t2(ratio_by_d: dict[int, float], p_by_d: dict[int, float]) -> str:
+    deep = [d for d in ratio_by_d if d >= 3]
+    falls = bool(deep) and all(ratio_by_d[d] < ratio_by_d[0] for d in deep)
+    significant = [p_by_d[d] < 0.05 for d in deep]
+    if falls and significant and all(significant):
+        return REPRODUCED
+    return PARTLY if falls or any(significant) else NOT_REPRODUCED
+
+
+def verdict_t3(vs_nb: Record, vs_b0: Record) -> str:
+    if vs_nb.reduction <= 0 and vs_b0.reduction <= 0:
+        return NOT_REPRODUCED
+    full = (vs_nb.reduction >= PUBLISHED_T3["vs_nb_reduction"] / 2
+            and vs_b0.reduction >= PUBLISHED_T3["vs_b0_reduction"] / 2 and vs_b0.p < 0.05)
+    return REPRODUCED if full else PARTLY
+
+
+def t4_checks(bias: dict[str, float], variance: dict[str, float]) -> list[tuple[str, bool]]:
+    """The inequalities of T4 on domain-averaged bias/variance keyed by learner name."""
+    out = []
+    for d in (1, 3, 5, 10):
+        lo, base = LNBT[d], LNBT[0]
+        if lo in bias and base in bias:
+            out.append((f"bias LNBT({d}) {fmt(bias[lo], 2)} < LNBT(0) {fmt(bias[base], 2)}", bias[lo] < bias[base]))
+            out.append((f"variance LNBT({d}) {fmt(variance[lo], 2)} > LNBT(0) {fmt(variance[base], 2)}",
+                        variance[lo] > variance[base]))
+    for d in (3, 5, 10):
+        lo, bo = LNBT[d], BLNBT[d]
+        if lo in bias and bo in bias:
+            out.append((f"bias BLNBT({d}) {fmt(bias[bo], 2)} < LNBT({d}) {fmt(bias[lo], 2)}", bias[bo] < bias[lo]))
+            out.append((f"variance BLNBT({d}) {fmt(variance[bo], 2)} < LNBT({d}) {fmt(variance[lo], 2)}",
+                        variance[bo] < variance[lo]))
+    return out
+
+
+def verdict_from_checks(checks: list[tuple[str, bool]]) -> str:
+    passed = sum(ok for _, ok in checks)
+    return REPRODUCED if passed == len(checks) else PARTLY if 2 * passed >= len(checks) else NOT_REPRODUCED
+
+
+def verdict_t5(result: dict) -> str:
+    two = result["two_class"]
+    scale = max(1.0, two["max_abs_H"])
+    exact = (two["max_abs_deviation"] <= T5_TOLERANCE * scale
+             and two["lstsq_boosted_nb"]["max_abs"] <= T5_TOLERANCE * scale
+             and result["multiclass"]["max_abs_class_dependent_gap"] <= T5_TOLERANCE * scale)
+    return REPRODUCED if exact else NOT_REPRODUCED
+
+
+# ------------------------------------------------------------------------------------------ loaders
+def repeated_predictions(experiment: str, dataset: str, learner: str, n_rows: int) -> tuple[np.ndarray, int]:
+    """(R, n) predicted class codes, -1 where a row was not predicted in a repetition, and K.
+
+    Reads ``data/predictions/<exp>/<learner>/<dataset>.npz`` (proba, split, row) and the split plan's
+    ``repeat``; the prediction is the argmax of proba, ties to the lowest class (as the evaluate stage).
+    """
+    with np.load(layout.predictions(experiment, learner, dataset)) as z:
+        proba, split, row = z["proba"], z["split"], z["row"]
+    _, repeat = load_plan(experiment, dataset)
+    n_rep = int(repeat.max()) + 1
+    rep = repeat[split]
+    if np.bincount(rep * n_rows + row, minlength=n_rep * n_rows).max() > 1:
+        raise ValueError(f"{learner}/{dataset}: a row is predicted twice in one repetition")
+    pred = np.full((n_rep, n_rows), -1, dtype=np.int64)
+    pred[rep, row] = np.argmax(proba, axis=1)
+    return pred, proba.shape[1]
+
+
+def decomposition(experiment: str, dataset: str, learner: str, y: np.ndarray) -> BiasVariance:
+    """Kohavi-Wolpert bias (incl. noise) and variance of one learner on one domain (eq. 5)."""
+    pred, k = repeated_predictions(experiment, dataset, learner, len(y))
+    return kohavi_wolpert(y, pred, max(k, int(y.max()) + 1))
+
+
+def published() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Tables 2 and 3 indexed by name_key(domain) (the "Mean" row under key "mean"), and Table 4."""
+    t2, t3 = (read_table(f, "ting2003") for f in ("ting_zheng_table2.csv", "ting_zheng_table3.csv"))
+    return t2, t3, pd.read_csv(folder("ting2003") / "ting_zheng_table4.csv")
+
+
+def paper_errors(t2: pd.DataFrame, t3: pd.DataFrame, keys: list[str]) -> dict[str, np.ndarray]:
+    """The paper's per-domain errors (%) for our learner names on the given domains; BLNBT(d > 0) derived
+    as LNBT(d) · ratio from Table 3 (rounded inputs, so approximate)."""
+    out = {LNBT[d]: t3.loc[keys, f"d{d}_err"].to_numpy(float) for d in DEPTHS}
+    out[BLNBT[0]] = t2.loc[keys, "blnbt0_err"].to_numpy(float)
+    for d in DEPTHS[1:]:
+        out[BLNBT[d]] = (t3.loc[keys, f"d{d}_err"] * t3.loc[keys, f"d{d}_ratio"]).to_numpy(float)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ sections
+class _Data:
+    """Our per-domain errors and decompositions, the paper's numbers on the same domains."""
+
+    def __init__(self, ctx: ReportContext):
+        self.ctx = ctx
+        self.names = list(ctx.datasets)
+        self.keys = [name_key(p) for p in self.names]
+        self.t2, self.t3, self.t4 = published()
+        self.all_keys = [k for k in self.t3.index if k != "mean"]  # the paper's 25 domains
+        self.pub = paper_errors(self.t2, self.t3, self.keys)
+        self.pub25 = paper_errors(self.t2, self.t3, self.all_keys)
+        self.learners = [x for x in list(LNBT.values()) + list(BLNBT.values()) if ctx.has(x)]
+        self._bv: dict[str, list[BiasVariance]] = {}
+        self._ys: dict[str, np.ndarray] = {}
+
+    def err(self, learner: str) -> np.ndarray:
+        return np.array([100.0 - self.ctx.acc(p, learner) for p in self.names])
+
+    def bv(self, learner: str) -> list[BiasVariance]:
+        if learner not in self._bv:
+            if not self._ys:
+                self._ys = {p: self.ctx.labels(p) for p in self.names}
+            self._bv[learner] = [decomposition(self.ctx.exp.name, self.ctx.datasets[p], learner, self._ys[p])
+                                 for p in self.names]
+        return self._bv[learner]
+
+    def depths(self) -> list[int]:
+        """The d with both LNBT(d) and BLNBT(d) in this run."""
+        return [d for d in DEPTHS if self.ctx.has(LNBT[d], BLNBT[d])]
+
+
+def _big_reductions(err_boosted, err_base) -> int:
+    """Domains where boosting cuts the error by more than 25% (§4.1: "only in five domains")."""
+    return int(np.sum(np.asarray(err_boosted) < 0.75 * np.asarray(err_base)))
+
+
+def _pair(ours: float, pub: float, digits: int = 1) -> str:
+    return f"{fmt(ours, digits)} ({fmt(pub, digits)})"
+
+
+def domains_section(ctx: ReportContext) -> list[str]:
+    n = len(ctx.datasets)
+    out = ["## Data sets", "",
+           f"The paper uses {PAPER_DOMAINS} domains; we have {n}. Every mean, w/l record and sign test below "
+           f"is over our {n} domains, shown beside the paper's own value over {PAPER_DOMAINS} domains and the "
+           f"paper's values recomputed on the same {n} domains from its per-domain numbers."]
+    if ctx.unavailable:
+        out.append("Unavailable: " + "; ".join(f"{p} ({r})" for p, r in ctx.unavailable.items()) + ".")
+    return out + [""]
+
+
+def table2(data: _Data) -> tuple[list[str], Record | None]:
+    ctx, a, b = data.ctx, LNBT[0], BLNBT[0]
+    if not ctx.has(a, b):
+        return [], None
+    ea, eb = data.err(a), data.err(b)
+    rows = []
+    for p in ctx.exp.datasets:
+        key = name_key(p)
+        pa, pb = data.t2.loc[key, "lnbt0_err"], data.t2.loc[key, "blnbt0_err"]
+        if p in ctx.datasets:
+            i = data.names.index(p)
+            ratio = eb[i] / ea[i] if ea[i] > 0 else float("nan")
+            rows.append([p, fmt(ea[i]), fmt(pa), fmt(eb[i]), fmt(pb), fmt(ratio, 2), fmt(data.t2.loc[key, "ratio"], 2)])
+        else:
+            rows.append([p, "n/a", fmt(pa), "n/a", fmt(pb), "n/a", fmt(data.t2.loc[key, "ratio"], 2)])
+    ours = compare(eb, ea)
+    same = compare(data.pub[b], data.pub[a])
+    all25 = compare(data.pub25[b], data.pub25[a])
+    n = len(data.names)
+    summary = [[f"ours ({n} domains)", fmt(ea.mean()), fmt(eb.mean()), fmt(ours.mean_ratio, 3), fmt(ours.reduction),
+                ours.wl, fmt(ours.p, 4), str(_big_reductions(eb, ea))],
+               [f"paper, same {n} domains", fmt(data.pub[a].mean()), fmt(data.pub[b].mean()), fmt(same.mean_ratio, 3),
+                fmt(same.reduction), same.wl, fmt(same.p, 4), str(_big_reductions(data.pub[b], data.pub[a]))],
+               [f"paper, {PAPER_DOMAINS} domains (Mean row)", fmt(data.t2.loc["mean", "lnbt0_err"]),
+                fmt(data.t2.loc["mean", "blnbt0_err"]), fmt(data.t2.loc["mean", "ratio"], 2),
+                fmt(100 * (1 - data.t2.loc["mean", "ratio"])), all25.wl, fmt(all25.p, 4),
+                str(_big_reductions(data.pub25[b], data.pub25[a]))]]
+    out = ["## Table 2: boosted naive Bayes", "",
+           "Error rates (%) of LNBT(0) (= NB, m-estimate) and BLNBT(0) (AdaBoost.M1, T = 100, restarts by "
+           "bootstrap) and the ratio BLNBT(0)/LNBT(0); *pub.* = the paper's.", ""]
+    out += md_table(["domain", "LNBT(0)", "pub.", "BLNBT(0)", "pub.", "ratio", "pub."], rows)
+    out += md_table(["BLNBT(0) vs LNBT(0)", "mean err LNBT(0)", "mean err BLNBT(0)", "mean ratio",
+                     "mean rel. error reduction (%)", "w/l", "sign test p (one-tailed)", "domains > 25% reduction"],
+                    summary)
+    return out, ours
+
+
+def table3(data: _Data) -> tuple[list[str], dict[int, Record]]:
+    ctx, ds = data.ctx, data.depths()
+    if not ds:
+        return [], {}
+    errs = {d: (data.err(LNBT[d]), data.err(BLNBT[d])) for d in ds}
+    rows = []
+    for p in ctx.exp.datasets:
+        key, row = name_key(p), [p]
+        for d in ds:
+            pe, pr = data.t3.loc[key, f"d{d}_err"], data.t3.loc[key, f"d{d}_ratio"]
+            if p in ctx.datasets:
+                i = data.names.index(p)
+                el, eb = errs[d][0][i], errs[d][1][i]
+                row += [_pair(el, pe), _pair(eb / el if el > 0 else float("nan"), pr, 2)]
+            else:
+                row += [f"n/a ({fmt(pe)})", f"n/a ({fmt(pr, 2)})"]
+        rows.append(row)
+    header = ["domain"] + [c for d in ds for c in (f"LNBT({d}) err", f"ratio d={d}")]
+    records = {d: compare(errs[d][1], errs[d][0]) for d in ds}
+    n = len(data.names)
+    summary = []
+    for d in ds:
+        same = compare_ratios(data.t3.loc[data.keys, f"d{d}_ratio"])
+        w, l, p = PUBLISHED_WL[d]
+        r = records[d]
+        summary += [[f"d = {d}", f"ours, {n} domains", fmt(errs[d][0].mean()), fmt(r.mean_ratio, 2), r.wl, fmt(r.p, 4)],
+                    ["", f"paper, same {n}", fmt(data.pub[LNBT[d]].mean()), fmt(same.mean_ratio, 2), same.wl,
+                     fmt(same.p, 4)],
+                    ["", f"paper, {PAPER_DOMAINS}", fmt(data.t3.loc["mean", f"d{d}_err"]),
+                     fmt(data.t3.loc["mean", f"d{d}_ratio"], 2), f"{w}/{l}", f"{p:.4f}"]]
+    out = ["## Table 3: boosting leveled naive Bayesian trees", "",
+           "Error (%) of LNBT(d) and ratio BLNBT(d)/LNBT(d); cells are *ours (paper's)*.", ""]
+    out += md_table(header, rows)
+    out += ["Summary per d: ours, the paper's values on the same domains (its w/l there is read off its "
+            f"two-decimal ratios, ratio 1.00 = tie), and the paper's over {PAPER_DOMAINS} domains.", ""]
+    out += md_table(["d", "source", "mean err LNBT(d)", "mean ratio BLNBT(d)/LNBT(d)", "w/l",
+                     "sign test p (one-tailed)"], summary)
+    return out, records
+
+
+def figure3(data: _Data) -> tuple[list[str], dict]:
+    """Figure 3: mean error ratio of LNBT(d) and BLNBT(d) over NB, and BLNBT(d)'s mean error."""
+    ctx, nb = data.ctx, LNBT[0]
+    ds = [d for d in data.depths() if ctx.has(nb)]
+    if not ds:
+        return [], {}
+    e0, p0 = data.err(nb), data.pub[nb]
+    res = {d: {"lnbt": mean_ratio(data.err(LNBT[d]), e0), "blnbt": mean_ratio(data.err(BLNBT[d]), e0),
+               "blnbt_err": float(data.err(BLNBT[d]).mean()),
+               "pub_lnbt": mean_ratio(data.pub[LNBT[d]], p0), "pub_blnbt": mean_ratio(data.pub[BLNBT[d]], p0),
+               "pub_blnbt_err": float(data.pub[BLNBT[d]].mean())} for d in ds}
+    rows = [[f"d = {d}", _pair(r["lnbt"], r["pub_lnbt"], 3), _pair(r["blnbt"], r["pub_blnbt"], 3),
+             _pair(r["blnbt_err"], r["pub_blnbt_err"])] for d, r in res.items()]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    x = list(res)
+    for k, label in (("lnbt", "LNBT(d)/NB"), ("blnbt", "BLNBT(d)/NB")):
+        line, = ax.plot(x, [res[d][k] for d in x], marker="o", label=f"{label} (ours)")
+        ax.plot(x, [res[d][f"pub_{k}"] for d in x], ls="--", color=line.get_color(),
+                label=f"{label} (paper, same domains)")
+    ax.axhline(1.0, color="grey", lw=0.8)
+    ax.set_xlabel("maximum tree depth d")
+    ax.set_ylabel("mean error ratio over NB")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    save_figure(fig, figure_path(ctx, "figure3_ratio_over_nb.png"))
+    out = ["## Figure 3: error ratio over naive Bayes", "",
+           f"Mean over our {len(data.names)} domains of LNBT(d)/LNBT(0) and BLNBT(d)/LNBT(0), and BLNBT(d)'s "
+           "mean error; *ours (paper's on the same domains)*, the paper's BLNBT(d > 0) errors derived as "
+           "LNBT(d) err × ratio from Table 3. Paper's text (25 domains): BLNBT(d)/NB 0.96 (d = 0) → 0.82 "
+           "(d = 3) → 0.84 (d = 10); mean error 19.3% → 17.6% (d ≥ 3).", ""]
+    out += md_table(["d", "LNBT(d)/NB", "BLNBT(d)/NB", "BLNBT(d) mean err (%)"], rows)
+    out += [f"![ratio over NB](figures/{ctx.exp.name}/figure3_ratio_over_nb.png)", ""]
+    return out, res
+
+
+def table4(data: _Data) -> tuple[list[str], dict, dict]:
+    ctx = data.ctx
+    bias, var, err = {}, {}, {}
+    for x in data.learners:
+        bvs = data.bv(x)
+        bias[x] = 100 * float(np.mean([b.bias2 for b in bvs]))
+        var[x] = 100 * float(np.mean([b.variance for b in bvs]))
+        err[x] = 100 * float(np.mean([b.error for b in bvs]))
+    rows = []
+    t4 = data.t4.set_index("max_depth")
+    for d in DEPTHS:
+        lo, bo = LNBT[d], BLNBT[d]
+        if not ctx.has(lo, bo):
+            continue
+        lower_bias = sum(b.bias2 < a.bias2 for a, b in zip(data.bv(lo), data.bv(bo)))
+        lower_var = sum(b.variance < a.variance for a, b in zip(data.bv(lo), data.bv(bo)))
+        rows.append([str(d), _pair(bias[lo], t4.loc[d, "bias_lnbt"]), _pair(bias[bo], t4.loc[d, "bias_blnbt"]),
+                     _pair(var[lo], t4.loc[d, "variance_lnbt"]), _pair(var[bo], t4.loc[d, "variance_blnbt"]),
+                     f"{fmt(err[lo])} / {fmt(err[bo])}", f"{lower_bias}/{len(data.names)}",
+                     f"{lower_var}/{len(data.names)}"])
+    if not rows:
+        return [], bias, var
+    out = ["## Table 4: bias and variance", "",
+           "Kohavi-Wolpert decomposition (eq. 5; the bias term includes the noise) of the "
+           f"{ctx.exp.protocol.get('repeats', 1)} repeated CV predictions of every example, in %, averaged over our "
+           f"{len(data.names)} domains; *ours (paper's, {PAPER_DOMAINS} domains)*. Bias + variance = the error "
+           "pooled over all predictions (which differs from Table 2-3's mean over splits only by fold-size "
+           "weighting). The last two columns count the domains where boosting lowers the bias / variance.", ""]
+    out += md_table(["d", "bias LNBT(d)", "bias BLNBT(d)", "variance LNBT(d)", "variance BLNBT(d)",
+                     "error LNBT / BLNBT", "bias ↓ by boosting", "variance ↓ by boosting"], rows)
+    return out, bias, var
+
+
+def domain_depths(ctx: ReportContext, learner: str) -> dict[str, float]:
+    """Mean tree depth per domain (paper's name) over the splits, from the fitted models' fit_info: the
+    tree's depth for LNBT, the mean depth of the boosted trees for BLNBT."""
+    info = ctx.fit_info(learner) if ctx.has(learner) else {}
+    out = {}
+    for p, ds in ctx.datasets.items():
+        depths = [r["base_mean"]["depth"] if "base_mean" in r else r.get("depth") for r in info.get(ds, []) if r]
+        if depths and None not in depths:
+            out[p] = float(np.mean(depths))
+    return out
+
+
+def depth_section(data: _Data) -> tuple[list[str], dict]:
+    """§3.2 (iii) read two ways and Figure 1's numeric tests two ways, with the paper's own tree statistics
+    (§4.2) beside each."""
+    ctx = data.ctx
+    readings = {"children (default)": (LNBT, BLNBT), "node": (LNBT_NODE, BLNBT_NODE),
+                "multiway": (LNBT_MULTIWAY, BLNBT_MULTIWAY)}
+    res: dict = {}
+    rows = []
+    for label, (lnbt, blnbt) in readings.items():
+        for d in (1, 3, 5, 10):
+            for kind, names in (("LNBT", lnbt), ("BLNBT", blnbt)):
+                name = names.get(d)
+                depths = domain_depths(ctx, name) if name else {}
+                if len(depths) < len(data.names):
+                    continue
+                dd = np.array([depths[p] for p in data.names])
+                err = data.err(name)
+                res[(label, name)] = {"mean_depth": float(dd.mean()), "shallow": int((dd < 3).sum()),
+                                      "err": float(err.mean())}
+                deep = sorted(depths, key=depths.get)[-2:][::-1]
+                rows.append([label, f"{kind}({d})", fmt(dd.mean(), 2), f"{int((dd < 3).sum())}/{len(dd)}",
+                             ", ".join(f"{p} {depths[p]:.1f}" for p in deep), fmt(err.mean())])
+    if not rows:
+        return [], res
+    plateau = []
+    for label, (lnbt, _) in readings.items():
+        if ctx.has(lnbt[3], lnbt[10]):
+            same = int(np.sum(np.round(data.err(lnbt[3]) - data.err(lnbt[10]), 9) == 0))
+            res[(label, "plateau")] = same
+            plateau.append(f"{label}: {same}/{len(data.names)}")
+    pub_same = int(np.sum(data.t3.loc[data.all_keys, "d3_err"] == data.t3.loc[data.all_keys, "d10_err"]))
+    sat = {label: domain_depths(ctx, lnbt[10]).get("Satellite") for label, (lnbt, _) in readings.items()}
+    satellite = ", ".join(f"LNBT(10) depth {v:.1f} under the {label.split()[0]} reading" for label, v in sat.items()
+                          if v is not None) or "n/a"
+    forms = []
+    for name, default, multiway in (("LNBT(10)", LNBT[10], LNBT_MULTIWAY[10]), ("BLNBT(10)", BLNBT[10],
+                                                                                 BLNBT_MULTIWAY[10])):
+        a, b = res.get(("children (default)", default)), res.get(("multiway", multiway))
+        if a and b:
+            forms.append(f"{name} {a['mean_depth']:.2f} with cuts, {b['mean_depth']:.2f} multiway (paper "
+                         f"{PUBLISHED_DEPTH[default]})")
+    reductions = []
+    for label, (_, blnbt) in readings.items():
+        if ctx.has(LNBT[0], blnbt[10]):
+            rec = compare(data.err(blnbt[10]), data.err(LNBT[0]))
+            res[(label, "b10_vs_nb")] = rec.reduction
+            reductions.append(f"{label}: {rec.reduction:.1f}% (w/l {rec.wl})")
+    out = ["## §3.2 (iii) and Figure 1: the 30-example rule and the numeric tests, two readings each", "",
+           "\"LNBT stops splitting a node, if it contains less than 30 training examples\" (§3.2 (iii)). Read per "
+           "node, a node of 30 or more may split into children of any size; read with the paper's purpose "
+           "(\"to ensure reasonably accurate estimates for local naive Bayesian classifiers\"), no split may create "
+           "a non-empty child with fewer than 30 examples. **Evidence for the default (children):** the paper's own "
+           f"tree statistics (§4.2: mean depth {PUBLISHED_DEPTH['lnbt10']} for LNBT(10) and "
+           f"{PUBLISHED_DEPTH['blnbt10']} for BLNBT(10), \"d < 3 in more than half of the 25 domains\", LNBT(3) = "
+           "LNBT(10) in most domains of Table 3) are much closer to the children reading than to the node "
+           "reading (table below). ",
+           "",
+           "Tests on numeric attributes: **binary threshold tests by default** (`code <= t` at the MDL cut points, "
+           "C4.5 style: the best cut by gain, and an attribute may be cut again deeper; nominal attributes "
+           "multiway, once per path). **Evidence:** §3.2 grows the tree by \"the same tree-growing procedure as in "
+           "a Top-Down Decision Tree induction algorithm ... Like C4.5\", whose tests on continuous attributes "
+           "are binary cuts, and Figure 1's caption names the two test forms: \"Color = blue\" or \"Temperature > "
+           "70°C\". §3.1's entropy discretization is the naive Bayes' preprocessing, so the cuts sit at its cut "
+           "points. The alternative, multiway tests on the codes (each attribute once per path), runs as the "
+           "`*_multiway` cells (children rule); the bullets under the table compare both with the paper's "
+           "depths.",
+           "",
+           "Depths are the deepest leaf of each fitted tree (fit_info), averaged over the 30 splits per domain "
+           "(for BLNBT over the 100 boosted trees too), then over domains; *shallow* counts domains whose mean "
+           "depth is below 3. Readings: *children (default)* = children rule, threshold tests; *node* = node "
+           "rule, threshold tests (cells `*_node`, LNBT(1-10) and BLNBT(10)); *multiway* = children rule, "
+           "multiway tests (cells `*_multiway`, LNBT(3), LNBT(10), BLNBT(10)).", ""]
+    out += md_table(["reading", "learner", "mean depth", "domains depth < 3", "deepest domains", "mean err (%)"],
+                    rows)
+    out += [f"Paper (25 domains): mean depth LNBT(10) {PUBLISHED_DEPTH['lnbt10']}, BLNBT(10) "
+            f"{PUBLISHED_DEPTH['blnbt10']}; depth < 3 in {PUBLISHED_DEPTH['shallow_domains']} domains; deepest "
+            f"{PUBLISHED_DEPTH['deepest']}.",
+            "",
+            f"- LNBT(3) = LNBT(10) (same mean error): {'; '.join(plateau)}; paper's Table 3: {pub_same}/25.",
+            f"- BLNBT(10) mean relative error reduction over NB: {'; '.join(reductions)}; paper 16%.",
+            f"- Test forms, mean depth: {'; '.join(forms) or 'n/a'}.",
+            f"- Satellite (36 numeric attributes; paper's LNBT(10) depth 6.1): {satellite}.", ""]
+    return out, res
+
+
+def restarts_section(ctx: ReportContext) -> list[str]:
+    """Figure 2 at T = 100: restarts per boosting run (ε ≥ 0.5, ε = 0) and models kept."""
+    rows = []
+    for d in DEPTHS:
+        learner = BLNBT[d]
+        info = ctx.fit_info(learner) if ctx.has(learner) else {}
+        runs = [r for ds in ctx.datasets.values() for r in info.get(ds, []) if r]
+        if not runs:
+            continue
+        hi = np.array([r["restarts"]["error>=0.5"] for r in runs])
+        zero_by_ds = {p: np.mean([r["restarts"]["error=0"] for r in info.get(ds, [])])
+                      for p, ds in ctx.datasets.items() if info.get(ds)}
+        with_zero = [f"{p} ({v:.1f})" for p, v in zero_by_ds.items() if v > 0]
+        rows.append([f"BLNBT({d})", fmt(hi.mean(), 1), fmt(np.mean([r["restarts"]["error=0"] for r in runs]), 2),
+                     fmt(np.mean([r["kept"] for r in runs]), 1), ", ".join(with_zero) or "none"])
+    if not rows:
+        return []
+    return ["## Restarts at T = 100 (Figure 2)", "",
+            "Mean per boosting run over all domains and splits. Paper (Figure 2, NB, eight domains): ε = 0 "
+            "restarts occur only in Annealing, fewer than 0.5 on average at T = 100.", ""] + \
+        md_table(["learner", "restarts ε ≥ 0.5", "restarts ε = 0", "models kept",
+                  "domains with ε = 0 restarts (mean per run)"], rows)
+
+
+def linear_form_section(ctx: ReportContext) -> tuple[list[str], dict | None]:
+    res = ctx.analysis
+    if not res:
+        return [], None
+    two, multi = res["two_class"], res["multiclass"]
+    tree = two["tree"]
+    out = ["## §6: boosted naive Bayes is one linear form (synthetic check)", "",
+           f"AdaBoost.M1 over NB (m-estimate, T = {res['params']['n_estimators']}) on a seeded synthetic domain "
+           f"({two['n_rows']} rows, {two['n_attributes']} discrete attributes, class with an attribute "
+           f"interaction), evaluated on all {two['grid_size']} attribute-value combinations and the training rows.",
+           "",
+           f"- eq. (6) Real-AdaBoost vote H(v) = Σ_t α_t log P_t(1|v)/P_t(0|v) vs eq. (7) single linear form: max "
+           f"|deviation| = **{two['max_abs_deviation']:.2e}** (max |H| = {two['max_abs_H']:.1f}).",
+           f"- least-squares fit of H on the one-hot attribute values over the whole attribute space: max "
+           f"|residual| = {two['lstsq_boosted_nb']['max_abs']:.2e}.",
+           f"- same fit for boosted LNBT({tree['depth']}) trees: max |residual| = {tree['lstsq']['max_abs']:.2f}, "
+           f"relative RMS {tree['lstsq']['rel_rms']:.2f} — not linear, as §6 says of BLNBT(d).",
+           f"- {multi['n_classes']} classes: Σ_t α_t log P_t(c|v) minus the linear score varies across classes by "
+           f"at most {multi['max_abs_class_dependent_gap']:.2e}; same argmax on {100 * multi['same_argmax']:.1f}% "
+           "of the attribute space.",
+           f"- AdaBoost.M1's own vote is over the models' discrete predictions: its decision agrees with sign(H) on "
+           f"{100 * two['discrete_vote_agreement']:.1f}% of the attribute space, and its vote margin is not linear "
+           f"(relative RMS residual {two['lstsq_discrete_vote']['rel_rms']:.2f}).",
+           f"- restarts in this run (NB): {two['fit_info']['restarts']['error>=0.5']} for ε ≥ 0.5, "
+           f"{two['fit_info']['restarts']['error=0']} for ε = 0; {two['fit_info']['kept']} models kept.", ""]
+    return out, res
+
+
+# ------------------------------------------------------------------------------------------ claims
+def claim_t1(rec: Record | None, data: _Data) -> Verdict:
+    if rec is None:
+        return claims.missing("T1", LNBT[0], BLNBT[0])
+    same = compare(data.pub[BLNBT[0]], data.pub[LNBT[0]])
+    n = len(data.names)
+    ev = (f"Ours over {n} domains: w/l {rec.wl}, sign test p = {rec.p:.4f}, mean ratio {rec.mean_ratio:.3f} → "
+          f"mean relative error reduction {rec.reduction:.1f}%, mean error {data.err(LNBT[0]).mean():.1f} → "
+          f"{data.err(BLNBT[0]).mean():.1f}. Paper: 14/11, p = 0.3450, 4%, 20.2 → 19.3 over 25 domains; on our "
+          f"{n} domains its numbers give {same.wl}, p = {same.p:.4f}, {same.reduction:.1f}%. Rule: reproduced "
+          f"if p ≥ 0.05 and the reduction is < {T1_MARGINAL:.0f}%.")
+    return Verdict("T1", verdict_t1(rec), ev)
+
+
+def claim_t2(records: dict[int, Record], data: _Data) -> Verdict:
+    if 0 not in records or not any(d >= 3 for d in records):
+        return claims.missing("T2", LNBT[0], BLNBT[0], *(BLNBT[d] for d in (3, 5, 10)))
+    ours = "; ".join(f"d = {d}: ratio {r.mean_ratio:.2f}, w/l {r.wl}, p = {r.p:.4f}" for d, r in records.items())
+    pub = "; ".join(f"d = {d}: {PUBLISHED_WL[d][0]}/{PUBLISHED_WL[d][1]}, p = {PUBLISHED_WL[d][2]:.4f}"
+                    for d in records)
+    same = {d: compare_ratios(data.t3.loc[data.keys, f"d{d}_ratio"]) for d in records}
+    same_txt = "; ".join(f"d = {d}: {r.mean_ratio:.2f}, {r.wl}, p = {r.p:.4f}" for d, r in same.items())
+    v = verdict_t2({d: r.mean_ratio for d, r in records.items()}, {d: r.p for d, r in records.items()})
+    return Verdict("T2", v, f"Ours over {len(data.names)} domains: {ours}. Paper (25 domains): ratios 0.96, 0.91, "
+                            f"0.74, 0.74, 0.74 for d = 0, 1, 3, 5, 10; {pub}. Paper on our domains: {same_txt}. "
+                            "Rule: reproduced if every d >= 3 has a lower mean ratio than d = 0 and p < 0.05.")
+
+
+def claim_t3(data: _Data) -> Verdict:
+    nb, b0, b10 = LNBT[0], BLNBT[0], BLNBT[10]
+    if not data.ctx.has(nb, b0, b10):
+        return claims.missing("T3", nb, b0, b10)
+    vs_nb, vs_b0 = compare(data.err(b10), data.err(nb)), compare(data.err(b10), data.err(b0))
+    p_nb, p_b0 = compare(data.pub[b10], data.pub[nb]), compare(data.pub[b10], data.pub[b0])
+    n = len(data.names)
+    ev = (f"Ours over {n} domains: BLNBT(10) vs NB mean relative error reduction {vs_nb.reduction:.1f}% "
+          f"(w/l {vs_nb.wl}, p = {vs_nb.p:.4f}; mean error {data.err(nb).mean():.1f} → {data.err(b10).mean():.1f}); "
+          f"vs BLNBT(0) {vs_b0.reduction:.1f}%, w/l {vs_b0.wl}, p = {vs_b0.p:.4f}. Paper (25 domains): 16%, 15%, "
+          f"18/7, p = 0.0216; its Table 3 on our {n} domains (BLNBT(10) = err × ratio, approximate) gives "
+          f"{p_nb.reduction:.1f}% and {p_b0.reduction:.1f}%, w/l {p_b0.wl}, p = {p_b0.p:.4f}. Rule: reproduced if "
+          "both reductions reach half the paper's and p < 0.05 vs BLNBT(0).")
+    return Verdict("T3", verdict_t3(vs_nb, vs_b0), ev)
+
+
+def claim_t4(bias: dict, var: dict) -> Verdict:
+    checks = t4_checks(bias, var)
+    if not checks:
+        return claims.missing("T4", *LNBT.values(), *BLNBT.values())
+    passed = sum(ok for _, ok in checks)
+    failed = [c for c, ok in checks if not ok]
+    ev = (f"{passed} of {len(checks)} inequalities hold on our domain-averaged decomposition (Table 4, %)"
+          + (f"; failing: {'; '.join(failed)}" if failed else "") +
+          ". Paper: bias 16.7 → 14.9/13.8/13.6/13.5 and variance 3.5 → 5.0/7.0/7.3/7.3 for LNBT(1/3/5/10); "
+          "boosting at d = 3/5/10: bias 13.8/13.6/13.5 → 11.6/11.7/11.7, variance 7.0/7.3/7.3 → 5.9/5.9/5.9.")
+    return Verdict("T4", verdict_from_checks(checks), ev)
+
+
+def claim_t5(res: dict | None) -> Verdict:
+    if res is None:
+        return Verdict("T5", NOT_TESTABLE, "run `dvc repro analyse@ting2003`.")
+    two = res["two_class"]
+    ev = (f"Synthetic check (§6 section): the boosted NB's Real-AdaBoost vote equals one linear form in "
+          f"per-attribute log-odds terms up to {two['max_abs_deviation']:.1e} (max |H| {two['max_abs_H']:.0f}); a "
+          f"least-squares linear fit over the whole attribute space leaves {two['lstsq_boosted_nb']['max_abs']:.1e}, "
+          f"against {two['tree']['lstsq']['max_abs']:.1f} for boosted LNBT({two['tree']['depth']}). The paper proves "
+          "it algebraically (eq. 7). AdaBoost.M1's discrete vote (what BLNBT(0) uses) is not exactly linear: its "
+          f"decisions agree with the linear form on {100 * two['discrete_vote_agreement']:.1f}% of the space.")
+    return Verdict("T5", verdict_t5(res), ev)
+
+
+def sections(ctx: ReportContext) -> list[str]:
+    data = _Data(ctx)
+    out = domains_section(ctx)
+    t2_lines, t1_record = table2(data)
+    t3_lines, records = table3(data)
+    f3_lines, _ = figure3(data)
+    t4_lines, bias, var = table4(data)
+    lf_lines, lf = linear_form_section(ctx)
+    depth_lines, _ = depth_section(data)
+    out += t2_lines + t3_lines + f3_lines + t4_lines + depth_lines + restarts_section(ctx) + lf_lines
+    out += claims.render([claim_t1(t1_record, data), claim_t2(records, data), claim_t3(data), claim_t4(bias, var),
+                          claim_t5(lf)])
+    return out

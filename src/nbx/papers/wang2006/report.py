@@ -1,0 +1,388 @@
+"""Wang et al. (2006), self-adaptive NBTree: Table 1 (§6) beside ours, S-NBTree vs NBTree, claims S1-S3.
+
+§6 of the paper: 12 UCI data sets, 10-fold CV, missing values replaced by the most frequent value; C4.5
+Release 8, NBTree (Kohavi 1996) and S-NBTree (Fig. 2: post-discretization by the Bayes measure, GNB leaves
+with kernel densities, §4 eq. 14-15). Table 1 marks S-NBTree "better" or "worse" than NBTree per data set;
+the text claims 10 wins of 12 (S1), the largest advantage where attributes are continuous (S2) and credits
+the kernel estimator for non-normal attributes (S3, Fig. 3 HUE-MEAN of Image segmentation).
+
+Beyond the paper, ``nb_laplace`` (discretized NB), ``gnb`` (kernel GNB), ``gnb_gaussian`` and
+``snbtree_gaussian`` (Gaussian leaves) isolate the effect of the kernel densities for S3. Two points of the
+paper admit two readings (issue 14); the defaults follow the paper's text and figures and the alternatives
+run as extra cells, reported side by side: the kernel width's unit (range, default; ``*_stdunit``: within-
+class standard deviations) and the stopping rule at the root (Fig. 2: never, default; ``snbtree_rootstop``).
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from nbx.stats import significance as stats
+from nbx.pipeline.inputs import load_table
+from nbx.report import claims
+from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict
+from nbx.report.context import ReportContext
+from nbx.report.tables import comparison_table, fmt, md_table
+
+PAPER = ["c45", "nbtree", "snbtree"]
+REFERENCE = ["snbtree_gaussian", "gnb", "gnb_gaussian", "nb_laplace"]
+READINGS = ["snbtree_stdunit", "gnb_stdunit", "snbtree_rootstop"]  # the alternatives of the ambiguous points
+NAMES = {"c45": "C4.5", "nbtree": "NBTree", "snbtree": "S-NBTree", "snbtree_gaussian": "S-NBTree (Gauss)",
+         "gnb": "GNB (kernel)", "gnb_gaussian": "GNB (Gauss)", "nb_laplace": "NB (MDL bins)",
+         "snbtree_stdunit": "S-NBTree (h in std)", "gnb_stdunit": "GNB (h in std)",
+         "snbtree_rootstop": "S-NBTree (root tested)"}
+J48_GAP = 0.3  # issue 14's review: our C4.5 equals a reference J48 within this many points on every Wang data set
+FAR_BELOW = 10.0  # points by which a published C4.5 accuracy must trail ours to be called "far below"
+ALPHA = 0.05
+EXACT_N = 8       # up to 8! = 40320 orderings: exact Spearman p-values
+
+
+# ---------------------------------------------------------------------------------------------- pure helpers
+def spearman(x, y) -> tuple[float, float]:
+    """Spearman rank correlation and its two-sided p-value; NaN when fewer than 3 pairs or a constant input.
+
+    With n <= EXACT_N pairs the p-value is exact (all n! orderings of y's ranks), since the t approximation
+    scipy uses is far off there (it gives p = 0 for any perfect ranking, even of 3 points)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan"), float("nan")
+    rho = float(sps.spearmanr(x, y).statistic)
+    if len(x) > EXACT_N:
+        return rho, float(sps.spearmanr(x, y).pvalue)
+    rx, ry = sps.rankdata(x), sps.rankdata(y)
+    perms = ry[np.array(list(itertools.permutations(range(len(ry)))))]
+    rx, perms = rx - rx.mean(), perms - ry.mean()
+    null = perms @ rx / np.sqrt((rx ** 2).sum() * (perms ** 2).sum(1))
+    return rho, float(np.mean(np.abs(null) >= abs(rho) - 1e-12))
+
+
+def within_class_skewness(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per column: |sample skewness| within each class, averaged with class-size weights (NaN-aware).
+
+    NB's Gaussian leaves assume each attribute is normal *given the class* (Wang et al. §4), so skewness is
+    measured inside classes. Columns constant within every class give NaN."""
+    X = np.asarray(X, float)
+    total = np.zeros(X.shape[1])
+    weight = np.zeros(X.shape[1])
+    for c in np.unique(y):
+        Xc = X[y == c]
+        known = ~np.isnan(Xc)
+        n = known.sum(0)
+        mu = np.where(known, Xc, 0).sum(0) / np.maximum(n, 1)
+        d = np.where(known, Xc - mu, 0)
+        m2, m3 = (d ** 2).sum(0) / np.maximum(n, 1), (d ** 3).sum(0) / np.maximum(n, 1)
+        # a column with a single value in this class has no shape (and m2 is rounding noise)
+        spread = np.where(known, Xc, -np.inf).max(0) > np.where(known, Xc, np.inf).min(0)
+        ok = (n >= 3) & spread
+        g = np.abs(m3) / np.where(ok, m2, 1.0) ** 1.5
+        total += np.where(ok, n * g, 0)
+        weight += np.where(ok, n, 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weight > 0, total / weight, np.nan)
+
+
+def pairwise(a: dict[str, np.ndarray], b: dict[str, np.ndarray], test_fraction: float) -> pd.DataFrame:
+    """Per data set: mean accuracy difference a - b (points), plain paired-t and corrected resampled-t p."""
+    rows = []
+    for p in a:
+        x, z = np.asarray(a[p]), np.asarray(b[p])
+        rows.append({"dataset": p, "diff": 100 * float(np.mean(x - z)), "p_t": stats.paired_t(x, z),
+                     "p_corr": stats.corrected_t(x, z, test_fraction)})
+    return pd.DataFrame(rows, columns=["dataset", "diff", "p_t", "p_corr"]).set_index("dataset")
+
+
+def counts(diff, p=None) -> tuple[int, int, int]:
+    """(wins, losses, ties) of the diffs; with p-values, only those with p < ALPHA count as wins/losses."""
+    diff = np.asarray(diff, float)
+    sig = np.ones(len(diff), bool) if p is None else np.asarray(p, float) < ALPHA
+    wins, losses = int(np.sum((diff > 0) & sig)), int(np.sum((diff < 0) & sig))
+    return wins, losses, len(diff) - wins - losses
+
+
+# ---------------------------------------------------------------------------------------------- verdicts
+def verdict_s1(pw: pd.DataFrame, paper_marks: dict[str, str]) -> Verdict:
+    """S1: S-NBTree beats NBTree on 10 of 12 (Table 1 marks). Judged against the paper's own count on the
+    data sets we have: reproduced if our wins reach it, partly if S-NBTree still wins on a majority."""
+    n = len(pw)
+    if n == 0:
+        return Verdict("S1", NOT_TESTABLE, "no data set available.")
+    w, l, t = counts(pw["diff"])
+    w_t, l_t, _ = counts(pw["diff"], pw["p_t"])
+    w_c, l_c, _ = counts(pw["diff"], pw["p_corr"])
+    pub = {p: paper_marks.get(p) for p in pw.index}
+    paper_w = sum(m == "better" for m in pub.values())
+    marked = [(m, d) for m, d in zip(pub.values(), pw["diff"]) if m in ("better", "worse")]
+    same = sum((m == "better") == (d > 0) for m, d in marked)
+    ev = (f"Ours: S-NBTree beats NBTree on **{w} of {n}** data sets (losses {l}, ties {t}); significantly "
+          f"(p < {ALPHA}) {w_t}:{l_t} by the paired t-test over folds and {w_c}:{l_c} by the corrected "
+          f"resampled t-test. The paper: {paper_w} of the same {n} (10 of its 12). Our direction agrees with "
+          f"the paper's ✓/× mark on {same} of {len(marked)}.")
+    if w >= paper_w and w > l:
+        return Verdict("S1", REPRODUCED, ev)
+    if w > l:
+        return Verdict("S1", PARTLY, ev + f" S-NBTree wins on a majority, but on fewer data sets than the "
+                                         f"paper's {paper_w}.")
+    return Verdict("S1", NOT_REPRODUCED, ev + " S-NBTree does not beat NBTree on a majority of data sets.")
+
+
+def verdict_s2(diff, numeric_fraction, numeric_count, paper_diff=None) -> Verdict:
+    """S2: the advantage (S-NBTree - NBTree) is largest where many attributes are continuous: Spearman
+    correlation of the advantage with the fraction (primary) and the number of numeric attributes."""
+    rho, p = spearman(numeric_fraction, diff)
+    rho_n, p_n = spearman(numeric_count, diff)
+    if not np.isfinite(rho):
+        return Verdict("S2", NOT_TESTABLE, f"fewer than 3 data sets with varying values ({len(diff)}).")
+    ev = (f"Spearman ρ of our S-NBTree − NBTree accuracy difference with the fraction of numeric attributes "
+          f"= **{rho:+.2f}** (p = {p:.3f}, n = {np.isfinite(np.asarray(diff, float)).sum()}); with their "
+          f"number ρ = {rho_n:+.2f} (p = {fmt(p_n, 3)}).")
+    if paper_diff is not None:
+        rho_p, p_p = spearman(numeric_fraction, paper_diff)
+        ev += (f" The same correlation on the paper's Table 1 differences: ρ = {fmt(rho_p, 2)} "
+               f"(p = {fmt(p_p, 3)}).")
+    if rho > 0 and p < ALPHA:
+        return Verdict("S2", REPRODUCED, ev)
+    if rho > 0:
+        return Verdict("S2", PARTLY, ev + " The direction agrees but the association is not significant.")
+    return Verdict("S2", NOT_REPRODUCED, ev + " The advantage does not grow with the share of numeric "
+                                             "attributes.")
+
+
+def verdict_s3(kernel_vs_gauss: pd.DataFrame, tree_vs_gauss: pd.DataFrame, kernel_vs_bins: pd.DataFrame,
+               skew: pd.Series) -> Verdict:
+    """S3: kernel leaves beat Gaussian and discretized ones where attributes are not normal (§6, Fig. 3).
+    Three parts: kernel GNB beats Gaussian GNB and kernel S-NBTree beats Gaussian S-NBTree on most data sets
+    with numeric attributes, kernel GNB beats discretized NB, and the kernel advantage grows with
+    within-class skewness (Spearman). All three: reproduced; none: not reproduced; else partly."""
+    if len(kernel_vs_gauss) == 0:
+        return Verdict("S3", NOT_TESTABLE, "no available data set has numeric attributes.")
+    parts, lines = [], []
+    for label, pw in (("GNB kernel vs Gaussian", kernel_vs_gauss), ("S-NBTree kernel vs Gaussian leaves",
+                                                                    tree_vs_gauss),
+                      ("GNB kernel vs discretized NB", kernel_vs_bins)):
+        w, l, t = counts(pw["diff"])
+        ws, ls, _ = counts(pw["diff"], pw["p_corr"])
+        parts.append(w > l)
+        lines.append(f"{label}: {w}:{l} (ties {t}; corrected-t significant {ws}:{ls}), mean "
+                     f"{pw['diff'].mean():+.2f} points")
+    rho, p = spearman(skew.reindex(kernel_vs_gauss.index), kernel_vs_gauss["diff"])
+    parts.append(bool(np.isfinite(rho) and rho > 0))
+    lines.append(f"Spearman ρ of the GNB kernel − Gaussian difference with mean within-class |skewness| = "
+                 f"{fmt(rho, 2)} (p = {fmt(p, 3)})")
+    ev = ("Over the data sets with numeric attributes: " + "; ".join(lines) + ". The paper's example (HUE-MEAN "
+          "of Image segmentation, Fig. 3) is not one of the 12 data sets, so it is not rebuilt; the paper "
+          "gives no numbers for S3, only the figure.")
+    kernel_wins = parts[0] and parts[1]
+    if all(parts):
+        return Verdict("S3", REPRODUCED, ev)
+    if not parts[0] and not parts[1]:
+        return Verdict("S3", NOT_REPRODUCED, ev + " Kernel leaves do not beat Gaussian ones on most data sets.")
+    return Verdict("S3", PARTLY, ev + (" Kernel leaves beat Gaussian ones, but not every part holds."
+                                       if kernel_wins else " Only some of the comparisons favour kernels."))
+
+
+# ---------------------------------------------------------------------------------------------- sections
+def numeric_attributes(ctx: ReportContext) -> pd.DataFrame:
+    """Per available data set: number and fraction of numeric attributes and mean within-class |skewness|
+    of the numeric ones (from the prepared tables, before imputation)."""
+    rows = []
+    for p, ds in ctx.datasets.items():
+        t = load_table(ctx.exp.name, ds)
+        numeric = t.n_values == 0
+        skew = within_class_skewness(t.X[:, numeric], t.y) if numeric.any() else np.array([])
+        rows.append({"dataset": p, "attributes": len(numeric), "numeric": int(numeric.sum()),
+                     "fraction": float(numeric.mean()),
+                     "skew": float(np.nanmean(skew)) if np.isfinite(skew).any() else float("nan")})
+    return pd.DataFrame(rows, columns=["dataset", "attributes", "numeric", "fraction", "skew"]).set_index("dataset")
+
+
+def _pairwise(ctx: ReportContext, a: str, b: str, names=None) -> pd.DataFrame:
+    names = list(names if names is not None else ctx.datasets)
+    return pairwise({p: ctx.split_acc(p, a) for p in names}, {p: ctx.split_acc(p, b) for p in names},
+                    ctx.test_fraction())
+
+
+def paper_marks(ctx: ReportContext) -> dict[str, str]:
+    """The paper's ✓/× column (snbtree_vs_nbtree) of Table 1 by paper data set name."""
+    from nbx.report.published import name_key, read_table
+    spec = next((s for s in ctx.exp.published if s["table"] == "wang2006_table1.csv"), None)
+    if spec is None:
+        return {}
+    table = read_table(spec["table"], "wang2006")
+    return {p: str(table.loc[name_key(p), "snbtree_vs_nbtree"]) for p in ctx.exp.datasets
+            if name_key(p) in table.index}
+
+
+def c45_note(ctx: ReportContext) -> list[str]:
+    """How far the published accuracies lie from ours, and what the comparison can then support."""
+    lines = []
+    for x in [x for x in PAPER if ctx.has(x)]:
+        diffs = {p: ctx.acc(p, x) - ctx.published_acc(p, x) for p in ctx.datasets}
+        diffs = {p: d for p, d in diffs.items() if np.isfinite(d)}
+        if diffs:
+            far = [f"{p} ({ctx.published_acc(p, x):.1f} vs {ctx.acc(p, x):.1f})"
+                   for p, d in diffs.items() if d > FAR_BELOW]
+            lines.append(f"- {NAMES[x]}: ours − published = {np.mean(list(diffs.values())):+.1f} points on "
+                         f"average over {len(diffs)} data sets; published more than {FAR_BELOW:.0f} points "
+                         f"below ours on {len(far)}" + (f": {', '.join(far)}." if far else "."))
+    if ctx.has("nbtree"):
+        margin = [ctx.published_acc(p, "snbtree") - ctx.published_acc(p, "nbtree") for p in ctx.datasets]
+        gap = [ctx.acc(p, "nbtree") - ctx.published_acc(p, "nbtree") for p in ctx.datasets]
+        if np.isfinite(margin).any():
+            m, g = np.nanmean(margin), np.nanmean(gap)
+            lines.append(f"- The published S-NBTree − NBTree margin is {m:+.1f} points on average; our NBTree − "
+                         f"published NBTree is {g:+.1f}" + (": the published S-NBTree column lies below our "
+                                                           "NBTree on average." if m < g else "."))
+    if not lines:
+        return []
+    return (["**Ours vs the paper.** Several published accuracies are far below what C4.5 is widely reported "
+             "to reach on these data sets (Vehicle, Optical). We did not tune toward them:", ""]
+            + lines + ["", f"The paper's C4.5 and NBTree columns cannot come from standard C4.5 and NBTree: our "
+                       f"C4.5 equals a reference J48 (Weka) within {J48_GAP} points on every one of these data "
+                       "sets (issue 14's review), yet the published C4.5 and NBTree columns lie far below ours, "
+                       "while the published S-NBTree column lies much closer to our S-NBTree (the averages "
+                       "above). The published S-NBTree − NBTree margins therefore compare S-NBTree with a "
+                       "weaker NBTree than Kohavi's; the claim's real test is S-NBTree against *our* NBTree "
+                       "(S1, S2 below). The absolute published accuracies are not comparable with ours; the "
+                       "comparison supports only the *direction* of S-NBTree − NBTree per data set and its "
+                       "pattern across data sets.", ""])
+
+
+def s1_table(pw: pd.DataFrame, info: pd.DataFrame, marks: dict[str, str], paper_diff) -> list[str]:
+    rows = [[p, f"{info.loc[p, 'numeric']}/{info.loc[p, 'attributes']}", f"{r['diff']:+.2f}",
+             fmt(r["p_t"], 3), fmt(r["p_corr"], 3), (f"{d:+.2f} " if np.isfinite(d) else "– ") + "{}".format(
+                 {"better": "✓", "worse": "×"}.get(marks.get(p), "–"))]
+            for (p, r), d in zip(pw.iterrows(), paper_diff)]
+    return md_table(["data set", "numeric attrs", "S-NBTree − NBTree (points)", "paired t p", "corrected t p",
+                     "paper's difference and mark"], rows)
+
+
+def s3_table(info: pd.DataFrame, comps: dict[str, pd.DataFrame]) -> list[str]:
+    rows = [[p, f"{info.loc[p, 'numeric']}", fmt(info.loc[p, "skew"], 2)]
+            + [f"{pw.loc[p, 'diff']:+.2f}" for pw in comps.values()] for p in next(iter(comps.values())).index]
+    return md_table(["data set", "numeric attrs", "mean within-class abs skewness"] + list(comps), rows)
+
+
+def bandwidth_shares(ctx: ReportContext, learner: str, names: list[str]) -> dict[str, tuple[float, float]]:
+    """Per data set: % of (numeric attribute, class) bandwidth searches of ``learner`` that ended at the §4
+    grid's lower (0.2) and upper (0.8) bound, mean over folds."""
+    info = ctx.fit_info(learner) if ctx.has(learner) else {}
+    out = {}
+    for p in names:
+        runs = [r for r in info.get(ctx.exp.datasets[p], []) if r and r.get("kernel_c_at_min") is not None]
+        if runs:
+            out[p] = (100 * np.mean([r["kernel_c_at_min"] for r in runs]),
+                      100 * np.mean([r["kernel_c_at_max"] for r in runs]))
+    return out
+
+
+def bandwidth_note(ctx: ReportContext, names: list[str]) -> list[str]:
+    """Where GNB's bandwidth searches ended (grid bounds), in range units (default) and std units."""
+    units = {x: bandwidth_shares(ctx, x, names) for x in ("gnb", "gnb_stdunit")}
+    rows = [[p] + [f"{units[x][p][i]:.0f}" if p in units[x] else "–" for x in units for i in (0, 1)]
+            for p in names if any(p in u for u in units.values())]
+    if not rows:
+        return []
+    return ["Where GNB's leave-one-out bandwidth search (§4, c_X ∈ [0.2, 0.8]) ended, % of (numeric attribute, "
+            "class) pairs, mean over folds, with h in range units (the default) and in within-class standard "
+            "deviations. At a bound the criterion wanted a width outside the grid. At the lower bound: with "
+            "few distinct, repeated values (letter, optdigits: small integers) ties make narrow kernels look "
+            "good to leave-one-out, and test values unseen in a class then get almost no density, the likely "
+            "reason kernel leaves trail there.", ""] + \
+        md_table(["data set", "range: at 0.2 (%)", "range: at 0.8 (%)", "std: at 0.2 (%)", "std: at 0.8 (%)"],
+                 rows)
+
+
+def readings_section(ctx: ReportContext) -> list[str]:
+    """The ambiguous points of the paper (issue 14): the default reading and the alternative, per data set."""
+    items = [
+        ("snbtree", "snbtree_stdunit", "gnb", "gnb_stdunit",
+         "**Unit of the kernel width (§4).** The paper gives h = c_X/√m with c_X ∈ [0.2, 0.8] and no unit for "
+         "x. Default: range units, h = c_X·(max − min)/√m within the class, the convention of the 1/√m kernel "
+         "estimator of John & Langley (1995) as Weka implements it; the paper's own search supports it: in "
+         "range units its grid contains the leave-one-out optimum far more often (table in the S3 section: in "
+         "standard deviations most searches on the continuous data sets end at the grid's upper bound). "
+         "Alternative: within-class standard deviations (our earlier default)."),
+        ("snbtree", "snbtree_rootstop", None, None,
+         "**Stopping rule at the root (Fig. 2 step 4).** The figure applies the stopping criteria to the "
+         "*descendant* node, after partitioning, so the root is always split. Default: as the figure "
+         "(`split_root: true`). Alternative: the root tested like any other node."),
+    ]
+    out = ["## Readings of the paper: defaults and alternatives", "",
+           "Where the text admits more than one reading, the default follows the paper's own text, figures or "
+           "diagnostics (never the accuracy closer to Table 1); the alternative runs as an extra cell. Accuracy "
+           f"(%), mean over the {_folds(ctx)}; claims S1-S3 use the defaults.", ""]
+    shown = False
+    for a, b, c, d, text in items:
+        if not ctx.has(a, b):
+            continue
+        shown = True
+        pairs = [(a, b)] + ([(c, d)] if c and ctx.has(c, d) else [])
+        head = ["data set"] + [NAMES[x] for pair in pairs for x in pair] + [f"{NAMES[x]} − {NAMES[z]}"
+                                                                           for x, z in pairs]
+        rows, diffs = [], [[] for _ in pairs]
+        for p in ctx.datasets:
+            accs = [(ctx.acc(p, x), ctx.acc(p, z)) for x, z in pairs]
+            for i, (u, v) in enumerate(accs):
+                diffs[i].append(u - v)
+            rows.append([p] + [fmt(u, 2) for pair in accs for u in pair] + [f"{u - v:+.2f}" for u, v in accs])
+        rows.append(["**mean**"] + ["" for _ in pairs for _ in (0, 1)] + [f"**{np.nanmean(x):+.2f}**" for x in diffs])
+        out += [text, ""] + md_table(head, rows)
+    return out if shown else []
+
+
+def _folds(ctx: ReportContext) -> str:
+    p = ctx.exp.protocol
+    return f"{p.get('folds', '?')} folds" if p.get("kind") == "cv" else "splits"
+
+
+def sections(ctx: ReportContext) -> list[str]:
+    out = ["## Table 1: accuracy (%), C4.5, NBTree and S-NBTree", "",
+           f"Ours: mean ± std over the {_folds(ctx)}; marks vs NBTree (paired t over folds: ++/+ better at "
+           "p < 0.01/0.05, −/−− worse, = otherwise); *pub.* = the paper's Table 1.", ""]
+    out += comparison_table(ctx, PAPER, baseline="nbtree", names=NAMES)
+    out += c45_note(ctx)
+    if any(ctx.has(x) for x in REFERENCE):
+        out += ["### Reference learners (beyond the paper's table)", "",
+                "Marks vs S-NBTree (kernel leaves).", ""]
+        out += comparison_table(ctx, REFERENCE, baseline="snbtree" if ctx.has("snbtree") else None, names=NAMES)
+    out += readings_section(ctx)
+
+    verdicts = []
+    info = numeric_attributes(ctx) if ctx.datasets else pd.DataFrame()
+    if ctx.has("snbtree", "nbtree"):
+        pw = _pairwise(ctx, "snbtree", "nbtree")
+        marks = paper_marks(ctx)
+        paper_diff = [ctx.published_acc(p, "snbtree") - ctx.published_acc(p, "nbtree") for p in pw.index]
+        out += ["## S-NBTree vs NBTree per data set", "",
+                f"Our difference in mean accuracy over the {_folds(ctx)}, p-values of the paired t-test over "
+                "folds and of Nadeau & Bengio's corrected resampled t-test; the paper's Table 1 difference "
+                "and its ✓ (better) / × (worse) mark.", ""]
+        out += s1_table(pw, info, marks, paper_diff) if len(pw) else ["No data set available.", ""]
+        verdicts.append(verdict_s1(pw, marks))
+        verdicts.append(verdict_s2(pw["diff"].to_numpy(), info["fraction"].reindex(pw.index).to_numpy(),
+                                   info["numeric"].reindex(pw.index).to_numpy(), paper_diff))
+    else:
+        verdicts += [claims.missing("S1", "snbtree", "nbtree"), claims.missing("S2", "snbtree", "nbtree")]
+
+    needed = ("gnb", "gnb_gaussian", "snbtree", "snbtree_gaussian", "nb_laplace")
+    if ctx.has(*needed):
+        with_numeric = [p for p in ctx.datasets if info.loc[p, "numeric"] > 0]
+        comps = {"GNB kernel − Gauss": _pairwise(ctx, "gnb", "gnb_gaussian", with_numeric),
+                 "S-NBTree kernel − Gauss": _pairwise(ctx, "snbtree", "snbtree_gaussian", with_numeric),
+                 "GNB kernel − NB (MDL bins)": _pairwise(ctx, "gnb", "nb_laplace", with_numeric)}
+        out += ["## Kernel vs Gaussian vs discretized leaves (S3)", "",
+                "Accuracy differences in points over the data sets with numeric attributes; skewness is "
+                "measured per numeric attribute within each class (NB's normality assumption is class-"
+                "conditional), averaged over attributes.", ""]
+        out += s3_table(info, comps) if with_numeric else ["No data set with numeric attributes.", ""]
+        out += bandwidth_note(ctx, with_numeric)
+        verdicts.append(verdict_s3(*comps.values(), info["skew"]))
+    else:
+        verdicts.append(claims.missing("S3", *[x for x in needed if not ctx.has(x)]))
+
+    return out + claims.render(verdicts)

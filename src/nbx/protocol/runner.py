@@ -1,0 +1,231 @@
+"""Fit one learner on every split of one data set and collect its test-set class probabilities.
+
+Each split gets a fresh clone of the learner. A learner with a ``random_state`` parameter gets a seed derived
+from (experiment seed, data set, learner, split), so results depend neither on the order in which cells run nor
+on how the splits are spread over processes. Classes missing from a split's training part get probability 0,
+unless ``all_classes`` sets the learner's ``classes`` to every class of the data set (then the learner decides).
+``numeric_ordinal`` sets the learner's ``ordinal`` parameters (nested ones too) to the data set's numeric columns,
+so a discrete learner knows which codes are ordered intervals (Ting & Zheng's threshold tests).
+
+Parallel map: joblib, over every (data set, split) of a train cell at once (:func:`run_datasets`), so both
+cores stay busy across data-set boundaries instead of waiting for each data set's slowest split. Splits run in
+this process until the work left (estimated from the splits done) looks worth a pool's start-up
+(:data:`POOL_MIN_SECONDS`); the rest then go to ``n_jobs`` workers. The backend is
+joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
+(``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one), ``NBX_BACKEND=ray`` on Ray. BLAS runs
+single-threaded in every task, so results are byte-identical for any worker count and backend.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from nbx.core.errors import NbxError
+from nbx.core.base import clone, ordinal_params
+from nbx.protocol.splits import dataset_seed
+
+POOL_MIN_SECONDS = 1.0  # work left (estimated from the splits done) below which splits run serially
+BACKENDS = ("loky", "dask", "ray")
+
+
+class TrainError(NbxError, RuntimeError):
+    """A learner failed on one split; the message names the data set and split (one line)."""
+
+
+@dataclass
+class SplitData:
+    """One data set's inputs for every split: ``X`` shared by all splits (mixed input, imputed per split by
+    ``impute``) or ``codes`` per split (discrete input, with per-split ``n_values``)."""
+
+    y: np.ndarray                         # (n,) class indices
+    test: np.ndarray                      # (n_splits, n) bool
+    n_classes: int
+    codes: np.ndarray | None = None       # (n_splits, n, d) discrete codes, -1 missing
+    n_values: np.ndarray | None = None    # (n_splits, d) for codes, or (d,) for X (0 = numeric)
+    X: np.ndarray | None = None           # (n, d) float, NaN missing
+    numeric: np.ndarray | None = None     # (d,) bool: the columns that were numeric before discretization
+    impute: object = None                 # callable(X, train_mask) -> X fitted on the training rows
+
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """(rows, attributes, classes) of the data set."""
+        return len(self.y), (self.codes.shape[2] if self.codes is not None else self.X.shape[1]), self.n_classes
+
+    def task(self, s: int) -> tuple:
+        """(X_train, y_train, n_values, X_test) of split s."""
+        train_idx, test_idx = np.flatnonzero(~self.test[s]), np.flatnonzero(self.test[s])
+        if self.codes is not None:
+            X, nv = self.codes[s], self.n_values[s]
+        else:
+            X = self.impute(self.X, ~self.test[s]) if self.impute else self.X
+            nv = self.n_values
+        return X[train_idx], self.y[train_idx], nv, X[test_idx]
+
+
+@dataclass
+class SplitPredictions:
+    proba: np.ndarray         # (total test rows, K) float32
+    split: np.ndarray         # (total test rows,) split index
+    row: np.ndarray           # (total test rows,) row index into the data set
+    fit_seconds: np.ndarray   # (n_splits,)
+    predict_seconds: np.ndarray
+    fit_info: list            # per split: the fitted model's fit_info() (None if it has none)
+
+    def arrays(self) -> dict:
+        """Deterministic arrays only (timings are stored separately)."""
+        return {"proba": self.proba, "split": self.split, "row": self.row}
+
+
+def _seeded(learner, seed_seq: np.random.SeedSequence):
+    if "random_state" in learner.get_params(deep=False):
+        learner.set_params(random_state=int(seed_seq.generate_state(1)[0]))
+    return learner
+
+
+def _single_threaded():
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # then only the environment (OPENBLAS_NUM_THREADS=1 in stages/train.py) limits it
+        return contextlib.nullcontext()
+    return threadpool_limits(1)
+
+
+def with_ordinal(learner, numeric: np.ndarray):
+    """A clone of the learner whose ``ordinal`` parameters name the numeric columns (a boolean mask)."""
+    mask = [bool(v) for v in numeric]
+    return clone(learner).set_params(**{k: mask for k in ordinal_params(learner)})
+
+
+def fit_predict(model, X_train, y_train, n_values, X_test):
+    """One split: (test probabilities over the model's classes_, classes_, fit seconds, predict seconds,
+    the model's fit_info() or None)."""
+    with _single_threaded():
+        t0 = time.perf_counter()
+        model.fit(X_train, y_train, n_values=n_values)
+        t1 = time.perf_counter()
+        part = model.predict_proba(X_test)
+        t2 = time.perf_counter()
+    info = model.fit_info() if hasattr(model, "fit_info") else None
+    return part, np.asarray(model.classes_, dtype=np.int64), t1 - t0, t2 - t1, info
+
+
+def default_jobs() -> int:
+    return max(1, int(os.environ.get("NBX_JOBS", 0)) or os.cpu_count() or 1)
+
+
+def backend() -> str:
+    name = os.environ.get("NBX_BACKEND", "loky")
+    if name not in BACKENDS:
+        raise TrainError(f"NBX_BACKEND={name!r} is not one of {BACKENDS}")
+    return name
+
+
+@contextlib.contextmanager
+def _parallel_backend(name: str):
+    """joblib's parallel_config for the chosen backend (connecting to the cluster for dask/ray)."""
+    import joblib
+    if name == "dask":
+        from dask.distributed import Client
+        address = os.environ.get("NBX_DASK_SCHEDULER")
+        with Client(address) if address else Client(processes=True) as client:  # noqa: F841
+            with joblib.parallel_config(backend="dask"):
+                yield
+    elif name == "ray":
+        from ray.util.joblib import register_ray
+        register_ray()
+        with joblib.parallel_config(backend="ray"):
+            yield
+    else:
+        with joblib.parallel_config(backend="loky", inner_max_num_threads=1):
+            yield
+
+
+def _run(fn, task: tuple, where: str):
+    try:
+        return fn(*task)
+    except Exception as exc:  # re-raised as one line naming the data set and split
+        raise TrainError(f"{where}: {type(exc).__name__}: {exc}") from exc
+
+
+def parallel_map(fn, args: list[tuple]) -> list:
+    """[fn(*a) for a in args] over the default workers and backend (for independent jobs of a few seconds)."""
+    import joblib
+    with _parallel_backend(backend()):
+        return joblib.Parallel(n_jobs=min(default_jobs(), len(args)))(joblib.delayed(fn)(*a) for a in args)
+
+
+def run_splits(learner, data: SplitData, seed: int, names: tuple[str, ...], n_jobs: int | None = None,
+               on_split=None, all_classes: bool = False, numeric_ordinal: bool = False) -> SplitPredictions:
+    """Fit/predict ``learner`` on each split of one data set: :func:`run_datasets` with ``names`` =
+    (experiment, data set, seed name)."""
+    experiment, dataset, seed_name = names
+    return next(run_datasets(learner, {dataset: data}, seed, experiment, seed_name, n_jobs, on_split,
+                             all_classes, numeric_ordinal))[1]
+
+
+def run_datasets(learner, data: dict[str, SplitData], seed: int, experiment: str, seed_name: str,
+                 n_jobs: int | None = None, on_split=None, all_classes: bool = False, numeric_ordinal: bool = False):
+    """Fit/predict ``learner`` on every split of every data set in ``data``; yields (data set,
+    :class:`SplitPredictions`) in ``data``'s order, each as soon as its last split is back. Split s of data set
+    D is seeded by (seed, experiment, D, seed_name, s); ``on_split(D)`` is called as each split finishes
+    (progress). ``all_classes``: fit with ``classes`` = every class index of the data set (the learner needs
+    that parameter). ``numeric_ordinal``: fit with ``ordinal`` = the data set's ``numeric`` columns
+    (:func:`with_ordinal`)."""
+    def prepared(d: SplitData):
+        base = clone(learner).set_params(classes=list(range(d.n_classes))) if all_classes else learner
+        return with_ordinal(base, d.numeric) if numeric_ordinal else base
+
+    bases = {ds: prepared(d) for ds, d in data.items()}
+    tasks = [(ds, s) for ds, d in data.items() for s in range(len(d.test))]
+
+    def task(i):
+        ds, s = tasks[i]
+        model = _seeded(clone(bases[ds]), dataset_seed(seed, experiment, ds, seed_name, str(s)))
+        return (fit_predict, (model,) + data[ds].task(s), f"{experiment}/{ds} split {s}")
+
+    results: dict[str, list] = {ds: [] for ds in data}
+    pending = list(data)  # data sets not yet yielded, in order
+
+    def collect(i, out):
+        ds = tasks[i][0]
+        results[ds].append(out)
+        if on_split:
+            on_split(ds)
+        while pending and len(results[pending[0]]) == len(data[pending[0]].test):
+            done = pending.pop(0)
+            yield done, _assemble(data[done], results.pop(done))
+
+    t0, i = time.perf_counter(), 0
+    n_jobs = n_jobs or default_jobs()
+    while i < len(tasks):  # serially while the work left looks smaller than a pool's start-up
+        left = (time.perf_counter() - t0) / max(i, 1) * (len(tasks) - i)
+        if i and n_jobs > 1 and len(tasks) - i > 1 and left > POOL_MIN_SECONDS:
+            break
+        yield from collect(i, _run(*task(i)))
+        i += 1
+    if i < len(tasks):
+        import joblib
+        with _parallel_backend(backend()):
+            outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
+                joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks)))
+            for j, out in enumerate(outputs, start=i):
+                yield from collect(j, out)
+
+
+def _assemble(data: SplitData, results: list) -> SplitPredictions:
+    """One data set's split outputs (in split order) as :class:`SplitPredictions` over all its classes."""
+    probas, splits, rows = [], [], []
+    for s, (part, classes, *_) in enumerate(results):
+        test_idx = np.flatnonzero(data.test[s])
+        full = np.zeros((len(test_idx), data.n_classes), dtype=np.float32)
+        full[:, classes] = part
+        probas.append(full)
+        splits.append(np.full(len(test_idx), s, dtype=np.int32))
+        rows.append(test_idx.astype(np.int32))
+    return SplitPredictions(np.concatenate(probas), np.concatenate(splits), np.concatenate(rows),
+                            np.array([r[2] for r in results]), np.array([r[3] for r in results]),
+                            [r[4] for r in results])

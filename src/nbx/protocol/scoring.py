@@ -1,0 +1,103 @@
+"""Probability-quality metrics of each split, computed from stored predictions in one pass (issue 15).
+
+Every metric takes probabilities ``proba`` (n, K) over the data set's full class list (a class never seen in
+training has a column of zeros), integer labels ``y`` (n,), and optionally the split of each row; it returns
+one value per split (bincount over the split index, no loop over rows).
+
+- accuracy: argmax hits; ties go to the lowest class index, as in :func:`nbx.protocol.accuracy.split_accuracy`.
+- log loss: mean of -log p_y, with p_y clipped to [eps, 1 - eps] as scikit-learn's ``log_loss`` does
+  (eps = machine epsilon of float64, 2.22e-16, so a zero probability costs -log(eps) = 36.04 nats).
+  Probabilities are used as given (not renormalized).
+- Brier score: mean over rows of sum_k (p_k - y_k)^2 with y one-hot, Brier's (1950) original multi-class form,
+  range [0, 2]. For two classes it is twice scikit-learn's binary ``brier_score_loss``.
+- ECE: top-label expected calibration error (Naeini et al. 2015; Guo et al. 2017 eq. 3):
+  sum_b n_b/n |acc_b - conf_b| over ``n_bins`` equal-width bins of the top probability, bin b = (b/B, (b+1)/B].
+- macro AUC: one-vs-rest AUC of each class (Mann-Whitney, tied scores get average ranks, i.e. a tie counts
+  1/2), averaged without weights over the classes that have both positive and negative test rows in the
+  split; classes absent from the split are skipped, NaN when no class qualifies.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+EPS = float(np.finfo(np.float64).eps)
+METRICS = ("accuracy", "log_loss", "brier", "ece", "auc")
+
+
+def _prepare(proba, y, split, n_splits):
+    p = np.asarray(proba, dtype=np.float64)
+    y = np.asarray(y, dtype=np.int64)
+    split = np.zeros(len(y), np.int64) if split is None else np.asarray(split, dtype=np.int64)
+    n_splits = int(split.max()) + 1 if n_splits is None else n_splits
+    sizes = np.bincount(split, minlength=n_splits)
+    if np.any(sizes == 0):
+        raise ValueError("a split has no test rows")
+    return p, y, split, sizes
+
+
+def _split_mean(values, split, sizes):
+    return np.bincount(split, weights=values, minlength=len(sizes)) / sizes
+
+
+def accuracy(proba, y, split=None, n_splits=None) -> np.ndarray:
+    p, y, split, sizes = _prepare(proba, y, split, n_splits)
+    return _split_mean((p.argmax(axis=1) == y).astype(float), split, sizes)
+
+
+def log_loss(proba, y, split=None, n_splits=None, eps: float = EPS) -> np.ndarray:
+    p, y, split, sizes = _prepare(proba, y, split, n_splits)
+    p_true = np.clip(p[np.arange(len(y)), y], eps, 1 - eps)
+    return _split_mean(-np.log(p_true), split, sizes)
+
+
+def brier(proba, y, split=None, n_splits=None) -> np.ndarray:
+    p, y, split, sizes = _prepare(proba, y, split, n_splits)
+    # sum_k (p_k - [k = y])^2 = sum_k p_k^2 - 2 p_y + 1
+    per_row = np.einsum("ij,ij->i", p, p) - 2 * p[np.arange(len(y)), y] + 1
+    return _split_mean(per_row, split, sizes)
+
+
+def ece(proba, y, split=None, n_splits=None, n_bins: int = 15) -> np.ndarray:
+    p, y, split, sizes = _prepare(proba, y, split, n_splits)
+    conf = p.max(axis=1)
+    hit = (p.argmax(axis=1) == y).astype(float)
+    bins = np.clip(np.ceil(conf * n_bins).astype(np.int64) - 1, 0, n_bins - 1)
+    # n_b |acc_b - conf_b| = |sum over the bin of (hit - conf)|
+    gap = np.bincount(split * n_bins + bins, weights=hit - conf, minlength=len(sizes) * n_bins)
+    return np.abs(gap.reshape(len(sizes), n_bins)).sum(axis=1) / sizes
+
+
+def macro_auc(proba, y, split=None, n_splits=None) -> np.ndarray:
+    p, y, split, sizes = _prepare(proba, y, split, n_splits)
+    n, k = p.shape
+    n_groups = len(sizes) * k
+    # one group per (split, class): rank the class's scores within the split
+    group = (split[:, None] * k + np.arange(k)).ravel()
+    score = p.ravel()
+    positive = (y[:, None] == np.arange(k)).ravel()
+    order = np.lexsort((score, group))
+    group, score, positive = group[order], score[order], positive[order]
+    new_value = np.r_[True, (group[1:] != group[:-1]) | (score[1:] != score[:-1])]
+    first = np.flatnonzero(new_value)
+    last = np.r_[first[1:], len(score)] - 1
+    tie = np.cumsum(new_value) - 1
+    rank = (first + last)[tie] / 2 - np.searchsorted(group, group) + 1  # 1-based, ties averaged
+    n_pos = np.bincount(group, weights=positive, minlength=n_groups)
+    n_neg = np.bincount(group, minlength=n_groups) - n_pos
+    rank_sum = np.bincount(group, weights=rank * positive, minlength=n_groups)
+    valid = (n_pos > 0) & (n_neg > 0)
+    auc = np.where(valid, (rank_sum - n_pos * (n_pos + 1) / 2) / np.where(valid, n_pos * n_neg, 1), 0.0)
+    count = valid.reshape(-1, k).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, auc.reshape(-1, k).sum(axis=1) / count, np.nan)
+
+
+def split_scores(proba, split, row, y, n_splits: int, n_bins: int = 15) -> dict[str, np.ndarray]:
+    """All metrics per split from stored predictions (see :class:`nbx.protocol.runner.SplitPredictions`):
+    ``proba``/``split``/``row`` per test row, ``y`` the data set's labels."""
+    proba, labels = np.asarray(proba, dtype=np.float64), np.asarray(y)[row]  # cast once
+    return {"accuracy": accuracy(proba, labels, split, n_splits),
+            "log_loss": log_loss(proba, labels, split, n_splits),
+            "brier": brier(proba, labels, split, n_splits),
+            "ece": ece(proba, labels, split, n_splits, n_bins=n_bins),
+            "auc": macro_auc(proba, labels, split, n_splits)}

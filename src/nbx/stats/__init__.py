@@ -1,0 +1,2 @@
+"""Statistics over results: significance tests, multiple comparisons over data sets, the Bayesian signed-rank
+test and the bias/variance decomposition."""

@@ -1,0 +1,217 @@
+"""HBayes-NB / HBayes-TAN (Kang & Tian 2006): eq. 2/3 scores, the Fig. 2 greedy search, and invariants."""
+import numpy as np
+import pytest
+
+from nbx.core.counting import ValueIndex
+from nbx.models.hbayes import HBayesNB, HBayesTAN, attribute_terms, s2_log_sum
+from nbx.models.logistic import LogisticRegression
+from nbx.models.naive_bayes import NaiveBayes, nb_log_tables
+from nbx.models.tan import TAN
+
+
+def _agree(y, p, rng):
+    """A binary attribute equal to y with probability p."""
+    return np.where(rng.random(len(y)) < p, y, 1 - y)
+
+
+def _redundant_data(n=2000, seed=0):
+    """B (80 % agreement) in column 0, a weaker A (75 %) copied into columns 2 and 4, noise elsewhere.
+
+    Naive Bayes counts A twice (2·log 3 > log 4), so A overrules B and the accuracy is ~0.75. With the two
+    copies in S1, P(C | A) is counted once and B decides (~0.80): the best pair is {2, 4}; a pair with one
+    copy still counts A twice.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = _agree(y, 0.75, rng)
+    X = np.column_stack([_agree(y, 0.8, rng), rng.integers(0, 3, n), a, rng.integers(0, 2, n), a])
+    return X, y
+
+
+def _nb_data(n=1500, seed=1):
+    """Attributes drawn from a naive Bayes model with well separated log-odds (2.0 > 0.8 + 0.4)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    X = np.column_stack([_agree(y, p, rng) for p in (0.88, 0.69, 0.6)])
+    return X, y
+
+
+def _s2_loglik_nb(X, y, s2):
+    """log Π_{S2} P(x_i | C) by a naive Bayes (eq. 4 prior) fitted on the S2 columns alone."""
+    if not s2:
+        return 0.0
+    nb = NaiveBayes(prior="kang").fit(X[:, s2], y)
+    return nb._class_scores(X[:, s2]) - nb.class_log_prior_
+
+
+def _s2_loglik_tan(X, y, s2):
+    if not s2:
+        return 0.0
+    tan = TAN().fit(X[:, s2], y)
+    return tan._class_scores(X[:, s2]) - tan.class_log_prior_
+
+
+def _reference_search(X, y, ridge, s2_loglik, start_with_pairs):
+    """Fig. 2 written directly: cold-started LogisticRegression on S1, a generative model on S2."""
+    d = X.shape[1]
+
+    def accuracy(s1):
+        s2 = [a for a in range(d) if a not in s1]
+        if not s1:
+            model = NaiveBayes(prior="kang") if start_with_pairs else TAN()
+            return np.mean(model.fit(X, y).predict(X) == y)
+        lr = LogisticRegression(ridge=ridge, tol=1e-9).fit(X[:, s1], y, n_values=[X[:, a].max() + 1 for a in s1])
+        scores = lr.predict_log_proba(X[:, s1]) + s2_loglik(X, y, s2)
+        return np.mean(np.argmax(scores, axis=1) == y)
+
+    best_acc = accuracy([])
+    s1 = []
+    if start_with_pairs:
+        pairs = [[i, j] for i in range(d) for j in range(i + 1, d)]
+        accs = [accuracy(p) for p in pairs]
+        if max(accs) <= best_acc:
+            return [], best_acc
+        s1, best_acc = pairs[int(np.argmax(accs))], max(accs)
+    while len(s1) < d:
+        cands = [s1 + [k] for k in range(d) if k not in s1]
+        accs = [accuracy(c) for c in cands]
+        if max(accs) <= best_acc:
+            break
+        s1, best_acc = cands[int(np.argmax(accs))], max(accs)
+    return s1, best_acc
+
+
+def test_hbayes_nb_finds_the_redundant_pair_and_beats_nb():
+    X, y = _redundant_data()
+    model = HBayesNB().fit(X, y)
+    nb_acc = NaiveBayes(prior="kang").fit(X, y).score(X, y)
+    assert model.search_path_[0] == ([], nb_acc)
+    assert model.s1_[:2] == [2, 4]
+    assert model.score(X, y) == pytest.approx(model.train_accuracy_)
+    assert model.train_accuracy_ > nb_acc + 0.03
+
+
+def test_hbayes_nb_keeps_s1_empty_when_no_pair_helps():
+    X, y = _nb_data()
+    model = HBayesNB().fit(X, y)
+    assert model.s1_ == [] and model.s2_ == [0, 1, 2]
+    nb = NaiveBayes(prior="kang").fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(X), nb.predict_proba(X), atol=1e-12)
+    np.testing.assert_array_equal(model.predict(X), nb.predict(X))
+
+
+def _dependent_data(seed, n=300):
+    """Three classes, four noisy copies of y (1 mostly repeats 0), one binary noise attribute."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = np.column_stack([np.where(rng.random(n) < 0.5, y, rng.integers(0, 3, n)) for _ in range(4)]
+                        + [rng.integers(0, 2, n)])
+    X[:, 1] = np.where(rng.random(n) < 0.8, X[:, 0], X[:, 1])
+    return X, y
+
+
+@pytest.mark.parametrize("seed", [1, 9])  # searches that take the pair and then two more steps
+def test_hbayes_nb_search_equals_fig2_reference(seed):
+    X, y = _dependent_data(seed)
+    model = HBayesNB(ridge=1.0, tol=1e-9).fit(X, y)
+    s1, acc = _reference_search(X, y, 1.0, _s2_loglik_nb, start_with_pairs=True)
+    assert len(s1) == 4
+    assert model.s1_ == s1
+    assert model.train_accuracy_ == pytest.approx(acc)
+    assert [len(p) for p, _ in model.search_path_] == [0, 2, 3, 4]
+
+
+def test_s2_product_trick_equals_direct_recomputation():
+    X, y = _redundant_data(n=300, seed=3)
+    X[::11, 1] = -1  # missing values give no factor either way
+    index = ValueIndex(X.max(axis=0) + 1)
+    counts = index.counts(X, y, np.ones(len(y)), 2)[:-1]
+    _, table = nb_log_tables(counts, np.bincount(y).astype(float), index, "kang")
+    terms = attribute_terms(table, index, X)
+    total = terms.sum(axis=1)
+    for s1 in ([], [0], [2, 4], [4, 1, 3], [0, 1, 2, 3, 4]):
+        s2 = [a for a in range(5) if a not in s1]
+        np.testing.assert_allclose(s2_log_sum(terms, total, s1), _s2_loglik_nb(X, y, s2) + np.zeros((300, 2)),
+                                   atol=1e-10)
+
+
+def test_hbayes_nb_prediction_is_eq2():
+    X, y = _redundant_data(n=600, seed=4)
+    model = HBayesNB(ridge=0.5, tol=1e-9).fit(X, y)
+    s1 = model.s1_
+    assert s1
+    lr = LogisticRegression(ridge=0.5, tol=1e-9).fit(X[:, s1], y, n_values=model.n_values_[s1])
+    expected = lr.predict_log_proba(X[:, s1]) + _s2_loglik_nb(X, y, model.s2_)
+    np.testing.assert_allclose(model._class_scores(X), expected, atol=1e-5)
+    P = model.predict_proba(X)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(np.log(P), model.predict_log_proba(X), atol=1e-10)
+
+
+def test_hbayes_nb_determinism_and_weights_equal_duplication():
+    X, y = _redundant_data(n=400, seed=5)
+    a, b = HBayesNB().fit(X, y), HBayesNB().fit(X, y)
+    assert a.s1_ == b.s1_ and a.predict_proba(X).tobytes() == b.predict_proba(X).tobytes()
+    counts = np.random.default_rng(6).integers(0, 3, len(y))
+    weighted = HBayesNB(ridge=0.1, tol=1e-10).fit(X, y, sample_weight=counts)
+    rep = np.repeat(np.arange(len(y)), counts)
+    dup = HBayesNB(ridge=0.1, tol=1e-10).fit(X[rep], y[rep])
+    assert weighted.s1_ == dup.s1_
+    assert weighted.train_accuracy_ == pytest.approx(dup.train_accuracy_)
+    np.testing.assert_allclose(weighted.predict_proba(X), dup.predict_proba(X), atol=1e-5)
+
+
+@pytest.mark.parametrize("seed", [7, 3])
+def test_hbayes_tan_search_equals_reference_and_eq3(seed):
+    X, y = _dependent_data(seed)
+    model = HBayesTAN(ridge=1.0, tol=1e-9).fit(X, y)
+    s1, acc = _reference_search(X, y, 1.0, _s2_loglik_tan, start_with_pairs=False)
+    assert s1
+    assert model.s1_ == s1
+    assert model.train_accuracy_ == pytest.approx(acc)
+    lr = LogisticRegression(ridge=1.0, tol=1e-9).fit(X[:, s1], y, n_values=model.n_values_[s1])
+    expected = lr.predict_log_proba(X[:, s1]) + _s2_loglik_tan(X, y, model.s2_)
+    np.testing.assert_allclose(model._class_scores(X), expected, atol=1e-5)
+    np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0, atol=1e-12)
+
+
+def test_hbayes_tan_empty_s1_is_tan_and_deterministic():
+    X, y = _nb_data(n=800, seed=8)
+    model = HBayesTAN().fit(X, y)
+    assert model.s1_ == []
+    np.testing.assert_allclose(model.predict_proba(X), TAN().fit(X, y).predict_proba(X), atol=1e-12)
+    again = HBayesTAN().fit(X, y)
+    assert model.predict_proba(X).tobytes() == again.predict_proba(X).tobytes()
+
+
+def test_edge_cases_and_bad_input():
+    X = np.array([[0, 1], [1, 0], [0, 0], [1, 1]])
+    one_class = HBayesNB().fit(X, ["a"] * 4)
+    np.testing.assert_array_equal(one_class.predict_proba(X), 1.0)
+    single = HBayesNB().fit(X[:, :1], [0, 1, 0, 1])  # one attribute: no pair, naive Bayes
+    assert single.s1_ == []
+    with_missing = HBayesNB().fit(np.array([[0, -1], [1, 0], [-1, 1], [1, 1]]), [0, 1, 0, 1])
+    assert np.all(np.isfinite(with_missing.predict_proba(X)))
+    with pytest.raises(ValueError, match="ridge"):
+        HBayesNB(ridge=-1.0).fit(X, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="numeric"):
+        HBayesNB().fit(X, [0, 1, 0, 1], n_values=[2, 0])
+    with pytest.raises(ValueError, match="X has 3 features, but HBayesNB is expecting 2"):
+        HBayesNB().fit(X, [0, 1, 0, 1]).predict(np.zeros((1, 3), int))
+    with pytest.raises(ValueError, match=r"0 feature\(s\)"):
+        HBayesTAN().fit(np.zeros((3, 0), int), [0, 1, 0])
+
+
+def test_fit_info_records_s1_and_counts_every_candidate_fit():
+    X, y = _dependent_data(1)
+    model = HBayesNB().fit(X, y)
+    info = model.fit_info()
+    d = X.shape[1]
+    sizes = [len(s1) for s1, _ in model.search_path_]
+    assert sizes[:2] == [0, 2]
+    # (d - 1) single fits (warm starts), every pair, then d - |S1| candidates per greedy step, the last
+    # step (no improvement, or S1 full) included
+    greedy = sum(d - k for k in range(2, min(sizes[-1] + 1, d)))
+    assert info["n_lr_fits"] == (d - 1) + d * (d - 1) // 2 + greedy
+    assert info["s1"] == model.s1_ and info["search_path"][-1][0] == model.s1_
+    assert info["n_newton_iterations"] >= info["n_lr_fits"] and info["n_not_converged"] == 0

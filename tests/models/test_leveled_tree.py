@@ -1,0 +1,440 @@
+"""LeveledNBTree (Ting & Zheng §3.2): checked against a loop-based reference written here."""
+import math
+
+import numpy as np
+import pytest
+
+from nbx.core.base import clone
+from nbx.models.leveled_tree import LeveledNBTree
+from nbx.models.naive_bayes import NaiveBayes
+
+
+def make_data(n=400, n_values=(2, 3, 4, 3, 2), n_classes=3, missing=0.05, seed=0):
+    """Discrete data with interactions (the class depends on pairs of attributes) and missing values."""
+    rng = np.random.default_rng(seed)
+    nv = np.array(n_values)
+    X = (rng.random((n, len(nv))) * nv).astype(np.int64)
+    y = (X[:, 0] + X[:, 1] * (X[:, 2] > 1) + (rng.random(n) < 0.2)) % n_classes
+    X[rng.random(X.shape) < missing] = -1
+    return X, y, nv
+
+
+# ------------------------------------------------------------------------- brute-force reference
+def _entropy(weights):
+    total = sum(weights)
+    return -sum(w / total * math.log2(w / total) for w in weights if w > 0) if total > 0 else 0.0
+
+
+def ref_gain(X, y, w, a, V, K, t=-1):
+    """C4.5 gain and split information of attribute a's multiway test (t = -1) or of its cut x <= t, with
+    missing values, by loops."""
+    total = w.sum()
+    known = X[:, a] >= 0
+    wk = w[known].sum()
+    class_known = [w[known & (y == c)].sum() for c in range(K)]
+    cond = 0.0
+    branch = []
+    for v in range(V if t < 0 else 2):
+        sel = known & (ref_branch(X[:, a], t) == v)
+        wv = w[sel].sum()
+        branch.append(wv)
+        if wv > 0:
+            cond += wv / wk * _entropy([w[sel & (y == c)].sum() for c in range(K)])
+    gain = wk / total * (_entropy(class_known) - cond) if wk > 0 else 0.0
+    split = _entropy(branch + [total - wk])
+    return gain, split, branch
+
+
+def ref_children(X, w, a, branch, t=-1):
+    """Weight of each branch once the rows with a missing value join the largest branch."""
+    out = list(branch)
+    out[int(np.argmax(branch))] += w[X[:, a] < 0].sum()
+    return out
+
+
+def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="node", ordinal=()):
+    """The tree by loops; an ``ordinal`` attribute's test is its best binary cut ``x <= t`` (by gain)."""
+    node = {"rows": (X, y, w), "used": set(used), "attr": -1, "t": -1}
+
+    def admissible(s, a, t):
+        if sum(b >= 2 for b in s[2]) < 2 or s[1] <= 1e-12:
+            return False
+        # under the children reading every non-empty child keeps at least min_split
+        return on != "children" or all(c >= min_split - 1e-9 for c in ref_children(X, w, a, s[2], t) if c > 0)
+
+    if depth < max_depth and w.sum() >= min_split:
+        ok = {}
+        for a in range(len(nv)):
+            if a in ordinal:
+                cuts = [(ref_gain(X, y, w, a, nv[a], K, t), t) for t in range(nv[a] - 1)]
+                cuts = [(s, t) for s, t in cuts if admissible(s, a, t)]
+                if cuts:
+                    ok[a] = max(cuts, key=lambda c: (c[0][0], -c[1]))  # largest gain, lowest t
+            elif a not in used:
+                s = ref_gain(X, y, w, a, nv[a], K)
+                if admissible(s, a, -1):
+                    ok[a] = (s, -1)
+        if ok:
+            avg = np.mean([s[0] for s, _ in ok.values()])
+            best, best_ratio = -1, -np.inf
+            for a in sorted(ok):
+                (gain, split, _), t = ok[a]
+                if gain >= avg - 1e-12 and gain > 1e-12 and gain / split > best_ratio:
+                    best, best_ratio, node["t"] = a, gain / split, t
+            node["attr"] = best
+    if node["attr"] >= 0:
+        a, t = node["attr"], node["t"]
+        branch = ref_gain(X, y, w, a, nv[a], K, t)[2]
+        largest = int(np.argmax(branch))
+        col = np.where(X[:, a] >= 0, ref_branch(X[:, a], t), largest)
+        node["children"] = {v: ref_tree(X[col == v], y[col == v], w[col == v], nv, K, max_depth, depth + 1,
+                                        tuple(used) + (a,), min_split, on, ordinal)
+                            for v in range(len(branch)) if branch[v] > 0}
+    return node
+
+
+def ref_branch(codes, t):
+    """Branch of each code: the code itself (multiway, t = -1) or 0 / 1 for code <= t / code > t."""
+    return codes if t < 0 else (codes > t).astype(int)
+
+
+def ref_nb_logjoint(node, x, nv, K, m=2.0):
+    """m-estimate NB (§3.1) over the attributes not on the path, written out per attribute."""
+    X, y, w = node["rows"]
+    N = w.sum()
+    out = np.array([math.log((w[y == c].sum() + 1) / (N + K)) for c in range(K)])
+    for j in range(len(nv)):
+        if j in node["used"] or x[j] < 0:
+            continue
+        obs = X[:, j] >= 0
+        p_v = (w[obs & (X[:, j] == x[j])].sum() + 1) / (w[obs].sum() + nv[j])
+        for c in range(K):
+            n_cv = w[(y == c) & (X[:, j] == x[j])].sum()
+            n_cj = w[(y == c) & obs].sum()
+            out[c] += math.log((n_cv + m * p_v) / (n_cj + m))
+    return out
+
+
+def ref_proba(tree, X, nv, K):
+    out = []
+    for x in X:
+        node = tree
+        while node["attr"] >= 0 and x[node["attr"]] >= 0 and \
+                ref_branch(x[node["attr"]], node["t"]) in node["children"]:
+            node = node["children"][ref_branch(x[node["attr"]], node["t"])]
+        lj = ref_nb_logjoint(node, x, nv, K)
+        p = np.exp(lj - lj.max())
+        out.append(p / p.sum())
+    return np.array(out)
+
+
+# --------------------------------------------------------------------------------------- tests
+@pytest.mark.parametrize("on", ["node", "children"])
+@pytest.mark.parametrize("max_depth", [1, 2, 3])
+def test_matches_reference_with_weights_and_missing(max_depth, on):
+    X, y, nv = make_data(seed=max_depth)
+    w = np.random.default_rng(7).uniform(0.2, 2.0, len(y))
+    Xte, _, _ = make_data(n=150, seed=100 + max_depth)
+    model = LeveledNBTree(max_depth=max_depth, min_split_on=on).fit(X, y, sample_weight=w, n_values=nv)
+    tree = ref_tree(X, y, w, nv, 3, max_depth, on=on)
+    assert model.node_attribute_[0] == tree["attr"] >= 0
+    np.testing.assert_allclose(model.predict_proba(Xte), ref_proba(tree, Xte, nv, 3), rtol=1e-9, atol=1e-12)
+
+
+def test_depth_zero_is_naive_bayes():
+    X, y, nv = make_data(missing=0.1)
+    w = np.random.default_rng(1).uniform(0.1, 3.0, len(y))
+    nb = NaiveBayes(prior="m_estimate", m=2).fit(X, y, sample_weight=w, n_values=nv)
+    tree = LeveledNBTree(max_depth=0).fit(X, y, sample_weight=w, n_values=nv)
+    np.testing.assert_array_equal(tree.predict_proba(X), nb.predict_proba(X))
+    assert tree.depth_ == 0 and tree.n_leaves_ == 1
+
+
+def test_small_nodes_are_not_split():
+    X, y, nv = make_data(n=200)
+    big = LeveledNBTree(max_depth=5, min_split=201).fit(X, y, n_values=nv)
+    nb = NaiveBayes(prior="m_estimate").fit(X, y, n_values=nv)
+    np.testing.assert_allclose(big.predict_proba(X), nb.predict_proba(X))
+    # weighted count < 30 at the root (weights scaled down): no split either (weights, not rows, count)
+    small = LeveledNBTree(max_depth=5).fit(X, y, sample_weight=np.full(len(y), 0.1), n_values=nv)
+    assert small.n_leaves_ == 1
+
+
+def test_every_split_node_has_enough_weight_and_depth_is_bounded():
+    X, y, nv = make_data(n=600, seed=3)
+    model = LeveledNBTree(max_depth=10, min_split=30, min_split_on="node").fit(X, y, n_values=nv)
+    tree = ref_tree(X, y, np.ones(len(y)), nv, 3, 10)
+
+    def walk(node, depth):
+        if node["attr"] < 0:
+            return [depth]
+        assert node["rows"][2].sum() >= 30
+        return sum((walk(c, depth + 1) for c in node["children"].values()), [])
+    assert max(walk(tree, 0)) == model.depth_ <= len(nv)  # an attribute is tested at most once per path
+
+
+def test_weights_equal_row_duplication():
+    X, y, nv = make_data(n=300, seed=5)
+    k = np.random.default_rng(2).integers(0, 4, len(y))
+    k[:3] = 1  # keep every class present
+    a = LeveledNBTree(max_depth=3).fit(X, y, sample_weight=k.astype(float), n_values=nv)
+    b = LeveledNBTree(max_depth=3).fit(np.repeat(X, k, axis=0), np.repeat(y, k), n_values=nv)
+    np.testing.assert_array_equal(a.node_attribute_, b.node_attribute_)
+    Xte, _, _ = make_data(n=100, seed=9)
+    np.testing.assert_allclose(a.predict_proba(Xte), b.predict_proba(Xte), rtol=1e-10)
+
+
+def test_missing_split_value_uses_node_nb_and_unseen_branch_uses_parent():
+    rng = np.random.default_rng(4)
+    n = 300
+    X = np.column_stack([rng.integers(0, 2, n), rng.integers(0, 3, n), rng.integers(0, 2, n)])
+    y = X[:, 0] ^ (rng.random(n) < 0.05)  # attribute 0 is the obvious root test
+    nv = np.array([3, 3, 2])  # value 2 of attribute 0 never occurs in training
+    model = LeveledNBTree(max_depth=1).fit(X, y, n_values=nv)
+    assert model.node_attribute_[0] == 0
+    nb = NaiveBayes(prior="m_estimate").fit(X, y, n_values=nv)  # the root's NB
+    probe = np.array([[-1, 1, 0], [2, 1, 0], [2, -1, 1]])
+    np.testing.assert_array_equal(model.apply(probe), [0, 0, 0])
+    # at the root nothing is on the path, so the root NB is the plain NB (the value 2 row includes the
+    # evidence P(x0 = 2 | c) of the unseen value, as the root NB does)
+    np.testing.assert_allclose(model.predict_proba(probe), nb.predict_proba(probe))
+
+
+def test_pure_or_constant_data_gives_a_leaf_and_probabilities_sum_to_one():
+    X = np.zeros((100, 3), np.int64)
+    y = np.arange(100) % 2
+    model = LeveledNBTree(max_depth=3).fit(X, y)
+    assert model.n_leaves_ == 1
+    X, y, nv = make_data(seed=11)
+    p = LeveledNBTree(max_depth=4).fit(X, y).predict_proba(X)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    assert np.all(np.isfinite(LeveledNBTree(max_depth=4).fit(X, y).predict_log_proba(X)))
+
+
+def test_deterministic_and_clone():
+    X, y, nv = make_data(seed=12)
+    a = LeveledNBTree(max_depth=3).fit(X, y).predict_proba(X)
+    b = clone(LeveledNBTree(max_depth=3)).fit(X, y).predict_proba(X)
+    assert a.tobytes() == b.tobytes()
+
+
+def test_learns_an_interaction_naive_bayes_cannot():
+    grid = (np.arange(16)[:, None] >> np.arange(4)) & 1  # all 4-bit patterns, balanced XOR
+    X = np.tile(grid, (20, 1))
+    y = X[:, 0] ^ X[:, 1]
+    assert LeveledNBTree(max_depth=0).fit(X, y).score(X, y) == 0.5  # every marginal is uninformative
+    # a perfectly balanced XOR gives every single test zero gain (greedy growth stops, as C4.5 would);
+    # a random sample breaks the tie and the tree finds the interaction
+    assert LeveledNBTree(max_depth=3).fit(X, y).n_leaves_ == 1
+    X = np.random.default_rng(0).integers(0, 2, (800, 4))
+    y = X[:, 0] ^ X[:, 1]
+    assert LeveledNBTree(max_depth=3).fit(X, y).score(X, y) == 1.0
+
+
+@pytest.mark.parametrize("params", [{"max_depth": -1}, {"max_depth": 1.5}, {"min_split": -2}, {"m": 0},
+                                    {"min_split_on": "leaf"}])
+def test_bad_params_are_named(params):
+    X, y, _ = make_data(n=50)
+    name = next(iter(params))
+    with pytest.raises(ValueError, match=name):
+        LeveledNBTree(**params).fit(X, y)
+
+
+def test_wrong_column_count_at_predict():
+    X, y, _ = make_data(n=50)
+    model = LeveledNBTree(max_depth=1).fit(X, y)
+    with pytest.raises(ValueError, match="X has 2 features, but LeveledNBTree is expecting"):
+        model.predict(X[:, :2])
+
+
+def test_boosting_base_learner_if_available():
+    ens = pytest.importorskip("nbx.models.ensembles")
+    X, y, nv = make_data(n=300, seed=13)
+    boost = ens.AdaBoostM1(base=LeveledNBTree(max_depth=3), n_estimators=5, random_state=0)
+    p = boost.fit(X, y, n_values=nv).predict_proba(X)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+
+
+# ------------------------------------------------------------------ fast paths (byte-identical by design)
+def test_sum_rows_adds_in_attribute_order_like_the_plain_gather():
+    from nbx.core.counting import sum_rows
+    rng = np.random.default_rng(3)
+    for k in (1, 2, 3, 7, 8, 24):
+        table = rng.normal(size=(50, k)) * 10.0 ** rng.uniform(-4, 4, (50, k))
+        rows = rng.integers(0, 50, (300, 37))
+        assert sum_rows(table, rows, chunk=64).tobytes() == table[rows].sum(axis=1).tobytes()
+
+
+def test_level_sums_and_tables_equal_the_per_node_formulas():
+    from nbx.core.counting import ValueIndex
+    from nbx.models.leveled_tree import _sum_last
+    from nbx.models.naive_bayes import nb_log_tables
+    rng = np.random.default_rng(4)
+    for k in range(1, 11):
+        a = rng.exponential(size=(5, 9, k)) * (rng.random((5, 9, k)) < 0.7)
+        assert _sum_last(a).tobytes() == a.sum(axis=-1).tobytes()
+    X, y, nv = make_data(n=300, n_classes=4, seed=6)
+    tree = LeveledNBTree(max_depth=1).fit(X, y, n_values=nv)
+    index = ValueIndex(nv)
+    counts = np.stack([index.counts(X[X[:, 0] == v], y[X[:, 0] == v], np.ones((X[:, 0] == v).sum()), 4)
+                       for v in range(nv[0])])
+    class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
+    observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
+    priors, tables = tree._node_tables(counts[:, :-1], class_counts, observed)
+    for t in range(nv[0]):
+        prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
+        assert priors[t].tobytes() == prior.tobytes() and tables[t].tobytes() == table.tobytes()
+
+
+@pytest.mark.parametrize("depth", [0, 2, 10])
+def test_boosting_fast_path_equals_plain_fits(depth):
+    """AdaBoost's prepared-input path (_boost_fit) fits each round's tree exactly as fit() on the rows of
+    positive weight does, and its training predictions are predict()'s."""
+    ens = pytest.importorskip("nbx.models.ensembles")
+    X, y, nv = make_data(n=400, n_classes=3, missing=0.1, seed=14)
+    Xte, _, _ = make_data(n=120, seed=15)
+    base = LeveledNBTree(max_depth=depth) if depth else NaiveBayes(prior="m_estimate")
+    boost = ens.AdaBoostM1(base=base, n_estimators=12, random_state=1).fit(X, y, n_values=nv)
+    for est, w, err in zip(boost.estimators_, boost.training_weights_, boost.estimator_errors_):
+        rows = w > 0
+        plain = clone(base).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
+        assert plain.predict_proba(Xte).tobytes() == est.predict_proba(Xte).tobytes()
+        wrong = plain.predict(X) != y
+        assert err == float(w[wrong].sum() / w.sum())
+
+
+# ------------------------------------------------------------------ §3.2 (iii), the "children" reading
+@pytest.mark.parametrize("seed", range(4))
+def test_children_rule_never_creates_a_small_child(seed):
+    """min_split_on="children": every node below the root holds at least min_split training weight, while
+    the "node" reading on the same data does create smaller children."""
+    X, y, nv = make_data(n=500, missing=0.15, seed=20 + seed)
+    w = np.random.default_rng(seed).exponential(1.0, len(y))
+    w *= len(y) / w.sum()  # boosting's scale: weights sum to N
+    child = LeveledNBTree(max_depth=10, min_split_on="children").fit(X, y, sample_weight=w, n_values=nv)
+    node = LeveledNBTree(max_depth=10, min_split_on="node").fit(X, y, sample_weight=w, n_values=nv)
+    assert child.node_weight_[1:].min() >= 30 - 1e-9
+    assert node.node_weight_[1:].min() < 30
+    assert child.depth_ <= node.depth_
+    # node weights are the weights of the rows routed there in training (missing -> largest branch)
+    np.testing.assert_allclose(child.node_weight_[0], w.sum())
+
+
+def test_fit_info_reports_the_tree_size():
+    X, y, nv = make_data(n=400, seed=8)
+    model = LeveledNBTree(max_depth=4).fit(X, y, n_values=nv)
+    assert model.fit_info() == {"depth": model.depth_, "n_leaves": model.n_leaves_,
+                                "n_nodes": len(model.node_attribute_)}
+    assert model.n_leaves_ == int((model.node_attribute_ < 0).sum())
+    ens = pytest.importorskip("nbx.models.ensembles")
+    boost = ens.AdaBoostM1(LeveledNBTree(max_depth=4), n_estimators=5, random_state=0).fit(X, y, n_values=nv)
+    depths = [e.depth_ for e in boost.estimators_]
+    assert boost.fit_info()["base_mean"]["depth"] == round(float(np.mean(depths)), 6)
+    nb = ens.AdaBoostM1(NaiveBayes(), n_estimators=3, random_state=0).fit(X, y, n_values=nv)
+    assert "base_mean" not in nb.fit_info()  # unchanged for bases without fit_info (Wiering, Lee)
+
+
+@pytest.mark.parametrize("on", ["node", "children"])
+def test_boost_fit_predicts_every_row_like_predict(on):
+    """The training predictions come from where growth left each row (missing split value: the node where
+    it is missing) and from routing for rows of weight 0; both must equal predict()."""
+    X, y, nv = make_data(n=500, missing=0.2, seed=16)
+    rng = np.random.default_rng(5)
+    w = rng.exponential(1.0, len(y)) * (rng.random(len(y)) > 0.3)
+    tree = LeveledNBTree(max_depth=4, min_split_on=on)
+    pred = tree._boost_fit(tree._boost_inputs(X, nv), y, w, nv)
+    rows = w > 0
+    plain = LeveledNBTree(max_depth=4, min_split_on=on).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
+    np.testing.assert_array_equal(pred, plain.predict(X))
+    assert plain.node_attribute_.tobytes() == tree.node_attribute_.tobytes()
+
+
+# --------------------------------------------------------- Fig. 1: threshold tests on ordinal (numeric) codes
+ORDINAL = (0, 2, 3)  # make_data's columns 0, 2, 3 stand for discretized numeric attributes
+
+
+@pytest.mark.parametrize("on", ["node", "children"])
+@pytest.mark.parametrize("max_depth", [1, 2, 4])
+def test_threshold_tests_match_reference(max_depth, on):
+    """Ordinal columns get their best binary cut by gain, nominal ones a multiway test once per path: the
+    same tree and probabilities as the loop reference, with weights and missing values."""
+    X, y, nv = make_data(n=500, n_values=(6, 3, 5, 4, 2), missing=0.08, seed=30 + max_depth)
+    w = np.random.default_rng(3).uniform(0.2, 2.0, len(y))
+    Xte, _, _ = make_data(n=150, n_values=(6, 3, 5, 4, 2), seed=40 + max_depth)
+    model = LeveledNBTree(max_depth=max_depth, min_split_on=on, ordinal=list(ORDINAL))
+    model.fit(X, y, sample_weight=w, n_values=nv)
+    tree = ref_tree(X, y, w, nv, 3, max_depth, on=on, ordinal=ORDINAL)
+    assert (model.node_attribute_[0], model.node_threshold_[0]) == (tree["attr"], tree["t"])
+    np.testing.assert_allclose(model.predict_proba(Xte), ref_proba(tree, Xte, nv, 3), rtol=1e-9, atol=1e-12)
+
+
+def test_an_ordinal_attribute_is_cut_again_deeper():
+    """A class that holds on an interval of one attribute needs two cuts of it on one path (Fig. 1's
+    'Temperature > 70°C' style); a multiway tree may test it only once. Threshold nodes have two branches."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 8, size=(800, 2))
+    y = ((X[:, 0] >= 3) & (X[:, 0] <= 5)).astype(int)
+    nv = np.array([8, 8])
+    tree = LeveledNBTree(max_depth=3, ordinal=[True, False]).fit(X, y, n_values=nv)
+    thr = tree.node_threshold_
+    assert np.all((thr >= 0) == (tree.node_attribute_ == 0))  # the ordinal attribute is cut, never multiway
+    assert np.all(thr[thr >= 0] <= nv[0] - 2)
+    for node in np.flatnonzero(thr >= 0):
+        assert set(tree.node_children(node)) <= {0, 1}
+    assert (tree.node_depth_[tree.node_attribute_ == 0] == 1).any()  # cut again below the root's cut
+    assert (tree.predict(X) == y).all()
+
+
+def test_ordinal_mask_and_indices_agree_and_none_is_multiway():
+    X, y, nv = make_data(n=400, n_values=(6, 3, 5, 4, 2), seed=9)
+    by_index = LeveledNBTree(max_depth=3, ordinal=[0, 2]).fit(X, y, n_values=nv)
+    by_mask = LeveledNBTree(max_depth=3, ordinal=[True, False, True, False, False]).fit(X, y, n_values=nv)
+    assert by_index.predict_proba(X).tobytes() == by_mask.predict_proba(X).tobytes()
+    none, empty = (LeveledNBTree(max_depth=3, ordinal=o).fit(X, y, n_values=nv) for o in (None, []))
+    assert none.predict_proba(X).tobytes() == empty.predict_proba(X).tobytes()
+    assert np.all(none.node_threshold_ == -1)
+
+
+def test_single_valued_ordinal_columns_give_naive_bayes():
+    """Columns discretized into one interval offer no cut: the tree is one leaf, naive Bayes."""
+    X, y = np.zeros((60, 2), np.int64), np.arange(60) % 2
+    tree = LeveledNBTree(max_depth=3, ordinal=[0, 1]).fit(X, y, n_values=[1, 1])
+    assert tree.n_leaves_ == 1 and tree.node_threshold_.tolist() == [-1]
+
+
+@pytest.mark.parametrize("ordinal", [[0, 7], [[0, 1]], [True, False], ["a"]])
+def test_bad_ordinal_is_named(ordinal):
+    X, y, nv = make_data(n=100)
+    with pytest.raises(ValueError, match="ordinal"):
+        LeveledNBTree(ordinal=ordinal).fit(X, y, n_values=nv)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_children_rule_holds_for_threshold_tests(seed):
+    X, y, nv = make_data(n=500, n_values=(6, 3, 5, 4, 2), missing=0.15, seed=50 + seed)
+    w = np.random.default_rng(seed).exponential(1.0, len(y))
+    w *= len(y) / w.sum()
+    tree = LeveledNBTree(max_depth=10, ordinal=list(ORDINAL)).fit(X, y, sample_weight=w, n_values=nv)
+    assert (tree.node_threshold_ >= 0).any()
+    assert tree.node_weight_[1:].min() >= 30 - 1e-9
+
+
+@pytest.mark.parametrize("on", ["node", "children"])
+def test_boosting_paths_agree_with_threshold_tests(on):
+    """_boost_fit's training predictions equal predict(), and AdaBoost's fast path fits each round's tree
+    as fit() does, with ordinal columns."""
+    X, y, nv = make_data(n=500, n_values=(6, 3, 5, 4, 2), missing=0.2, seed=17)
+    rng = np.random.default_rng(6)
+    w = rng.exponential(1.0, len(y)) * (rng.random(len(y)) > 0.3)
+    tree = LeveledNBTree(max_depth=4, min_split_on=on, ordinal=list(ORDINAL))
+    pred = tree._boost_fit(tree._boost_inputs(X, nv), y, w, nv)
+    rows = w > 0
+    plain = clone(tree).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
+    np.testing.assert_array_equal(pred, plain.predict(X))
+    assert plain.node_threshold_.tobytes() == tree.node_threshold_.tobytes()
+    ens = pytest.importorskip("nbx.models.ensembles")
+    boost = ens.AdaBoostM1(base=clone(tree), n_estimators=8, random_state=2).fit(X, y, n_values=nv)
+    for est, bw in zip(boost.estimators_, boost.training_weights_):
+        keep = bw > 0
+        again = clone(tree).fit(X[keep], y[keep], sample_weight=bw[keep], n_values=nv)
+        assert again.predict_proba(X).tobytes() == est.predict_proba(X).tobytes()

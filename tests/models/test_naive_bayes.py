@@ -1,0 +1,216 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nbx.core.base import clone
+from nbx.models.naive_bayes import NaiveBayes
+
+
+def brute_force_proba(X, y, Xq, prior, alpha=1.0, m=2.0):
+    """Product of smoothed relative frequencies, one loop per query, attribute and class."""
+    classes = np.unique(y)
+    K, N, d = len(classes), len(y), X.shape[1]
+    V = X.max(axis=0) + 1
+    out = np.zeros((len(Xq), K))
+    for q, x in enumerate(Xq):
+        for k, c in enumerate(classes):
+            in_c = y == c
+            n_c = in_c.sum()
+            if prior == "laplace":
+                p = (n_c + alpha) / (N + K * alpha)
+            elif prior == "m_estimate":
+                p = (n_c + 1) / (N + K)
+            else:
+                p = (n_c + 1 / N) / (N + K / N)
+            for j in range(d):
+                if x[j] < 0:
+                    continue
+                obs = X[:, j] >= 0
+                n_cj = (in_c & obs).sum()
+                n_cv = (in_c & (X[:, j] == x[j])).sum()
+                if prior == "laplace":
+                    p *= (n_cv + alpha) / (n_cj + V[j] * alpha)
+                elif prior == "m_estimate":
+                    p_v = ((X[:, j] == x[j]).sum() + 1) / (obs.sum() + V[j])
+                    p *= (n_cv + m * p_v) / (n_cj + m)
+                else:
+                    p *= (n_cv + 1 / N) / (n_cj + V[j] / N)
+            out[q, k] = p
+    return out / out.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("prior", ["laplace", "m_estimate", "kang"])
+def test_equals_brute_force_product_of_frequencies(prior):
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 4, size=(60, 5))
+    X[rng.random(X.shape) < 0.1] = -1          # missing values are skipped
+    X[:, 2] = np.maximum(X[:, 2], 0)
+    y = rng.integers(0, 3, size=60)
+    Xq = rng.integers(-1, 4, size=(15, 5))
+    model = NaiveBayes(prior=prior, alpha=0.7 if prior == "laplace" else 1.0).fit(X, y)  # alpha: laplace only
+    expected = brute_force_proba(X, y, Xq, prior, alpha=0.7)
+    np.testing.assert_allclose(model.predict_proba(Xq), expected, rtol=1e-10)
+
+
+def test_hand_computed_laplace():
+    X = np.array([[0], [0], [1], [1], [1]])
+    y = np.array([0, 0, 0, 1, 1])
+    p = NaiveBayes().fit(X, y).predict_proba([[0]])[0]
+    # P(0)=(3+1)/(5+2), P(x=0|0)=(2+1)/(3+2); P(1)=3/7, P(x=0|1)=(0+1)/(2+2)
+    a, b = 4 / 7 * 3 / 5, 3 / 7 * 1 / 4
+    np.testing.assert_allclose(p, [a / (a + b), b / (a + b)])
+
+
+def test_class_denominator_hand_computed():
+    """Wiering §2.2: P_j(v | c) = c_j(v, c) / c(c), counters started at γ, so the denominator is γ + n_c
+    (all class-c rows, also those whose attribute is missing), not the attribute's total."""
+    X = np.array([[0, 0], [0, -1], [1, 2], [1, 1], [2, 1]])
+    y = np.array([0, 0, 0, 1, 1])
+    g = 0.1
+    model = NaiveBayes(alpha=g, denominator="class").fit(X, y, n_values=[3, 3])
+    # class 0: c(0) = 3 + g; c_0(0, 0) = 2 + g; c_1(0, 0) = 1 + g (row 2's attribute 1 is missing)
+    # class 1: c(1) = 2 + g; c_0(0, 1) = g; c_1(0, 1) = g
+    np.testing.assert_allclose(np.exp(model.log_table_[[0, 3], 0]), [(2 + g) / (3 + g), (1 + g) / (3 + g)])
+    np.testing.assert_allclose(np.exp(model.log_table_[[0, 3], 1]), [g / (2 + g), g / (2 + g)])
+    a = (3 + g) / (5 + 2 * g) * (2 + g) / (3 + g) * (1 + g) / (3 + g)
+    b = (2 + g) / (5 + 2 * g) * g / (2 + g) * g / (2 + g)
+    np.testing.assert_allclose(model.predict_proba([[0, 0]])[0], [a / (a + b), b / (a + b)])
+    # P(. | c) is no distribution: attribute 0 of class 0 sums to (3 + 3g) / (3 + g)
+    np.testing.assert_allclose(np.exp(model.log_table_[:3, 0]).sum(), (3 + 3 * g) / (3 + g))
+
+
+def test_class_denominator_brute_force_and_weights():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, size=(50, 4))
+    X[rng.random(X.shape) < 0.15] = -1
+    y = rng.integers(0, 3, size=50)
+    w = rng.integers(1, 4, size=50)
+    Xq = rng.integers(-1, 4, size=(12, 4))
+    model = NaiveBayes(alpha=0.3, denominator="class").fit(X, y, sample_weight=w, n_values=[4] * 4)
+    Xd, yd = np.repeat(X, w, axis=0), np.repeat(y, w)
+    expected = np.ones((len(Xq), 3))
+    for k in range(3):
+        n_c = (yd == k).sum()
+        expected[:, k] = (n_c + 0.3) / (len(yd) + 3 * 0.3)
+        for j in range(4):
+            n_cv = np.array([((yd == k) & (Xd[:, j] == v)).sum() for v in Xq[:, j]])
+            expected[:, k] *= np.where(Xq[:, j] >= 0, (n_cv + 0.3) / (n_c + 0.3), 1.0)
+    np.testing.assert_allclose(model.predict_proba(Xq), expected / expected.sum(axis=1, keepdims=True), rtol=1e-10)
+    with pytest.warns(UserWarning, match="denominator='class' is ignored by prior='kang'"):
+        NaiveBayes(prior="kang", denominator="class").fit(X, y)
+    with pytest.raises(ValueError, match="'denominator' parameter of NaiveBayes must be a str among"):
+        NaiveBayes(denominator="values").fit(X, y)
+
+
+@given(st.integers(0, 2**32 - 1))
+@settings(max_examples=25, deadline=None)
+def test_integer_weights_equal_row_duplication(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(20, 4))
+    y = rng.integers(0, 2, size=20)
+    w = rng.integers(0, 4, size=20)
+    Xq = rng.integers(0, 3, size=(10, 4))
+    for prior in ("laplace", "m_estimate", "kang"):
+        weighted = NaiveBayes(prior=prior).fit(X, y, sample_weight=w, n_values=[3] * 4)
+        duplicated = NaiveBayes(prior=prior).fit(np.repeat(X, w, axis=0), np.repeat(y, w), n_values=[3] * 4)
+        if len(duplicated.classes_) == len(weighted.classes_):
+            np.testing.assert_allclose(weighted.predict_proba(Xq), duplicated.predict_proba(Xq), rtol=1e-9)
+
+
+def test_no_underflow_with_many_attributes():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 10, size=(200, 300))
+    y = rng.integers(0, 2, size=200)
+    proba = NaiveBayes().fit(X, y).predict_proba(X)
+    assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1)
+    assert np.all(proba.max(axis=1) > 0.5)
+
+
+def test_unseen_and_missing_codes_are_ignored():
+    X = np.array([[0, 1], [1, 0], [1, 1]])
+    y = np.array([0, 1, 1])
+    model = NaiveBayes().fit(X, y)
+    only_first = model.predict_proba([[0, -1]])
+    np.testing.assert_allclose(model.predict_proba([[0, 7]]), only_first)  # 7: never seen, skipped
+
+
+def test_string_labels_and_params_roundtrip():
+    X = np.array([[0], [1], [1]])
+    model = NaiveBayes(prior="m_estimate", m=3.0)
+    model.fit(X, np.array(["b", "a", "a"]))
+    assert list(model.classes_) == ["a", "b"]
+    assert model.predict(np.array([[1]]))[0] == "a"
+    twin = clone(model)
+    assert twin.get_params() == model.get_params() and not hasattr(twin, "classes_")
+    with pytest.raises(ValueError, match="Invalid parameter 'mm'"):
+        model.set_params(mm=1)
+    with pytest.raises(ValueError, match="'prior' parameter of NaiveBayes"):
+        NaiveBayes(prior="bogus").fit(X, [0, 1, 1])
+
+
+def test_jitter_is_seeded():
+    X = np.random.default_rng(2).integers(0, 3, size=(30, 3))
+    y = X[:, 0] % 2
+    a = NaiveBayes(alpha=0.1, alpha_jitter=0.01, random_state=5).fit(X, y).predict_proba(X)
+    b = NaiveBayes(alpha=0.1, alpha_jitter=0.01, random_state=5).fit(X, y).predict_proba(X)
+    c = NaiveBayes(alpha=0.1, alpha_jitter=0.01, random_state=6).fit(X, y).predict_proba(X)
+    assert a.tobytes() == b.tobytes() and a.tobytes() != c.tobytes()
+
+
+def test_rejects_numeric_input():
+    with pytest.raises(ValueError, match="discretize"):
+        NaiveBayes().fit(np.array([[0.5], [1.5]]), [0, 1])
+
+
+def test_classes_keep_counters_for_a_class_without_rows():
+    """Wiering §2.2 starts every counter, of every class, at γ: a class of ``classes`` absent from y keeps
+    c(2) = γ and c_j(v, 2) = γ, so P(v | 2) = γ / γ = 1 for every value and P(2) = γ / (N + 3γ)."""
+    X = np.array([[0, 0], [0, 1], [1, 2], [1, 1], [2, 1]])
+    y = np.array([0, 0, 0, 1, 1])
+    g = 0.1
+    model = NaiveBayes(alpha=g, denominator="class", classes=[0, 1, 2]).fit(X, y, n_values=[3, 3])
+    np.testing.assert_array_equal(model.classes_, [0, 1, 2])
+    assert np.array_equal(np.exp(model.log_table_[:-1, 2]), np.ones(6))  # exactly 1
+    np.testing.assert_allclose(np.exp(model.class_log_prior_), [(3 + g) / (5 + 3 * g), (2 + g) / (5 + 3 * g),
+                                                                g / (5 + 3 * g)])
+    # query (0, 1): class 0 scores (3+g)/(5+3g) · (2+g)/(3+g) · (1+g)/(3+g), class 1 (2+g)/(5+3g) · g/(2+g)
+    # · (2+g)/(2+g), class 2 g/(5+3g) · 1 · 1
+    scores = np.array([(2 + g) * (1 + g) / (3 + g), g, g]) / (5 + 3 * g)
+    proba = model.predict_proba([[0, 1]])
+    assert proba.shape == (1, 3)
+    np.testing.assert_allclose(proba[0], scores / scores.sum())
+    # the per-attribute reading gives the class without rows a uniform P(v | 2) = 1 / V_j
+    attr = NaiveBayes(alpha=g, classes=[0, 1, 2]).fit(X, y, n_values=[3, 3])
+    np.testing.assert_allclose(np.exp(attr.log_table_[:-1, 2]), np.full(6, 1 / 3))
+
+
+def test_classes_equal_a_class_of_zero_weight_rows_and_none_is_unchanged():
+    """A class without rows is the same model as a class whose rows all have weight 0; classes equal to
+    the labels of y (in any order, repeated) change nothing."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, size=(40, 4))
+    y = rng.choice(["a", "c"], size=40)
+    for den in ("class", "attribute"):
+        model = NaiveBayes(alpha=0.1, denominator=den, classes=["c", "b", "a", "c"]).fit(X, y, n_values=[3] * 4)
+        np.testing.assert_array_equal(model.classes_, ["a", "b", "c"])
+        Xb, yb = np.vstack([X, X[:3]]), np.concatenate([y, ["b"] * 3])
+        w = np.concatenate([np.ones(40), np.zeros(3)])
+        ref = NaiveBayes(alpha=0.1, denominator=den).fit(Xb, yb, sample_weight=w, n_values=[3] * 4)
+        assert np.array_equal(model.log_table_, ref.log_table_)
+        assert np.array_equal(model.class_log_prior_, ref.class_log_prior_)
+        plain = NaiveBayes(alpha=0.1, denominator=den).fit(X, y)
+        same = NaiveBayes(alpha=0.1, denominator=den, classes=["c", "a"]).fit(X, y)
+        assert np.array_equal(plain.log_table_, same.log_table_) and np.array_equal(plain.classes_, same.classes_)
+
+
+def test_classes_parameter_is_checked_and_survives_clone():
+    X, y = np.array([[0], [1], [1]]), np.array([0, 1, 2])
+    with pytest.raises(ValueError, match=r"target label\(s\) \[2\] in y are not among classes=\[0, 1\]"):
+        NaiveBayes(classes=[0, 1]).fit(X, y)
+    with pytest.raises(ValueError, match="'classes' parameter of NaiveBayes must be an array-like or None"):
+        NaiveBayes(classes=3).fit(X, y)
+    model = NaiveBayes(classes=[0, 1, 2, 3])
+    assert model.get_params()["classes"] == [0, 1, 2, 3]
+    twin = clone(model)
+    assert twin.classes == [0, 1, 2, 3] and twin.classes is not model.classes
+    assert twin.fit(X, y).predict_proba(X).shape == (3, 4)

@@ -1,0 +1,89 @@
+"""NBTree (Kohavi 1996): CV accuracy from counts vs brute-force refits, known splits, determinism."""
+import numpy as np
+import pytest
+
+from nbx.core.counting import ValueIndex
+from nbx.models.naive_bayes import NaiveBayes
+from nbx.models.nbtree import NBTree, nb_cv_correct
+
+
+def _cv_brute(codes, y, w, folds, F, nv, K):
+    """Refit NaiveBayes (knowing all K classes) on every training fold and count correct predictions."""
+    correct = 0.0
+    for f in range(F):
+        tr, te = folds != f, folds == f
+        if not te.any():
+            continue
+        Xa = np.vstack([codes[tr], -np.ones((K, codes.shape[1]), int)])
+        ya = np.concatenate([y[tr], np.arange(K)])
+        wa = np.concatenate([w[tr], np.zeros(K)])
+        nb = NaiveBayes().fit(Xa, ya, sample_weight=wa, n_values=nv)
+        pred = np.argmax(nb._class_scores(codes[te]), axis=1)
+        correct += np.sum(w[te] * (pred == y[te]))
+    return correct
+
+
+@pytest.mark.parametrize("unit_weights", [False, True])  # unit weights take the integer-count path
+def test_cv_from_counts_equals_refitting(unit_weights):
+    rng = np.random.default_rng(0)
+    n, nv, K, F = 80, np.array([3, 2, 4]), 3, 5
+    codes = np.column_stack([rng.integers(0, v, n) for v in nv])
+    codes[rng.random((n, 3)) < 0.1] = -1
+    codes[:, 2] = np.where(codes[:, 2] == 3, 2, codes[:, 2])  # a value absent from the node
+    y = rng.integers(0, K, n)
+    w = np.ones(n) if unit_weights else rng.uniform(0.5, 2.0, n)
+    folds = rng.permutation(n) % F
+    idx = ValueIndex(nv)
+    node = nb_cv_correct(codes, y, w, folds, F, idx, K)[0]
+    assert node == pytest.approx(_cv_brute(codes, y, w, folds, F, nv, K))
+    # Splits on every attribute (missing -> value 0 here): children cross-validated with the node's folds.
+    branch = np.where(codes >= 0, codes, 0)
+    groups = idx.offsets[None, :] + branch
+    split = nb_cv_correct(codes, y, w, folds, F, idx, K, groups=groups, n_groups=idx.n_rows)
+    for j in range(3):
+        expected = sum(_cv_brute(codes[branch[:, j] == v], y[branch[:, j] == v], w[branch[:, j] == v],
+                                 folds[branch[:, j] == v], F, nv, K) for v in range(nv[j]))
+        assert split[j] == pytest.approx(expected)
+
+
+def _xor(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (n, 4))
+    y = X[:, 0] ^ X[:, 1]
+    return X, y
+
+
+def test_splits_on_xor_attribute_and_is_exact():
+    X, y = _xor()
+    m = NBTree(random_state=0).fit(X, y)
+    assert m.tree_.attr in (0, 1)
+    assert m.score(X, y) == 1.0
+    assert NaiveBayes().fit(X, y).score(X, y) < 0.8  # NB alone cannot represent XOR
+
+
+def test_small_node_is_plain_naive_bayes():
+    X, y = _xor(30)
+    m = NBTree(random_state=0).fit(X, y)  # 30 instances: no split
+    assert m.tree_.children is None
+    np.testing.assert_allclose(m.predict_proba(X), NaiveBayes().fit(X, y).predict_proba(X))
+
+
+def test_determinism_missing_and_unseen_values():
+    X, y = _xor(300, 1)
+    X = X.copy()
+    X[::13, 0] = -1
+    a = NBTree(random_state=3).fit(X, y, n_values=[3, 2, 2, 2])  # value 2 of attribute 0 never seen
+    b = NBTree(random_state=3).fit(X, y, n_values=[3, 2, 2, 2])
+    Xt = X.copy()
+    Xt[:5, 0] = 2
+    pa, pb = a.predict_proba(Xt), b.predict_proba(Xt)
+    assert pa.tobytes() == pb.tobytes()
+    np.testing.assert_allclose(pa.sum(axis=1), 1.0)
+
+
+def test_bad_input():
+    X, y = _xor(50)
+    with pytest.raises(ValueError, match="n_folds"):
+        NBTree(n_folds=1).fit(X, y)
+    with pytest.raises(ValueError, match="numeric"):
+        NBTree().fit(X, y, n_values=[0, 2, 2, 2])

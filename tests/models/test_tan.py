@@ -1,0 +1,300 @@
+"""TAN (Friedman et al. 1997) against brute-force references."""
+import itertools
+
+import numpy as np
+import pytest
+
+from nbx.models import tan as tan_module
+from nbx.core.counting import ValueIndex
+from nbx.models.naive_bayes import NaiveBayes
+from nbx.models.tan import (
+    TAN,
+    bayesian_edge_gains,
+    conditional_mutual_information,
+    greedy_directed_tree,
+    max_spanning_tree,
+)
+from chain_data import chain_data
+
+
+
+def brute_cmi(X, y, w, i, j, vi, vj, k):
+    ok = (X[:, i] >= 0) & (X[:, j] >= 0)
+    t = np.zeros((k, vi, vj))
+    for a, b, c, wt in zip(X[ok, i], X[ok, j], y[ok], w[ok]):
+        t[c, a, b] += wt
+    total = t.sum()
+    out = 0.0
+    for c in range(k):
+        for a in range(vi):
+            for b in range(vj):
+                if t[c, a, b] > 0:
+                    p_abc = t[c, a, b] / total
+                    p_c = t[c].sum() / total
+                    p_ac = t[c, a, :].sum() / total
+                    p_bc = t[c, :, b].sum() / total
+                    out += p_abc * np.log(p_abc * p_c / (p_ac * p_bc))
+    return out
+
+
+@pytest.mark.parametrize("weights", ["unit", "fractional"])
+@pytest.mark.parametrize("block", [1 << 22, 16])  # one bincount, or blocks of one row
+def test_pair_class_counts_equal_a_loop_over_rows(weights, block, monkeypatch):
+    monkeypatch.setattr(tan_module, "PAIR_BLOCK", block)
+    rng = np.random.default_rng(3)
+    n_values = np.array([3, 4, 2, 5])
+    codes = rng.integers(-1, 5, (300, 4))
+    codes = np.where(codes < n_values, codes, -1)  # -1 = missing
+    y = rng.integers(0, 3, 300)
+    w = np.ones(300) if weights == "unit" else rng.random(300)
+    index = ValueIndex(n_values)
+    expected = np.zeros((3, index.n_rows, index.n_rows))
+    for row, c, weight in zip(codes, y, w):
+        for i, j in itertools.product(range(4), repeat=2):
+            if row[i] >= 0 and row[j] >= 0:
+                expected[c, index.offsets[i] + row[i], index.offsets[j] + row[j]] += weight
+    got = tan_module.pair_class_counts(codes, y, w, index, 3)
+    assert got.shape == expected.shape and np.allclose(got, expected, rtol=1e-12, atol=0)
+    if weights == "unit":
+        assert np.array_equal(got, expected)
+
+
+def test_cmi_equals_brute_force_with_missing_and_weights():
+    rng = np.random.default_rng(0)
+    X, y = chain_data(300, rng, k=3, d=4, missing=0.1)
+    X[:, 2] = np.where(X[:, 2] >= 0, X[:, 2] % 2, -1)  # mixed cardinalities
+    w = rng.uniform(0.2, 2.0, 300)
+    nv = np.array([3, 3, 2, 3])
+    cmi = conditional_mutual_information(X, y, w, nv, 3)
+    for i, j in itertools.permutations(range(4), 2):
+        assert cmi[i, j] == pytest.approx(brute_cmi(X, y, w, i, j, nv[i], nv[j], 3), abs=1e-12)
+    assert np.all(np.diag(cmi) == 0)
+
+
+def prufer_trees(d):
+    """All labelled trees on d nodes, as edge lists (Prüfer sequences)."""
+    for seq in itertools.product(range(d), repeat=d - 2):
+        degree = [1] * d
+        for s in seq:
+            degree[s] += 1
+        edges = []
+        for s in seq:
+            leaf = min(i for i in range(d) if degree[i] == 1)
+            edges.append((leaf, s))
+            degree[leaf] -= 1
+            degree[s] -= 1
+        u, v = [i for i in range(d) if degree[i] == 1]
+        edges.append((u, v))
+        yield edges
+
+
+def tree_weight(parents, weights):
+    return sum(weights[j, p] for j, p in enumerate(parents) if p >= 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_prim_tree_is_a_maximum_spanning_tree(seed):
+    rng = np.random.default_rng(seed)
+    d = 6
+    a = rng.random((d, d))
+    weights = a + a.T
+    np.fill_diagonal(weights, 0)
+    best = max(sum(weights[u, v] for u, v in edges) for edges in prufer_trees(d))
+    for root in (0, 3):
+        parents = max_spanning_tree(weights, root)
+        assert parents[root] == -1 and np.sum(parents < 0) == 1
+        for j in range(d):  # every node reaches the root: a directed tree
+            seen, node = set(), j
+            while parents[node] >= 0:
+                assert node not in seen
+                seen.add(node)
+                node = parents[node]
+            assert node == root
+        assert tree_weight(parents, weights) == pytest.approx(best, abs=1e-12)
+
+
+def test_tan_structure_is_max_tree_of_its_cmi_and_recovers_chain():
+    rng = np.random.default_rng(1)
+    X, y = chain_data(3000, rng)
+    model = TAN().fit(X, y)
+    best = max(sum(model.edge_weights_[u, v] for u, v in edges) for edges in prufer_trees(5))
+    assert tree_weight(model.parents_, model.edge_weights_) == pytest.approx(best)
+    assert model.parents_.tolist() == [-1, 0, 1, 2, 3]  # the generating chain, rooted at attribute 0
+
+
+def test_root_max_class_mi():
+    rng = np.random.default_rng(2)
+    X, y = chain_data(500, rng)
+    model = TAN(root="max_class_mi").fit(X, y)
+    counts = [np.array([[np.sum((X[:, j] == v) & (y == c)) for c in range(2)] for v in range(3)])
+              for j in range(5)]
+    mi = []
+    for t in counts:
+        p = t / t.sum()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mi.append(np.sum(np.where(p > 0, p * np.log(p / (p.sum(1, keepdims=True) * p.sum(0))), 0)))
+    assert model.root_ == int(np.argmax(mi))
+    assert model.parents_[model.root_] == -1
+    assert TAN(root=3).fit(X, y).parents_[3] == -1
+
+
+def test_cp_tables_equal_brute_force_counts():
+    rng = np.random.default_rng(3)
+    X, y = chain_data(400, rng, k=3, missing=0.1)
+    w = rng.integers(1, 4, 400).astype(float)
+    alpha = 0.5
+    model = TAN(alpha=alpha).fit(X, y, sample_weight=w)
+    for j, p in enumerate(model.parents_):
+        table = model.conditional_table(j)
+        pv = 3 if p >= 0 else 1
+        assert table.shape == (pv, 3, 3)
+        for u in range(pv):
+            for c in range(3):
+                rows = (y == c) & (X[:, j] >= 0)
+                if p >= 0:
+                    rows &= X[:, p] == u
+                n = np.array([w[rows & (X[:, j] == v)].sum() for v in range(3)])
+                np.testing.assert_allclose(table[u, c], (n + alpha) / (n.sum() + 3 * alpha), rtol=1e-12)
+    prior = np.array([w[y == c].sum() for c in range(3)])
+    np.testing.assert_allclose(np.exp(model.class_log_prior_), (prior + alpha) / (w.sum() + 3 * alpha))
+
+
+def test_naive_structure_equals_laplace_naive_bayes():
+    rng = np.random.default_rng(4)
+    X, y = chain_data(300, rng, k=3, missing=0.15)
+    w = rng.uniform(0.5, 3, 300)
+    for alpha in (1.0, 0.3):
+        tan = TAN(alpha=alpha, structure="naive").fit(X, y, sample_weight=w)
+        nb = NaiveBayes(alpha=alpha).fit(X, y, sample_weight=w)
+        assert np.all(tan.parents_ == -1)
+        np.testing.assert_allclose(tan.decision_function(X), nb.decision_function(X), rtol=1e-12)
+
+
+def test_missing_child_and_missing_parent():
+    rng = np.random.default_rng(5)
+    X, y = chain_data(500, rng)
+    model = TAN().fit(X, y)
+    assert model.parents_.tolist() == [-1, 0, 1, 2, 3]
+    x = np.array([[1, -1, 2, 0, -1]])  # x1 missing (child of 0, parent of 2); x4 missing (leaf)
+    expected = model.class_log_prior_.copy()
+    expected += np.log(model.conditional_table(0)[0, :, 1])        # root: P(x0 | c)
+    counts = np.array([[np.sum((X[:, 2] == v) & (y == c)) for v in range(3)] for c in range(2)])
+    expected += np.log((counts[:, 2] + 1) / (counts.sum(1) + 3))    # x2's parent missing: P(x2 | c)
+    expected += np.log(model.conditional_table(3)[2, :, 0])        # P(x3 | x2 = 2, c)
+    np.testing.assert_allclose(model._class_scores(x)[0], expected, rtol=1e-12)
+
+
+def test_weights_equal_row_duplication():
+    rng = np.random.default_rng(6)
+    X, y = chain_data(200, rng, missing=0.05)
+    reps = rng.integers(0, 4, 200)
+    a = TAN().fit(X, y, sample_weight=reps.astype(float))
+    b = TAN().fit(np.repeat(X, reps, axis=0), np.repeat(y, reps))
+    assert np.array_equal(a.parents_, b.parents_)
+    np.testing.assert_allclose(a.edge_weights_, b.edge_weights_, atol=1e-12)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), rtol=1e-12)
+
+
+def test_probabilities_determinism_and_edge_cases():
+    rng = np.random.default_rng(7)
+    X, y = chain_data(300, rng, missing=0.1)
+    X[:, 3] = 2          # constant column
+    X[:, 4] = -1         # all-missing column
+    a = TAN().fit(X, y, n_values=[3, 3, 3, 3, 3])
+    b = TAN().fit(X, y, n_values=[3, 3, 3, 3, 3])
+    p = a.predict_proba(X)
+    assert p.tobytes() == b.predict_proba(X).tobytes()
+    np.testing.assert_allclose(p.sum(1), 1)
+    np.testing.assert_allclose(np.exp(a.predict_log_proba(X)), p)
+    assert np.isfinite(a.decision_function(X)).all()
+    # class with no training weight: uniform CP tables, prior alpha / (N + K alpha)
+    w = np.where(y == 1, 0.0, 1.0)
+    c = TAN().fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(c.conditional_table(0)[:, 1, :], 1 / 3)
+    # no attributes / one attribute
+    with pytest.raises(ValueError, match=r"0 feature\(s\)"):
+        TAN().fit(X[:, :0], y)
+    one = TAN().fit(X[:, :1], y)
+    nb = NaiveBayes().fit(X[:, :1], y)
+    np.testing.assert_allclose(one.decision_function(X[:, :1]), nb.decision_function(X[:, :1]))
+
+
+def test_many_attributes_no_underflow():
+    rng = np.random.default_rng(8)
+    X, y = chain_data(200, rng, d=80)
+    p = TAN().fit(X, y).predict_proba(X)
+    assert np.isfinite(p).all() and np.allclose(p.sum(1), 1)
+
+
+@pytest.mark.parametrize("params, word", [({"alpha": 0}, "alpha"), ({"structure": "full"}, "structure"),
+                                          ({"root": "middle"}, "root"), ({"root": 9}, "root")])
+def test_bad_params(params, word):
+    X, y = chain_data(50, np.random.default_rng(9))
+    with pytest.raises(ValueError, match=word):
+        TAN(**params).fit(X, y)
+
+
+def _local_score(counts, alpha):
+    """Weka's BAYES local score of a (rows, values) count table, written from its definition."""
+    from scipy.special import gammaln
+    out = 0.0
+    for row in counts:
+        v = len(row)
+        out += sum(gammaln(alpha + n) - gammaln(alpha) for n in row)
+        out -= gammaln(v * alpha + row.sum()) - gammaln(v * alpha)
+    return out
+
+
+def test_bayesian_edge_gain_equals_hand_computed_score():
+    rng = np.random.default_rng(11)
+    n, nv, k = 60, np.array([3, 2, 4]), 3
+    X = np.column_stack([rng.integers(0, v, n) for v in nv])
+    X[::7, 1] = -1  # missing: both scores of a gain use the rows where the two attributes are observed
+    y = rng.integers(0, k, n)
+    w = rng.uniform(0.5, 2.0, n)
+    gains = bayesian_edge_gains(X, y, w, nv, k, alpha=0.5)
+    for i, j in itertools.permutations(range(3), 2):
+        ok = (X[:, i] >= 0) & (X[:, j] >= 0)
+        with_parent = np.zeros((k * nv[j], nv[i]))
+        class_only = np.zeros((k, nv[i]))
+        for a, b, c, wt in zip(X[ok, i], X[ok, j], y[ok], w[ok]):
+            with_parent[c * nv[j] + b, a] += wt
+            class_only[c, a] += wt
+        expected = _local_score(with_parent, 0.5) - _local_score(class_only, 0.5)
+        assert gains[i, j] == pytest.approx(expected, rel=1e-10, abs=1e-10)
+    np.testing.assert_array_equal(np.diag(gains), 0.0)
+
+
+def test_greedy_directed_tree_follows_the_best_outward_arc():
+    gains = np.array([[0.0, 5.0, 1.0, 0.0],
+                      [2.0, 0.0, 3.0, -1.0],
+                      [4.0, 0.5, 0.0, 2.5],
+                      [0.0, -2.0, 6.0, 0.0]])
+    # gains[child, parent]: best arc 2 -> 3 (6.0); then 2 -> 1 (3.0) beats 2 -> 0 (1.0) and 3 -> 1 (-1.0);
+    # then 1 -> 0 (5.0)
+    np.testing.assert_array_equal(greedy_directed_tree(gains), [1, 2, -1, 2])
+
+
+def _id_attribute_data(n=120, seed=0):
+    """Column 0 is a row ID (a distinct value per row); columns 1-6 are noisy copies of the class."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 4, n)
+    X = np.column_stack([np.arange(n)] + [np.where(rng.random(n) < 0.7, y, rng.integers(0, 4, n))
+                                          for _ in range(6)])
+    return X, y
+
+
+def test_id_like_attribute_dominates_cmi_but_not_the_bayesian_score():
+    X, y = _id_attribute_data()
+    train, test = np.arange(0, len(y), 2), np.arange(1, len(y), 2)  # test rows carry unseen IDs
+    nv = X.max(axis=0) + 1
+    cmi = TAN(criterion="cmi").fit(X[train], y[train], n_values=nv)
+    bayes = TAN(criterion="bayes").fit(X[train], y[train], n_values=nv)
+    # CMI: the ID is the parent of every other attribute (I(ID; X_j | C) = H(X_j | C) is maximal) ...
+    np.testing.assert_array_equal(cmi.parents_[1:], 0)
+    # ... the Bayesian score pays for its parameters: the ID is nobody's parent
+    assert not np.any(bayes.parents_ == 0)
+    acc_cmi = np.mean(cmi.predict(X[test]) == y[test])
+    acc_bayes = np.mean(bayes.predict(X[test]) == y[test])
+    nb = np.mean(NaiveBayes(prior="laplace").fit(X[train], y[train], n_values=nv).predict(X[test]) == y[test])
+    assert acc_bayes >= nb - 0.05 and acc_cmi < acc_bayes - 0.2

@@ -1,0 +1,253 @@
+"""Lee et al. (2006) report: pooling, one-sided tests, verdict rules (hand-made inputs) and the L7 check."""
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from nbx.pipeline import config
+from nbx.pipeline.learners import build_learner
+from nbx.papers.lee2006 import checks as vc
+from nbx.models.naive_bayes import NaiveBayes
+from nbx.models.tan import TAN
+from nbx.report import claims
+from nbx.papers.lee2006 import report as L
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+# ------------------------------------------------------------------------------------ one-sided test
+def test_one_sided_p_hand_computed_and_direction():
+    a, b = np.array([3.0, 5.0, 7.0]), np.array([2.0, 3.0, 4.0])   # d = 1, 2, 3: mean 2, sd 1, t = 2√3
+    t = 2 * np.sqrt(3)
+    expected = 0.5 * (1 - t / np.sqrt(2 + t ** 2))                   # Student t tail, df = 2, closed form
+    assert L.one_sided_p(a, b) == pytest.approx(expected) == pytest.approx(0.03709, abs=1e-5)
+    assert L.one_sided_p(b, a) == pytest.approx(1 - expected)          # the other direction
+    rng = np.random.default_rng(0)
+    x = rng.random(50)
+    assert L.one_sided_p(x + 0.05 + 0.01 * rng.standard_normal(50), x) < 1e-6
+    assert L.one_sided_p(x - 0.05 + 0.01 * rng.standard_normal(50), x) > 1 - 1e-6
+
+
+def test_one_sided_p_constant_differences():
+    x = np.array([0.5, 0.6, 0.7])
+    assert L.one_sided_p(x + 0.1, x) == 0.0
+    assert L.one_sided_p(x, x) == 0.5
+    assert L.one_sided_p(x - 0.1, x) == 1.0
+    assert np.isnan(L.one_sided_p(x[:1], x[:1]))
+
+
+# ------------------------------------------------------------------------------------ verdict rules
+def test_status_and_verdict_rules():
+    assert L.status(0.4, 0.01) == L.HOLDS
+    assert L.status(0.4, 0.2) == L.DIRECTION
+    assert L.status(0.0, 0.5) == L.FAILS and L.status(-1.0, 0.99) == L.FAILS
+    assert L.verdict([L.HOLDS, L.HOLDS]) == claims.REPRODUCED
+    assert L.verdict([L.HOLDS, L.DIRECTION]) == claims.PARTLY
+    assert L.verdict([L.DIRECTION]) == claims.PARTLY
+    assert L.verdict([L.FAILS, L.FAILS]) == claims.NOT_REPRODUCED
+    assert L.never_worse_status(5, 0) == L.HOLDS
+    assert L.never_worse_status(0, 0) == L.FAILS
+    assert L.never_worse_status(5, 1) == L.DIRECTION
+    assert L.never_worse_status(1, 1) == L.FAILS
+
+
+def test_nonbinary_and_l7_status():
+    drop_muv, drop_ada = {"IRIS": 1.0, "WAVEFORM": 2.0}, {"IRIS": 1.5, "WAVEFORM": 9.0}
+    assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == L.HOLDS
+    drop_ada["IRIS"] = 0.0                    # worse on IRIS, better on average (-1 + 7 > 0)
+    assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == L.DIRECTION
+    assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS"]) == L.FAILS
+    assert L.nonbinary_status(drop_muv, drop_ada, []) == L.FAILS
+    recs = [{"n": 100, "median_rel_error": 0.3}, {"n": 1000, "median_rel_error": 0.05}]
+    assert L.l7_status(recs) == L.HOLDS
+    assert L.l7_status([recs[0], {"n": 1000, "median_rel_error": 0.2}]) == L.DIRECTION
+    assert L.l7_status([recs[0], {"n": 1000, "median_rel_error": 0.4}]) == L.FAILS
+
+
+# ------------------------------------------------------------------------------------ pooling
+def test_evaluate_pools_pairs_datasets_and_folds():
+    acc = {("A", "p"): [0.8, 0.9, 1.0], ("A", "q"): [0.7, 0.9, 0.8], ("A", "r"): [0.6, 0.6, 0.9],
+           ("B", "p"): [0.5, 0.5, 0.5], ("B", "q"): [0.6, 0.6, 0.6], ("B", "r"): [0.5, 0.4, 0.5]}
+    comp = L.Comparison("k", "t", "better", "worse", (("p", "q"), ("p", "r")), 0.01)
+    o = L.evaluate(comp, lambda ds, x: np.array(acc[ds, x]), ["A", "B"])
+    assert o.n == 12                                       # 2 data sets x 2 pairs x 3 folds
+    better = np.array(acc["A", "p"] * 2 + acc["B", "p"] * 2)
+    worse = np.array(acc["A", "q"] + acc["A", "r"] + acc["B", "q"] + acc["B", "r"])
+    assert o.mean_diff == pytest.approx(100 * (better - worse).mean())
+    assert o.p == pytest.approx(sps.ttest_rel(better, worse, alternative="greater").pvalue)
+    # scatter point of A: x = mean(q, r) = 0.75, y = mean(p) = 0.9; of B: x = 0.5333, y = 0.5
+    assert o.means["A"] == pytest.approx((75.0, 90.0))
+    assert o.means["B"] == pytest.approx((100 * 1.6 / 3, 50.0))
+    assert (o.wins, o.losses) == (1, 1)
+    assert L.evaluate(L.Comparison("k", "t", "b", "w", (), None), None, ["A"]) is None
+
+
+def test_restricted_keeps_pairs_whose_learners_ran():
+    comp = L.comparisons()["fig2a_boot"]
+    ran = {"muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle", "muv_tan3_boot_bal_js"}
+    assert L.Comparison.restricted(comp, lambda *xs: all(x in ran for x in xs)).pairs == \
+        (("muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle"),)
+
+
+def test_paper_situation_counts_and_learner_names():
+    """The paper's pooled counts: 360 (2(a)-(c), 3(a) rules), 180 (2(d), 3(a) vs 1NB/1TAN), 60 (3(b)),
+    and every learner a comparison uses is a lee2006 learner in params.yaml."""
+    params = config.load_params(REPO / "params.yaml")
+    learners = set(params["experiments"]["lee2006"]["learners"])
+    per_pair = 12 * 5
+    counts = {k: len(c.pairs) * per_pair for k, c in L.comparisons().items()}
+    assert counts["fig2a_boot"] == counts["fig2a_disj"] == counts["fig2b"] == counts["fig2c"] == 360
+    assert counts["fig2c_per_class"] == 360
+    assert counts["fig2d"] == counts["fig3a_1nb"] == counts["fig3a_1tan"] == 180
+    assert counts["fig2d_t10"] == counts["fig2d_t25"] == 60
+    assert all(counts[f"fig3a_{r}"] == 360 for r in L.RULES)
+    assert all(counts[f"fig3b_{r}"] == 60 for r in L.RULES)
+    for c in L.comparisons().values():
+        assert {x for pair in c.pairs for x in pair} <= learners, c.key
+    assert learners >= set(L._learners(*L.comparisons()))
+    # 2(c): the default pairs each ξ with the skewed MUV of the same ξ; one member per class enters 3 times
+    assert L.comparisons()["fig2c"].pairs[0] == ("muv_nb2_boot_bal_js", "muv_nb2_disj_skew_js")
+    skew = [lo for _, lo in L.comparisons()["fig2c_per_class"].pairs]
+    assert skew.count("muv_nb_disj_skew_js") == skew.count("muv_tan_disj_skew_js") == 3
+    for name, expected in (("muv_nb_disj_skew_js", "per_class"), ("muv_tan3_disj_skew_js", "sorted")):
+        assert build_learner(params, name).estimator.skew == expected
+    for t in (2, 3, 4, 10, 25):   # MUV(Ada) combines the base models of the AdaBoost(NB) it is compared with
+        assert build_learner(params, f"muv_nb{t}_ada_js").seed_name == f"adaboost_nb{t}"
+        assert build_learner(params, f"adaboost_nb{t}").estimator.n_estimators == t
+    assert L.comparisons()["fig2a_boot_nonbinary"].nonbinary and not L.comparisons()["fig2a_boot"].nonbinary
+
+
+# ------------------------------------------------------------------------------------ whole section
+class FakeContext:
+    """Per-fold accuracies = data-set level + learner effects + small noise: js variants (not skewed) get
+    ``js`` points, disjoint samples lose 1 point, AdaBoost(NB) loses 5 points on the 3-class sets."""
+
+    def __init__(self, learners, js: float = 2.0):
+        rng = np.random.default_rng(0)
+        self.exp = SimpleNamespace(name="lee2006", learners=learners)
+        self.learners = learners
+        self.analysis = {}  # no synthetic check results: L7 is not testable
+        self.datasets = {"BREAST": "breast-cancer", "GLASS2": "glass2", "IRIS": "iris", "WAVEFORM": "waveform300"}
+        level = {p: 0.6 + 0.05 * i for i, p in enumerate(self.datasets)}
+        self._acc = {}
+        for p in self.datasets:
+            for x in learners:
+                bonus = js if (x.endswith("_js") and "skew" not in x) else 0.0
+                bonus -= 1.0 if "_disj_bal_" in x else 0.0
+                bonus -= 5.0 if (x.startswith("adaboost") and p in ("IRIS", "WAVEFORM")) else 0.0
+                self._acc[p, x] = np.clip(level[p] + bonus / 100 + 0.003 * rng.standard_normal(5), 0, 1)
+
+    def has(self, *xs):
+        return all(x in self.learners for x in xs)
+
+    def split_acc(self, p, x):
+        return self._acc[p, x]
+
+    def labels(self, p):
+        return np.arange(3 if p in ("IRIS", "WAVEFORM") else 2)
+
+    def fit_info(self, learner):
+        return {"iris": [{"kept": 2, "restarts": {"error>=0.5": 1}}] * 5} if learner.startswith("adaboost") else {}
+
+
+def claim_table(text):
+    return {c: v.strip("*") for c, v in (line.strip("| ").split(" | ") for line in text.splitlines()
+                                         if line.startswith("| L") and "**" in line)}
+
+
+def test_sections_on_a_fake_context(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
+    verdicts = claim_table("\n".join(L.sections(FakeContext(learners, js=2.0))))
+    assert verdicts == {"L1": claims.REPRODUCED, "L2": claims.REPRODUCED, "L3": claims.REPRODUCED,
+                        "L4": claims.REPRODUCED, "L5": claims.REPRODUCED, "L6": claims.REPRODUCED,
+                        "L7": claims.NOT_TESTABLE}   # no analysis metrics in this directory
+    figures = tmp_path / "reports" / "figures" / "lee2006"
+    for name in ("fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3a_averages"):
+        assert (figures / f"{name}.png").stat().st_size > 1000
+    for name in ("fig2c", "fig2c_per_class", "fig2d", "fig2d_t10", "fig2d_t25"):
+        assert (figures / f"{name}.csv").read_text().startswith("dataset,x,y\n")
+    rows = (figures / "fig2d.csv").read_text().splitlines()
+    assert rows[0] == "dataset,x,y" and len(rows) == 1 + 4
+    ds, x, y = rows[3].split(",")                        # IRIS: AdaBoost (x) 5 + 2 points below MUV js (y)
+    assert ds == "IRIS" and float(y) - float(x) == pytest.approx(7.0, abs=0.5)
+    # js worse than everything it is compared with: L1, L5, L6 turn; L2 (disj -1 as well) and L3 partly/not
+    verdicts = claim_table("\n".join(L.sections(FakeContext(learners, js=-2.0))))
+    assert verdicts["L1"] == verdicts["L5"] == verdicts["L6"] == claims.NOT_REPRODUCED
+    assert verdicts["L3"] == claims.NOT_REPRODUCED and verdicts["L2"] == claims.REPRODUCED
+
+
+def test_nonbinary_comparisons_pool_the_multiclass_sets_only():
+    learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
+    out = L.outcomes(FakeContext(learners))
+    o = out["fig2a_boot_nonbinary"]
+    assert list(o.means) == ["IRIS", "WAVEFORM"] and o.n == 6 * 2 * 5
+    assert o.means["IRIS"] == out["fig2a_boot"].means["IRIS"]
+
+
+def test_agreement_counts_equal_predictions_over_data_sets(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ctx = FakeContext(["a", "b", "c"])
+    ctx.datasets = {"A": "da", "B": "db"}
+    probas = {"a": [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]], "b": [[0.7, 0.3], [0.6, 0.4], [0.1, 0.9]]}
+    for ds, n in (("da", 3), ("db", 1)):
+        for x in ("a", "b"):
+            proba = np.array(probas[x][:n] if ds == "da" else [[0.5, 0.4]])
+            path = tmp_path / L.layout.predictions("lee2006", x, ds)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(path, proba=proba, split=np.zeros(n, int), row=np.arange(n))
+    assert L.agreement(ctx, "a", "b") == pytest.approx(2 / 4)          # first row of da and the row of db
+    assert L.agreement(ctx, "a", "c") is None                         # c has no stored predictions
+
+
+def test_missing_learners_make_claims_not_testable(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ctx = FakeContext(["nb_laplace", "tan", "muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle"])
+    text = "\n".join(L.sections(ctx))
+    assert "| L2 | **not testable** |" in text and "| L6 | **not testable** |" in text
+
+
+# ------------------------------------------------------------------------------------ L7 check
+def test_sample_chain_follows_its_network():
+    rng = np.random.default_rng(0)
+    net = vc.random_chain_network(rng, classes=2, attributes=3, values=3)
+    X, y = vc.sample_chain(net, 40000, rng)
+    np.testing.assert_allclose(np.bincount(y) / len(y), net[0], atol=0.01)
+    sel = (y == 1) & (X[:, 0] == 2)                       # P(X_1 | C = 1, X_0 = 2)
+    np.testing.assert_allclose(np.bincount(X[sel, 1], minlength=3) / sel.sum(), net[1][1][1, 2], atol=0.03)
+
+
+@pytest.mark.parametrize("make", [NaiveBayes, TAN])
+def test_variance_formula_agrees_with_monte_carlo_small_case(make):
+    """2000 draws: the empirical variance has relative noise sqrt(2/2000) ≈ 3%; at N = 5000 eq. 8's
+    median relative error must be below 10%, and E_MC[P(c|e)] equal P at the posterior means (eq. 7)."""
+    rng = np.random.default_rng(3)
+    net = vc.random_chain_network(rng, classes=2, attributes=3, values=3)
+    X, y = vc.sample_chain(net, 5000, rng)
+    Xq, _ = vc.sample_chain(net, 20, rng)
+    res = vc.compare(make().fit(X, y, n_values=[3, 3, 3]), Xq, 2000, np.random.default_rng(4))
+    assert res["median_rel_error"] < 0.10
+    assert 0.9 < res["median_ratio"] < 1.1
+    assert res["max_mean_error"] < 0.01
+
+
+def test_run_reports_each_structure_and_size():
+    res = vc.run({"sizes": [200, 4000], "draws": 1000, "queries": 10}, seed=0)
+    assert res["settings"]["mc_noise"] == pytest.approx(np.sqrt(2 / 1000))
+    for name in ("nb", "tan"):
+        recs = res["results"][name]
+        assert [r["n"] for r in recs] == [200, 4000]
+        assert recs[1]["median_variance"] < recs[0]["median_variance"] / 5   # ≈ 1/20 the variance at 20x N
+        assert recs[1]["median_rel_error"] < 0.15
+
+
+def test_posterior_draws_rejects_incomplete_tan_queries():
+    rng = np.random.default_rng(0)
+    X, y = vc.sample_chain(vc.random_chain_network(rng, 2, 3, 3), 300, rng)
+    model = TAN().fit(X, y, n_values=[3, 3, 3])
+    Xq = X[:5].copy()
+    Xq[:, 0] = -1                                         # attribute 0 is the root: parent of attribute 1
+    with pytest.raises(ValueError, match="complete"):
+        vc.posterior_draws(model, Xq, 10, rng)

@@ -1,0 +1,268 @@
+"""Ting & Zheng (2003) report: w/l and sign tests, ratio means, verdict rules, the Kohavi-Wolpert loader on
+fake repeated-CV predictions, the §6 linear-form check (T5), and the sections on a stub context."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from nbx.pipeline import layout
+from nbx.papers.ting2003 import checks as lfc
+from nbx.core.io import write_npz
+from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
+from nbx.papers.ting2003 import report as tz
+
+
+# ------------------------------------------------------------------------------ w/l, sign test, ratios
+def test_compare_hand_computed():
+    a = [10, 20, 30, 40, 5]   # A's errors
+    b = [20, 20, 10, 50, 10]  # B's errors: A wins 3 (domains 0, 3, 4), loses 1 (2), ties 1 (1)
+    r = tz.compare(a, b)
+    assert (r.wins, r.losses, r.ties, r.n) == (3, 1, 1, 5)
+    assert r.p == pytest.approx(5 / 16)  # P(X >= 3), X ~ Bin(4, 1/2): (4 + 1) / 16
+    assert r.mean_ratio == pytest.approx(np.mean([0.5, 1.0, 3.0, 0.8, 0.5]))
+    assert r.reduction == pytest.approx(100 * (1 - 1.16))
+    assert r.wl == "3/1 (1 tie)"
+
+
+def test_ratio_mean_skips_zero_baseline_and_float_noise_is_a_tie():
+    assert tz.mean_ratio([1.0, 3.0, 2.0], [2.0, 0.0, 4.0]) == pytest.approx(0.5)
+    r = tz.compare([0.1 + 0.2], [0.3])
+    assert (r.wins, r.losses, r.ties, r.p) == (0, 0, 1, 1.0)
+
+
+def test_compare_ratios_counts_one_as_tie():
+    r = tz.compare_ratios([0.5, 1.0, 1.2, 0.9])
+    assert (r.wins, r.losses, r.ties) == (2, 1, 1)
+    assert r.mean_ratio == pytest.approx(0.9)
+
+
+def test_paper_table2_gives_the_papers_own_record():
+    """Our w/l, sign test and ratio mean on the paper's Table 2 errors give its printed 14/11, p = 0.3450."""
+    t2, t3, _ = tz.published()
+    keys = [k for k in t2.index if k != "mean"]
+    pub = tz.paper_errors(t2, t3, keys)
+    r = tz.compare(pub["blnbt0"], pub["nb_ting"])
+    assert (r.wins, r.losses) == (14, 11) and round(r.p, 4) == 0.3450
+    assert round(r.mean_ratio, 2) == t2.loc["mean", "ratio"] == 0.96
+    # BLNBT(10) derived as err x ratio reproduces §4.2's 16% over NB and 15% over BLNBT(0), to rounding
+    assert tz.compare(pub["blnbt10"], pub["nb_ting"]).reduction == pytest.approx(16, abs=0.5)
+    assert tz.compare(pub["blnbt10"], pub["blnbt0"]).reduction == pytest.approx(15, abs=0.5)
+    # Table 3 d = 3 from the ratios: 18 wins, 4 losses, 3 ties at two decimals (the paper prints 20/5)
+    r3 = tz.compare_ratios(t3.loc[keys, "d3_ratio"])
+    assert (r3.wins, r3.losses, r3.ties) == (18, 4, 3)
+
+
+# ------------------------------------------------------------------------------ verdict rules
+def _rec(wins, losses, mean_ratio):
+    return tz.record_from_diff([-1] * wins + [1] * losses, [mean_ratio] * (wins + losses))
+
+
+def test_verdict_t1():
+    assert tz.verdict_t1(_rec(14, 11, 0.96)) == REPRODUCED           # paper's numbers
+    assert tz.verdict_t1(_rec(14, 11, 0.70)) == PARTLY               # not significant but 30% reduction
+    assert tz.verdict_t1(_rec(20, 2, 0.60)) == NOT_REPRODUCED        # significant and large
+
+
+def test_verdict_t2():
+    paper = {0: 0.96, 1: 0.91, 3: 0.74, 5: 0.74, 10: 0.74}
+    p = {0: 0.345, 1: 0.2122, 3: 0.002, 5: 0.0073, 10: 0.0073}
+    assert tz.verdict_t2(paper, p) == REPRODUCED
+    assert tz.verdict_t2(paper, {**p, 10: 0.2}) == PARTLY
+    assert tz.verdict_t2({**paper, 3: 1.0, 5: 1.0, 10: 1.0}, {d: 0.5 for d in p}) == NOT_REPRODUCED
+
+
+def test_verdict_t3():
+    assert tz.verdict_t3(_rec(17, 8, 0.84), _rec(18, 7, 0.85)) == REPRODUCED
+    assert tz.verdict_t3(_rec(17, 8, 0.95), _rec(18, 7, 0.85)) == PARTLY  # 5% < 8% over NB
+    assert tz.verdict_t3(_rec(10, 15, 1.02), _rec(9, 16, 1.05)) == NOT_REPRODUCED
+
+
+def test_t4_checks_on_the_papers_table4_all_hold_and_a_flip_fails():
+    t4 = tz.published()[2].set_index("max_depth")
+    bias = {**{tz.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in tz.DEPTHS},
+            **{tz.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in tz.DEPTHS}}
+    var = {**{tz.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in tz.DEPTHS},
+           **{tz.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in tz.DEPTHS}}
+    checks = tz.t4_checks(bias, var)
+    assert len(checks) == 14 and all(ok for _, ok in checks)
+    assert tz.verdict_from_checks(checks) == REPRODUCED
+    flipped = tz.t4_checks(bias, {**var, "blnbt3": 8.0, "blnbt5": 8.0, "blnbt10": 8.0})
+    assert sum(not ok for _, ok in flipped) == 3 and tz.verdict_from_checks(flipped) == PARTLY
+
+
+# ------------------------------------------------------------------------------ T5 synthetic check
+@pytest.fixture(scope="module")
+def t5_result():
+    return lfc.run({"n_rows": 300, "n_estimators": 20, "tree_depth": 2}, seed=7)
+
+
+def test_t5_boosted_nb_is_one_linear_form(t5_result):
+    two = t5_result["two_class"]
+    scale = max(1.0, two["max_abs_H"])
+    assert two["max_abs_deviation"] <= 1e-10 * scale
+    assert two["lstsq_boosted_nb"]["max_abs"] <= 1e-9 * scale
+    assert t5_result["multiclass"]["max_abs_class_dependent_gap"] <= 1e-10 * scale
+    assert t5_result["multiclass"]["same_argmax"] == 1.0
+    assert two["fit_info"]["kept"] == 20
+    # boosted trees (and the discrete M1 vote) are not linear in per-attribute terms
+    assert two["tree"]["lstsq"]["rel_rms"] > 1e-3
+    assert tz.verdict_t5(t5_result) == REPRODUCED
+
+
+def test_t5_verdict_fails_on_a_deviation(t5_result):
+    bad = {**t5_result, "two_class": {**t5_result["two_class"], "max_abs_deviation": 1e-3}}
+    assert tz.verdict_t5(bad) == NOT_REPRODUCED
+    assert tz.claim_t5(None).verdict == NOT_TESTABLE
+
+
+def test_one_hot_lstsq_recovers_an_additive_function_exactly():
+    nv = [2, 3, 2]
+    grid = lfc.attribute_space(nv)
+    assert grid.shape == (12, 3)
+    H = 0.5 + np.array([1.0, -2.0])[grid[:, 0]] + np.array([0.0, 3.0, 1.0])[grid[:, 1]]
+    assert lfc.lstsq_residual(H, lfc.one_hot(grid, nv))["max_abs"] < 1e-12
+    xor = (grid[:, 0] ^ (grid[:, 2])).astype(float)
+    assert lfc.lstsq_residual(xor, lfc.one_hot(grid, nv))["max_abs"] > 0.1
+
+
+# ------------------------------------------------------------------------------ Kohavi-Wolpert loader
+def _write_fake(exp, ds, learner, y, preds_by_rep, folds=2):
+    """Plan of len(preds_by_rep) repetitions of ``folds``-fold CV and one-hot probas of the given
+    per-repetition class predictions, stored like the train stage does (rows in fold order)."""
+    n, k = len(y), int(max(np.max(preds_by_rep), y.max())) + 1
+    tests, repeat, proba, split, row = [], [], [], [], []
+    rng = np.random.default_rng(0)
+    for r, pred in enumerate(preds_by_rep):
+        fold = rng.permutation(np.arange(n) % folds)
+        for f in range(folds):
+            s = len(tests)
+            tests.append(fold == f)
+            repeat.append(r)
+            rows = np.flatnonzero(fold == f)
+            proba.append(np.eye(k, dtype=np.float32)[np.asarray(pred)[rows]])
+            split.append(np.full(rows.size, s))
+            row.append(rows)
+    write_npz(layout.split_plan(exp, ds), test=np.array(tests), repeat=np.array(repeat))
+    write_npz(layout.predictions(exp, learner, ds), proba=np.concatenate(proba),
+              split=np.concatenate(split), row=np.concatenate(row))
+
+
+def test_decomposition_from_fake_predictions(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    y = np.array([0, 1, 2, 1, 0, 2])
+    preds = np.array([[0, 1, 2, 0, 0, 1],
+                      [0, 2, 2, 1, 1, 1],
+                      [0, 1, 1, 1, 2, 1]])
+    _write_fake("exp", "toy", "lrn", y, preds)
+    pred, k = tz.repeated_predictions("exp", "toy", "lrn", len(y))
+    np.testing.assert_array_equal(pred, preds)
+    assert k == 3
+    bv = tz.decomposition("exp", "toy", "lrn", y)
+    # error: 2 + 3 + 3 wrong of 18 predictions (every case predicted once per repetition)
+    assert bv.error == pytest.approx(8 / 18)
+    assert bv.bias2 + bv.variance == pytest.approx(bv.error, abs=1e-12)
+    # case 5 (y = 2) is always predicted 1: all bias, no variance
+    assert (bv.case_bias2[5], bv.case_variance[5]) == (1.0, 0.0)
+
+
+def test_loader_rejects_a_row_predicted_twice_in_one_repetition(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    y = np.array([0, 1, 1, 0])
+    _write_fake("exp", "toy", "lrn", y, np.array([[0, 1, 1, 0]]))
+    with np.load(layout.predictions("exp", "lrn", "toy")) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["row"][1] = arrays["row"][0]
+    write_npz(layout.predictions("exp", "lrn", "toy"), **arrays)
+    with pytest.raises(ValueError, match="twice"):
+        tz.repeated_predictions("exp", "toy", "lrn", len(y))
+
+
+# ------------------------------------------------------------------------------ sections on a stub context
+class StubCtx:
+    """The ReportContext members the ting2003 sections use, over fake predictions on disk."""
+
+    def __init__(self, learners, names, ys, accs, fit_info=None):
+        self.exp = SimpleNamespace(name="ting2003", datasets={p: p.lower() for p in names},
+                                   protocol={"kind": "cv", "folds": 2, "repeats": 3})
+        self.datasets = dict(self.exp.datasets)
+        self.unavailable = {}
+        self.learners = learners
+        self.analysis = {}
+        self._ys, self._accs, self._fit_info = ys, accs, fit_info or {}
+
+    def has(self, *learners):
+        return all(x in self.learners for x in learners)
+
+    def acc(self, p, learner):
+        return self._accs[learner][p]
+
+    def labels(self, p):
+        return self._ys[p]
+
+    def fit_info(self, learner):
+        return self._fit_info.get(learner, {})
+
+
+def _stub(tmp_path, learners):
+    rng = np.random.default_rng(3)
+    names = ["Glass", "Pima", "Sonar"]
+    ys, accs = {}, {x: {} for x in learners}
+    for p in names:
+        y = rng.integers(0, 2, 40)
+        ys[p] = y
+        for x in learners:
+            preds = np.where(rng.random((3, 40)) < 0.8, y, 1 - y)
+            _write_fake("ting2003", p.lower(), x, y, preds)
+            accs[x][p] = 100 * float(np.mean(preds == y))
+    info = {"blnbt0": {p.lower(): [{"kept": 100, "restarts": {"error>=0.5": 2, "error=0": int(p == "Pima")}}] * 6
+                       for p in names}}
+    return StubCtx(learners, names, ys, accs, info)
+
+
+def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ctx = _stub(tmp_path, list(tz.LNBT.values()) + list(tz.BLNBT.values()))
+    ctx.analysis = lfc.run({"n_rows": 200, "n_estimators": 5}, 1)
+    text = "\n".join(tz.sections(ctx))
+    for title in ("## Table 2", "## Table 3", "## Table 4", "## Figure 3", "## Restarts", "## §6"):
+        assert title in text
+    assert "Pima (1.0)" in text  # ε = 0 restarts listed per domain
+    verdicts = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines()
+                if line.startswith("| T")}
+    assert set(verdicts) == {"T1", "T2", "T3", "T4", "T5"} and verdicts["T5"] == f"**{REPRODUCED}**"
+    assert (tmp_path / "reports/figures/ting2003/figure3_ratio_over_nb.png").stat().st_size > 1000
+    # Table 4 on the fake predictions: bias + variance is each learner's pooled error
+    data = tz._Data(ctx)
+    for x in ("nb_ting", "blnbt3"):
+        for p, bv in zip(data.names, data.bv(x)):
+            assert bv.bias2 + bv.variance == pytest.approx(1 - ctx.acc(p, x) / 100)
+
+
+def test_sections_with_missing_learners_mark_claims_not_testable(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ctx = _stub(tmp_path, ["nb_ting", "blnbt0"])
+    text = "\n".join(tz.sections(ctx))
+    assert "## Table 2" in text and "## Table 3" in text and "## Table 4" in text
+    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines()
+            if line.startswith("| T")}
+    assert rows["T3"] == rows["T4"] == rows["T5"] == f"**{NOT_TESTABLE}**"
+    assert rows["T1"] != f"**{NOT_TESTABLE}**"
+
+
+def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
+    """§3.2 (iii) section: per reading, mean depth over domains of the per-domain mean over splits, and the
+    number of domains below depth 3, from LNBT's fit_info depth and BLNBT's base_mean depth."""
+    monkeypatch.chdir(tmp_path)
+    learners = list(tz.LNBT.values()) + list(tz.BLNBT.values()) + list(tz.LNBT_NODE.values()) + \
+        list(tz.BLNBT_NODE.values())
+    ctx = _stub(tmp_path, learners)
+    depth = {"glass": [1, 2], "pima": [4, 4], "sonar": [2, 3]}  # domain means 1.5, 4, 2.5
+    ctx._fit_info["lnbt10"] = {ds: [{"depth": v} for v in vs] for ds, vs in depth.items()}
+    ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
+    assert tz.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
+    lines, res = tz.depth_section(tz._Data(ctx))
+    assert res[("children (default)", "lnbt10")]["mean_depth"] == pytest.approx(8 / 3)
+    assert res[("children (default)", "lnbt10")]["shallow"] == 2
+    assert res[("children (default)", "blnbt10")]["shallow"] == 1  # 2.5, 5, 3.5
+    assert ("node", "lnbt10_node") not in res  # no fit_info: no row
+    assert any("LNBT(3) = LNBT(10)" in line for line in lines)

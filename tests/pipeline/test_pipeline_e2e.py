@@ -1,0 +1,208 @@
+"""A small end-to-end `dvc repro` of the real pipeline on a reduced params file, in a temporary git repository:
+outputs, determinism, a clean `git status` after a rerun, and which stages an edit re-runs."""
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+SMALL = {"wiering2003": {"Iris": "iris", "Vote": "vote"},
+         "wang2006": {"Australian": "australian", "Coding": "coding"},
+         "lee2006": {"GLASS2": "glass2", "WAVEFORM": "waveform300"},
+         "kang2006": {"Iris": "iris", "Labor": "labor"},
+         "ting2003": {"LED24": "led24", "Coding": "coding"},
+         "benchmark": {"iris": "iris", "vote": "vote", "labor": "labor"}}
+LEARNERS = {"wiering2003": ["nb_wiering", "boosting_nb"], "wang2006": ["c45", "nb_laplace"],
+            "lee2006": ["nb_laplace", "muv_nb2_boot_bal_js"], "kang2006": ["nb_kang", "hbayes_nb"],
+            "ting2003": ["nb_ting", "blnbt1"], "benchmark": ["nb_laplace", "c45", "tan", "lr_kang"]}
+LIMITED = {"learners": ["lr_kang"], "max_rows": 200}  # benchmark: lr_kang on iris (150 rows) and labor (57) only
+ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
+
+
+def run(cmd, cwd, check=True):
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env={**ENV, "PYTHONPATH": str(cwd / "src")})
+    if check:
+        assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
+    return out
+
+
+def ran(output: str) -> set[str]:
+    return set(re.findall(r"Running stage '([^']+)'", output))
+
+
+def stages_using(root: Path, source: str) -> set[str]:
+    """The code-* stages whose digest covers ``source``, and the stages that depend on those digests."""
+    top = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
+    code = {name for name, stage in top.items() if source in stage.get("deps", [])}
+    digests = {top[name]["outs"][0] for name in code}
+    names = set(code)
+    experiments = yaml.safe_load((root / "dvc.yaml").read_text())["vars"][0]["experiment_ids"]
+    for name, stage in top.items():
+        if "foreach" in stage:
+            for exp in experiments:
+                if {d.replace("${item}", exp) for d in stage["do"]["deps"]} & digests:
+                    names.add(f"{name}@{exp}")
+    for train in root.glob("stages/train/*/dvc.yaml"):
+        for name, stage in yaml.safe_load(train.read_text())["stages"].items():
+            if set(stage["deps"]) & digests:
+                names.add(f"{train.relative_to(root).as_posix()}:{name}")
+    return names
+
+
+@contextlib.contextmanager
+def edited(path: Path, text: str, root: Path | None = None):
+    """``path`` holds ``text`` inside the block; afterwards the original again (and, given the project
+    ``root``, the pipeline is brought back up to date)."""
+    original = path.read_text()
+    path.write_text(text)
+    try:
+        yield
+    finally:
+        path.write_text(original)
+        if root is not None:
+            run(["dvc", "repro"], root)
+
+
+def small_params() -> dict:
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    for name, block in params["experiments"].items():
+        block["datasets"] = SMALL[name]
+        block["learners"] = LEARNERS[name]
+        block["reference"] = LEARNERS[name][0]
+        block.pop("limited", None)
+        block["protocol"]["repeats"] = min(block["protocol"].get("repeats", 1), 2)
+        if block["protocol"]["kind"] == "cv":
+            block["protocol"].update(folds=3, folds_by_dataset={})
+    params["experiments"]["benchmark"]["limited"] = LIMITED
+    params["analyses"].update(  # the synthetic checks, small
+        wiering2003={"xor_seeds": 2, "parity_seeds": 1, "parity_layers": [6], "parity_passes": 5},
+        lee2006={"sizes": [300], "draws": 200, "queries": 5},
+        ting2003={"n_rows": 100, "n_estimators": 5})
+    return params
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory, mirror):
+    root = tmp_path_factory.mktemp("nbx")
+    shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.yaml", "dvc.lock",
+                                                                                      "__pycache__"))
+    shutil.copytree(REPO / "data" / "local", root / "data" / "local")
+    shutil.copy(REPO / "data" / ".gitignore", root / "data" / ".gitignore")
+    params = small_params()
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    run(["python", "-m", "nbx.pipeline.dvcgen"], root)
+    run(["git", "init", "-q"], root)
+    run(["dvc", "init", "-q"], root)
+    shutil.copytree(REPO / ".dvc" / "plots", root / ".dvc" / "plots")
+    first = run(["dvc", "repro"], root).stdout
+    run(["git", "add", "-A"], root)
+    run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first run"], root)
+    return root, params, first
+
+
+def test_repro_builds_metrics_results_and_reports(project):
+    from nbx.data.catalogue import load_catalogue
+    from nbx.data.fetch import mirror
+    root, params, _ = project
+    mirror_only = {n for n, e in load_catalogue().items() if e.source == "mirror-only"} if not mirror() else set()
+    for name in params["experiments"]:
+        available = [ds for ds in SMALL[name].values() if ds != "coding" and ds not in mirror_only]
+        results = json.loads((root / "data" / "results" / f"{name}.json").read_text())
+        assert sorted(results) == sorted(available)
+        for learner in params["experiments"][name]["learners"]:
+            summary = json.loads((root / "metrics" / name / f"{learner}.json").read_text())
+            assert set(summary) == {"acc", "rank", "wins", "ties", "losses", "sets", "log_loss", "brier", "ece", "auc"}
+            own = ["iris", "labor"] if learner in LIMITED["learners"] and name == "benchmark" else available
+            assert sorted(ds for ds in results if learner in results[ds]) == sorted(own)
+            assert summary["sets"] == len(own) == summary["wins"] + summary["ties"] + summary["losses"]
+            assert summary["acc"] == pytest.approx(
+                sum(results[ds][learner]["acc"] for ds in own) / len(own), abs=1e-3)
+        report = (root / "reports" / f"{name}.md").read_text()
+        assert "Unavailable data sets" in report and "seconds" not in report
+        assert (root / "reports" / "figures" / name / "accuracy.csv").exists()
+    assert "Coding (`coding`)" in (root / "reports" / "wang2006.md").read_text()
+    assert "## All 4 learners on the 2 data sets within the size limits" in (root / "reports" / "benchmark.md").read_text()
+    shown = run(["dvc", "metrics", "show"], root).stdout
+    assert max(len(line) for line in shown.splitlines()) <= 160
+    assert "metrics/kang2006/hbayes_nb.json" in shown
+    assert list((root / "data" / "timings" / "kang2006").glob("*.json"))  # written, but not versioned
+    plots = json.loads(run(["dvc", "plots", "show", "--json"], root).stdout)
+    # only the timing plot is missing: timings are not versioned, `nbx timings --pareto` writes its data
+    assert {e["source"] for e in plots.get("errors", [])} <= {"data/timings/benchmark/pareto.csv"}
+    assert "kang2006: accuracy per data set" in plots["data"]
+    assert "lee2006: Fig. 3(a) SumP/V vs 1NB" in plots["data"]  # a panel whose learners ran; the others are left out
+    run([sys.executable, "-m", "nbx.cli", "timings", "benchmark", "--pareto"], root)
+    assert "errors" not in json.loads(run(["dvc", "plots", "show", "--json"], root).stdout)
+    assert run(["git", "status", "--porcelain"], root).stdout == ""  # the front is not versioned either
+
+
+def test_second_repro_is_a_no_op_and_leaves_git_clean(project):
+    root, _, _ = project
+    out = run(["dvc", "repro"], root).stdout
+    assert not ran(out)
+    assert run(["git", "status", "--porcelain"], root).stdout == ""
+    target = "stages/train/kang2006/dvc.yaml:nb_kang"
+    before = (root / "data/predictions/kang2006/nb_kang/iris.npz").read_bytes()
+    run(["dvc", "repro", "--force", "--single-item", target], root)
+    assert (root / "data/predictions/kang2006/nb_kang/iris.npz").read_bytes() == before
+    assert run(["git", "status", "--porcelain"], root).stdout == ""
+
+
+def test_editing_one_learner_reruns_only_its_cells(project):
+    root, params, _ = project
+    changed = dict(params, learners=dict(params["learners"], nb_kang={"class": "NaiveBayes", "prior": "laplace"}))
+    with edited(root / "params.yaml", yaml.safe_dump(changed, sort_keys=False), root):
+        status = json.loads(run(["dvc", "status", "--json"], root).stdout)
+        assert set(status) == {"params"}  # the only stage that reads params.yaml
+        diff = json.loads(run(["dvc", "params", "diff", "--json"], root).stdout)["params.yaml"]
+        assert diff["learners.nb_kang.prior"] == {"old": "kang", "new": "laplace"}
+        out = run(["dvc", "repro"], root).stdout
+        assert ran(out) == {"params", "stages/train/kang2006/dvc.yaml:nb_kang", "evaluate@kang2006",
+                            "report@kang2006"}
+
+
+def test_editing_a_model_reruns_only_the_cells_that_import_it(project):
+    root, _, _ = project
+    module = root / "src/nbx/models/leveled_tree.py"
+    with edited(module, module.read_text() + "\n# touched by a test\n", root):
+        out = run(["dvc", "repro"], root).stdout
+        expected = stages_using(root, "src/nbx/models/leveled_tree.py")
+        assert {"code-ensembles-leveled_tree", "stages/train/ting2003/dvc.yaml:blnbt1"} <= expected
+        assert not any(name.endswith(("nb_ting", "nb_kang", "hbayes_nb")) for name in expected)
+        assert ran(out) == expected  # the cell's predictions are unchanged, so nothing after it runs
+
+
+def test_editing_report_code_reruns_only_reports(project):
+    root, _, _ = project
+    module = root / "src/nbx/report/tables.py"
+    with edited(module, module.read_text() + "\n# touched by a test\n"):
+        status = json.loads(run(["dvc", "status", "--json"], root).stdout)
+        assert set(status) == {f"code-report-{name}" for name in SMALL}
+
+
+def test_adding_a_data_set_to_one_experiment_touches_only_that_experiment(project):
+    root, params, _ = project
+    changed = json.loads(json.dumps(params))
+    changed["experiments"]["lee2006"]["datasets"]["IRIS"] = "iris"
+    with edited(root / "params.yaml", yaml.safe_dump(changed, sort_keys=False), root):
+        out = run(["dvc", "repro"], root).stdout
+        assert "prepare@lee2006" in ran(out)
+        assert all(name == "params" or "lee2006" in name for name in ran(out)), sorted(ran(out))
+
+
+def test_stage_scripts_explain_themselves(project):
+    root, _, _ = project
+    for script in ("prepare", "split", "discretize", "train", "evaluate", "analyse", "report"):
+        out = run(["python", f"stages/{script}.py", "--help"], root).stdout
+        assert "wiering2003" in out and "usage:" in out
+    out = run(["python", "stages/train.py", "kang2006", "nope"], root, check=False)
+    assert out.returncode == 1 and out.stderr.count("\n") == 1
+    assert "params.yaml:" in out.stderr and "'nope' is not one of this experiment's learners" in out.stderr

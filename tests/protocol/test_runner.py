@@ -1,0 +1,135 @@
+"""The split runner: results depend neither on the number of workers nor on the backend; seeds follow seed
+names; a failing split is reported as one line naming the data set and split."""
+import numpy as np
+import pytest
+
+from nbx.pipeline import config
+from nbx.pipeline.learners import build_learner
+from nbx.protocol import runner
+from nbx.core.base import ordinal_params
+from nbx.models.muv import MUV
+from nbx.models.naive_bayes import NaiveBayes
+from nbx.protocol.runner import SplitData, TrainError, run_datasets, run_splits
+
+PARAMS = config.load_params()
+
+
+def _data(seed=0, n=120, d=5) -> SplitData:
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, (n, d))
+    y = ((X[:, 0] + rng.integers(0, 2, n)) % 3).astype(np.int64)
+    test = np.zeros((3, n), bool)
+    for s in range(3):
+        test[s, s::3] = True
+    return SplitData(y, test, 3, codes=np.stack([X] * 3), n_values=np.full((3, d), 3))
+
+
+@pytest.fixture
+def always_pool(monkeypatch):
+    monkeypatch.setattr(runner, "POOL_MIN_SECONDS", -1.0)
+
+
+def test_results_do_not_depend_on_worker_count(always_pool):
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    one = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=1)
+    two = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=2)
+    for key, value in one.arrays().items():
+        assert value.tobytes() == two.arrays()[key].tobytes()
+    assert one.proba.shape == (120, 3) and np.allclose(one.proba.sum(axis=1), 1, atol=1e-6)
+
+
+def test_a_cell_pools_every_split_of_every_data_set_with_the_same_results(always_pool):
+    """run_datasets spreads all (data set, split) tasks over one pool, yet each data set's outputs equal its own
+    serial run_splits, data sets come back in order and every split is reported once."""
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    data = {"a": _data(0), "b": _data(1, n=90), "c": _data(2, d=4)}
+    seen = []
+    pooled = list(run_datasets(learner, data, 7, "e", "l", n_jobs=2, on_split=seen.append))
+    assert [ds for ds, _ in pooled] == ["a", "b", "c"]
+    assert sorted(seen) == ["a"] * 3 + ["b"] * 3 + ["c"] * 3
+    for ds, out in pooled:
+        alone = run_splits(learner, data[ds], 7, ("e", ds, "l"), n_jobs=1)
+        for key, value in alone.arrays().items():
+            assert value.tobytes() == out.arrays()[key].tobytes()
+
+
+def test_results_on_a_dask_cluster_equal_the_local_run(always_pool, monkeypatch):
+    pytest.importorskip("dask.distributed")
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    local = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=1)
+    monkeypatch.setenv("NBX_BACKEND", "dask")
+    monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)  # a LocalCluster
+    on_dask = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=2)
+    for key, value in local.arrays().items():
+        assert value.tobytes() == on_dask.arrays()[key].tobytes()
+
+
+def test_a_failing_split_is_one_line_naming_data_set_and_split():
+    data = _data()
+    data.codes = data.codes.copy()
+    data.codes[1, 0, 0] = 7  # exceeds n_values = 3 in split 1 only (row 0 trains there)
+    with pytest.raises(TrainError, match=r"^e/d split 1: ValueError: .*") as err:
+        run_splits(NaiveBayes(), data, 7, ("e", "d", "l"), n_jobs=1)
+    assert "\n" not in str(err.value)
+
+
+def test_seed_name_decides_the_random_members():
+    learner = MUV(base=NaiveBayes(), n_estimators=3, combiner="sum_prob")
+    a = run_splits(learner, _data(), 7, ("e", "d", "x"), n_jobs=1).proba
+    b = run_splits(learner, _data(), 7, ("e", "d", "x"), n_jobs=1).proba
+    c = run_splits(learner, _data(), 7, ("e", "d", "y"), n_jobs=1).proba
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_combiner_siblings_share_seed_names():
+    for k in (2, 3, 4):
+        for structure in ("nb", "tan"):
+            names = {build_learner(PARAMS, f"muv_{structure}{k}_boot_bal_{c}").seed_name
+                     for c in ("js", "mle", "sum_vote", "max_prob", "sum_prob", "min_var")}
+            assert names == {f"muv_{structure}{k}_boot_bal"}
+        assert build_learner(PARAMS, f"muv_nb{k}_ada_js").seed_name == f"adaboost_nb{k}"
+        assert build_learner(PARAMS, f"adaboost_nb{k}").seed_name == f"adaboost_nb{k}"
+    assert build_learner(PARAMS, "c45_kang").input == "discrete"
+    assert build_learner(PARAMS, "c45").input == "mixed"
+
+
+def test_all_classes_gives_the_learner_every_class_of_the_data_set():
+    """``all_classes`` sets ``classes`` to every class index, so a class missing from a split's training part
+    gets the learner's probability (Wiering's counters at γ) instead of 0; only the learners asking for it
+    change."""
+    data = _data()
+    data.y = data.y.copy()
+    data.y[0] = 3  # a fourth class; row 0 is a test row of split 0, so split 0 trains without it
+    data.n_classes = 4
+    learner = NaiveBayes(alpha=0.1, denominator="class")
+    seen = run_splits(learner, data, 7, ("e", "d", "l"), n_jobs=1)
+    every = run_splits(learner, data, 7, ("e", "d", "l"), n_jobs=1, all_classes=True)
+    split0 = seen.split == 0
+    assert np.all(seen.proba[split0, 3] == 0) and np.all(every.proba[split0, 3] > 0)
+    assert learner.classes is None  # the learner given is not changed
+    assert build_learner(PARAMS, "nb_wiering").all_classes
+    assert not build_learner(PARAMS, "nb_wiering_seenclasses").all_classes
+    assert not build_learner(PARAMS, "nb_laplace").all_classes
+
+
+def test_numeric_ordinal_gives_nested_trees_the_numeric_columns():
+    """``numeric_ordinal`` sets every ``ordinal`` parameter, nested ones too, to the data set's numeric columns:
+    the boosted trees then equal a run whose base was given that mask by hand."""
+    from nbx.models.ensembles import AdaBoostM1
+    from nbx.models.leveled_tree import LeveledNBTree
+    rng = np.random.default_rng(3)
+    n = 300
+    X = np.column_stack([rng.integers(0, 6, n), rng.integers(0, 3, n), rng.integers(0, 5, n)])
+    y = ((X[:, 0] >= 3) ^ (X[:, 2] >= 2)).astype(np.int64)
+    test = np.zeros((2, n), bool)
+    test[0, ::2], test[1, 1::2] = True, True
+    data = SplitData(y, test, 2, codes=np.stack([X] * 2), n_values=np.tile([6, 3, 5], (2, 1)),
+                     numeric=np.array([True, False, True]))
+    boost = AdaBoostM1(LeveledNBTree(max_depth=2, min_split=10), n_estimators=5)
+    auto = run_splits(boost, data, 7, ("e", "d", "l"), n_jobs=1, numeric_ordinal=True)
+    by_hand = run_splits(boost.set_params(base__ordinal=[True, False, True]), data, 7, ("e", "d", "l"), n_jobs=1)
+    plain = run_splits(boost.set_params(base__ordinal=None), data, 7, ("e", "d", "l"), n_jobs=1)
+    assert auto.proba.tobytes() == by_hand.proba.tobytes() != plain.proba.tobytes()
+    assert ordinal_params(boost) == ["base__ordinal"]
+    assert build_learner(PARAMS, "blnbt10").numeric_ordinal
+    assert not build_learner(PARAMS, "blnbt10_multiway").numeric_ordinal

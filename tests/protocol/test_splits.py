@@ -1,0 +1,40 @@
+import numpy as np
+import pytest
+
+from nbx.protocol.splits import dataset_seed, make_plan
+
+
+def test_repeated_stratified_cv_partitions_every_repeat():
+    y = np.repeat([0, 1, 2], [17, 9, 5])
+    test, repeat = make_plan(y, {"kind": "cv", "folds": 3, "repeats": 10}, dataset_seed(1, "d"), "d")
+    assert test.shape == (30, len(y)) and repeat.tolist() == list(np.repeat(np.arange(10), 3))
+    for r in range(10):
+        block = test[repeat == r]
+        assert np.all(block.sum(axis=0) == 1)                      # each row tested once per repeat
+        counts = np.stack([np.bincount(y[m], minlength=3) for m in block])
+        assert np.all(counts.max(axis=0) - counts.min(axis=0) <= 1)  # stratified
+
+
+def test_holdout_half_half():
+    y = np.arange(101) % 4
+    test, repeat = make_plan(y, {"kind": "holdout", "repeats": 50, "test_fraction": 0.5},
+                             dataset_seed(1, "d"), "d")
+    assert test.shape == (50, 101) and np.all(test.sum(axis=1) == 50)
+    assert len({t.tobytes() for t in test}) == 50                   # different random splits
+
+
+def test_folds_by_dataset_and_determinism():
+    y = np.arange(40) % 2
+    proto = {"kind": "cv", "folds": 10, "folds_by_dataset": {"chess": 3}}
+    a, _ = make_plan(y, proto, dataset_seed(7, "kang", "chess"), "chess")
+    b, _ = make_plan(y, proto, dataset_seed(7, "kang", "chess"), "chess")
+    c, _ = make_plan(y, proto, dataset_seed(8, "kang", "chess"), "chess")
+    assert a.shape[0] == 3 and a.tobytes() == b.tobytes() and a.tobytes() != c.tobytes()
+    assert make_plan(y, proto, dataset_seed(7, "kang", "iris"), "iris")[0].shape[0] == 10
+
+
+def test_bad_protocol_is_named():
+    with pytest.raises(ValueError, match="protocol.kind"):
+        make_plan(np.zeros(5, int), {"kind": "loo"}, dataset_seed(0))
+    with pytest.raises(ValueError, match="protocol.folds = 10 is impossible"):
+        make_plan(np.zeros(5, int), {"kind": "cv", "folds": 10}, dataset_seed(0))
