@@ -4,7 +4,7 @@ on every run and machine)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -19,6 +19,7 @@ from nbx.report.published import name_key, published_accuracy
 class ReportContext:
     params: dict
     exp: config.Experiment
+    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def load(cls, params: dict, name: str) -> "ReportContext":
@@ -60,8 +61,15 @@ class ReportContext:
         exp = replace(self.exp, learners=self.exp.learners if learners is None else learners,
                       datasets=self.exp.datasets if datasets is None else datasets)
         view = ReportContext(self.params, exp)
-        view.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("params", "exp")})
+        view.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("params", "exp", "_memo")})
         return view
+
+    def memo(self, fn, *args):
+        """``fn(self, *args)``, computed once per context (work that several sections and claims share)."""
+        key = (fn, *args)
+        if key not in self._memo:
+            self._memo[key] = fn(self, *args)
+        return self._memo[key]
 
     @property
     def learners(self) -> list[str]:

@@ -17,6 +17,7 @@ import numpy as np
 
 from nbx.pipeline import layout
 from nbx.core.io import write_text
+from nbx.report import paper
 from nbx.report.context import ReportContext
 from nbx.report.figures import figure_path, plt, save_figure
 from nbx.report.tables import comparison_table, mean_abs_difference
@@ -115,7 +116,9 @@ def render(params: dict, name: str) -> str:
            f"`{json.dumps(exp.discretizer)}`, missing values: {exp.impute or 'kept (skipped by the learners)'}.",
            "Numbers are ours (mean ± std over splits) unless marked *pub.* (the paper's).", ""]
     module = paper_module(name)
-    if module is not None:
+    if module is not None and hasattr(module, "SECTIONS"):
+        out += paper.render(module, ctx)
+    elif module is not None:
         out += module.sections(ctx)
     else:
         out += comparison_table(ctx, ctx.learners)

@@ -1,0 +1,42 @@
+"""The contract of a paper's report, ``nbx.papers.<experiment>.report`` (found by name):
+
+- ``SECTIONS``: the report's sections in order, each a function ``ctx -> list of markdown lines``; the
+  string ``"claims"`` stands where the claims table goes.
+- ``CLAIMS``: claim id -> a function ``ctx -> Verdict`` (:class:`nbx.report.claims.Verdict`), in the order of
+  the paper's ``published/claims.md``; each returns its verdict with the evidence it rests on.
+- optionally ``plots(has) -> list of dvc plot specs`` (see :func:`nbx.pipeline.dvcgen.plots`).
+
+What is data rather than code lives in ``published/`` beside the module (the report stage depends on that
+folder): the paper's tables (CSV), its claims (``claims.md``) and ``paper.yaml``, the display names, learner
+lists and numbers the paper states in its text, read with :func:`paper_data`. Work that several sections and claims share is computed once per report
+with :meth:`nbx.report.context.ReportContext.memo`.
+"""
+from __future__ import annotations
+
+import functools
+
+import yaml
+
+from nbx.report import claims
+from nbx.report.context import ReportContext
+from nbx.report.published import PAPERS
+
+CLAIMS_SECTION = "claims"
+
+
+@functools.cache
+def paper_data(experiment: str) -> dict:
+    """``nbx/papers/<experiment>/published/paper.yaml`` ({} when the paper has none)."""
+    path = PAPERS / experiment / "published" / "paper.yaml"
+    return yaml.safe_load(path.read_text()) if path.exists() else {}
+
+
+def render(module, ctx: ReportContext) -> list[str]:
+    """A paper's sections in order, the claims table where ``SECTIONS`` says ``"claims"``."""
+    out: list[str] = []
+    for section in module.SECTIONS:
+        if section == CLAIMS_SECTION:
+            out += claims.render([judge(ctx) for judge in module.CLAIMS.values()])
+        else:
+            out += section(ctx)
+    return out
