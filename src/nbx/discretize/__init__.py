@@ -31,6 +31,16 @@ class NoDiscretizer(Discretizer):
 
     ``n_values`` None infers every column's cardinality from the training codes (max + 1, as the discrete
     learners do).
+
+    Examples
+    --------
+    >>> from nbx.discretize import NoDiscretizer
+    >>> disc = NoDiscretizer().fit([[0, 2], [1, 0], [1, 1]])
+    >>> print(disc.n_values_)
+    [2 3]
+    >>> print(disc.transform([[1, 2], [0, 0]]))
+    [[1 2]
+     [0 0]]
     """
 
     input_kind = "discrete"  # takes integer codes (scikit-learn's categorical input tag)

@@ -69,6 +69,16 @@ class ModeImputer(TransformerMixin, BaseEstimator):
 
     ``n_values``: per column the number of nominal values (0 = numeric; None = all numeric).
     Fitted attributes: ``fill_values_``, ``input_n_values_``, ``n_features_in_``.
+
+    Examples
+    --------
+    >>> from nbx.discretize import ModeImputer
+    >>> nan = float("nan")
+    >>> X = [[1.0, 2], [nan, 1], [3.0, 1], [2.0, nan]]  # column 0 numeric, column 1 nominal with 3 values
+    >>> imputer = ModeImputer(n_values=[0, 3]).fit(X)
+    >>> print(imputer.transform([[nan, nan], [5.0, 0]]))
+    [[2. 1.]
+     [5. 0.]]
     """
 
     _parameter_constraints = {"numeric": [Options(*NUMERIC_OPTIONS)], "n_values": N_VALUES}

@@ -233,6 +233,17 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
     ``cond_count_``, ``cond_log_table_`` (last row zero = no evidence) and ``cond_ess_`` (effective sample
     size of each cell's CP-table row); the naive-Bayes marginal tables used when the attribute parent is
     missing: ``marg_index_``, ``marg_count_``, ``marg_log_table_``, ``marg_ess_``.
+
+    Examples
+    --------
+    >>> from nbx.models.tan import TAN
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = TAN().fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
+    >>> print(model.parents_)  # attribute 1 has attribute 0 as its parent
+    [-1  0]
     """
 
     input_kind = "discrete"
