@@ -1,4 +1,4 @@
-"""Equal-width discretization (Kang & Tian 2006, seed 003 §Experiments: "Numeric attributes were discretized
+"""Equal-width discretization (Kang & Tian 2006, "Experimental Results": "Numeric attributes were discretized
 into ten equal-length intervals ... carried out by the filters in Weka").
 
 Follows Weka's unsupervised ``weka.filters.unsupervised.attribute.Discretize`` with default options

@@ -1,8 +1,8 @@
 """Replace missing values by the most frequent value (or the mean), fitted on training rows only.
 
-Wang et al. 2006 (seed 001 §4): "In data sets with missing value, we considered the most frequent attribute
-value as a candidate." Kang & Tian 2006 (seed 003): "Each occurrence of a missing value was replaced by the
-most frequently occurring value in that attribute ... carried out by the filters in Weka."
+Wang et al. 2006 (§6): "In data sets with missing value, we considered the most frequent attribute value as a
+candidate." Kang & Tian 2006 ("Experimental Results"): "Each occurrence of a missing value was replaced by the most
+frequently occurring value in that attribute ... carried out by the filters in Weka."
 
 Weka's filter for this is ``ReplaceMissingValues``, which puts the (weighted) mode into nominal columns but
 the (weighted) MEAN into numeric columns. ``numeric="mean"`` (default) reproduces that filter, which is what

@@ -1,7 +1,7 @@
 """Entropy-based discretization with the MDL stopping rule (Fayyad & Irani 1993), as Weka implements it.
 
-Used by Wang et al. 2006 (seed 001 §2.2: "The MDL principle ... is used ... to control the number of
-intervals") and Ting & Zheng 2003 (seed 004 §2: "entropy-based discretization method (Fayyad and Irani
+Used by Wang et al. 2006 (§2.2: "The MDL principle ... is used ... to control the number of
+intervals") and Ting & Zheng 2003 (§3: "entropy-based discretization method (Fayyad and Irani
 1993)"). The cut points equal those of ``weka.filters.supervised.attribute.Discretize`` with default options
 (Fayyad-Irani criterion, not Kononenko's; "worse" encoding), i.e. Weka's ``cutPointsForSubset``:
 

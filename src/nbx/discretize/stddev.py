@@ -1,4 +1,4 @@
-"""Standard-deviation ("significance class") discretization (Wiering 2003, seed 000 §4).
+"""Standard-deviation ("significance class") discretization (Wiering 2003 §4).
 
 The paper: "We preprocessed continuous (and nominal data with large values) by using the mean and standard
 deviance and computing significance classes using 1 standard deviation as a separator between two feature

@@ -8,7 +8,7 @@ Structure (Friedman et al. 1997, §4.1, construct-TAN):
    algorithm on the dense d x d matrix; ties go to the lowest attribute index).
 3. Edges directed away from a root attribute; the class is a parent of every attribute.
 
-Edge weights (``criterion``, the issue's ``score``; named like scikit-learn trees' criterion because
+Edge weights (``criterion``, not ``score``: named like scikit-learn trees' criterion because
 ``score`` is every classifier's accuracy method): ``"cmi"`` (default) is Friedman et al.'s I(X_i; X_j | C) above. ``"bayes"`` is the
 structure score of Weka's BayesNet TAN search (weka.classifiers.bayes.net.search.local.TAN with
 LocalScoreSearchAlgorithm, score type BAYES, α = 0.5), which Kang & Tian (2006) ran ("all of them are
