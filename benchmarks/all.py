@@ -1,4 +1,5 @@
-"""Every number of issue 11 in one command (about 35 minutes on two cores; keep the machine otherwise quiet):
+"""Every timing target of benchmarks/README.md in one command (about 35 minutes on two cores; keep the machine
+otherwise quiet):
 
     python benchmarks/all.py [--skip-scaling]
 
@@ -9,7 +10,7 @@
 3. ``scaling.py``: fit time against rows per learner, and NB at 1M rows against CategoricalNB (target 5).
 
 Target 3 (editing stage code reruns only the stages that use it) is a property of dvc.yaml, checked by the
-tests (tests/test_dvcgen.py), not a timing. Run it from the repository's root.
+tests (tests/pipeline/test_dvcgen.py), not a timing. Run it from the repository's root.
 """
 from __future__ import annotations
 

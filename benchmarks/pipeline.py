@@ -1,5 +1,5 @@
-"""Time the pipeline itself (issue 11, targets 1, 2 and the hot cells of 4): a full run, DVC's no-op cost and
-the per-cell overhead.
+"""Time the pipeline itself (targets 1, 2 and the hot cells of 4 in benchmarks/README.md): a full run, DVC's
+no-op cost and the per-cell overhead.
 
     python benchmarks/pipeline.py fresh-clone   # clone this repository to a temporary folder, install it in a
                                                 # new virtual environment, time a full `dvc repro` there, then
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 SMALL_CELL = ("lee2006", "nb_laplace")  # fits in well under a second: what is left is overhead
-# issue 11, target 4: (label, experiment, learners whose train cells add up, target seconds)
+# target 4 (benchmarks/README.md): (label, experiment, learners whose train cells add up, target seconds)
 HOT_CELLS = [
     ("BLNBT, five cells", "ting2003", ["blnbt0", "blnbt1", "blnbt3", "blnbt5", "blnbt10"], 300),
     ("S-NBTree", "wang2006", ["snbtree"], 60),

@@ -1,5 +1,5 @@
 """Scaling: fit time against the number of rows for every learner, and naive Bayes at 1M rows against
-scikit-learn's CategoricalNB (issue 11, target 5).
+scikit-learn's CategoricalNB (target 5 in benchmarks/README.md).
 
     python benchmarks/scaling.py [--learners nb_laplace,c45] [--max-rows 100000]
         [--skip-learners] [--skip-nb] [--nb-rows 1000000]

@@ -6,8 +6,9 @@
 Two protocols, both with start-up included and on one core (BLAS threads pinned to 1, processes one after
 another):
 
-* **one process per learner** (the issue's target 4: "one process, one core, start-up included"): a fresh
-  interpreter runs the learner's CV on all the sets; the verdict column is its CPU seconds over Weka's.
+* **one process per learner** (the protocol of the Weka target in benchmarks/README.md: one process, one core,
+  start-up included): a fresh interpreter runs the learner's CV on all the sets; the verdict column is its CPU
+  seconds over Weka's.
 * **one process per data set**, as Weka's reference numbers include one JVM start per set: the stricter
   reading, printed beside it (each set pays interpreter start-up and imports again).
 
@@ -24,13 +25,12 @@ catalogue or the mirror is skipped and listed.
 
 Printed per learner: CPU (user + system) and wall seconds of the nbx processes under both protocols,
 Weka's reference seconds (Weka 3.6, quiet machine, one JVM start per set: NaiveBayes 7, J48 13, TAN 15,
-AdaBoostM1(NB, 100) 47, Logistic 99, NBTree 284), the ratios nbx CPU / Weka and the ratio the issue
-measured side by side before this work; the target is <= 0.5 (CPU time: on a busy machine wall time
-overstates nbx, CPU time is the closer estimate of a quiet run). The start-up floor (CPU of a process that
-only imports numpy, times the number of sets) shows how much of a per-set total no learner can save.
-Re-run on a quiet machine for the record.
-``--baseline-src`` also times another checkout's nbx (e.g. /work/base/src) in alternation, one process per
-set, for before/after in one run; ``--in-process`` runs every set in this process (no start-up), for
+AdaBoostM1(NB, 100) 47, Logistic 99, NBTree 284) and the ratios nbx CPU / Weka; the target is <= 0.5 (CPU
+time: on a busy machine wall time overstates nbx, CPU time is the closer estimate of a quiet run). The start-up
+floor (CPU of a process that only imports numpy, times the number of sets) shows how much of a per-set total no
+learner can save. Re-run on a quiet machine for the record.
+``--baseline-src`` also times another checkout's nbx (its src folder) in alternation, one process per set,
+for before/after in one run; ``--in-process`` runs every set in this process (no start-up), for
 profiling.
 """
 from __future__ import annotations
@@ -69,18 +69,18 @@ DATASETS = {
     "waveform-5000": "waveform",
 }
 
-# our learner -> (Weka learner, Weka seconds over the 26 sets, the issue's measured nbx/Weka ratio,
-#                 params block, input: "discrete" = fold-local MDL codes, "mixed" = numeric kept)
+# our learner -> (Weka learner, Weka seconds over the 26 sets, params block,
+#                 input: "discrete" = fold-local MDL codes, "mixed" = numeric kept)
 LEARNERS = {
-    "nb": ("NaiveBayes", 7, 0.29, {"class": "NaiveBayes", "prior": "laplace", "alpha": 1.0}, "discrete"),
-    "gnb": ("NaiveBayes", 7, 0.23, {"class": "GeneralNB", "density": "gaussian"}, "mixed"),
-    "c45": ("J48", 13, 1.75, {"class": "C45Tree", "min_leaf": 2, "confidence": 0.25}, "mixed"),
-    "tan": ("BayesNet TAN", 15, 0.25, {"class": "TAN", "alpha": 1.0}, "discrete"),
-    "adaboost_nb": ("AdaBoostM1(NB, 100)", 47, None,
+    "nb": ("NaiveBayes", 7, {"class": "NaiveBayes", "prior": "laplace", "alpha": 1.0}, "discrete"),
+    "gnb": ("NaiveBayes", 7, {"class": "GeneralNB", "density": "gaussian"}, "mixed"),
+    "c45": ("J48", 13, {"class": "C45Tree", "min_leaf": 2, "confidence": 0.25}, "mixed"),
+    "tan": ("BayesNet TAN", 15, {"class": "TAN", "alpha": 1.0}, "discrete"),
+    "adaboost_nb": ("AdaBoostM1(NB, 100)", 47,
                     {"class": "AdaBoostM1", "base": {"class": "NaiveBayes", "prior": "laplace", "alpha": 1.0},
                      "n_estimators": 100}, "discrete"),
-    "lr": ("Logistic", 99, 0.13, {"class": "LogisticRegression", "ridge": 1e-8}, "mixed"),
-    "nbtree": ("NBTree", 284, None, {"class": "NBTree"}, "discrete"),
+    "lr": ("Logistic", 99, {"class": "LogisticRegression", "ridge": 1e-8}, "mixed"),
+    "nbtree": ("NBTree", 284, {"class": "NBTree"}, "discrete"),
 }
 SEED = 2026
 TARGET = 0.5
@@ -111,18 +111,14 @@ def cross_validate(learner: str, dataset: str) -> float:
     from nbx.protocol.splits import dataset_seed, make_plan
 
     table = load_table(dataset)
-    spec, kind = LEARNERS[learner][3], LEARNERS[learner][4]
+    spec, kind = LEARNERS[learner][2:]
     test, _ = make_plan(table.y, {"kind": "cv", "folds": 10, "stratified": True}, dataset_seed(SEED, dataset))
     correct = 0
     for s in range(test.shape[0]):
         train = ~test[s]
         X, n_values = table.X, table.n_values
         if kind == "discrete":
-            disc = make_discretizer({"kind": "mdl"})
-            if hasattr(disc, "n_values"):  # scikit-learn's fit(X, y), nominal columns as a parameter
-                disc.set_params(n_values=n_values).fit(X[train], table.y[train])
-            else:  # a --baseline-src checkout from before that
-                disc.fit(X[train], n_values, table.y[train])
+            disc = make_discretizer({"kind": "mdl", "n_values": n_values}).fit(X[train], table.y[train])
             X, n_values = disc.transform(X), disc.n_values_
         model = make_learner(spec).fit(X[train], table.y[train], n_values=n_values)
         correct += int(np.sum(model.predict(X[test[s]]) == table.y[test[s]]))
@@ -229,9 +225,9 @@ def main() -> None:
               f"{floor * len(datasets):.1f} s per learner with one process per set\n")
         per_set = "".join(f" {k + ' per set: CPU':>18s} {'/Weka':>5s}" for k in sources)
         print(f"{'learner':12s} {'Weka learner':20s} {'Weka':>4s} {'one process: CPU':>16s} {'(wall)':>7s} "
-              f"{'/Weka':>5s}{per_set} {'issue':>5s}  one process <= {TARGET} x Weka")
+              f"{'/Weka':>5s}{per_set}  one process <= {TARGET} x Weka")
     for learner in learners:
-        weka_name, weka_s, issue_ratio, *_ = LEARNERS[learner]
+        weka_name, weka_s, *_ = LEARNERS[learner]
         if a.in_process:
             wall = cpu = 0.0
             for dataset in ids:
@@ -239,7 +235,7 @@ def main() -> None:
                 wall, cpu = wall + w, cpu + c
             print(f"{learner:12s} {wall:8.1f} {cpu:8.1f}", flush=True)
             continue
-        one_wall, one_cpu = time_child(learner, ids, sources["nbx"])  # the issue's protocol
+        one_wall, one_cpu = time_child(learner, ids, sources["nbx"])  # the target's protocol
         per_set = {k: 0.0 for k in sources}
         for name, dataset in zip(datasets, ids):
             cells = []
@@ -249,18 +245,17 @@ def main() -> None:
                 cells.append(f"{cpu:8.2f}")
             if a.per_dataset:
                 print(f"  {name:30s} CPU per set" + " ".join(cells), flush=True)
-        issue = f"{issue_ratio:.2f}" if issue_ratio is not None else "-"
         print(f"{learner:12s} {weka_name:20s} {weka_s:4d} {one_cpu:16.1f} {f'({one_wall:.1f})':>7s} "
               f"{one_cpu / weka_s:5.2f}" + "".join(f" {cpu:18.1f} {cpu / weka_s:5.2f}" for cpu in per_set.values())
-              + f" {issue:>5s}  {'ok' if one_cpu / weka_s <= TARGET else 'SLOWER'}", flush=True)
+              + f"  {'ok' if one_cpu / weka_s <= TARGET else 'SLOWER'}", flush=True)
     if prof:
         prof.dump_stats(a.profile)
     if skipped:
         print(f"\nWeka's seconds cover all 26 sets; nbx's omit {', '.join(skipped)}.")
     if "hypothyroid" in datasets:
         print("hypothyroid: our 3163-row stand-in for Weka's 3772-row hypothyroid.arff.")
-    print("Weka: 3.6 on a quiet machine (the issue's numbers, one JVM start per set); nbx: this machine now. "
-          "'one process': one interpreter runs all the sets (the issue's protocol); 'per set': one interpreter "
+    print("Weka: 3.6 on a quiet machine, one JVM start per set (benchmarks/README.md); nbx: this machine now. "
+          "'one process': one interpreter runs all the sets (the target's protocol); 'per set': one interpreter "
           "per set, as Weka's JVMs. On a busy machine wall time overstates nbx; CPU time is the closer estimate "
           "of a quiet run. Re-run on a quiet machine for the record.")
 

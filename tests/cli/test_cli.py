@@ -1,5 +1,6 @@
-"""The ``nbx`` command (issue 13 §3), run in-process through ``nbx.cli.main``: its numbers equal the library
-run by hand on a file read independently (pandas), and every user error is one line with exit code 1."""
+"""The ``nbx`` command (README.md, "The `nbx` command"), run in-process through ``nbx.cli.main``: its numbers
+equal the library run by hand on a file read independently (pandas), and every user error is one line with exit
+code 1."""
 from __future__ import annotations
 
 import json

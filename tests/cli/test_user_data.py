@@ -1,5 +1,5 @@
-"""Your own data (issue 13 §4): header names, default missing markers, inferred columns, errors that name the
-local file, no sha256 under data/local/, and the built-in catalogue's tables unchanged by all of it."""
+"""Your own data (README.md, "Your own data"): header names, default missing markers, inferred columns, errors
+that name the local file, no sha256 under data/local/, and the built-in catalogue's tables unchanged by all of it."""
 from __future__ import annotations
 
 import hashlib

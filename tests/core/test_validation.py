@@ -1,5 +1,6 @@
-"""The shared checker (nbx.core.validation): every bad input of issue 12 §2 gets a clear error or a documented,
-tested handling, with scikit-learn's wording where scikit-learn has one. Runs without scikit-learn."""
+"""The shared checker (nbx.core.validation): every bad input (parameters, labels, shapes, types, infinite values,
+weights, codes beyond n_values, use before fit) gets a clear error or a documented, tested handling, with
+scikit-learn's wording where scikit-learn has one. Runs without scikit-learn."""
 from __future__ import annotations
 
 import subprocess

@@ -43,7 +43,8 @@ def vote(load_dataset):
 
 
 def test_cross_val_score_of_the_weka_protocol(iris):
-    """MDL discretization then naive Bayes, refitted per fold: the issue's all-NaN scores are gone."""
+    """MDL discretization then naive Bayes, refitted per fold: every fold gets a finite score
+    (error_score='raise': a failing fit cannot hide as NaN)."""
     X, y = iris
     pipe = make_pipeline(MDLDiscretizer(), NaiveBayes())
     scores = cross_val_score(pipe, X, y, cv=CV, error_score="raise")

@@ -1,5 +1,5 @@
-"""Every mistake in params.yaml ends as one line naming file, line and key (issue: no tracebacks, no raw
-Python errors), with a did-you-mean where a name is unknown."""
+"""Every mistake in params.yaml ends as one line naming file, line and key (no tracebacks, no raw Python
+errors), with a did-you-mean where a name is unknown."""
 import copy
 from pathlib import Path
 

@@ -3,9 +3,9 @@
 ``make_discretizer({"kind": ...})`` builds one from a params.yaml block:
 
 * ``mdl``          Fayyad & Irani 1993 entropy/MDL cuts, identical to Weka's supervised Discretize
-                   (seed 001 §2.2, seed 004 §2);
-* ``stddev``       one-standard-deviation significance classes (seed 000 §4), option ``width`` (1.0);
-* ``equal_width``  Weka's unsupervised equal-width bins (seed 003), option ``bins`` (10);
+                   (Wang et al. 2006 §2.2, Ting & Zheng 2003 §3);
+* ``stddev``       one-standard-deviation significance classes (Wiering 2003 §4), option ``width`` (1.0);
+* ``equal_width``  Weka's unsupervised equal-width bins (Kang & Tian 2006), option ``bins`` (10);
 * ``none``         all columns must already be nominal; codes pass through.
 
 All share :class:`~nbx.discretize.base.Discretizer`, a scikit-learn transformer: the constructor parameter
@@ -31,6 +31,16 @@ class NoDiscretizer(Discretizer):
 
     ``n_values`` None infers every column's cardinality from the training codes (max + 1, as the discrete
     learners do).
+
+    Examples
+    --------
+    >>> from nbx.discretize import NoDiscretizer
+    >>> disc = NoDiscretizer().fit([[0, 2], [1, 0], [1, 1]])
+    >>> print(disc.n_values_)
+    [2 3]
+    >>> print(disc.transform([[1, 2], [0, 0]]))
+    [[1 2]
+     [0 0]]
     """
 
     input_kind = "discrete"  # takes integer codes (scikit-learn's categorical input tag)

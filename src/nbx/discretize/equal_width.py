@@ -1,4 +1,4 @@
-"""Equal-width discretization (Kang & Tian 2006, seed 003 §Experiments: "Numeric attributes were discretized
+"""Equal-width discretization (Kang & Tian 2006, "Experimental Results": "Numeric attributes were discretized
 into ten equal-length intervals ... carried out by the filters in Weka").
 
 Follows Weka's unsupervised ``weka.filters.unsupervised.attribute.Discretize`` with default options
@@ -33,7 +33,17 @@ def equal_width_cut_points(x: np.ndarray, bins: int) -> np.ndarray:
 
 class EqualWidthDiscretizer(Discretizer):
     """``bins`` equal-width intervals between the training minimum and maximum (Weka's convention).
-    ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric)."""
+    ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric).
+
+    Examples
+    --------
+    >>> from nbx.discretize import EqualWidthDiscretizer
+    >>> disc = EqualWidthDiscretizer(bins=4).fit([[0.0], [3.0], [10.0]])
+    >>> print(disc.cut_points_[0])
+    [2.5 5.  7.5]
+    >>> print(disc.transform([[1.0], [4.0], [9.0]]).ravel())
+    [0 1 3]
+    """
 
     _parameter_constraints = {"bins": [Interval(Integral, 1, None, "left")], "n_values": N_VALUES}
 

@@ -1,8 +1,8 @@
 """Replace missing values by the most frequent value (or the mean), fitted on training rows only.
 
-Wang et al. 2006 (seed 001 §4): "In data sets with missing value, we considered the most frequent attribute
-value as a candidate." Kang & Tian 2006 (seed 003): "Each occurrence of a missing value was replaced by the
-most frequently occurring value in that attribute ... carried out by the filters in Weka."
+Wang et al. 2006 (§6): "In data sets with missing value, we considered the most frequent attribute value as a
+candidate." Kang & Tian 2006 ("Experimental Results"): "Each occurrence of a missing value was replaced by the most
+frequently occurring value in that attribute ... carried out by the filters in Weka."
 
 Weka's filter for this is ``ReplaceMissingValues``, which puts the (weighted) mode into nominal columns but
 the (weighted) MEAN into numeric columns. ``numeric="mean"`` (default) reproduces that filter, which is what
@@ -69,6 +69,16 @@ class ModeImputer(TransformerMixin, BaseEstimator):
 
     ``n_values``: per column the number of nominal values (0 = numeric; None = all numeric).
     Fitted attributes: ``fill_values_``, ``input_n_values_``, ``n_features_in_``.
+
+    Examples
+    --------
+    >>> from nbx.discretize import ModeImputer
+    >>> nan = float("nan")
+    >>> X = [[1.0, 2], [nan, 1], [3.0, 1], [2.0, nan]]  # column 0 numeric, column 1 nominal with 3 values
+    >>> imputer = ModeImputer(n_values=[0, 3]).fit(X)
+    >>> print(imputer.transform([[nan, nan], [5.0, 0]]))
+    [[2. 1.]
+     [5. 0.]]
     """
 
     _parameter_constraints = {"numeric": [Options(*NUMERIC_OPTIONS)], "n_values": N_VALUES}

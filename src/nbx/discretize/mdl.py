@@ -1,7 +1,7 @@
 """Entropy-based discretization with the MDL stopping rule (Fayyad & Irani 1993), as Weka implements it.
 
-Used by Wang et al. 2006 (seed 001 §2.2: "The MDL principle ... is used ... to control the number of
-intervals") and Ting & Zheng 2003 (seed 004 §2: "entropy-based discretization method (Fayyad and Irani
+Used by Wang et al. 2006 (§2.2: "The MDL principle ... is used ... to control the number of
+intervals") and Ting & Zheng 2003 (§3: "entropy-based discretization method (Fayyad and Irani
 1993)"). The cut points equal those of ``weka.filters.supervised.attribute.Discretize`` with default options
 (Fayyad-Irani criterion, not Kononenko's; "worse" encoding), i.e. Weka's ``cutPointsForSubset``:
 
@@ -149,6 +149,17 @@ class MDLDiscretizer(Discretizer):
 
     ``n_values``: per column the number of nominal values (passed through), 0 for a numeric column; None =
     all numeric. ``fit(X, y)`` needs the class labels y (any labels; encoded as indices).
+
+    Examples
+    --------
+    >>> from nbx.discretize import MDLDiscretizer
+    >>> X = [[1.0], [1.5], [2.0], [2.5], [3.0], [7.0], [7.5], [8.0], [8.5], [9.0]]
+    >>> y = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+    >>> disc = MDLDiscretizer().fit(X, y)
+    >>> print(disc.cut_points_[0])
+    [5.]
+    >>> print(disc.transform([[0.0], [5.5], [10.0]]).ravel())
+    [0 1 1]
     """
 
     supervised = True

@@ -1,4 +1,4 @@
-"""Standard-deviation ("significance class") discretization (Wiering 2003, seed 000 §4).
+"""Standard-deviation ("significance class") discretization (Wiering 2003 §4).
 
 The paper: "We preprocessed continuous (and nominal data with large values) by using the mean and standard
 deviance and computing significance classes using 1 standard deviation as a separator between two feature
@@ -44,7 +44,17 @@ def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0) -> np.nd
 
 class StdDevDiscretizer(Discretizer):
     """Bins of one standard deviation (``width`` std) anchored at the training mean; see module docstring.
-    ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric)."""
+    ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric).
+
+    Examples
+    --------
+    >>> from nbx.discretize import StdDevDiscretizer
+    >>> disc = StdDevDiscretizer().fit([[2.0], [4.0], [4.0], [4.0], [5.0], [5.0], [7.0], [9.0]])  # mean 5, std 2
+    >>> print(disc.cut_points_[0])
+    [3. 5. 7.]
+    >>> print(disc.transform([[0.0], [5.5], [10.0]]).ravel())
+    [0 2 3]
+    """
 
     _parameter_constraints = {"width": [Interval(Real, 0, None, "neither")], "n_values": N_VALUES}
 

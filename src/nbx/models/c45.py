@@ -182,6 +182,17 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     Fitted attributes: ``classes_``, ``n_values_`` (0 = numeric column), ``tree_`` (root ``_Node``).
     Inspection: ``n_leaves()``, ``depth()``, ``estimated_errors(X, y)`` (C4.5's pessimistic estimate).
+
+    Examples
+    --------
+    >>> from nbx.models.c45 import C45Tree
+    >>> X = [[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0]]
+    >>> y = ["no", "no", "no", "yes", "no", "yes", "yes", "yes"]
+    >>> model = C45Tree().fit(X, y)
+    >>> print(model.predict([[2.5], [6.5]]))
+    ['no' 'yes']
+    >>> model.n_leaves()
+    2
     """
 
     input_kind = "mixed"

@@ -162,6 +162,15 @@ class Bagging(_Ensemble):
 
     Fitted attributes: ``classes_``, ``estimators_``, ``bootstrap_counts_`` (per model, how often each
     training row was drawn).
+
+    Examples
+    --------
+    >>> from nbx.models.ensembles import Bagging
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = Bagging(n_estimators=5, random_state=0).fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     _parameter_constraints = {**_Ensemble._parameter_constraints,
@@ -241,6 +250,16 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
     Fitted attributes (Lee et al. 2006 §4.4 reuses the base models): ``estimators_``,
     ``estimator_weights_`` (votes), ``estimator_errors_`` (ε_t), ``training_weights_`` (w_t each kept model
     was fitted under), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``classes_``.
+
+    Examples
+    --------
+    >>> from nbx.models.ensembles import AdaBoostM1
+    >>> from nbx.models.leveled_tree import LeveledNBTree
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = AdaBoostM1(LeveledNBTree(max_depth=1, min_split=2), n_estimators=5, random_state=0).fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     RESTARTS = ("bootstrap", "noise")

@@ -233,6 +233,15 @@ class HBayesNB(_HBayesBase):
 
     Parameters: ``ridge``, ``max_iter``, ``tol`` of the logistic regression (see
     :class:`nbx.models.logistic.LogisticRegression`). See the module docstring for the search.
+
+    Examples
+    --------
+    >>> from nbx.models.hbayes import HBayesNB
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = HBayesNB().fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     def __init__(self, ridge: float = 1e-8, max_iter: int = 100, tol: float = 1e-8, n_values=None):
@@ -301,6 +310,15 @@ class HBayesTAN(_HBayesBase):
     Parameters: ``tan`` (the TAN estimator for P(S2 | C), cloned for every candidate; default
     ``TAN()``), and ``ridge``, ``max_iter``, ``tol`` of the logistic regression. The paper uses Weka's TAN
     without giving its settings; ``nbx.models.tan.TAN`` documents its own estimates.
+
+    Examples
+    --------
+    >>> from nbx.models.hbayes import HBayesTAN
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = HBayesTAN().fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     _parameter_constraints = {**_HBayesBase._parameter_constraints, "tan": [ESTIMATOR, NONE]}

@@ -302,6 +302,15 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
     Fitted attributes: ``classes_``, ``n_values_``, ``levels_`` (per level, from the root gating layer to
     the experts: a dict of the counters ``values`` (n_rows, n_models, n_out) over the flat value index,
     ``totals`` (n_attributes, n_models, n_out) and ``classes`` (n_models, n_out)).
+
+    Examples
+    --------
+    >>> from nbx.models.hierarchical_mixture import HierarchicalMixtureNB
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = HierarchicalMixtureNB(layers=(2,), random_state=0).fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     input_kind = "discrete"

@@ -268,6 +268,15 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     Fitted attributes: ``classes_``, ``n_values_``, ``class_count_``, ``bandwidth_c_`` (d, K) chosen c_X
     (NaN for nominal/ignored or gaussian), ``bandwidth_`` (d, K) the h (kernel) or σ (gaussian) used.
+
+    Examples
+    --------
+    >>> from nbx.models.kernel_nb import GeneralNB
+    >>> X = [[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0]]
+    >>> y = ["no", "no", "no", "yes", "no", "yes", "yes", "yes"]
+    >>> model = GeneralNB().fit(X, y)
+    >>> print(model.predict([[2.5], [6.5]]))
+    ['no' 'yes']
     """
 
     input_kind = "mixed"

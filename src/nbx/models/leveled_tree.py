@@ -127,6 +127,17 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
     attribute per node, -1 for a leaf), ``node_threshold_`` (t of a test ``code <= t``, -1 for a multiway
     test or a leaf), ``node_depth_``, ``node_weight_`` (training weight per node), ``depth_`` (depth of the
     deepest leaf), ``n_leaves_``.
+
+    Examples
+    --------
+    >>> from nbx.models.leveled_tree import LeveledNBTree
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = LeveledNBTree(max_depth=1, min_split=2).fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
+    >>> model.depth_, model.n_leaves_
+    (1, 2)
     """
 
     input_kind = "discrete"

@@ -314,6 +314,18 @@ class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
     weight), ``warm_start`` (start a refit from the previous ``theta_`` if shapes match), ``n_values`` (per
     column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric). A
     nominal code >= n_values is an error at fit and a missing value at predict.
+
+    Examples
+    --------
+    >>> from nbx.models.logistic import LogisticRegression
+    >>> X = [[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0]]
+    >>> y = ["no", "no", "no", "yes", "no", "yes", "yes", "yes"]
+    >>> model = LogisticRegression().fit(X, y)
+    >>> print(model.predict([[2.5], [6.5]]))
+    ['no' 'yes']
+    >>> print(model.predict_proba([[2.5], [6.5]]).round(2))
+    [[0.93 0.07]
+     [0.07 0.93]]
     """
 
     input_kind = "mixed"

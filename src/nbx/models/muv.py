@@ -195,6 +195,15 @@ class MUV(_CombinedMembers, BaseEstimator):
     Fitted: ``classes_``, ``estimators_`` (the base models), ``sample_weights_`` ((k, n) training weights of
     each member; for adaboost the weights AdaBoost.M1 fitted each kept model under), ``boost_`` (the
     AdaBoostM1 run, adaboost only).
+
+    Examples
+    --------
+    >>> from nbx.models.muv import MUV
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = MUV(n_estimators=3, random_state=0).fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     input_kind = "discrete"
@@ -297,6 +306,15 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
     has one) is replaced by a seed drawn from this estimator's ``random_state``, for reproducibility.
     ``n_values`` and the input as in :class:`MUV`.
     Fitted: ``classes_``, ``estimators_``.
+
+    Examples
+    --------
+    >>> from nbx.models.muv import MUVofMUV
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = MUVofMUV(random_state=0).fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     input_kind = "discrete"

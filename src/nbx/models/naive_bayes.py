@@ -117,6 +117,18 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     Fitted attributes: ``classes_``, ``n_values_``, ``class_count_`` (weighted), ``feature_count_``
     (flat (sum V_j, K) weighted counts), ``class_log_prior_`` and ``log_table_``.
+
+    Examples
+    --------
+    >>> from nbx.models.naive_bayes import NaiveBayes
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = NaiveBayes().fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
+    >>> print(model.predict_proba([[0, 0], [1, 1]]).round(3))
+    [[0.8 0.2]
+     [0.2 0.8]]
     """
 
     input_kind = "discrete"

@@ -185,6 +185,15 @@ class NBTree(ClassifierMixin, BaseEstimator):
     training) counts as missing, i.e. follows the modal branch of a split on its attribute.
 
     Fitted: ``classes_``, ``n_values_``, ``tree_`` (nested ``_Node``), ``n_leaves_``, ``depth_``.
+
+    Examples
+    --------
+    >>> from nbx.models.nbtree import NBTree
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = NBTree(random_state=0).fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
     """
 
     input_kind = "discrete"

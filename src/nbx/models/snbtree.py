@@ -107,6 +107,15 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     numeric). A nominal code >= n_values is an error at fit and a missing value at predict.
 
     Fitted: ``classes_``, ``n_values_``, ``tree_``, ``n_leaves_``, ``depth_``.
+
+    Examples
+    --------
+    >>> from nbx.models.snbtree import SelfAdaptiveNBTree
+    >>> X = [[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0]]
+    >>> y = ["no", "no", "no", "yes", "no", "yes", "yes", "yes"]
+    >>> model = SelfAdaptiveNBTree().fit(X, y)
+    >>> print(model.predict([[2.5], [6.5]]))
+    ['no' 'yes']
     """
 
     input_kind = "mixed"

@@ -8,7 +8,7 @@ Structure (Friedman et al. 1997, §4.1, construct-TAN):
    algorithm on the dense d x d matrix; ties go to the lowest attribute index).
 3. Edges directed away from a root attribute; the class is a parent of every attribute.
 
-Edge weights (``criterion``, the issue's ``score``; named like scikit-learn trees' criterion because
+Edge weights (``criterion``, not ``score``: named like scikit-learn trees' criterion because
 ``score`` is every classifier's accuracy method): ``"cmi"`` (default) is Friedman et al.'s I(X_i; X_j | C) above. ``"bayes"`` is the
 structure score of Weka's BayesNet TAN search (weka.classifiers.bayes.net.search.local.TAN with
 LocalScoreSearchAlgorithm, score type BAYES, α = 0.5), which Kang & Tian (2006) ran ("all of them are
@@ -233,6 +233,17 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
     ``cond_count_``, ``cond_log_table_`` (last row zero = no evidence) and ``cond_ess_`` (effective sample
     size of each cell's CP-table row); the naive-Bayes marginal tables used when the attribute parent is
     missing: ``marg_index_``, ``marg_count_``, ``marg_log_table_``, ``marg_ess_``.
+
+    Examples
+    --------
+    >>> from nbx.models.tan import TAN
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["no", "no", "yes", "yes", "no", "yes", "yes", "no"]
+    >>> model = TAN().fit(X, y)
+    >>> print(model.predict([[0, 0], [1, 1]]))
+    ['no' 'yes']
+    >>> print(model.parents_)  # attribute 1 has attribute 0 as its parent
+    [-1  0]
     """
 
     input_kind = "discrete"

@@ -1,4 +1,5 @@
-"""Probability-quality metrics of each split, computed from stored predictions in one pass (issue 15).
+"""Probability-quality metrics of each split, computed from stored predictions in one pass (the log loss, Brier score,
+ECE and AUC columns of data/results/ and metrics/).
 
 Every metric takes probabilities ``proba`` (n, K) over the data set's full class list (a class never seen in
 training has a column of zeros), integer labels ``y`` (n,), and optionally the split of each row; it returns

@@ -1,4 +1,5 @@
-"""Bayesian signed-rank test with a region of practical equivalence (issue 15).
+"""Bayesian signed-rank test with a region of practical equivalence (the benchmark report's
+pairwise comparisons, src/nbx/papers/benchmark).
 
 Benavoli, Corani, Demšar & Zaffalon (2017), Time for a change: a tutorial for comparing multiple classifiers
 through Bayesian analysis, JMLR 18 (their Bayesian signed-rank test, from Benavoli et al. 2014, ICML):

@@ -1,5 +1,6 @@
-"""Comparing several learners over many data sets (issue 15): Friedman test with the Iman-Davenport correction,
-Nemenyi critical difference and the groups of a critical-difference diagram, Holm-corrected Wilcoxon tests.
+"""Comparing several learners over many data sets (the benchmark report, src/nbx/papers/benchmark): Friedman
+test with the Iman-Davenport correction, Nemenyi critical difference and the groups of a critical-difference diagram,
+Holm-corrected Wilcoxon tests.
 
 References
 - Demšar (2006), Statistical comparisons of classifiers over multiple data sets, JMLR 7:1-30.
