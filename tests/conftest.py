@@ -16,6 +16,17 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MIRROR = REPO.parent / "shared" / "uci"
 if "NBX_UCI_MIRROR" not in os.environ and DEFAULT_MIRROR.is_dir():
     os.environ["NBX_UCI_MIRROR"] = str(DEFAULT_MIRROR)
+
+
+def absolute_mirror(value: str, cwd: Path) -> str:
+    """A mirror folder given relative to where the tests were started, made absolute; URLs unchanged. The
+    end-to-end tests run the pipeline in copies of the project elsewhere, where a relative path would point to
+    another folder."""
+    return value if "://" in value or Path(value).is_absolute() else str((cwd / value).resolve())
+
+
+if os.environ.get("NBX_UCI_MIRROR"):
+    os.environ["NBX_UCI_MIRROR"] = absolute_mirror(os.environ["NBX_UCI_MIRROR"], Path.cwd())
 os.environ.setdefault("DVC_NO_ANALYTICS", "1")
 # One BLAS thread: the tests' problems are tiny, and on a shared machine threaded BLAS inside scipy's
 # L-BFGS-B (logistic regression, HBayes) is 4-10x slower than one thread.

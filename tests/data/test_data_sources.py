@@ -38,3 +38,11 @@ def test_a_test_that_needs_data_is_skipped_not_failed(tmp_path):
                          cwd=REPO, env=env, capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.count("SKIPPED [1]") == 1, out.stdout + out.stderr
     assert "no data files: cannot fetch" in out.stdout
+
+
+def test_a_relative_mirror_means_the_same_in_a_copy_of_the_project(tmp_path):
+    """``export NBX_UCI_MIRROR=../shared/uci`` then the tests: the end-to-end tests' copies see the same folder."""
+    from conftest import absolute_mirror
+    assert absolute_mirror("../shared/uci", tmp_path / "repo") == str((tmp_path / "shared" / "uci").resolve())
+    assert absolute_mirror("/srv/uci", tmp_path) == "/srv/uci"
+    assert absolute_mirror("https://example.org/uci", tmp_path) == "https://example.org/uci"
