@@ -8,7 +8,7 @@ one file, so only that learner's cells run again, and ``dvc params diff`` still 
 The params stage runs before every other stage, so it first builds every learner block
 (:func:`~nbx.pipeline.learners.check_learners`): a bad hyperparameter stops ``dvc repro`` with its line of
 params.yaml before any data is read. Learner modules are imported by name, so this stage's code digest does
-not list them.
+not list them (a train cell's digest does, and the cell checks its own learner again).
 
 The slices are fingerprints for DVC: stages still read params.yaml itself, which the params stage has just
 sliced in the same ``dvc repro``. Files: ``learners/<name>.json`` (the block and the seed), and per
