@@ -112,9 +112,6 @@ def test_evaluate_is_repeatable_and_takes_an_arff(capsys, in_repo, data_csv, tmp
 
 @pytest.mark.parametrize("argv, message", [
     (["evaluate", "{data}", "--learners", "nb_lapalce"], r"unknown learner 'nb_lapalce'; did you mean nb_laplace"),
-    (["evaluate", "{data}", "--learners", "NaiveBayes(prior=laplace, alpah=2)"], r"has no parameter\(s\) \['alpah'\]"),
-    (["evaluate", "{data}", "--learners", "NaiveBayes(numeric_ordinal=true)"],
-     r"numeric_ordinal: NaiveBayes has no 'ordinal' parameter"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "ten"], r"--cv: invalid int value: 'ten'"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "500"], r"--cv: protocol.folds = 500 is impossible"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--discretizer", "mdll"], r"--discretizer: .*'mdll'"),
@@ -129,6 +126,59 @@ def test_user_errors_are_one_line_with_exit_code_1(capsys, in_repo, data_csv, ar
     code, out, err = nbx(capsys, *[a.format(data=data_csv) for a in argv])
     assert code == 1 and err.count("\n") == 1 and err.startswith("nbx: error: "), err
     assert re.search(message, err), err
+
+
+# A learner spec is built and checked (nested blocks too) before the data file is read: none exists here.
+@pytest.mark.parametrize("argv, message", [
+    (["evaluate", "nothere.csv", "--learners", "nb_laplace,NaiveBayes(prior=laplace, alpah=2)"],
+     "--learners: NaiveBayes(prior=laplace, alpah=2): alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?"),
+    (["evaluate", "nothere.csv", "--learners", "TAN(criterion=bayse)"],
+     "--learners: TAN(criterion=bayse): criterion: The 'criterion' parameter of TAN must be a str among "
+     "{'cmi', 'bayes'}. Got 'bayse' instead."),
+    (["evaluate", "nothere.csv", "--learners", "AdaBoostM1(base=NaiveBayes(alpha=-1), n_estimators=10)"],
+     "--learners: AdaBoostM1(base=NaiveBayes(alpha=-1), n_estimators=10): base.alpha: The 'alpha' parameter of "
+     "NaiveBayes must be a float in the range [0.0, inf). Got -1 instead."),
+    (["evaluate", "nothere.csv", "--learners", "MUVofMUV(members=[MUV(), MUV(n_estimators=0)])"],
+     "--learners: MUVofMUV(members=[MUV(), MUV(n_estimators=0)]): members.1.n_estimators: The 'n_estimators' "
+     "parameter of MUV must be an int in the range [1, inf). Got 0 instead."),
+    (["evaluate", "nothere.csv", "--learners", "NaiveBayes(numeric_ordinal=true)"],
+     "--learners: NaiveBayes(numeric_ordinal=true): numeric_ordinal: NaiveBayes has no 'ordinal' parameter to set"),
+    (["fit", "nothere.csv", "--learner", "SelfAdaptiveNBTree(leaf=GeneralNB(density=kde))", "--save", "m.pkl"],
+     "--learner: SelfAdaptiveNBTree(leaf=GeneralNB(density=kde)): leaf.density: The 'density' parameter of "
+     "GeneralNB must be a str among {'kernel', 'gaussian'}. Got 'kde' instead."),
+])
+def test_bad_learner_specs_stop_before_the_data_is_read(capsys, in_repo, argv, message):
+    assert nbx(capsys, *argv) == (1, "", f"nbx: error: {message}\n")
+
+
+def test_a_bad_params_yaml_learner_named_on_the_command_line_names_its_line(capsys, tmp_path, monkeypatch):
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    params["learners"]["boosting_nb"]["base"]["alpha"] = -1
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    line = next(i for i, text in enumerate((tmp_path / "params.yaml").read_text().splitlines(), 1)
+                if text.strip() == "alpha: -1")
+    monkeypatch.chdir(tmp_path)
+    assert nbx(capsys, "evaluate", "nothere.csv", "--learners", "boosting_nb") == (
+        1, "", f"nbx: error: params.yaml:{line}: learners.boosting_nb.base.alpha: The 'alpha' parameter of NaiveBayes "
+               "must be a float in the range [0.0, inf). Got -1 instead.\n")
+
+
+def test_a_spec_is_the_params_block_it_reads_as():
+    """The command line's text and params.yaml's block go through one builder: the same estimator."""
+    from nbx.cli.common import resolve_learner
+    from nbx.models.ensembles import AdaBoostM1
+    from nbx.models.muv import MUV, MUVofMUV
+    from nbx.pipeline.learners import build
+    text = "AdaBoostM1(base=NaiveBayes(prior=m_estimate, m=2), n_estimators=10)"
+    block = {"class": "AdaBoostM1", "base": {"class": "NaiveBayes", "prior": "m_estimate", "m": 2}, "n_estimators": 10}
+    learner = resolve_learner(text, None)
+    assert learner.spec == block
+    assert repr(learner.estimator) == repr(build(block, "x").estimator) == repr(
+        AdaBoostM1(base=NaiveBayes(prior="m_estimate", m=2), n_estimators=10))
+    members = resolve_learner("MUVofMUV(members=[MUV(n_estimators=2), MUV()])", None).estimator
+    assert repr(members) == repr(MUVofMUV(members=[MUV(n_estimators=2), MUV()]))
+    c45 = resolve_learner("C45Tree(confidence=0.1, input=discrete)", None)
+    assert (repr(c45.estimator), c45.input) == (repr(C45Tree(confidence=0.1)), "discrete")
 
 
 def test_entry_point_runs_as_a_program(data_csv):

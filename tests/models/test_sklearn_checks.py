@@ -1,4 +1,5 @@
-"""scikit-learn's common estimator checks (``parametrize_with_checks``) over every nbx learner and transformer.
+"""scikit-learn's common estimator checks (``parametrize_with_checks``) over every nbx learner and transformer,
+found in nbx.models and nbx.discretize (tests/estimators.py), so a new one is checked without being listed.
 
 Discrete learners run twice: alone, with their ``categorical`` input tag honoured (the checks then feed
 integer codes), and inside ``make_pipeline(MDLDiscretizer(), learner)`` on the checks' continuous data
@@ -14,22 +15,12 @@ import pytest
 
 pytest.importorskip("sklearn")
 
+from estimators import estimator_classes  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 
-from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, NoDiscretizer, StdDevDiscretizer
-from nbx.models.c45 import C45Tree  # noqa: E402
-from nbx.models.ensembles import AdaBoostM1, Bagging  # noqa: E402
-from nbx.models.hbayes import HBayesNB, HBayesTAN  # noqa: E402
-from nbx.models.hierarchical_mixture import HierarchicalMixtureNB  # noqa: E402
-from nbx.models.kernel_nb import GeneralNB  # noqa: E402
-from nbx.models.leveled_tree import LeveledNBTree  # noqa: E402
-from nbx.models.logistic import LogisticRegression  # noqa: E402
-from nbx.models.muv import MUV, MUVofMUV  # noqa: E402
+from nbx.discretize import MDLDiscretizer  # noqa: E402
 from nbx.models.naive_bayes import NaiveBayes  # noqa: E402
-from nbx.models.nbtree import NBTree  # noqa: E402
-from nbx.models.snbtree import SelfAdaptiveNBTree  # noqa: E402
-from nbx.models.tan import TAN  # noqa: E402
 
 CONTINUOUS = ("the check feeds continuous X without honouring the categorical input tag; a discrete learner "
               "needs integer codes (the pipeline run covers the rest; weights as copies are tested per learner)")
@@ -52,16 +43,22 @@ SEPARABLE = ("the check's data are separable: at ridge 1e-8 the optimum lies far
              "so the weighted and the repeated-rows fits, each within the gradient tolerance, differ by ~1e-7")
 HBAYES_N_ITER = ("max_iter bounds each of HBayes's many inner logistic fits (n_lr_fits_); there is no single "
                  "n_iter_")
-# max_iter=50 for HBayes: it bounds each of its many inner Newton fits on the checks' tiny, often separable data
-DISCRETE_LEARNERS = [NaiveBayes(), HierarchicalMixtureNB(), NBTree(), TAN(), LeveledNBTree(), HBayesNB(max_iter=50),
-                     HBayesTAN(max_iter=50), MUV(), MUVofMUV(), Bagging(), AdaBoostM1()]
-MIXED_LEARNERS = [C45Tree(), GeneralNB(), SelfAdaptiveNBTree(), LogisticRegression()]
-TRANSFORMERS = [MDLDiscretizer(), StdDevDiscretizer(), EqualWidthDiscretizer(), NoDiscretizer(), ModeImputer()]
-# Fixed seeds inside the pipelines: scikit-learn only seeds a top-level random_state.
-PIPELINES = [make_pipeline(MDLDiscretizer(), est.set_params(**({"random_state": 0} if "random_state" in
-                                                                 est.get_params() else {})))
-             for est in [NaiveBayes(), HierarchicalMixtureNB(), NBTree(), TAN(), LeveledNBTree(),
-                         HBayesNB(max_iter=50), HBayesTAN(max_iter=50), MUV(), MUVofMUV(), Bagging(), AdaBoostM1()]]
+# Options for the checks' tiny, often separable data: max_iter bounds each of HBayes's many inner Newton fits.
+CHECK_OPTIONS = {"HBayesNB": {"max_iter": 50}, "HBayesTAN": {"max_iter": 50}}
+
+
+def for_checks(cls, seeded: bool = False):
+    """An instance with the checks' options; ``seeded``: a fixed random_state (scikit-learn only seeds a
+    top-level one, not a pipeline's steps)."""
+    estimator = cls(**CHECK_OPTIONS.get(cls.__name__, {}))
+    return estimator.set_params(random_state=0) if seeded and "random_state" in estimator.get_params() else estimator
+
+
+LEARNERS = [for_checks(cls) for cls in estimator_classes("nbx.models")]
+TRANSFORMERS = [for_checks(cls) for cls in estimator_classes("nbx.discretize")]
+# Discrete learners also run after MDL discretization, on the checks' continuous data; NaiveBayes by default.
+PIPELINES = sorted((make_pipeline(MDLDiscretizer(), for_checks(type(est), seeded=True)) for est in LEARNERS
+                    if est.input_kind == "discrete"), key=lambda pipe: not isinstance(pipe[-1], NaiveBayes))
 
 
 def expected_failed_checks(estimator) -> dict:
@@ -82,7 +79,7 @@ def expected_failed_checks(estimator) -> dict:
 
 with warnings.catch_warnings():  # "does not inherit from sklearn.base.BaseEstimator": by design
     warnings.simplefilter("ignore", UserWarning)
-    CHECKS = parametrize_with_checks(DISCRETE_LEARNERS + MIXED_LEARNERS + TRANSFORMERS + PIPELINES[:1],
+    CHECKS = parametrize_with_checks(LEARNERS + TRANSFORMERS + PIPELINES[:1],
                                      expected_failed_checks=expected_failed_checks, xfail_strict=True)
     PIPELINE_CHECKS = parametrize_with_checks(PIPELINES[1:], expected_failed_checks=expected_failed_checks,
                                               xfail_strict=True)

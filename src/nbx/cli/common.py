@@ -5,8 +5,10 @@ Learner syntax (``--learners``, ``--learner``): a learner name of params.yaml (`
 :data:`nbx.pipeline.learners.CLASSES` with keyword options in parentheses, written like the estimator's repr:
 ``NaiveBayes(prior=m_estimate, m=2)``, ``AdaBoostM1(base=NaiveBayes(alpha=0.1), n_estimators=10)``. Values
 are YAML (``0.5``, ``true``, ``[2, 2]``, ``laplace``); a value that is a class name (with or without
-options) is built as a nested learner; ``input=discrete`` feeds a mixed-input learner the discretized codes
-as params.yaml's ``input`` key does. Quote the whole argument in a shell: ``--learners 'nb_laplace,TAN(alpha=0.5)'``.
+options), also inside a list (``MUVofMUV(members=[MUV(n_estimators=2), MUV()])``), is a nested learner;
+``input=discrete`` feeds a mixed-input learner the discretized codes as params.yaml's ``input`` key does.
+The text becomes a params block and is built by :func:`nbx.pipeline.learners.build`, as params.yaml's
+blocks are. Quote the whole argument in a shell: ``--learners 'nb_laplace,TAN(alpha=0.5)'``.
 """
 from __future__ import annotations
 
@@ -16,11 +18,9 @@ from pathlib import Path
 
 import yaml
 
-from nbx.pipeline import config, learners
 from nbx.core.errors import NbxError
-from nbx.core.base import ordinal_params
-from nbx.pipeline.learners import CLASSES, UnknownLearnerError, make_learner
-from nbx.core.base import input_kind
+from nbx.pipeline import config, learners
+from nbx.pipeline.learners import CLASSES
 
 
 class SpecError(NbxError, ValueError):
@@ -61,15 +61,26 @@ def parse_spec(text: str, option: str) -> dict:
         key, eq, value = (s.strip() for s in arg.partition("="))
         if not eq or not key.isidentifier():
             raise SpecError(f"{option}: {text!r}: {arg!r} is not key=value")
-        call = _CALL.fullmatch(value)
-        if call and call[1] in CLASSES:
-            spec[key] = parse_spec(value, option)
-        else:
-            try:
-                spec[key] = yaml.safe_load(value)
-            except yaml.YAMLError:
-                raise SpecError(f"{option}: {text!r}: cannot read the value of {key!r}: {value!r}") from None
+        spec[key] = _value(value, option, f"{text!r}: cannot read the value of {key!r}")
     return spec
+
+
+def _value(text: str, option: str, what: str):
+    """An option's value: a nested learner (a class name, with or without options), a list, or YAML."""
+    if _is_learner(text):
+        return parse_spec(text, option)
+    items = split_top(text[1:-1]) if text.startswith("[") and text.endswith("]") else []
+    if any(map(_is_learner, items)):
+        return [_value(item, option, what) for item in items]
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise SpecError(f"{option}: {what}: {text!r}") from None
+
+
+def _is_learner(text: str) -> bool:
+    call = _CALL.fullmatch(text)
+    return bool(call) and call[1] in CLASSES
 
 
 @dataclass
@@ -82,34 +93,24 @@ class Learner:
 
 
 def resolve_learner(text: str, params: config.Params | None, option: str = "--learners") -> Learner:
-    """A params.yaml learner by name, or a class with options (see the module docstring)."""
+    """A params.yaml learner by name, or a class with options (see the module docstring), built and checked
+    by the builder params.yaml's blocks use, before any data is read."""
     text = text.strip()
     if params is not None and text in params["learners"]:
         setup = learners.build_learner(params, text)
-        return Learner(text, setup.estimator, setup.input, dict(params["learners"][text]), setup.numeric_ordinal)
-    spec = parse_spec(text, option)
-    if spec["class"] not in CLASSES:
-        known = list(params["learners"] if params else []) + list(CLASSES)
-        where = "" if params else " (no params.yaml in this folder: only class names work)"
-        hint = config.did_you_mean(spec["class"], known)
-        raise SpecError(f"{option}: unknown learner {spec['class']!r}{where}{hint}")
-    options = dict(spec)
-    kind = options.pop("input", None)
-    if kind not in (None, *learners.INPUTS):
-        raise SpecError(f"{option}: {text}: input={kind!r} must be one of {learners.INPUTS}")
-    numeric_ordinal = options.pop("numeric_ordinal", False)
-    if not isinstance(numeric_ordinal, bool):
-        raise SpecError(f"{option}: {text}: numeric_ordinal={numeric_ordinal!r} must be true or false")
-    try:
-        estimator = make_learner(options, text)
-        validate = getattr(estimator, "_validate_params", None)
-        if validate is not None:
-            validate()
-    except (UnknownLearnerError, ValueError, TypeError) as exc:
-        raise SpecError(f"{option}: {exc}") from None
-    if numeric_ordinal and not ordinal_params(estimator):
-        raise SpecError(f"{option}: {text}: numeric_ordinal: {type(estimator).__name__} has no 'ordinal' parameter")
-    return Learner(text, estimator, kind or input_kind(estimator), spec, numeric_ordinal)
+        spec = dict(params["learners"][text])
+    else:
+        spec = parse_spec(text, option)
+        if spec["class"] not in CLASSES:
+            known = list(params["learners"] if params else []) + list(CLASSES)
+            where = "" if params else " (no params.yaml in this folder: only class names work)"
+            raise SpecError(f"{option}: unknown learner {spec['class']!r}{where}"
+                            f"{config.did_you_mean(spec['class'], known)}")
+        try:
+            setup = learners.build(spec, text)
+        except learners.LearnerError as exc:
+            raise SpecError(f"{option}: {text}: {exc}") from None
+    return Learner(text, setup.estimator, setup.input, spec, setup.numeric_ordinal)
 
 
 def discretizer_spec(text: str) -> dict:

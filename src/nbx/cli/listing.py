@@ -95,8 +95,8 @@ def run_learners(args) -> None:
     for name in names:
         setup = learners.build_learner(params, name)
         spec = params["learners"][name]
-        base = spec.get("base") or spec.get("leaf") or spec.get("tan")
-        cls = spec["class"] + (f"({base['class']})" if isinstance(base, dict) else "")
+        nested = [value["class"] for value in spec.values() if isinstance(value, dict) and "class" in value]
+        cls = spec["class"] + (f"({', '.join(nested)})" if nested else "")
         rows.append([name, cls, setup.input, ", ".join(users.get(name, []))])
     print(render(["learner", "class", "input", "experiments"], rows))
     print(f"\n{len(rows)} learners; `nbx learners NAME` prints one block")

@@ -1,79 +1,95 @@
-"""Learners from params blocks: class names -> classes, construction, and the pipeline's keys of a block.
+"""Learners from params blocks: the learner classes of nbx.models, construction, and the pipeline's keys.
 
 A params block is a mapping with ``class`` (a key of :data:`CLASSES`) and the constructor's keyword
-arguments. Any nested mapping with a ``class`` key (for example a meta-learner's ``base``) is built the
-same way, so ``{class: Bagging, base: {class: NaiveBayes, alpha: 0.1}, n_estimators: 10}`` works.
-Classes are imported lazily, so a learner's module is only loaded when it is used.
+arguments. Any nested mapping with a ``class`` key (for example a meta-learner's ``base``, or the items of
+MUVofMUV's ``members`` list) is built the same way, so ``{class: Bagging, base: {class: NaiveBayes, alpha:
+0.1}, n_estimators: 10}`` works. params.yaml (:func:`build_learner`) and the command line
+(:mod:`nbx.cli.common`, whose ``Class(option=value)`` text is parsed into a block) share :func:`build`.
+
+Every hyperparameter is checked while the block is built (the class's ``_parameter_constraints``, nested
+blocks at their own level), so a mistake surfaces as a :class:`LearnerError` naming the key inside the block
+before any data is read. Classes are imported by name when a block uses them: a train cell loads only its
+learner's modules, and the code digests of :mod:`nbx.pipeline.dvcgen` do not see the others.
 """
 from __future__ import annotations
 
 import importlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from nbx.core.base import input_kind, ordinal_params, validate_params
 from nbx.core.errors import NbxError, did_you_mean
 from nbx.pipeline.config import Params, as_params
 
-CLASSES = {
-    "NaiveBayes": "nbx.models.naive_bayes:NaiveBayes",
-    "HierarchicalMixtureNB": "nbx.models.hierarchical_mixture:HierarchicalMixtureNB",
-    "Bagging": "nbx.models.ensembles:Bagging",
-    "AdaBoostM1": "nbx.models.ensembles:AdaBoostM1",
-    "C45Tree": "nbx.models.c45:C45Tree",
-    "NBTree": "nbx.models.nbtree:NBTree",
-    "GeneralNB": "nbx.models.kernel_nb:GeneralNB",
-    "SelfAdaptiveNBTree": "nbx.models.snbtree:SelfAdaptiveNBTree",
-    "TAN": "nbx.models.tan:TAN",
-    "MUV": "nbx.models.muv:MUV",
-    "MUVofMUV": "nbx.models.muv:MUVofMUV",
-    "LogisticRegression": "nbx.models.logistic:LogisticRegression",
-    "HBayesNB": "nbx.models.hbayes:HBayesNB",
-    "HBayesTAN": "nbx.models.hbayes:HBayesTAN",
-    "LeveledNBTree": "nbx.models.leveled_tree:LeveledNBTree",
-}
+MODELS = Path(__file__).resolve().parents[1] / "models"
+_CLASS_LINE = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)\s*:", re.MULTILINE)
 
 
-class UnknownLearnerError(NbxError, ValueError):
-    """A params block names a learner class that does not exist."""
+def discover_learners() -> dict[str, str]:
+    """Learner class name -> ``"module:Name"``: the public top-level classes of nbx/models/*.py that derive
+    from ``BaseEstimator``, directly or through other classes there (``Bagging(_Ensemble)``). Read from the
+    files' ``class`` lines, not imported: importing every model would add about 0.4 s to each train cell, this
+    takes a few milliseconds (tests/pipeline/test_learners.py checks it against the imported classes)."""
+    bases, module_of = {}, {}
+    for path in sorted(MODELS.glob("*.py")):
+        for name, args in _CLASS_LINE.findall(path.read_text()):
+            bases[name] = {arg.strip().rpartition(".")[2] for arg in args.split(",")}
+            module_of[name] = path.stem
+    estimators = {"BaseEstimator"}
+    while new := {name for name, of in bases.items() if name not in estimators and of & estimators}:
+        estimators |= new
+    return {name: f"nbx.models.{module_of[name]}:{name}" for name in sorted(estimators - {"BaseEstimator"})
+            if not name.startswith("_")}
 
 
-def learner_class(name: str, where: str = "params"):
-    if name not in CLASSES:
-        raise UnknownLearnerError(f"{where}: unknown learner class {name!r}; known: {sorted(CLASSES)}")
+CLASSES = discover_learners()
+
+
+class LearnerError(NbxError, ValueError):
+    """A learner block cannot be built; ``keys`` is the path of the key at fault inside the block."""
+
+    def __init__(self, keys: tuple, message: str):
+        super().__init__(f"{'.'.join(map(str, keys))}: {message}" if keys else message)
+        self.keys, self.message = tuple(keys), message
+
+
+def learner_class(name, keys: tuple = ()):
+    if not isinstance(name, str) or name not in CLASSES:
+        raise LearnerError(keys + ("class",), f"unknown learner class {name!r}{did_you_mean(name, CLASSES)}")
     module, _, attr = CLASSES[name].partition(":")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as exc:
-        raise UnknownLearnerError(f"{where}: learner class {name!r} is not implemented yet ({exc})") from None
+    return getattr(importlib.import_module(module), attr)
 
 
-def make_learner(spec: dict, where: str = "params"):
-    """Build an estimator from a params block (see the module docstring)."""
+def make_learner(spec: dict, keys: tuple = ()):
+    """Build an estimator from a params block (see the module docstring), its hyperparameters checked."""
     if not isinstance(spec, dict) or "class" not in spec:
-        raise UnknownLearnerError(f"{where}: a learner block needs a 'class' key, got {spec!r}")
-    cls = learner_class(spec["class"], where)
-    kwargs = {key: _built(value, f"{where}.{key}") for key, value in spec.items() if key != "class"}
-    valid = set(cls._param_names())
-    unknown = set(kwargs) - valid
-    if unknown:
-        raise UnknownLearnerError(f"{where}: {spec['class']} has no parameter(s) {sorted(unknown)}; "
-                                  f"valid: {sorted(valid)}")
-    return cls(**kwargs)
+        raise LearnerError(keys, f"{spec!r} must be a mapping with a 'class' key")
+    cls = learner_class(spec["class"], keys)
+    valid = cls._param_names()
+    for key in spec:
+        if key != "class" and key not in valid:
+            raise LearnerError(keys + (key,), f"{spec['class']} has no parameter {key!r}{did_you_mean(key, valid)}")
+    learner = cls(**{key: _built(value, keys + (key,)) for key, value in spec.items() if key != "class"})
+    try:  # nested blocks were checked when they were built, so a failure here is about this block's own keys
+        validate_params(learner)
+    except (ValueError, TypeError) as exc:
+        param = re.match(r"The '(\w+)' parameter of", str(exc))
+        raise LearnerError(keys + ((param[1],) if param else ()), str(exc)) from None
+    return learner
 
 
-def _built(value, where: str):
+def _built(value, keys: tuple):
     """A parameter value with every nested params block (also in a list, e.g. MUVofMUV's ``members``) built."""
     if isinstance(value, dict) and "class" in value:
-        return make_learner(value, where)
+        return make_learner(value, keys)
     if isinstance(value, list) and any(isinstance(v, dict) and "class" in v for v in value):
-        return [_built(v, f"{where}.{i}") for i, v in enumerate(value)]
+        return [_built(v, keys + (i,)) for i, v in enumerate(value)]
     return value
 
 
 # ------------------------------------------------------------------------------------ params.yaml learners
 INPUTS = ("discrete", "mixed")
-PIPELINE_KEYS = ("input", "seed_as", "all_classes", "numeric_ordinal")  # read by the pipeline, not constructor args
 
 
 @dataclass
@@ -86,17 +102,16 @@ class LearnerSetup:
 
 
 def learner_spec(params: Params, name: str) -> dict:
+    """The block ``learners.<name>`` of params.yaml (a did-you-mean when there is none)."""
     params = as_params(params)
     if name not in params["learners"]:
         raise params.error(("learners",), f"unknown learner {name!r}{did_you_mean(name, params['learners'])}")
-    spec = params["learners"][name]
-    if not isinstance(spec, dict):
-        raise params.error(("learners", name), f"{spec!r} must be a mapping with a 'class' key")
-    return spec
+    return params["learners"][name]
 
 
-def build_learner(params: Params, name: str) -> LearnerSetup:
-    """The estimator of ``learners.<name>`` and how the pipeline runs it. Three optional block keys:
+def build(block, name: str) -> LearnerSetup:
+    """The estimator of a learner block and how the pipeline runs it; ``name`` is the learner's name (random
+    seeds derive from it). Besides the constructor's arguments a block may hold four pipeline keys:
 
     - ``input: discrete | mixed`` overrides the learner's own input kind; ``input: discrete`` feeds a
       mixed-input learner such as C4.5 the experiment's discretized codes (Kang & Tian discretize for all).
@@ -110,40 +125,36 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
       to the data set's numeric columns: their discretized codes are ordered intervals, which Ting &
       Zheng's leveled trees split by threshold tests (Fig. 1, "Temperature > 70°C").
 
-    Constructor arguments are checked here (types and ranges, when the learner declares them), so a bad
-    value stops the stage before any data is read, with the line of params.yaml that holds it.
+    Raises :class:`LearnerError` (the key at fault inside the block) for any mistake.
     """
-    params = as_params(params)
-    spec = dict(learner_spec(params, name))
+    if not isinstance(block, dict):
+        raise LearnerError((), f"{block!r} must be a mapping with a 'class' key")
+    spec = dict(block)
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
     flags = {key: spec.pop(key, False) for key in ("all_classes", "numeric_ordinal")}
     if kind is not None and kind not in INPUTS:
-        raise params.error(("learners", name, "input"), f"{kind!r} must be one of {INPUTS}")
+        raise LearnerError(("input",), f"{kind!r} must be one of {INPUTS}")
     for key, value in flags.items():
         if not isinstance(value, bool):
-            raise params.error(("learners", name, key), f"{value!r} must be true or false")
-    try:
-        learner = make_learner(spec, f"learners.{name}")
-        validate_params(learner)
-    except (UnknownLearnerError, ValueError, TypeError) as exc:
-        raise _learner_error(params, name, str(exc)) from None
+            raise LearnerError((key,), f"{value!r} must be true or false")
+    learner = make_learner(spec)
     if flags["all_classes"] and "classes" not in learner.get_params(deep=False):
-        raise params.error(("learners", name, "all_classes"),
-                           f"{type(learner).__name__} has no 'classes' parameter to set")
+        raise LearnerError(("all_classes",), f"{type(learner).__name__} has no 'classes' parameter to set")
     if flags["numeric_ordinal"] and not ordinal_params(learner):
-        raise params.error(("learners", name, "numeric_ordinal"),
-                           f"{type(learner).__name__} has no 'ordinal' parameter to set")
+        raise LearnerError(("numeric_ordinal",), f"{type(learner).__name__} has no 'ordinal' parameter to set")
     return LearnerSetup(learner, kind or input_kind(learner), str(seed_name), **flags)
 
 
-def _learner_error(params: Params, name: str, message: str) -> ConfigError:
-    """Point a learner construction error at the key it is about (the class, the parameter)."""
-    keys: tuple = ("learners", name)
-    where, sep, rest = message.partition(": ")
-    if sep and where.startswith(f"learners.{name}"):
-        keys, message = tuple(where.split(".")), rest
-    if m := re.match(r"unknown learner class '([^']*)'", message):
-        return params.error(keys + ("class",), f"unknown learner class {m[1]!r}{did_you_mean(m[1], CLASSES)}")
-    if m := re.search(r"has no parameter\(s\) \['([^']*)'", message) or re.search(r"'(\w+)' parameter", message):
-        keys += (m[1],)
-    return params.error(keys, message)
+def build_learner(params: Params, name: str) -> LearnerSetup:
+    """:func:`build` of ``learners.<name>``; a mistake is a ConfigError naming params.yaml's line and key."""
+    params = as_params(params)
+    try:
+        return build(learner_spec(params, name), name)
+    except LearnerError as exc:
+        raise params.error(("learners", name) + exc.keys, exc.message) from None
+
+
+def check_learners(params: Params) -> None:
+    """Build every learner of params.yaml, so the first stage of ``dvc repro`` stops at any bad block."""
+    for name in as_params(params)["learners"]:
+        build_learner(params, name)

@@ -5,6 +5,11 @@ DVC re-reads and re-parses the whole params file for every stage that declares p
 depends on exactly the slice it reads (a file DVC checks by its hash): editing one learner's block changes
 one file, so only that learner's cells run again, and ``dvc params diff`` still shows every change.
 
+The params stage runs before every other stage, so it first builds every learner block
+(:func:`~nbx.pipeline.learners.check_learners`): a bad hyperparameter stops ``dvc repro`` with its line of
+params.yaml before any data is read. Learner modules are imported by name, so this stage's code digest does
+not list them (a train cell's digest does, and the cell checks its own learner again).
+
 The slices are fingerprints for DVC: stages still read params.yaml itself, which the params stage has just
 sliced in the same ``dvc repro``. Files: ``learners/<name>.json`` (the block and the seed), and per
 experiment ``experiments/<exp>/``
@@ -14,7 +19,7 @@ impute), ``impute.json``, ``analyse.json`` (seed, analyses block), ``evaluate.js
 """
 from __future__ import annotations
 
-from nbx.pipeline import config, layout
+from nbx.pipeline import config, layout, learners
 from nbx.core.io import write_json
 
 
@@ -37,5 +42,6 @@ def slices(params: config.Params) -> dict[str, object]:
 
 
 def params_digest(params: config.Params) -> None:
+    learners.check_learners(params)
     for path, content in slices(params).items():
         write_json(layout.PARAMS / path, content)
