@@ -1,4 +1,4 @@
-"""Wiering (2003), Table 2 and claims W1-W6 (seed 000, §4).
+"""Wiering (2003), hierarchical mixtures of naive Bayes: Table 2 and claims W1-W6 (the paper's §4).
 
 Table 2: accuracy ± std over 50 random half/half splits; marks are paired t-tests over the 50 splits vs NBC
 (`++`/`+` better at p < 0.01/0.05, `--`/`-` worse, `=` otherwise), as the paper's. Summary rows as the paper's:
@@ -17,9 +17,9 @@ The paper's learners, their display names, the data sets that are not comparable
 states in its text are data, in published/paper.yaml. Abalone is not comparable: averages, error reductions,
 win:loss and the claims use the other data sets, and the summary shows them with Abalone too.
 
-Verdict rules (fixed before looking at results; W1's curve and the comparable-set references were added for
-issue 14 before those runs; "the paper's" values are recomputed from its Table 2 on the comparable data sets,
-which without Abalone gives 7:2 wins:losses for both HMs):
+Verdict rules (fixed before looking at results; W1's curve and the comparable-set references were added after
+an independent review of the readings, before those runs; "the paper's" values are recomputed from its Table 2
+on the comparable data sets, which without Abalone gives 7:2 wins:losses for both HMs):
 - W1 (default reading): XOR part reproduced if every one-layer HM seed loads XOR and NB does not; parity part
   if a 6- or 7-layer HM loads parity in >= 90% of the seeds ("reliably") after the longest training of the
   curve (the paper gives no number of passes); both -> reproduced, one -> partly.
@@ -31,8 +31,8 @@ which without Abalone gives 7:2 wins:losses for both HMs):
   HMs > Boosting; partly if the HMs' signs agree.
 - W5: reproduced if both HMs significantly beat NBC on every data set where Boosting does.
 - W6: overfitting part: on Breast Cancer and Hepatitis boosting is significantly worse than NBC while its
-  training accuracy exceeds its test accuracy by more than NBC's train-test gap would explain (we report the
-  boosted ensemble's training accuracy from fit_info); Spam part: the second boosted model has weighted error
+  training accuracy exceeds its test accuracy by more than 2 points (we report the boosted ensemble's
+  training accuracy from fit_info); Spam part: the second boosted model has weighted error
   >= 0.5 in most splits (fit_info: models kept and restarts). Both -> reproduced, one -> partly.
 """
 from __future__ import annotations
