@@ -32,8 +32,8 @@ on the comparable data sets, which without Abalone gives 7:2 wins:losses for bot
 - W5: reproduced if both HMs significantly beat NBC on every data set where Boosting does.
 - W6: overfitting part: on Breast Cancer and Hepatitis boosting is significantly worse than NBC while its
   training accuracy exceeds its test accuracy by more than 2 points (we report the boosted ensemble's
-  training accuracy from fit_info); Spam part: the second boosted model has weighted error
-  >= 0.5 in most splits (fit_info: models kept and restarts). Both -> reproduced, one -> partly.
+  training accuracy from fit_info); Spam part: the second boosted model has weighted error >= 0.5 in most
+  splits (fit_info: models kept and restarts). Both -> reproduced, one -> partly.
 """
 from __future__ import annotations
 
@@ -47,15 +47,15 @@ from nbx.report.paper import CLAIMS_SECTION, paper_data
 from nbx.report.published import name_key, read_table
 from nbx.report.tables import comparison_table, error_reduction, fmt, marks, md_table, win_loss
 
-PAPER = paper_data("wiering2003")
-LEARNERS = PAPER["learners"]
+DATA = paper_data("wiering2003")
+LEARNERS = DATA["learners"]
 NB, HM14, HM22, BAG, BOOST = LEARNERS
-ATTRNORM = dict(zip(LEARNERS, PAPER["attribute_total"]))  # the same learners with P(f | C) over the attribute's total
-SEEN = dict(zip(LEARNERS, PAPER["training_half_classes"]))  # ... with counters for the training half's classes
-TITLES = PAPER["names"]
-SIG_COLUMNS = PAPER["mark_columns"]
-NOT_COMPARABLE = PAPER["not_comparable"]
-PRINTED = PAPER["printed"]
+ATTRNORM = dict(zip(LEARNERS, DATA["attribute_total"]))  # the same learners with P(f | C) over the attribute's total
+SEEN = dict(zip(LEARNERS, DATA["training_half_classes"]))  # ... with counters for the training half's classes
+TITLES = DATA["names"]
+SIG_COLUMNS = DATA["mark_columns"]
+NOT_COMPARABLE = DATA["not_comparable"]
+PRINTED = DATA["printed"]
 DENOMINATOR_EVIDENCE = (
     "§2.2 writes P_i(f_i|C) = c_i(f_i, C)/c(C) with every counter started at γ (§3.2 the same for the experts), "
     "so the default divides by the class counter γ + n_C; dividing by the attribute's total n_C + V·γ, which "
@@ -309,15 +309,15 @@ def w5(ctx: ReportContext) -> Verdict:
     verdict = REPRODUCED if len(both) == len(boosted) else PARTLY if both else NOT_REPRODUCED
     return Verdict("W5", verdict, f"our boosting beats NBC (p < 0.05) on {len(boosted)} comparable data sets: "
                    f"{detail}; both HMs beat NBC too on {len(both)} of them "
-                   f"(paper: {', '.join(PAPER['boosting_wins'])}).")
+                   f"(paper: {', '.join(DATA['boosting_wins'])}).")
 
 
 def w6(ctx: ReportContext) -> Verdict:
     if not ctx.has(NB, BOOST):
         return missing("W6", NB, BOOST)
-    ours, info, spam = ctx.memo(our_marks), ctx.fit_info(BOOST), PAPER["boosting_stuck"]
+    ours, info, spam = ctx.memo(our_marks), ctx.fit_info(BOOST), DATA["boosting_stuck"]
     parts, overfit_ok = [], []
-    for p in PAPER["boosting_overfits"]:
+    for p in DATA["boosting_overfits"]:
         if p not in ctx.datasets or ctx.exp.datasets[p] not in info:
             continue
         train = 100 * np.mean([s["train_accuracy"] for s in info[ctx.exp.datasets[p]]])
@@ -337,7 +337,7 @@ def w6(ctx: ReportContext) -> Verdict:
                      f"weighted error ≥ 0.5 per split; a model after the first hit error ≥ 0.5 in {100 * stuck:.0f}% "
                      "of the splits")
     if not parts:
-        return Verdict("W6", NOT_TESTABLE, f"{', '.join(PAPER['boosting_overfits'])} and {spam} were not run.")
+        return Verdict("W6", NOT_TESTABLE, f"{', '.join(DATA['boosting_overfits'])} and {spam} were not run.")
     over = bool(overfit_ok) and all(overfit_ok)
     verdict = REPRODUCED if over and spam_ok else PARTLY if over or spam_ok else NOT_REPRODUCED
     return Verdict("W6", verdict, "; ".join(parts) + ". (Our boosting restarts by U(0.9, 1.1) reweighting, as §4 says.)")
