@@ -127,8 +127,7 @@ def verdict_s1(pw: pd.DataFrame, paper_marks: dict[str, str]) -> Verdict:
     ev = (f"Ours: S-NBTree beats NBTree on **{w} of {n}** data sets (losses {l}, ties {t}); significantly "
           f"(p < {ALPHA}) {w_t}:{l_t} by the paired t-test over folds and {w_c}:{l_c} by the corrected "
           f"resampled t-test. The paper: {paper_w} of the same {n} ({DATA['s1']['wins']} of its "
-          f"{DATA['s1']['data_sets']}). Our direction agrees with "
-          f"the paper's ✓/× mark on {same} of {len(marked)}.")
+          f"{DATA['s1']['data_sets']}). Our direction agrees with the paper's ✓/× mark on {same} of {len(marked)}.")
     if w >= paper_w and w > l:
         return Verdict("S1", REPRODUCED, ev)
     if w > l:
@@ -305,8 +304,8 @@ def bandwidth_note(ctx: ReportContext, names: list[str]) -> list[str]:
 
 
 def readings_section(ctx: ReportContext) -> list[str]:
-    """The ambiguous points of the paper (found in an independent review of the readings): the default reading and
-    the alternative, per data set."""
+    """The ambiguous points of the paper (found in an independent review of the readings): the default reading
+    and the alternative, per data set."""
     texts = {
         "kernel_unit":
          "**Unit of the kernel width (§4).** The paper gives h = c_X/√m with c_X ∈ [0.2, 0.8] and no unit for "
