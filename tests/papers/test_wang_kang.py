@@ -10,6 +10,7 @@ from scipy import stats as sps
 from nbx.pipeline import layout
 from nbx.stats import significance as stats
 from nbx.data.prepare import Table
+from nbx.report import paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
 from nbx.papers.kang2006 import report as kang2006
@@ -242,7 +243,7 @@ def test_wang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
     spec = [{"table": "wang2006_table1.csv", "metric": "accuracy_pct",
              "columns": {"c45": "c45_acc", "nbtree": "nbtree_acc", "snbtree": "snbtree_acc"}}]
     params = _experiment(tmp_path, "wang2006", names, learners, accuracy, 4, spec)
-    text = "\n".join(wang2006.sections(ReportContext.load(params, "wang2006")))
+    text = "\n".join(paper.render(wang2006, ReportContext.load(params, "wang2006")))
     assert "| Diabetes | 4/4 | +5.00 |" in text
     assert "| Breast | 0/4 | +1.00 |" in text
     assert "| S1 | **partly reproduced** |" not in text   # 3 wins of 3 where the paper had 2 (Australian ×)
