@@ -1,4 +1,6 @@
-"""Lee et al. (2006) report: pooling, one-sided tests, verdict rules (hand-made inputs) and the L7 check."""
+"""Lee et al. (2006) report: pooling, one-sided tests, verdict rules (hand-made inputs), the report contract
+(nbx.report.paper) and the L7 check."""
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -11,7 +13,9 @@ from nbx.pipeline.learners import build_learner
 from nbx.papers.lee2006 import checks as vc
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
-from nbx.report import claims
+from nbx.report import claims, paper
+from nbx.report.context import ReportContext
+from nbx.report.published import folder
 from nbx.papers.lee2006 import report as L
 
 REPO = Path(__file__).resolve().parents[2]
@@ -128,6 +132,7 @@ class FakeContext:
         rng = np.random.default_rng(0)
         self.exp = SimpleNamespace(name="lee2006", learners=learners)
         self.learners = learners
+        self._memo = {}
         self.analysis = {}  # no synthetic check results: L7 is not testable
         self.datasets = {"BREAST": "breast-cancer", "GLASS2": "glass2", "IRIS": "iris", "WAVEFORM": "waveform300"}
         level = {p: 0.6 + 0.05 * i for i, p in enumerate(self.datasets)}
@@ -138,6 +143,8 @@ class FakeContext:
                 bonus -= 1.0 if "_disj_bal_" in x else 0.0
                 bonus -= 5.0 if (x.startswith("adaboost") and p in ("IRIS", "WAVEFORM")) else 0.0
                 self._acc[p, x] = np.clip(level[p] + bonus / 100 + 0.003 * rng.standard_normal(5), 0, 1)
+
+    memo = ReportContext.memo
 
     def has(self, *xs):
         return all(x in self.learners for x in xs)
@@ -160,7 +167,7 @@ def claim_table(text):
 def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
-    verdicts = claim_table("\n".join(L.sections(FakeContext(learners, js=2.0))))
+    verdicts = claim_table("\n".join(paper.render(L, FakeContext(learners, js=2.0))))
     assert verdicts == {"L1": claims.REPRODUCED, "L2": claims.REPRODUCED, "L3": claims.REPRODUCED,
                         "L4": claims.REPRODUCED, "L5": claims.REPRODUCED, "L6": claims.REPRODUCED,
                         "L7": claims.NOT_TESTABLE}   # no analysis metrics in this directory
@@ -174,7 +181,7 @@ def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     ds, x, y = rows[3].split(",")                        # IRIS: AdaBoost (x) 5 + 2 points below MUV js (y)
     assert ds == "IRIS" and float(y) - float(x) == pytest.approx(7.0, abs=0.5)
     # js worse than everything it is compared with: L1, L5, L6 turn; L2 (disj -1 as well) and L3 partly/not
-    verdicts = claim_table("\n".join(L.sections(FakeContext(learners, js=-2.0))))
+    verdicts = claim_table("\n".join(paper.render(L, FakeContext(learners, js=-2.0))))
     assert verdicts["L1"] == verdicts["L5"] == verdicts["L6"] == claims.NOT_REPRODUCED
     assert verdicts["L3"] == claims.NOT_REPRODUCED and verdicts["L2"] == claims.REPRODUCED
 
@@ -205,8 +212,40 @@ def test_agreement_counts_equal_predictions_over_data_sets(tmp_path, monkeypatch
 def test_missing_learners_make_claims_not_testable(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ctx = FakeContext(["nb_laplace", "tan", "muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle"])
-    text = "\n".join(L.sections(ctx))
+    text = "\n".join(paper.render(L, ctx))
     assert "| L2 | **not testable** |" in text and "| L6 | **not testable** |" in text
+
+
+# ------------------------------------------------------------------------------------ report contract
+def test_module_follows_the_report_contract(tmp_path, monkeypatch):
+    """CLAIMS in the order of published/claims.md, each judge answering for its own claim; the claims table
+    placed once among the sections."""
+    ids = re.findall(r"^- (L\d+) ", (folder("lee2006") / "claims.md").read_text(), flags=re.M)
+    assert list(L.CLAIMS) == ids == [f"L{i}" for i in range(1, 8)]
+    assert L.SECTIONS.count(paper.CLAIMS_SECTION) == 1
+    assert all(callable(s) for s in L.SECTIONS if s != paper.CLAIMS_SECTION)
+    monkeypatch.chdir(tmp_path)
+    ctx = FakeContext(config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"])
+    assert [judge(ctx).claim for judge in L.CLAIMS.values()] == ids
+
+
+def test_paper_yaml_names_lee2006_learners_and_the_papers_numbers():
+    data = paper.paper_data("lee2006")
+    learners = set(config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"])
+    assert set(data["learners"]) <= learners
+    assert {f"muv_of_muv_{rule}" for rule in data["rules"]} <= learners     # every rule combines MUVs (fig. 3(b))
+    assert list(data["rules"])[0] == "js"
+    assert set(data["p_values"]) <= set(L.comparisons())                      # no bound is silently unused
+    for key, bound in data["p_values"].items():
+        assert L.comparisons()[key].paper_p == bound
+    # every p bound claims.md quotes (L1-L6) is one of paper.yaml's; §4.1's disjoint-case 0.0099 is only there
+    # (the look-behind skips "1..4" in L6)
+    text = (folder("lee2006") / "claims.md").read_text()
+    quoted = {float(x) for x in re.findall(r"(?<![\d.])\d*\.\d+(?:e-\d+)?", text)}
+    assert quoted == set(data["p_values"].values()) - {0.0099}
+    count = data["js_vs_mle_3nb"]                        # §4.1's count, as claims.md's L1 words it, of 12 data sets
+    assert f"on {count['better']} of {count['datasets']} sets and never worse" in text
+    assert count["datasets"] == len(config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["datasets"])
 
 
 # ------------------------------------------------------------------------------------ L7 check

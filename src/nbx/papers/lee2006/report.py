@@ -52,6 +52,9 @@ Other parts:
   Monte Carlo noise at 4000 draws); direction only when above that but smaller than at the smallest size.
 
 Claim: every part holds -> reproduced; every part fails -> not reproduced; otherwise partly reproduced.
+
+The paper's p bounds, its 5-of-12 count (L1) and the names of its classifiers and rules are data, in
+``published/paper.yaml``.
 """
 from __future__ import annotations
 
@@ -67,6 +70,7 @@ from nbx.core.io import write_text
 from nbx.report import claims
 from nbx.report.context import ReportContext
 from nbx.report.figures import figure_path, plt, save_figure
+from nbx.report.paper import CLAIMS_SECTION, paper_data
 from nbx.report.tables import fmt, md_table
 
 ALPHA = 0.05
@@ -74,8 +78,12 @@ L7_TOLERANCE = 0.10
 HOLDS, DIRECTION, FAILS = "holds", "direction only", "fails"
 KS = (2, 3, 4)
 ADA_ROUNDS = (10, 25)   # AdaBoost rounds T beside T = k (Fig. 2(d) does not give T)
-STRUCTURES = ("nb", "tan")
-RULES = {"sum_vote": "SumVote", "max_prob": "MaxProb", "sum_prob": "SumProb", "min_var": "MinVar"}
+STRUCTURES = {"nb": "nb_laplace", "tan": "tan"}   # base structure -> its single classifier (1NB, 1TAN)
+PAPER = paper_data("lee2006")
+NAMES = PAPER["learners"]                                        # display names: 1NB, 1TAN
+RULE_NAMES = PAPER["rules"]                                      # §4.5's five rules, SumP/V (js) first
+SUMPV = RULE_NAMES["js"]                                         # the MUV rule
+RULES = {r: t for r, t in RULE_NAMES.items() if r != "js"}       # the four rules it is compared with
 
 
 def muv(structure: str, k: int | None, sampling: str, combiner: str) -> str:
@@ -186,43 +194,48 @@ def l7_status(records: list[dict], tolerance: float = L7_TOLERANCE) -> str:
 
 # ------------------------------------------------------------------------------------ comparisons
 def comparisons() -> dict[str, Comparison]:
+    """Every pooled test by key; ``paper_p`` is the paper's bound (paper.yaml), that of the default reading for
+    the alternatives."""
     xis = [(s, k) for s in STRUCTURES for k in KS]
+    bound = PAPER["p_values"]
     c = {}
-    for sampling, paper in (("boot", 2.3e-5), ("disj", 0.0099)):
+    for sampling in ("boot", "disj"):
         pairs = tuple((muv(s, k, f"{sampling}_bal", "js"), muv(s, k, f"{sampling}_bal", "mle")) for s, k in xis)
         key, title = f"fig2a_{sampling}", f"2(a) js vs mle, {sampling},bal"
-        c[key] = Comparison(key, title, f"MUV(ξ, {sampling},bal, js)", f"MUV(ξ, {sampling},bal, mle)", pairs, paper)
+        c[key] = Comparison(key, title, f"MUV(ξ, {sampling},bal, js)", f"MUV(ξ, {sampling},bal, mle)", pairs,
+                            bound[key])
         c[f"{key}_nonbinary"] = replace(c[key], key=f"{key}_nonbinary", title=f"{title}, non-binary sets only",
                                         paper_p=None, nonbinary=True)
     c["fig2b"] = Comparison("fig2b", "2(b) boot vs disj (bal, js)", "MUV(ξ, boot,bal, js)", "MUV(ξ, disj,bal, js)",
                             tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "disj_bal", "js")) for s, k in xis),
-                            1.41e-10)
+                            bound["fig2b"])
     c["fig2c"] = Comparison("fig2c", "2(c) bal vs skew (js), k class-sorted parts", "MUV(ξ, boot,bal, js)",
                             "MUV(ξ, disj,skew, js)",
                             tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "disj_skew", "js")) for s, k in xis),
-                            3.59e-9)
+                            bound["fig2c"])
     c["fig2c_per_class"] = Comparison("fig2c_per_class", "2(c) bal vs skew (js), one member per class (alternative)",
                                       "MUV(ξ, boot,bal, js)", "MUV(NB/TAN per class, disj,skew, js)",
                                       tuple((muv(s, k, "boot_bal", "js"), muv(s, None, "disj_skew", "js"))
-                                            for s, k in xis), 3.59e-9)
+                                            for s, k in xis), bound["fig2c"])
     c["fig2d"] = Comparison("fig2d", "2(d) MUV(kNB, Ada, js) vs AdaBoost(NB), T = k", "MUV(kNB, Ada, js)",
-                            "AdaBoost(NB)", tuple((f"muv_nb{k}_ada_js", f"adaboost_nb{k}") for k in KS), 0.04)
+                            "AdaBoost(NB)", tuple((f"muv_nb{k}_ada_js", f"adaboost_nb{k}") for k in KS),
+                            bound["fig2d"])
     for t in ADA_ROUNDS:
         c[f"fig2d_t{t}"] = Comparison(f"fig2d_t{t}", f"2(d) MUV(Ada, js) vs AdaBoost(NB), T = {t} (alternative)",
                                       f"MUV({t}NB, Ada, js)", f"AdaBoost(NB), T = {t}",
-                                      ((f"muv_nb{t}_ada_js", f"adaboost_nb{t}"),), 0.04)
-    c["fig3a_1nb"] = Comparison("fig3a_1nb", "3(a) SumP/V vs 1NB", "SumP/V (kNB)", "1NB",
-                                tuple((muv("nb", k, "boot_bal", "js"), "nb_laplace") for k in KS), 0.003)
-    c["fig3a_1tan"] = Comparison("fig3a_1tan", "3(a) SumP/V vs 1TAN", "SumP/V (kTAN)", "1TAN",
-                                 tuple((muv("tan", k, "boot_bal", "js"), "tan") for k in KS), 0.016)
-    for rule, name, paper in zip(RULES, RULES.values(), (0.015, 0.003, 0.011, 0.001)):
-        c[f"fig3a_{rule}"] = Comparison(f"fig3a_{rule}", f"3(a) SumP/V vs {name}", "SumP/V (ξ)", f"{name} (ξ)",
-                                        tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "boot_bal", rule))
-                                              for s, k in xis), paper)
+                                      ((f"muv_nb{t}_ada_js", f"adaboost_nb{t}"),), bound["fig2d"])
+    for s, single in STRUCTURES.items():
+        key = f"fig3a_1{s}"
+        c[key] = Comparison(key, f"3(a) {SUMPV} vs {NAMES[single]}", f"{SUMPV} (k{s.upper()})", NAMES[single],
+                            tuple((muv(s, k, "boot_bal", "js"), single) for k in KS), bound[key])
     for rule, name in RULES.items():
-        c[f"fig3b_{rule}"] = Comparison(f"fig3b_{rule}", f"3(b) MUV[MUV] vs {name}[MUV]", "SumP/V[MUV]",
+        c[f"fig3a_{rule}"] = Comparison(f"fig3a_{rule}", f"3(a) {SUMPV} vs {name}", f"{SUMPV} (ξ)", f"{name} (ξ)",
+                                        tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "boot_bal", rule))
+                                              for s, k in xis), bound[f"fig3a_{rule}"])
+    for rule, name in RULES.items():
+        c[f"fig3b_{rule}"] = Comparison(f"fig3b_{rule}", f"3(b) MUV[MUV] vs {name}[MUV]", f"{SUMPV}[MUV]",
                                         f"{name}[MUV]", (("muv_of_muv_js", f"muv_of_muv_{rule}"),),
-                                        0.039 if rule == "min_var" else None)
+                                        bound.get(f"fig3b_{rule}"))
     return c
 
 
@@ -246,6 +259,7 @@ def nonbinary_datasets(ctx: ReportContext) -> list[str]:
 
 
 def outcomes(ctx: ReportContext) -> dict[str, Outcome | None]:
+    """Every comparison pooled over the data sets (shared by sections and claims: ``ctx.memo(outcomes)``)."""
     datasets, nonbinary = list(ctx.datasets), nonbinary_datasets(ctx)
     return {key: evaluate(comp.restricted(ctx.has), ctx.split_acc, nonbinary if comp.nonbinary else datasets)
             for key, comp in comparisons().items()}
@@ -397,7 +411,8 @@ def _learners(*keys: str) -> list[str]:
     return sorted({x for k in keys for pair in comps[k].pairs for x in pair})
 
 
-def l1(ctx, out) -> claims.Verdict:
+def l1(ctx: ReportContext) -> claims.Verdict:
+    out = ctx.memo(outcomes)
     js, mle = muv("nb", 3, "boot_bal", "js"), muv("nb", 3, "boot_bal", "mle")
     parts = [_part("boot,bal, js vs mle (fig. 2(a))", out["fig2a_boot"])]
     if ctx.has(js, mle):
@@ -407,8 +422,10 @@ def l1(ctx, out) -> claims.Verdict:
         sig = {p: stats.mark(ctx.split_acc(p, js), ctx.split_acc(p, mle)) for p in ctx.datasets}
         s = never_worse_status(wins, losses)
         worse = ", ".join(f"{p} ({100 * a:.2f} vs {100 * b:.2f})" for p, (a, b) in ms.items() if a < b) or "none"
+        published = PAPER["js_vs_mle_3nb"]
         parts.append((s, f"- MUV(3NB,boot,bal) js vs mle per data set: better on {wins}, worse on {losses} of "
-                         f"{len(ms)} (paper: better on 5 of 12, never worse); significant (paired t, p < 0.05) "
+                         f"{len(ms)} (paper: better on {published['better']} of {published['datasets']}, never worse); "
+                         "significant (paired t, p < 0.05) "
                          f"{sum(m in ('+', '++') for m in sig.values())}:{sum(m in ('-', '--') for m in sig.values())}"
                          f"; worse on: {worse} → *{s}*."))
     parts.append(_part("disj,bal, js vs mle (fig. 2(a), §4.1 last sentence)", out["fig2a_disj"]))
@@ -431,15 +448,25 @@ JS_BINARY_NOTE = (
     "than eq. 4 as printed (for example one with class-specific variances).")
 
 
+def l2(ctx: ReportContext) -> claims.Verdict:
+    return _claim("L2", [_part("boot vs disj (bal, js)", ctx.memo(outcomes)["fig2b"])], _learners("fig2b"), ctx)
+
+
+def l3(ctx: ReportContext) -> claims.Verdict:
+    out = ctx.memo(outcomes)
+    return _claim("L3", [_part("boot,bal vs disj,skew (js), k class-sorted parts", out["fig2c"])],
+                  _learners("fig2c"), ctx, [_shown("alternative, one member per class", out["fig2c_per_class"])])
+
+
 def ada_learners(rounds: int | None) -> tuple[list[str], list[str]]:
     """(AdaBoost(NB) learners, MUV(Ada) learners) with T = k = 2, 3, 4 (rounds None) or T = rounds."""
     ts = KS if rounds is None else (rounds,)
     return [f"adaboost_nb{t}" for t in ts], [f"muv_nb{t}_ada_js" for t in ts]
 
 
-def adaboost_rows(ctx: ReportContext, rounds: int | None = None) -> tuple[list[list[str]], dict, dict, list[str]]:
+def adaboost_rows(ctx: ReportContext, rounds: int | None) -> tuple[list[list[str]], dict, dict, list[str]]:
     """Per data set: classes, 1NB, mean over k of AdaBoost(NB) and MUV(kNB,Ada,js) (T = k, or T = rounds), and
-    their drops below 1NB."""
+    their drops below 1NB (shared by figure 2 and L4: ``ctx.memo(adaboost_rows, rounds)``)."""
     rows, drop_muv, drop_ada, nonbinary = [], {}, {}, []
     boosts, muvs = ada_learners(rounds)
     for p in ctx.datasets:
@@ -456,7 +483,7 @@ def adaboost_rows(ctx: ReportContext, rounds: int | None = None) -> tuple[list[l
 
 def _drop_part(ctx, rounds: int | None) -> tuple[str, str]:
     """L4's non-binary remark for AdaBoost with T = k (rounds None) or T = rounds."""
-    _, drop_muv, drop_ada, nonbinary = adaboost_rows(ctx, rounds)
+    _, drop_muv, drop_ada, nonbinary = ctx.memo(adaboost_rows, rounds)
     s = nonbinary_status(drop_muv, drop_ada, nonbinary)
     binary = [p for p in ctx.datasets if p not in nonbinary]
     detail = "; ".join(f"{p}: AdaBoost(NB) {drop_ada[p]:+.2f}, MUV {drop_muv[p]:+.2f}" for p in nonbinary)
@@ -467,7 +494,8 @@ def _drop_part(ctx, rounds: int | None) -> tuple[str, str]:
                f"{mean(drop_muv, binary)} (paper: MUV degrades less on waveform) → *{s}*.")
 
 
-def l4(ctx, out) -> claims.Verdict:
+def l4(ctx: ReportContext) -> claims.Verdict:
+    out = ctx.memo(outcomes)
     needs = _learners("fig2d") + ["nb_laplace"]
     parts = [_part("MUV(kNB,Ada,js) vs AdaBoost(NB), T = k (fig. 2(d))", out["fig2d"])]
     notes = []
@@ -480,27 +508,27 @@ def l4(ctx, out) -> claims.Verdict:
     return _claim("L4", parts, needs, ctx, notes)
 
 
-def l5(ctx, out) -> claims.Verdict:
-    keys = FIGURES["fig3a"]
+def l5(ctx: ReportContext) -> claims.Verdict:
+    keys, out = FIGURES["fig3a"], ctx.memo(outcomes)
     parts = [_part(out[k].comparison.title[5:] if out[k] else k, out[k]) for k in keys]
     return _claim("L5", parts, _learners(*keys), ctx)
 
 
-def l6(ctx, out) -> claims.Verdict:
-    rules = ["js"] + list(RULES)
+def l6(ctx: ReportContext) -> claims.Verdict:
+    rules = list(RULE_NAMES)
     needs = [f"muv_of_muv_{r}" for r in rules]
-    parts = [_part("MUV[MUV] (js) vs MinVar[MUV]", out["fig3b_min_var"])]
+    parts = [_part("MUV[MUV] (js) vs MinVar[MUV]", ctx.memo(outcomes)["fig3b_min_var"])]
     if ctx.has(*needs):
         avg = {r: np.mean([_acc(ctx, p, [f"muv_of_muv_{r}"]) for p in ctx.datasets]) for r in rules}
         order = sorted(avg, key=avg.get, reverse=True)
         s = HOLDS if order[0] == "js" else FAILS
-        ranking = ", ".join(f"{'SumP/V' if r == 'js' else RULES[r]} {avg[r]:.2f}" for r in order)
+        ranking = ", ".join(f"{RULE_NAMES[r]} {avg[r]:.2f}" for r in order)
         parts.append((s, f"- average accuracy of the five rules, best first: {ranking} (paper: SumP/V best, "
                          f"MinVar second) → *{s}*."))
     return _claim("L6", parts, needs, ctx)
 
 
-def l7(ctx) -> claims.Verdict:
+def l7(ctx: ReportContext) -> claims.Verdict:
     res = ctx.analysis
     if not res:
         return claims.Verdict("L7", claims.NOT_TESTABLE, "run `dvc repro analyse@lee2006`.")
@@ -559,13 +587,12 @@ def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.2f}%"
 
 
-def readings(ctx: ReportContext, out: dict[str, Outcome | None]) -> list[str]:
+def readings(ctx: ReportContext) -> list[str]:
     """The points where the paper allows more than one reading: default (with the paper's evidence) and
     alternative side by side."""
-    same_nb = {s: _pct(agreement(ctx, muv(s, None, "disj_skew", "js"), "nb_laplace" if s == "nb" else "tan"))
-               for s in STRUCTURES}
-    sorted_nb = [agreement(ctx, muv(s, k, "disj_skew", "js"), "nb_laplace" if s == "nb" else "tan")
-                 for s in STRUCTURES for k in KS]
+    out = ctx.memo(outcomes)
+    same_nb = {s: _pct(agreement(ctx, muv(s, None, "disj_skew", "js"), single)) for s, single in STRUCTURES.items()}
+    sorted_nb = [agreement(ctx, muv(s, k, "disj_skew", "js"), single) for s, single in STRUCTURES.items() for k in KS]
     sorted_nb = [x for x in sorted_nb if x is not None]
     sorted_range = f"{_pct(min(sorted_nb))} to {_pct(max(sorted_nb))}" if sorted_nb else "–"
     ada_nb = ", ".join(f"{_pct(agreement(ctx, f'adaboost_nb{t}', 'nb_laplace'))} (T = {t})"
@@ -623,68 +650,62 @@ def rounds_table(ctx: ReportContext) -> list[str]:
                         "AdaBoost = 1NB", "MUV(Ada) = 1NB"], rows))
 
 
-def sections(ctx: ReportContext) -> list[str]:
-    out = outcomes(ctx)
-    names = list(ctx.datasets)
-    lines = ["## Pooled one-sided paired t-tests (figures 2 and 3)", "",
+def pooled_tests(ctx: ReportContext) -> list[str]:
+    return (["## Pooled one-sided paired t-tests (figures 2 and 3)", "",
              "Each row pools the fold accuracies of the paired learners over the data sets, the base settings "
              "ξ and the 5 folds (see the module docstring of `nbx.papers.lee2006.report` for the pooling). "
              "*mean diff* = better − worse; *result* applies the verdict rule to the row (holds: p < 0.05 in "
              "the paper's direction; direction only: p >= 0.05). Pooled folds are not independent, so the "
              "pooled p is optimistic; the test over per-data-set means is the conservative one. As in the "
              "paper, the combination rules combine the same members (shared seeds, `seed_as`).", ""]
-    lines += summary_table(out)
-    lines += readings(ctx, out)
+            + summary_table(ctx.memo(outcomes)))
 
-    lines += ["## Figure 2: how to generate and combine the members", "",
-              "Per data set, mean accuracy (%) over ξ ∈ {2,3,4} x {NB, TAN} (2(d): k = 2,3,4 NB, or the T "
-              "named) and folds; ▲/▼: the paper's better side is above/below. Scatter: x = the paper's worse "
-              "side.", ""]
+
+def figure2(ctx: ReportContext) -> list[str]:
+    out, names = ctx.memo(outcomes), list(ctx.datasets)
+    lines = ["## Figure 2: how to generate and combine the members", "",
+             "Per data set, mean accuracy (%) over ξ ∈ {2,3,4} x {NB, TAN} (2(d): k = 2,3,4 NB, or the T "
+             "named) and folds; ▲/▼: the paper's better side is above/below. Scatter: x = the paper's worse "
+             "side.", ""]
     lines += side_by_side(out, FIGURES["fig2a"] + FIGURES["fig2b"], names)
     lines += side_by_side(out, FIGURES["fig2c"] + FIGURES["fig2d"], names)
     for name in ("fig2a", "fig2b", "fig2c", "fig2d"):
         lines += _fig_outputs(ctx, out, name)
     lines += rounds_table(ctx)
-    needs = _learners("fig2d") + ["nb_laplace"]
-    if ctx.has(*needs):
-        rows = adaboost_rows(ctx)[0]
+    if ctx.has(*_learners("fig2d"), "nb_laplace"):
         lines += ["Figure 2(d), non-binary data (the paper's waveform remark): accuracy (%) and drop below 1NB "
                   "(points), mean over k = 2,3,4.", ""]
         lines += md_table(["data set", "classes", "1NB", "AdaBoost(NB)", "MUV(kNB,Ada,js)", "AdaBoost drop",
-                           "MUV drop"], rows)
-    lines += adaboost_notes(ctx)
+                           "MUV drop"], ctx.memo(adaboost_rows, None)[0])
+    return lines + adaboost_notes(ctx)
 
-    lines += ["## Figure 3(a): combination rules on the same kind of members", "",
-              "Per data set, mean accuracy (%) over folds and the ξ named (boot,bal members).", ""]
-    lines += fig3a_table(ctx, names)
-    lines += _fig_outputs(ctx, out, "fig3a")
-    lines += fig3a_bars(ctx)
-    lines += ["## Figure 3(b): combining nine MUVs (MUV[MUV])", "",
-              "Members: 1-4 NB, 1-4 TAN (boot,bal, js) and AdaBoost(NB); mean accuracy (%) over folds.", ""]
-    lines += fig3b_table(ctx, names)
-    lines += _fig_outputs(ctx, out, "fig3b")
-    lines += fig3b_bars(ctx)
-    verdicts = [l1(ctx, out),
-                _claim("L2", [_part("boot vs disj (bal, js)", out["fig2b"])], _learners("fig2b"), ctx),
-                _claim("L3", [_part("boot,bal vs disj,skew (js), k class-sorted parts", out["fig2c"])],
-                       _learners("fig2c"), ctx,
-                       [_shown("alternative, one member per class", out["fig2c_per_class"])]),
-                l4(ctx, out), l5(ctx, out), l6(ctx, out), l7(ctx)]
-    return lines + claims.render(verdicts)
+
+def figure3a(ctx: ReportContext) -> list[str]:
+    return (["## Figure 3(a): combination rules on the same kind of members", "",
+             "Per data set, mean accuracy (%) over folds and the ξ named (boot,bal members).", ""]
+            + fig3a_table(ctx, list(ctx.datasets)) + _fig_outputs(ctx, ctx.memo(outcomes), "fig3a") + fig3a_bars(ctx))
+
+
+def figure3b(ctx: ReportContext) -> list[str]:
+    return (["## Figure 3(b): combining nine MUVs (MUV[MUV])", "",
+             "Members: 1-4 NB, 1-4 TAN (boot,bal, js) and AdaBoost(NB); mean accuracy (%) over folds.", ""]
+            + fig3b_table(ctx, list(ctx.datasets)) + _fig_outputs(ctx, ctx.memo(outcomes), "fig3b") + fig3b_bars(ctx))
 
 
 def fig3a_table(ctx: ReportContext, names: list[str]) -> list[str]:
-    cols = {"1NB": ["nb_laplace"], "SumP/V (kNB)": [muv("nb", k, "boot_bal", "js") for k in KS],
-            "1TAN": ["tan"], "SumP/V (kTAN)": [muv("tan", k, "boot_bal", "js") for k in KS]}
+    cols = {}
+    for s, single in STRUCTURES.items():
+        cols[NAMES[single]] = [single]
+        cols[f"{SUMPV} (k{s.upper()})"] = [muv(s, k, "boot_bal", "js") for k in KS]
     for rule, title in RULES.items():
         cols[f"{title} (ξ)"] = [muv(s, k, "boot_bal", rule) for s in STRUCTURES for k in KS]
-    cols["SumP/V (ξ)"] = [muv(s, k, "boot_bal", "js") for s in STRUCTURES for k in KS]
+    cols[f"{SUMPV} (ξ)"] = [muv(s, k, "boot_bal", "js") for s in STRUCTURES for k in KS]
     cols = {t: xs for t, xs in cols.items() if ctx.has(*xs)}
     return _mean_table(ctx, names, cols)
 
 
 def fig3b_table(ctx: ReportContext, names: list[str]) -> list[str]:
-    cols = {("SumP/V" if r == "js" else RULES[r]) + "[MUV]": [f"muv_of_muv_{r}"] for r in ["js"] + list(RULES)}
+    cols = {f"{title}[MUV]": [f"muv_of_muv_{r}"] for r, title in RULE_NAMES.items()}
     return _mean_table(ctx, names, {t: xs for t, xs in cols.items() if ctx.has(*xs)})
 
 
@@ -700,24 +721,26 @@ def _mean_table(ctx, names, cols: dict[str, list[str]]) -> list[str]:
 
 def fig3a_bars(ctx: ReportContext) -> list[str]:
     """The paper's figure 3(a): average accuracy of each rule per ξ, with 1NB and 1TAN as lines."""
-    rules = {**RULES, "js": "SumP/V"}
-    needs = [muv(s, k, "boot_bal", r) for s in STRUCTURES for k in KS for r in rules] + ["nb_laplace", "tan"]
+    rules = {**RULES, "js": SUMPV}
+    needs = [muv(s, k, "boot_bal", r) for s in STRUCTURES for k in KS for r in rules] + list(STRUCTURES.values())
     if not ctx.has(*needs) or not ctx.datasets:
         return []
     groups = [f"{k}{s.upper()}" for s in STRUCTURES for k in KS]
     series = {title: [np.mean([_acc(ctx, p, [muv(s, k, "boot_bal", r)]) for p in ctx.datasets])
                       for s in STRUCTURES for k in KS] for r, title in rules.items()}
-    base = {t: np.mean([_acc(ctx, p, [x]) for p in ctx.datasets]) for t, x in (("1NB", "nb_laplace"),
-                                                                                 ("1TAN", "tan"))}
+    base = {NAMES[x]: np.mean([_acc(ctx, p, [x]) for p in ctx.datasets]) for x in STRUCTURES.values()}
     return ["Average accuracy over the data sets (the paper's figure 3(a) layout):", "",
             bars_png(ctx, "fig3a_averages", groups, series, base), ""]
 
 
 def fig3b_bars(ctx: ReportContext) -> list[str]:
     """The paper's figure 3(b): average accuracy of the five MUV[MUV] rules."""
-    rules = {"js": "SumP/V", **RULES}
-    if not ctx.has(*[f"muv_of_muv_{r}" for r in rules]) or not ctx.datasets:
+    if not ctx.has(*[f"muv_of_muv_{r}" for r in RULE_NAMES]) or not ctx.datasets:
         return []
-    series = {"MUV[MUV]": [np.mean([_acc(ctx, p, [f"muv_of_muv_{r}"]) for p in ctx.datasets]) for r in rules]}
+    series = {"MUV[MUV]": [np.mean([_acc(ctx, p, [f"muv_of_muv_{r}"]) for p in ctx.datasets]) for r in RULE_NAMES]}
     return ["Average accuracy over the data sets (the paper's figure 3(b) layout):", "",
-            bars_png(ctx, "fig3b_averages", [f"{t}[MUV]" for t in rules.values()], series, {}), ""]
+            bars_png(ctx, "fig3b_averages", [f"{t}[MUV]" for t in RULE_NAMES.values()], series, {}), ""]
+
+
+SECTIONS = [pooled_tests, readings, figure2, figure3a, figure3b, CLAIMS_SECTION]
+CLAIMS = {"L1": l1, "L2": l2, "L3": l3, "L4": l4, "L5": l5, "L6": l6, "L7": l7}
