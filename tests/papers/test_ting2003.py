@@ -1,15 +1,23 @@
 """Ting & Zheng (2003) report: w/l and sign tests, ratio means, verdict rules, the Kohavi-Wolpert loader on
-fake repeated-CV predictions, the §6 linear-form check (T5), and the sections on a stub context."""
+fake repeated-CV predictions, the §6 linear-form check (T5), the sections on a stub context, and the module's
+contract with nbx.report.paper (its claims, sections and published/paper.yaml)."""
+import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from nbx.pipeline import layout
+from nbx.pipeline import config, layout
 from nbx.papers.ting2003 import checks as lfc
 from nbx.core.io import write_npz
+from nbx.report import paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
+from nbx.report.context import ReportContext
+from nbx.report.published import folder
 from nbx.papers.ting2003 import report as tz
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------------------ w/l, sign test, ratios
@@ -112,7 +120,7 @@ def test_t5_boosted_nb_is_one_linear_form(t5_result):
 def test_t5_verdict_fails_on_a_deviation(t5_result):
     bad = {**t5_result, "two_class": {**t5_result["two_class"], "max_abs_deviation": 1e-3}}
     assert tz.verdict_t5(bad) == NOT_REPRODUCED
-    assert tz.claim_t5(None).verdict == NOT_TESTABLE
+    assert tz.claim_t5(SimpleNamespace(analysis={})).verdict == NOT_TESTABLE  # analyse@ting2003 not run
 
 
 def test_one_hot_lstsq_recovers_an_additive_function_exactly():
@@ -189,6 +197,9 @@ class StubCtx:
         self.learners = learners
         self.analysis = {}
         self._ys, self._accs, self._fit_info = ys, accs, fit_info or {}
+        self._memo = {}
+
+    memo = ReportContext.memo
 
     def has(self, *learners):
         return all(x in self.learners for x in learners)
@@ -223,7 +234,7 @@ def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ctx = _stub(tmp_path, list(tz.LNBT.values()) + list(tz.BLNBT.values()))
     ctx.analysis = lfc.run({"n_rows": 200, "n_estimators": 5}, 1)
-    text = "\n".join(tz.sections(ctx))
+    text = "\n".join(paper.render(tz, ctx))
     for title in ("## Table 2", "## Table 3", "## Table 4", "## Figure 3", "## Restarts", "## §6"):
         assert title in text
     assert "Pima (1.0)" in text  # ε = 0 restarts listed per domain
@@ -232,7 +243,7 @@ def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
     assert set(verdicts) == {"T1", "T2", "T3", "T4", "T5"} and verdicts["T5"] == f"**{REPRODUCED}**"
     assert (tmp_path / "reports/figures/ting2003/figure3_ratio_over_nb.png").stat().st_size > 1000
     # Table 4 on the fake predictions: bias + variance is each learner's pooled error
-    data = tz._Data(ctx)
+    data = ctx.memo(tz._Data)
     for x in ("nb_ting", "blnbt3"):
         for p, bv in zip(data.names, data.bv(x)):
             assert bv.bias2 + bv.variance == pytest.approx(1 - ctx.acc(p, x) / 100)
@@ -241,7 +252,7 @@ def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
 def test_sections_with_missing_learners_mark_claims_not_testable(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ctx = _stub(tmp_path, ["nb_ting", "blnbt0"])
-    text = "\n".join(tz.sections(ctx))
+    text = "\n".join(paper.render(tz, ctx))
     assert "## Table 2" in text and "## Table 3" in text and "## Table 4" in text
     rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines()
             if line.startswith("| T")}
@@ -260,9 +271,33 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
     ctx._fit_info["lnbt10"] = {ds: [{"depth": v} for v in vs] for ds, vs in depth.items()}
     ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
     assert tz.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
-    lines, res = tz.depth_section(tz._Data(ctx))
-    assert res[("children (default)", "lnbt10")]["mean_depth"] == pytest.approx(8 / 3)
-    assert res[("children (default)", "lnbt10")]["shallow"] == 2
-    assert res[("children (default)", "blnbt10")]["shallow"] == 1  # 2.5, 5, 3.5
-    assert ("node", "lnbt10_node") not in res  # no fit_info: no row
+    lines = tz.depth_section(ctx)
+    rows = {tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:6]]
+            for line in lines if line.startswith("| ")}
+    # mean depth (1.5 + 4 + 2.5) / 3, two domains below 3, the two deepest domains
+    assert rows[("children (default)", "LNBT(10)")] == ["2.67", "2/3", "Pima 4.0, Sonar 2.5"]
+    assert rows[("children (default)", "BLNBT(10)")][:2] == ["3.67", "1/3"]  # 2.5, 5, 3.5
+    assert not any(reading == "node" for reading, _ in rows)  # no fit_info: no row
     assert any("LNBT(3) = LNBT(10)" in line for line in lines)
+
+
+# ------------------------------------------------------------------------------ the contract (nbx.report.paper)
+def test_claims_follow_published_claims_md_in_order():
+    ids = re.findall(r"^- ([A-Z]\d+) ", (folder("ting2003") / "claims.md").read_text(), flags=re.M)
+    assert list(tz.CLAIMS) == ids == ["T1", "T2", "T3", "T4", "T5"]
+
+
+def test_sections_hold_the_claims_table_once():
+    assert tz.SECTIONS.count(paper.CLAIMS_SECTION) == 1
+    assert all(callable(s) for s in tz.SECTIONS if s != paper.CLAIMS_SECTION)
+
+
+def test_paper_yaml_names_only_learners_of_the_experiment():
+    data = paper.paper_data("ting2003")
+    named = [x for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_multiway", "blnbt_multiway")
+             for x in data[key].values()] + list(data["depth"]["mean"])
+    learners = config.load_params(REPO / "params.yaml")["experiments"]["ting2003"]["learners"]
+    assert set(named) <= set(learners)
+    # every learner of the experiment is one of the paper's readings, and the depths are the paper's d
+    assert set(learners) <= set(named)
+    assert list(data["lnbt"]) == list(data["blnbt"]) == list(data["table3_wl"]) == [0, 1, 3, 5, 10]

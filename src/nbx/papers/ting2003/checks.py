@@ -138,7 +138,7 @@ def multiclass(block: dict, rng: np.random.Generator, seed: int) -> dict:
 
 
 def run(block: dict, seed: int) -> dict:
-    """The T5 check (see the module docstring); JSON-able results for metrics/ting2003_analysis.json."""
+    """The T5 check (see the module docstring); JSON-able results for data/analysis/ting2003.json."""
     block = block or {}
     rng = np.random.default_rng([int(seed), 2003])
     return {"two_class": two_class(block, rng, int(rng.integers(2 ** 31 - 1))),
