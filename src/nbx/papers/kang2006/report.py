@@ -27,11 +27,11 @@ from nbx.report.tables import comparison_table, fmt, md_table
 
 PAPER = paper_data("kang2006")
 NAMES = PAPER["names"]
-TABLE1 = PAPER["table1"]                     # columns of our Table 1
-WILCOXON = PAPER["wilcoxon"]                 # HBayes-NB vs each of these over data sets
-SIGNIFICANT = tuple(PAPER["k1_significant"])   # K1: HBayes-NB significantly better (NB both ways)
-MODEST = tuple(PAPER["k1_modest"])             # K1: better on average, not significantly
-K2 = PAPER["k2"]                             # K2's columns
+TABLE1 = PAPER["table1"]                # columns of our Table 1
+WILCOXON = PAPER["wilcoxon"]            # HBayes-NB vs each of these over data sets
+SIGNIFICANT = PAPER["k1_significant"]   # K1: HBayes-NB significantly better (NB both ways)
+MODEST = PAPER["k1_modest"]             # K1: better on average, not significantly
+K2 = PAPER["k2"]                        # K2's columns
 ALPHA = 0.05
 MUCH_FASTER = 2.0                      # K3: ratio of logistic fits HBayes-NB / HBayes-TAN called "much faster"
 
@@ -189,14 +189,6 @@ def wilcoxon_rows(ctx: ReportContext) -> tuple[dict[str, dict], dict[str, dict]]
     return rows, paper_rows
 
 
-def _has_wilcoxon(ctx: ReportContext) -> bool:
-    return ctx.has("hbayes_nb") and bool(ctx.datasets)
-
-
-def _has_work(ctx: ReportContext) -> bool:
-    return ctx.has("hbayes_nb", "hbayes_tan") and bool(ctx.datasets)
-
-
 # ---------------------------------------------------------------------------------------------- sections
 def table1_section(ctx: ReportContext) -> list[str]:
     return ["## Table 1: classification error (%)", "",
@@ -218,7 +210,7 @@ def wilcoxon_table(rows: dict[str, dict], paper_rows: dict[str, dict]) -> list[s
 
 
 def wilcoxon_section(ctx: ReportContext) -> list[str]:
-    if not _has_wilcoxon(ctx):
+    if not (ctx.has("hbayes_nb") and ctx.datasets):
         return []
     rows, paper_rows = ctx.memo(wilcoxon_rows)
     return ["## Wilcoxon signed-rank tests over data sets", "",
@@ -229,7 +221,7 @@ def wilcoxon_section(ctx: ReportContext) -> list[str]:
 
 
 def work_section(ctx: ReportContext) -> list[str]:
-    if not _has_work(ctx):
+    if not (ctx.has("hbayes_nb", "hbayes_tan") and ctx.datasets):
         return []
     counts = ctx.memo(work_counts)
     rows = [[p] + [fmt(counts[c][i], 0) for c in counts] +
@@ -293,7 +285,7 @@ def notes_section(ctx: ReportContext) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------- claims
 def judge_k1(ctx: ReportContext) -> Verdict:
-    if not _has_wilcoxon(ctx):
+    if not (ctx.has("hbayes_nb") and ctx.datasets):
         return claims.missing("K1", "hbayes_nb")
     rows, paper_rows = ctx.memo(wilcoxon_rows)
     return verdict_k1({x: rows[x] for x in SIGNIFICANT + MODEST if x in rows},
@@ -311,7 +303,7 @@ def judge_k2(ctx: ReportContext) -> Verdict:
 
 
 def judge_k3(ctx: ReportContext) -> Verdict:
-    if not _has_work(ctx):
+    if not (ctx.has("hbayes_nb", "hbayes_tan") and ctx.datasets):
         return claims.missing("K3", "hbayes_nb", "hbayes_tan")
     names = list(ctx.datasets)
     counts = ctx.memo(work_counts)
