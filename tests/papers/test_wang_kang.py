@@ -11,7 +11,7 @@ from nbx.pipeline import layout
 from nbx.stats import significance as stats
 from nbx.data.prepare import Table
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
-from nbx.report import paper
+from nbx.report.paper import render
 from nbx.report.context import ReportContext
 from nbx.papers.kang2006 import report as kang2006
 from nbx.papers.wang2006 import report as wang2006
@@ -211,7 +211,7 @@ def test_kang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
             "hbayes_tan": {"s1": [], "n_lr_fits": 10, "n_newton_iterations": 80},
             "lr_kang": {"n_iter": 21, "converged": True}}
     params = _experiment(tmp_path, "kang2006", datasets, kang2006.TABLE1, accuracy, 5, spec, fit_info=work)
-    text = "\n".join(paper.render(kang2006, ReportContext.load(params, "kang2006")))
+    text = "\n".join(render(kang2006, ReportContext.load(params, "kang2006")))
     assert "| Annealing | 19.60 ± 0.32 | 11.16 |" in text     # 100 - mean(80.0 .. 80.8); pub. .1116
     # vs NB and LR: 8 wins of 8, exact two-sided p = 2 / 2**8
     assert f"w/l/t 8/0/0, two-sided p = {2 / 2 ** 8:.3f}" in text
