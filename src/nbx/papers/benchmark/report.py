@@ -13,6 +13,7 @@ No wall-clock times here: the report is identical on every run and machine (`nbx
 """
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 
 import numpy as np
@@ -118,9 +119,9 @@ def _pair_rows(table: pd.DataFrame, pairs) -> list[list[str]]:
     return rows
 
 
-def pairwise_section(ctx: ReportContext) -> tuple[list[str], tuple[str, str]]:
-    """Holm-Wilcoxon and Bayesian signed-rank for every pair on per-data-set accuracy; returns the lines and
-    the headline pair (the two best mean ranks)."""
+def pairwise_section(ctx: ReportContext) -> list[str]:
+    """Holm-Wilcoxon and Bayesian signed-rank for every pair on per-data-set accuracy, with the posterior of the
+    headline pair (the two best mean ranks)."""
     table = per_dataset(ctx, "accuracy").dropna()
     wil = multicompare.pairwise_wilcoxon_holm(table.to_numpy(), ctx.learners, ALPHA)
     rows = _pair_rows(table, wil.itertuples())
@@ -138,7 +139,7 @@ def pairwise_section(ctx: ReportContext) -> tuple[list[str], tuple[str, str]]:
     out += [f"The two best-ranked learners, `{best[0]}` vs `{best[1]}`: P(`{best[0]}` better) = {post.p_a:.3f}, "
             f"P(equivalent) = {post.p_rope:.3f}, P(`{best[1]}` better) = {post.p_b:.3f} (50,000 samples).", "",
             f"![Bayesian signed-rank posterior](figures/{ctx.exp.name}/simplex.png)", ""]
-    return out, tuple(best)
+    return out
 
 
 def data_set_traits(ctx: ReportContext) -> pd.DataFrame:
@@ -164,7 +165,7 @@ GROUPS = {  # trait -> [(label, predicate)]
 
 def which_learner_when(ctx: ReportContext) -> list[str]:
     acc = per_dataset(ctx, "accuracy").dropna()
-    traits = data_set_traits(ctx).loc[acc.index]
+    traits = ctx.memo(data_set_traits).loc[acc.index]
     ranks = pd.DataFrame(multicompare.rank_rows(acc.to_numpy()), index=acc.index, columns=ctx.learners)
     header, rows, lines = ["learner"], {x: [f"`{x}`"] for x in ctx.learners}, []
     for trait, groups in GROUPS.items():
@@ -213,8 +214,12 @@ def plots(has) -> list[dict]:
              "x_label": "total fit seconds", "y_label": "mean accuracy rank (1 = best)"}]
 
 
-def limited_section(ctx: ReportContext, limited: list[str]) -> list[str]:
-    """Every learner, the size-limited ones included, over the data sets where all of them ran."""
+def limited_section(ctx: ReportContext) -> list[str]:
+    """Every learner, the size-limited ones included, over the data sets where all of them ran (nothing when no
+    learner is limited)."""
+    limited = limited_learners(ctx)
+    if not limited:
+        return []
     ran = ctx.splits.groupby("dataset")["learner"].agg(set)
     datasets = {p: ds for p, ds in ctx.datasets.items() if set(ctx.learners) <= ran.get(ds, set())}
     sub = ctx.view(datasets=datasets)
@@ -241,10 +246,26 @@ def limited_pairs(ctx: ReportContext, limited: list[str]) -> list[str]:
             f"{', '.join(f'`{x}`' for x in limited)}.", ""] + md_table(PAIR_HEADER, _pair_rows(table, pairs)) + [""]
 
 
-def sections(ctx: ReportContext) -> list[str]:
-    limited = [x for x in ctx.learners if x in ctx.exp.limited]
-    full = ctx.view(learners=[x for x in ctx.learners if x not in limited])
-    traits = data_set_traits(full)
+def limited_learners(ctx: ReportContext) -> list[str]:
+    """The learners run on the smaller data sets only (``limited`` in params.yaml)."""
+    return [x for x in ctx.learners if x in ctx.exp.limited]
+
+
+def full_view(ctx: ReportContext) -> ReportContext:
+    """The learners run on every data set: all sections but the last compare these."""
+    limited = limited_learners(ctx)
+    return ctx.view(learners=[x for x in ctx.learners if x not in limited])
+
+
+def on_full(section):
+    """``section`` applied to :func:`full_view` (made once per report)."""
+    return functools.wraps(section)(lambda ctx: section(ctx.memo(full_view)))
+
+
+def overview_section(ctx: ReportContext) -> list[str]:
+    limited = limited_learners(ctx)
+    full = ctx.memo(full_view)
+    traits = full.memo(data_set_traits)
     out = [f"{len(full.learners)} learners on {len(full.datasets)} data sets ({int(traits['rows'].min())}–"
            f"{int(traits['rows'].max())} rows, 2–{int(traits['classes'].max())} classes); every learner sees the "
            "same folds, and discretization (MDL) and imputation are fitted on each fold's training part.", ""]
@@ -255,9 +276,9 @@ def sections(ctx: ReportContext) -> list[str]:
         out += [f"Protocol: {ctx.exp.protocol.get('repeats', 1)} x {ctx.exp.protocol.get('folds')}-fold CV instead "
                 "of the planned 3 repeats, to keep the whole pipeline near its 30-minute budget on two cores "
                 "(`repeats: 3` in params.yaml reruns it with the first repeat's folds unchanged).", ""]
-    out += rank_section(full) + cd_section(full)
-    pairs, _ = pairwise_section(full)
-    out += win_loss_matrix(full) + pairs + which_learner_when(full) + per_dataset_section(full)
-    if limited:
-        out += limited_section(ctx, limited)
     return out
+
+
+SECTIONS = [overview_section, on_full(rank_section), on_full(cd_section), on_full(win_loss_matrix),
+            on_full(pairwise_section), on_full(which_learner_when), on_full(per_dataset_section), limited_section]
+CLAIMS = {}   # beyond the papers: no published claims to judge
