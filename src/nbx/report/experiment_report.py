@@ -116,10 +116,8 @@ def render(params: dict, name: str) -> str:
            f"`{json.dumps(exp.discretizer)}`, missing values: {exp.impute or 'kept (skipped by the learners)'}.",
            "Numbers are ours (mean ± std over splits) unless marked *pub.* (the paper's).", ""]
     module = paper_module(name)
-    if module is not None and hasattr(module, "SECTIONS"):
+    if module is not None:
         out += paper.render(module, ctx)
-    elif module is not None:
-        out += module.sections(ctx)
     else:
         out += comparison_table(ctx, ctx.learners)
     if exp.published:
