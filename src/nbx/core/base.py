@@ -23,6 +23,7 @@ import inspect
 
 import numpy as np
 
+from nbx.core.counting import log_normalize, log_softmax
 from nbx.core.validation import (
     ARRAY_LIKE,
     NONE,
@@ -141,7 +142,10 @@ def _fit_params(cls) -> frozenset:
 
 
 class ClassifierMixin:
-    """predict = argmax of predict_proba; score = accuracy; scikit-learn's classifier tags."""
+    """A classifier's predictions from one hook, ``predict_proba(X)`` (n, K), for learners whose natural
+    output is probabilities (trees, ensembles): ``predict`` is its argmax (ties to the first class),
+    ``predict_log_proba`` its log (-inf for probability 0); ``score`` is the accuracy. Learners that score
+    classes on the log scale implement ``_class_scores`` instead (:class:`LogScoreMixin`)."""
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags
@@ -155,6 +159,11 @@ class ClassifierMixin:
         proba = self.predict_proba(X)  # first: raises NotFittedError before fit
         return self.classes_[np.argmax(proba, axis=1)]
 
+    def predict_log_proba(self, X) -> np.ndarray:
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
     def score(self, X, y, sample_weight=None) -> float:
         return float(np.average(self.predict(X) == np.asarray(y), weights=sample_weight))
 
@@ -167,6 +176,20 @@ class DecisionMixin:
     def decision_function(self, X) -> np.ndarray:
         scores = self._class_scores(X)
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
+
+class LogScoreMixin(DecisionMixin, ClassifierMixin):
+    """Every prediction from one hook, ``_class_scores(X)``: unnormalized log-scale class scores (n, K),
+    log P(c | x) up to a constant per row (a naive Bayes' joint log likelihood log P(c) + log P(x | c),
+    scikit-learn's ``_joint_log_likelihood``; a logistic regression's linear scores). ``predict_proba`` is
+    their softmax (shifted by the row maximum), ``predict_log_proba`` their log-softmax, ``predict`` the
+    argmax of ``predict_proba`` and ``decision_function`` the scores (:class:`DecisionMixin`)."""
+
+    def predict_proba(self, X) -> np.ndarray:
+        return log_normalize(self._class_scores(X))
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        return log_softmax(self._class_scores(X))
 
 
 def check_rng(random_state) -> np.random.Generator:

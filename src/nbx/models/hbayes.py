@@ -70,13 +70,12 @@ from nbx.core.validation import ESTIMATOR, NONE
 from nbx.core.base import (
     N_VALUES,
     BaseEstimator,
-    ClassifierMixin,
-    DecisionMixin,
+    LogScoreMixin,
     check_discrete_fit,
     check_discrete_X,
     clone,
 )
-from nbx.core.counting import ValueIndex, log_normalize, log_softmax
+from nbx.core.counting import ValueIndex
 from nbx.models.logistic import (
     ConvergenceWarning,
     SOLVER_CONSTRAINTS,
@@ -109,7 +108,7 @@ def _weighted_accuracy(scores: np.ndarray, y: np.ndarray, w: np.ndarray) -> floa
     return float(np.dot(w, hit) / total) if total > 0 else 0.0
 
 
-class _HBayesBase(DecisionMixin, ClassifierMixin, BaseEstimator):
+class _HBayesBase(LogScoreMixin, BaseEstimator):
     """Shared parts: input checks, the indicator design, logistic fits on attribute subsets, prediction.
 
     Input: integer codes, NaN or negative = missing; ``n_values`` (constructor or ``fit`` keyword, the
@@ -218,13 +217,6 @@ class _HBayesBase(DecisionMixin, ClassifierMixin, BaseEstimator):
         """log P(C | S1) for new rows (the caller handles S1 = ∅)."""
         Z1 = standardize(design_matrix(codes.astype(float), self.n_values_)[0], self.mean_, self.scale_)
         return log_proba(Z1[:, self._columns(self.s1_)], self.theta_)
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        joint = self._class_scores(X)
-        return log_softmax(joint)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self._class_scores(X))
 
 
 class HBayesNB(_HBayesBase):

@@ -49,7 +49,7 @@ import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotrs
 
 from nbx.core.validation import BOOLEAN, Interval
-from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
+from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import log_softmax
 
 
@@ -306,7 +306,7 @@ def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: floa
     return theta, int(max_iter), bool(np.max(np.abs(grad)) <= limit)
 
 
-class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
+class LogisticRegression(LogScoreMixin, BaseEstimator):
     """Ridge multinomial logistic regression as Weka's Logistic; see the module docstring.
 
     Parameters: ``ridge`` (penalty, Weka -R, default 1e-8), ``max_iter`` (Newton iterations; Weka's
@@ -363,8 +363,7 @@ class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
         """Class scores (n, K) on the log scale (reference class 0)."""
         return _scores(self._design(X), self.theta_)
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        return log_proba(self._design(X), self.theta_)
-
     def predict_proba(self, X) -> np.ndarray:
+        # exp of the log-softmax, as Newton's steps compute P (not LogScoreMixin's shifted softmax; the
+        # committed predictions were made so)
         return np.exp(self.predict_log_proba(X))

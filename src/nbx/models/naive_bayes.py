@@ -38,14 +38,13 @@ from nbx.core.base import (
     CLASS_LABELS,
     N_VALUES,
     BaseEstimator,
-    ClassifierMixin,
-    DecisionMixin,
+    LogScoreMixin,
     as_codes,
     check_discrete_fit,
     check_discrete_X,
     check_rng,
 )
-from nbx.core.counting import ValueIndex, log_normalize, log_softmax, sum_rows
+from nbx.core.counting import ValueIndex, log_normalize, sum_rows
 
 PRIORS = ("laplace", "m_estimate", "kang")
 MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)
@@ -98,7 +97,7 @@ def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: Val
     return log_prior, np.vstack([log_cond, np.zeros((1, n_classes))])
 
 
-class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
+class NaiveBayes(LogScoreMixin, BaseEstimator):
     """Naive Bayes for discrete (integer-coded) attributes; see the module docstring for the priors.
 
     Input: integer codes 0..n_values[j]-1, NaN or a negative code = missing (no factor). ``n_values``
@@ -204,10 +203,3 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         """Unnormalized log joint log P(c) + Σ_j log P(x_j | c), shape (n, K)."""
         codes = check_discrete_X(self, X)
         return self.class_log_prior_ + self._index.lookup_sum(self.log_table_, codes)
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        joint = self._class_scores(X)
-        return log_softmax(joint)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self._class_scores(X))
