@@ -8,6 +8,11 @@ scikit-learn calls it), declares its hyperparameters in ``_parameter_constraints
 a DataFrame with string column names) and raises :class:`nbx.core.validation.NotFittedError` from
 predict/transform before fit. Inputs are checked by :mod:`nbx.core.validation` (one shared checker).
 
+A classifier implements one prediction hook, ``_class_scores`` (log scale, :class:`LogScoreMixin`) or
+``predict_proba`` (:class:`ClassifierMixin`); the mixins derive the other methods. The rest of scikit-learn's
+protocol, scikit-learn imported only inside the methods that need it: a ``repr`` of the changed parameters
+and an HTML repr for notebooks.
+
 Input convention: ``X`` is a 2-D numeric array. Missing values are NaN (float input) or negative codes
 (integer input); infinity is an error. ``n_values`` (a constructor parameter of every learner, and a
 ``fit`` keyword that wins over it) gives per column the number of nominal values (codes ``0 .. n-1``), or
@@ -19,7 +24,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import html
 import inspect
+import sys
 
 import numpy as np
 
@@ -95,8 +102,28 @@ class BaseEstimator:
         return self
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
+        """The class and the parameters that differ from the constructor's defaults, as scikit-learn's
+        ``print_changed_only`` (nested estimators show theirs the same way)."""
+        defaults = _init_params(type(self))
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items() if _changed(v, defaults[k]))
         return f"{type(self).__name__}({args})"
+
+    def _repr_html_(self) -> str:
+        """The notebook display: scikit-learn's estimator diagram when scikit-learn is installed, else the
+        text repr, escaped."""
+        try:
+            from sklearn.utils import estimator_html_repr
+        except ImportError:
+            return f"<pre>{html.escape(repr(self))}</pre>"
+        return estimator_html_repr(self)
+
+    def _repr_mimebundle_(self, **kwargs) -> dict:
+        """Text and HTML for Jupyter; text only when scikit-learn's ``display`` option is ``"text"``."""
+        out = {"text/plain": repr(self)}
+        sklearn = sys.modules.get("sklearn")  # its options matter only once it is imported
+        if sklearn is None or sklearn.get_config()["display"] != "text":
+            out["text/html"] = self._repr_html_()
+        return out
 
     def __sklearn_tags__(self):
         """scikit-learn's tags. Every nbx estimator reads NaN as missing; discrete learners take
@@ -129,11 +156,17 @@ def fit_accepts(estimator, name: str) -> bool:
 
 
 @functools.cache
-def _init_params(cls) -> tuple[str, ...]:
-    """The constructor's parameter names (signatures are slow to compute; ensembles clone often)."""
+def _init_params(cls) -> dict:
+    """The constructor's parameter names and defaults (signatures are slow to compute; ensembles clone often).
+    Cached: callers must not change the dict."""
     sig = inspect.signature(cls.__init__)
-    return tuple(p.name for p in sig.parameters.values()
-                 if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    return {p.name: p.default for p in sig.parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+
+
+def _changed(value, default) -> bool:
+    """Whether a parameter differs from its default (compared by repr, as arrays and lists have no plain ==)."""
+    return default is inspect.Parameter.empty or (value is not default and repr(value) != repr(default))
 
 
 @functools.cache

@@ -1,11 +1,12 @@
-"""Every learner's predict, predict_proba, predict_log_proba and decision_function come from one hook
-(nbx.core.base): ``_class_scores`` for learners that score classes on the log scale, ``predict_proba``
-for the others. Checked over every learner class in nbx.models, found by walking the package."""
+"""scikit-learn's estimator protocol (nbx.core.base, nbx.discretize.base), over every learner class in nbx.models
+(found by walking the package): predict, predict_proba, predict_log_proba and decision_function from one hook
+per learner; the changed-only repr and the notebook HTML."""
 from __future__ import annotations
 
 import importlib
 import inspect
 import pkgutil
+import sys
 
 import numpy as np
 import pytest
@@ -13,12 +14,35 @@ import pytest
 import nbx.models
 from nbx.core.base import ClassifierMixin, DecisionMixin, LogScoreMixin
 from nbx.core.counting import log_normalize, log_softmax
+from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, StdDevDiscretizer
 from nbx.models.c45 import C45Tree
 from nbx.models.ensembles import AdaBoostM1
+from nbx.models.hbayes import HBayesNB
+from nbx.models.muv import MUV
+from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.nbtree import NBTree
 from nbx.models.tan import TAN
 
+TRANSFORMERS = [MDLDiscretizer, StdDevDiscretizer, EqualWidthDiscretizer, ModeImputer]
 
+
+def _mixed(n=90, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=n), rng.integers(0, 3, n), rng.normal(size=n)])
+    y = (X[:, 0] + X[:, 1] + rng.normal(size=n) > 1).astype(int)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    return X, y
+
+
+def _codes(k=3, n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(n, 4)).astype(float)
+    y = (X[:, 0] + (X[:, 1] > 0) + rng.integers(0, 2, n)) % k
+    X[rng.random(X.shape) < 0.05] = np.nan
+    return X, y
+
+
+# ------------------------------------------------------------------------------------------ predictions
 def learner_classes() -> list[type]:
     found = set()
     for info in pkgutil.iter_modules(nbx.models.__path__):
@@ -58,18 +82,10 @@ def test_one_hook_per_learner(cls):
         assert _defined_by(cls, "decision_function") is DecisionMixin
 
 
-def _data(k=3, n=120, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 3, size=(n, 4)).astype(float)
-    y = (X[:, 0] + (X[:, 1] > 0) + rng.integers(0, 2, n)) % k
-    X[rng.random(X.shape) < 0.05] = np.nan
-    return X, y
-
-
 @pytest.mark.parametrize("cls", LEARNERS, ids=lambda c: c.__name__)
 @pytest.mark.parametrize("k", [2, 3])
 def test_the_four_methods_agree(cls, k):
-    X, y = _data(k)
+    X, y = _codes(k)
     est = cls(**({"random_state": 0} if "random_state" in cls._param_names() else {}))
     est.fit(X[:80], y[:80])
     Xt = X[80:]
@@ -89,7 +105,7 @@ def test_the_four_methods_agree(cls, k):
 
 
 def test_probability_learners_log_zero_probabilities_as_minus_infinity():
-    X, y = _data(3)
+    X, y = _codes(3)
     tree = C45Tree().fit(X, y)
     pure = tree.predict_proba(X) == 0
     assert pure.any() and np.all(np.isneginf(tree.predict_log_proba(X)[pure]))
@@ -98,7 +114,45 @@ def test_probability_learners_log_zero_probabilities_as_minus_infinity():
 @pytest.mark.parametrize("est", [NBTree(random_state=0), AdaBoostM1(TAN(), random_state=0)],
                          ids=["NBTree", "AdaBoostM1"])
 def test_predict_log_proba_of_probability_learners_is_the_log(est):
-    X, y = _data(3)
+    X, y = _codes(3)
     est.fit(X, y)
     with np.errstate(divide="ignore"):
         assert est.predict_log_proba(X).tobytes() == np.log(est.predict_proba(X)).tobytes()
+
+
+# ------------------------------------------------------------------------------------------------ repr
+def test_repr_shows_only_changed_parameters_nested_too():
+    assert repr(NaiveBayes()) == "NaiveBayes()"
+    assert repr(NaiveBayes(alpha=0.5, prior="laplace")) == "NaiveBayes(alpha=0.5)"
+    boost = AdaBoostM1(TAN(alpha=0.1), n_estimators=5, random_state=0)
+    assert repr(boost) == "AdaBoostM1(base=TAN(alpha=0.1), n_estimators=5, random_state=0)"
+    assert repr(MDLDiscretizer(n_values=[0, 3])) == "MDLDiscretizer(n_values=[0, 3])"
+
+
+@pytest.mark.parametrize("est", [NaiveBayes(prior="kang", classes=np.array([0, 1])), AdaBoostM1(TAN(alpha=0.1)),
+                                 HBayesNB(max_iter=7), C45Tree(min_leaf=3), MUV(n_estimators=3)], ids=repr)
+def test_repr_rebuilds_the_estimator(est):
+    rebuilt = eval(repr(est), {**globals(), "array": np.array})  # (an array parameter's repr names array)
+    assert repr(rebuilt.get_params()) == repr(est.get_params())
+
+
+def test_html_repr_is_scikit_learns_diagram():
+    pytest.importorskip("sklearn")
+    boost = AdaBoostM1(NaiveBayes(prior="kang"), n_estimators=5)
+    html = boost._repr_html_()
+    assert "sk-top-container" in html and "base: NaiveBayes" in html  # the nested estimator gets its box
+    assert "AdaBoostM1(base=NaiveBayes(prior=&#x27;kang&#x27;), n_estimators=5)" in html  # escaped repr
+    bundle = boost._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(boost) and "sk-top-container" in bundle["text/html"]
+    import sklearn
+    with sklearn.config_context(display="text"):
+        assert set(boost._repr_mimebundle_()) == {"text/plain"}
+
+
+def test_html_repr_without_scikit_learn_is_the_escaped_text(monkeypatch):
+    for name in ("sklearn", "sklearn.utils"):  # importing them now raises ImportError
+        monkeypatch.setitem(sys.modules, name, None)
+    model = NaiveBayes(classes=["<b>", "a&b"])
+    expected = "<pre>NaiveBayes(classes=[&#x27;&lt;b&gt;&#x27;, &#x27;a&amp;b&#x27;])</pre>"
+    assert model._repr_html_() == expected
+    assert model._repr_mimebundle_() == {"text/plain": repr(model), "text/html": expected}
