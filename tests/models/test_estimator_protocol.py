@@ -1,6 +1,6 @@
 """scikit-learn's estimator protocol (nbx.core.base, nbx.discretize.base), over every learner class in nbx.models
 (found by walking the package): predict, predict_proba, predict_log_proba and decision_function from one hook
-per learner; the changed-only repr and the notebook HTML."""
+per learner; the changed-only repr and the notebook HTML; set_output on every transformer."""
 from __future__ import annotations
 
 import importlib
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import nbx.models
-from nbx.core.base import ClassifierMixin, DecisionMixin, LogScoreMixin
+from nbx.core.base import ClassifierMixin, DecisionMixin, LogScoreMixin, clone
 from nbx.core.counting import log_normalize, log_softmax
 from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, StdDevDiscretizer
 from nbx.models.c45 import C45Tree
@@ -156,3 +156,42 @@ def test_html_repr_without_scikit_learn_is_the_escaped_text(monkeypatch):
     expected = "<pre>NaiveBayes(classes=[&#x27;&lt;b&gt;&#x27;, &#x27;a&amp;b&#x27;])</pre>"
     assert model._repr_html_() == expected
     assert model._repr_mimebundle_() == {"text/plain": repr(model), "text/html": expected}
+
+
+# ------------------------------------------------------------------------------------------ set_output
+@pytest.mark.parametrize("cls", TRANSFORMERS, ids=lambda c: c.__name__)
+def test_set_output_pandas_gives_the_same_values_named_by_get_feature_names_out(cls):
+    pd = pytest.importorskip("pandas")
+    X, y = _mixed()
+    df = pd.DataFrame(X, columns=["a", "b", "c"], index=np.arange(100, 100 + len(X)))
+    params = {"n_values": [0, 3, 0]}
+    plain = cls(**params).fit(df, y).transform(df)
+    est = cls(**params).set_output(transform="pandas")
+    for out in (est.fit_transform(df, y), est.transform(df)):
+        assert isinstance(out, pd.DataFrame)
+        assert list(out.columns) == list(est.get_feature_names_out()) == ["a", "b", "c"]
+        np.testing.assert_array_equal(out.index, df.index)
+        np.testing.assert_array_equal(out.to_numpy(), plain)
+    unnamed = cls(**params).set_output(transform="pandas").fit(X, y).transform(X)  # ndarray in: x0, x1, ...
+    assert list(unnamed.columns) == ["x0", "x1", "x2"] and list(unnamed.index) == list(range(len(X)))
+    assert isinstance(clone(est).fit(X, y).transform(X), pd.DataFrame)  # clone keeps the configuration
+    back = est.set_output(transform="default").transform(df)
+    assert isinstance(back, np.ndarray) and back.tobytes() == plain.tobytes()
+    with pytest.raises(ValueError, match="set_output"):
+        est.set_output(transform="arrow")
+
+
+def test_scikit_learns_global_and_pipeline_output_options():
+    sklearn = pytest.importorskip("sklearn")
+    pd = pytest.importorskip("pandas")
+    from sklearn.base import clone as sk_clone
+    from sklearn.pipeline import make_pipeline
+    X, y = _mixed()
+    with sklearn.config_context(transform_output="pandas"):
+        assert isinstance(MDLDiscretizer().fit(X, y).transform(X), pd.DataFrame)
+    assert isinstance(MDLDiscretizer().fit(X, y).transform(X), np.ndarray)
+    pipe = make_pipeline(ModeImputer(n_values=[0, 3, 0]), MDLDiscretizer(n_values=[0, 3, 0])).set_output(
+        transform="pandas")
+    out = pipe.fit_transform(X, y)
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == ["x0", "x1", "x2"]
+    assert isinstance(sk_clone(pipe).fit(X, y).transform(X), pd.DataFrame)

@@ -11,7 +11,8 @@ predict/transform before fit. Inputs are checked by :mod:`nbx.core.validation` (
 A classifier implements one prediction hook, ``_class_scores`` (log scale, :class:`LogScoreMixin`) or
 ``predict_proba`` (:class:`ClassifierMixin`); the mixins derive the other methods. The rest of scikit-learn's
 protocol, scikit-learn imported only inside the methods that need it: a ``repr`` of the changed parameters
-and an HTML repr for notebooks.
+and an HTML repr for notebooks; ``clone`` keeps a transformer's ``set_output`` choice
+(:mod:`nbx.discretize.base`).
 
 Input convention: ``X`` is a 2-D numeric array. Missing values are NaN (float input) or negative codes
 (integer input); infinity is an error. ``n_values`` (a constructor parameter of every learner, and a
@@ -134,11 +135,20 @@ class BaseEstimator:
                     input_tags=InputTags(allow_nan=True, categorical=discrete))
 
 
+# set by scikit-learn's protocol (set_output); kept by clone, as scikit-learn's clone keeps it
+_CONFIG_ATTRIBUTES = ("_sklearn_output_config",)
+
+
 def clone(estimator):
-    """A new unfitted estimator with the same parameters (nested estimators cloned too)."""
+    """A new unfitted estimator with the same parameters (nested estimators cloned too) and the same output
+    configuration."""
     params = {k: clone(v) if _is_estimator(v) else copy.deepcopy(v)
               for k, v in estimator.get_params(deep=False).items()}
-    return type(estimator)(**params)
+    new = type(estimator)(**params)
+    for name in _CONFIG_ATTRIBUTES:
+        if hasattr(estimator, name):
+            setattr(new, name, copy.deepcopy(getattr(estimator, name)))
+    return new
 
 
 def ordinal_params(estimator) -> list[str]:
