@@ -1,6 +1,7 @@
 """scikit-learn's estimator protocol (nbx.core.base, nbx.discretize.base), over every learner class in nbx.models
 (found by walking the package): predict, predict_proba, predict_log_proba and decision_function from one hook
-per learner; the changed-only repr and the notebook HTML; set_output on every transformer."""
+per learner; the changed-only repr and the notebook HTML; set_output on every transformer; metadata routing of
+sample_weight through cross_validate and Pipeline."""
 from __future__ import annotations
 
 import importlib
@@ -195,3 +196,49 @@ def test_scikit_learns_global_and_pipeline_output_options():
     out = pipe.fit_transform(X, y)
     assert isinstance(out, pd.DataFrame) and list(out.columns) == ["x0", "x1", "x2"]
     assert isinstance(sk_clone(pipe).fit(X, y).transform(X), pd.DataFrame)
+
+
+# -------------------------------------------------------------------------------------- metadata routing
+@pytest.mark.parametrize("cls", LEARNERS, ids=lambda c: c.__name__)
+def test_cross_validate_routes_sample_weight_as_a_fit_by_hand(cls):
+    sklearn = pytest.importorskip("sklearn")
+    from sklearn.model_selection import KFold, cross_validate
+    X, y = _codes(seed=3)
+    w = np.random.default_rng(0).random(len(y)) * 2
+    folds = KFold(3, shuffle=True, random_state=0)
+    seeded = {"random_state": 0} if "random_state" in cls._param_names() else {}
+    with sklearn.config_context(enable_metadata_routing=True):
+        est = cls(**seeded).set_fit_request(sample_weight=True).set_score_request(sample_weight=True)
+        out = cross_validate(est, X, y, params={"sample_weight": w}, cv=folds, return_estimator=True,
+                             error_score="raise")
+    assert np.all(np.isfinite(out["test_score"]))
+    for (train, test), fitted, score in zip(folds.split(X), out["estimator"], out["test_score"]):
+        by_hand = cls(**seeded).fit(X[train], y[train], sample_weight=w[train])
+        assert fitted.predict_proba(X[test]).tobytes() == by_hand.predict_proba(X[test]).tobytes()
+        assert score == by_hand.score(X[test], y[test], sample_weight=w[test])
+
+
+def test_routing_in_a_pipeline_and_unrequested_weights():
+    sklearn = pytest.importorskip("sklearn")
+    from sklearn.exceptions import UnsetMetadataPassedError
+    from sklearn.model_selection import KFold, cross_validate
+    from sklearn.pipeline import make_pipeline
+    X, y = _mixed(150, seed=2)
+    w = np.random.default_rng(1).random(len(y)) * 2
+    folds = KFold(3, shuffle=True, random_state=0)
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(MDLDiscretizer().set_fit_request(sample_weight=True),
+                             NaiveBayes().set_fit_request(sample_weight=True).set_score_request(sample_weight=True))
+        out = cross_validate(pipe, X, y, params={"sample_weight": w}, cv=folds, return_estimator=True,
+                             error_score="raise")
+        for (train, test), fitted, score in zip(folds.split(X), out["estimator"], out["test_score"]):
+            disc = MDLDiscretizer().fit(X[train], y[train], sample_weight=w[train])
+            nb = NaiveBayes().fit(disc.transform(X[train]), y[train], sample_weight=w[train])
+            assert fitted.predict_proba(X[test]).tobytes() == nb.predict_proba(disc.transform(X[test])).tobytes()
+            assert score == nb.score(disc.transform(X[test]), y[test], sample_weight=w[test])
+        with pytest.raises(UnsetMetadataPassedError, match="NaiveBayes.fit"):  # unrequested: an error
+            cross_validate(NaiveBayes(), X[:, 1:2], y, params={"sample_weight": w}, cv=folds, error_score="raise")
+        with pytest.raises(TypeError, match="Unexpected args"):
+            NaiveBayes().set_fit_request(weights=True)
+    with pytest.raises(RuntimeError, match="enable_metadata_routing"):
+        NaiveBayes().set_fit_request(sample_weight=True)

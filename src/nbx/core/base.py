@@ -11,8 +11,9 @@ predict/transform before fit. Inputs are checked by :mod:`nbx.core.validation` (
 A classifier implements one prediction hook, ``_class_scores`` (log scale, :class:`LogScoreMixin`) or
 ``predict_proba`` (:class:`ClassifierMixin`); the mixins derive the other methods. The rest of scikit-learn's
 protocol, scikit-learn imported only inside the methods that need it: a ``repr`` of the changed parameters
-and an HTML repr for notebooks; ``clone`` keeps a transformer's ``set_output`` choice
-(:mod:`nbx.discretize.base`).
+and an HTML repr for notebooks; metadata routing (``set_fit_request``, ``set_score_request``,
+``get_metadata_routing``) for ``sklearn.set_config(enable_metadata_routing=True)``; ``clone`` keeps the
+routing requests and a transformer's ``set_output`` choice (:mod:`nbx.discretize.base`).
 
 Input convention: ``X`` is a 2-D numeric array. Missing values are NaN (float input) or negative codes
 (integer input); infinity is an error. ``n_values`` (a constructor parameter of every learner, and a
@@ -134,14 +135,67 @@ class BaseEstimator:
         return Tags(estimator_type=None, target_tags=TargetTags(required=False),
                     input_tags=InputTags(allow_nan=True, categorical=discrete))
 
+    # scikit-learn's metadata routing (``sklearn.set_config(enable_metadata_routing=True)``): which keywords of
+    # fit, partial_fit and score (sample_weight, n_values, classes) a router such as cross_validate or Pipeline
+    # passes on. The requests live in ``_metadata_request``, scikit-learn's attribute, which its clone copies.
+    def get_metadata_routing(self):
+        """This estimator's request, a scikit-learn ``MetadataRequest``: every keyword of fit, partial_fit and
+        score unrequested (None) until ``set_fit_request`` and its siblings say otherwise."""
+        from sklearn.utils.metadata_routing import MetadataRequest, get_routing_for_object
+        if hasattr(self, "_metadata_request"):
+            return get_routing_for_object(self._metadata_request)  # a copy
+        request = MetadataRequest(owner=type(self).__name__)
+        for method, params in _routed_params(type(self)).items():
+            for param in params:
+                getattr(request, method).add_request(param=param, alias=None)
+        return request
 
-# set by scikit-learn's protocol (set_output); kept by clone, as scikit-learn's clone keeps it
-_CONFIG_ATTRIBUTES = ("_sklearn_output_config",)
+    def set_fit_request(self, **requests):
+        """Whether a scikit-learn router passes fit's keywords on: ``set_fit_request(sample_weight=True)``
+        (True, False, None or an alias name per keyword; needs ``enable_metadata_routing=True``)."""
+        return self._set_request("fit", requests)
+
+    def _set_request(self, method: str, requests: dict):
+        import sklearn
+        from sklearn.utils.metadata_routing import UNCHANGED
+        if not sklearn.get_config()["enable_metadata_routing"]:
+            raise RuntimeError("This method is only available when metadata routing is enabled. You can enable it "
+                               "using sklearn.set_config(enable_metadata_routing=True).")
+        accepted = _routed_params(type(self)).get(method, ())
+        if set(requests) - set(accepted):
+            raise TypeError(f"Unexpected args: {set(requests) - set(accepted)} in {method}. Accepted arguments "
+                            f"are: {set(accepted)}")
+        request = self.get_metadata_routing()
+        for param, alias in requests.items():
+            if alias is not UNCHANGED:
+                getattr(request, method).add_request(param=param, alias=alias)
+        self._metadata_request = request
+        return self
+
+
+_ROUTED_METHODS = ("fit", "partial_fit", "score")
+_NOT_METADATA = frozenset({"self", "X", "y"})
+
+
+@functools.cache
+def _routed_params(cls) -> dict:
+    """Per method of _ROUTED_METHODS that ``cls`` has, its keywords beyond X and y (scikit-learn's reading)."""
+    out = {}
+    for method in _ROUTED_METHODS:
+        if callable(getattr(cls, method, None)):
+            params = inspect.signature(getattr(cls, method)).parameters.values()
+            out[method] = tuple(p.name for p in params
+                                if p.name not in _NOT_METADATA and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    return out
+
+
+# set by scikit-learn's protocol (set_output, set_fit_request); kept by clone, as scikit-learn's clone keeps them
+_CONFIG_ATTRIBUTES = ("_metadata_request", "_sklearn_output_config")
 
 
 def clone(estimator):
     """A new unfitted estimator with the same parameters (nested estimators cloned too) and the same output
-    configuration."""
+    and metadata-routing configuration."""
     params = {k: clone(v) if _is_estimator(v) else copy.deepcopy(v)
               for k, v in estimator.get_params(deep=False).items()}
     new = type(estimator)(**params)
@@ -209,6 +263,10 @@ class ClassifierMixin:
 
     def score(self, X, y, sample_weight=None) -> float:
         return float(np.average(self.predict(X) == np.asarray(y), weights=sample_weight))
+
+    def set_score_request(self, **requests):
+        """Whether a scikit-learn router passes score's ``sample_weight`` on (see ``set_fit_request``)."""
+        return self._set_request("score", requests)
 
 
 class DecisionMixin:
