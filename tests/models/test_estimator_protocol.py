@@ -1,13 +1,14 @@
 """scikit-learn's estimator protocol (nbx.core.base, nbx.discretize.base), over every learner class in nbx.models
 (found by walking the package): predict, predict_proba, predict_log_proba and decision_function from one hook
 per learner; the changed-only repr and the notebook HTML; set_output on every transformer; metadata routing of
-sample_weight through cross_validate and Pipeline."""
+sample_weight through cross_validate and Pipeline; warnings scikit-learn's filters catch."""
 from __future__ import annotations
 
 import importlib
 import inspect
 import pkgutil
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, S
 from nbx.models.c45 import C45Tree
 from nbx.models.ensembles import AdaBoostM1
 from nbx.models.hbayes import HBayesNB
+from nbx.models.logistic import LogisticRegression
 from nbx.models.muv import MUV
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.nbtree import NBTree
@@ -242,3 +244,16 @@ def test_routing_in_a_pipeline_and_unrequested_weights():
             NaiveBayes().set_fit_request(weights=True)
     with pytest.raises(RuntimeError, match="enable_metadata_routing"):
         NaiveBayes().set_fit_request(sample_weight=True)
+
+
+# -------------------------------------------------------------------------------------------- warnings
+def test_convergence_warnings_are_scikit_learns():
+    pytest.importorskip("sklearn")
+    from sklearn.exceptions import ConvergenceWarning
+    for est, (fit_X, y) in ((LogisticRegression(max_iter=1), _mixed()), (HBayesNB(max_iter=1), _codes())):
+        with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+            est.fit(fit_X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            warnings.filterwarnings("ignore", category=ConvergenceWarning)  # scikit-learn's filter silences it
+            est.fit(fit_X, y)

@@ -62,11 +62,9 @@ Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in th
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from nbx.core.validation import ESTIMATOR, NONE
+from nbx.core.validation import ESTIMATOR, NONE, ConvergenceWarning, warn
 from nbx.core.base import (
     N_VALUES,
     BaseEstimator,
@@ -77,7 +75,6 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex
 from nbx.models.logistic import (
-    ConvergenceWarning,
     SOLVER_CONSTRAINTS,
     active_columns,
     default_start,
@@ -199,9 +196,8 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self.train_accuracy_ = accuracy
         del self._Z1, self._train
         if self.n_not_converged_:
-            warnings.warn(f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits "
-                          f"stopped above the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})",
-                          ConvergenceWarning)
+            warn(f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
+                 f"the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
 
     def fit_info(self) -> dict:
         """S1, the search path and the work done (logistic fits, Newton iterations), for fit_info.json."""

@@ -41,14 +41,13 @@ and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardize
 """
 from __future__ import annotations
 
-import warnings
 from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotrs
 
-from nbx.core.validation import BOOLEAN, Interval
+from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, warn
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import log_softmax
 
@@ -138,10 +137,6 @@ def one_hot(y: np.ndarray, n_classes: int) -> np.ndarray:
     Y = np.zeros((len(y), n_classes))
     Y[np.arange(len(y)), y] = 1.0
     return Y
-
-
-class ConvergenceWarning(UserWarning):
-    """Newton's method stopped (``max_iter`` or no further decrease) before the gradient tolerance."""
 
 
 def objective(theta: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray,
@@ -344,8 +339,8 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
             Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter), hess)
         if not self.converged_:
-            warnings.warn(f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above "
-                          f"the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
+            warn(f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above the gradient "
+                 f"tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
         # original scale: θ_j / sd_j for slopes; the intercept absorbs −Σ θ_j mean_j / sd_j
         self.coef_ = self.theta_[1:] / self.scale_[:, None]
         self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_
