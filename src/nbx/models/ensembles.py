@@ -240,7 +240,8 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
 
     Fitted attributes (Lee et al. 2006 §4.4 reuses the base models): ``estimators_``,
     ``estimator_weights_`` (votes), ``estimator_errors_`` (ε_t), ``training_weights_`` (w_t each kept model
-    was fitted under), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``classes_``.
+    was fitted under), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``n_iter_`` (trials run,
+    discarded ones included), ``classes_``.
     """
 
     RESTARTS = ("bootstrap", "noise")
@@ -278,7 +279,9 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         first, first_error, failures = None, None, 0
         train_votes = np.zeros((y_idx.shape[0], len(self.classes_)))  # the ensemble's vote on its training rows
         fit_round = self._round_fitter(X, y_idx)
+        self.n_iter_ = 0
         while len(self.estimators_) < self.n_estimators:
+            self.n_iter_ += 1
             est, pred = fit_round(weights, rng)
             wrong = pred != y_idx
             error = float(weights[wrong].sum() / weights.sum())

@@ -53,12 +53,14 @@ attributes' terms (:func:`s2_log_sum`).
 
 Work done (deterministic, for comparing HBayes-NB with HBayes-TAN without clocks): ``n_lr_fits_`` (logistic
 fits, one per candidate S1) and ``n_newton_iterations_``; :meth:`fit_info` returns them with S1 and the
-search path.
+search path. ``n_iter_`` (scikit-learn's name) is ``n_newton_iterations_``, the Newton iterations of all
+logistic fits together (``max_iter`` bounds each fit; one can take 0, e.g. the intercept-only fit on balanced
+classes starts at its optimum).
 
 Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in the order they were added),
 ``s2_``, ``theta_`` (logistic coefficients on S1's standardized indicator design, see
 :mod:`nbx.models.logistic`), ``train_accuracy_``, ``search_path_`` (list of (S1, accuracy) accepted),
-``n_lr_fits_``, ``n_newton_iterations_``, ``n_not_converged_``.
+``n_lr_fits_``, ``n_newton_iterations_``, ``n_not_converged_``, ``n_iter_``.
 """
 from __future__ import annotations
 
@@ -194,6 +196,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self.s2_ = [a for a in range(len(self.n_values_)) if a not in self.s1_]
         self.theta_ = theta
         self.train_accuracy_ = accuracy
+        self.n_iter_ = self.n_newton_iterations_
         del self._Z1, self._train
         if self.n_not_converged_:
             warn(f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
