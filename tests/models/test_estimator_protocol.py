@@ -1,7 +1,8 @@
 """scikit-learn's estimator protocol (nbx.core.base, nbx.discretize.base), over every learner class in nbx.models
 (found by walking the package): predict, predict_proba, predict_log_proba and decision_function from one hook
 per learner; the changed-only repr and the notebook HTML; set_output on every transformer; metadata routing of
-sample_weight through cross_validate and Pipeline; warnings scikit-learn's filters catch."""
+sample_weight through cross_validate and Pipeline; warnings scikit-learn's filters catch; the ensembles' input
+tags."""
 from __future__ import annotations
 
 import importlib
@@ -18,7 +19,7 @@ from nbx.core.base import ClassifierMixin, DecisionMixin, LogScoreMixin, clone
 from nbx.core.counting import log_normalize, log_softmax
 from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, StdDevDiscretizer
 from nbx.models.c45 import C45Tree
-from nbx.models.ensembles import AdaBoostM1
+from nbx.models.ensembles import AdaBoostM1, Bagging
 from nbx.models.hbayes import HBayesNB
 from nbx.models.logistic import LogisticRegression
 from nbx.models.muv import MUV
@@ -257,3 +258,28 @@ def test_convergence_warnings_are_scikit_learns():
             warnings.simplefilter("error")
             warnings.filterwarnings("ignore", category=ConvergenceWarning)  # scikit-learn's filter silences it
             est.fit(fit_X, y)
+
+
+# ------------------------------------------------------------------------------------------- input tags
+def test_ensembles_claim_only_what_they_and_their_base_accept():
+    pytest.importorskip("sklearn")
+    from scipy import sparse
+    from sklearn.linear_model import LogisticRegression as SkLogistic
+    from sklearn.tree import DecisionTreeClassifier
+    from sklearn.utils import get_tags
+    X, y = _mixed()
+    tree_tags = get_tags(DecisionTreeClassifier()).input_tags
+    assert tree_tags.sparse  # the base takes sparse input, the ensemble does not
+    for ensemble in (Bagging(DecisionTreeClassifier(), random_state=0),
+                     AdaBoostM1(DecisionTreeClassifier(max_depth=1), random_state=0)):
+        tags = get_tags(ensemble).input_tags
+        assert not tags.sparse and tags.allow_nan == tree_tags.allow_nan
+        with pytest.raises(TypeError, match="Sparse data"):
+            ensemble.fit(sparse.csr_matrix(np.nan_to_num(X)), y)
+        if tags.allow_nan:
+            assert np.all(np.isfinite(ensemble.fit(X, y).predict_proba(X)))
+    logistic = Bagging(SkLogistic(), random_state=0)
+    assert not get_tags(logistic).input_tags.allow_nan
+    with pytest.raises(ValueError, match="NaN"):
+        logistic.fit(X, y)
+    assert get_tags(Bagging()).input_tags.allow_nan and get_tags(Bagging()).input_tags.categorical

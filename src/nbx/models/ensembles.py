@@ -76,9 +76,13 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         return _input_kind(self.base) if self.base is not None else "discrete"
 
     def __sklearn_tags__(self):
-        from sklearn.utils import get_tags
+        """The base's input tags, less what the ensemble's own input check refuses (sparse matrices, strings,
+        dicts): NaN is passed on to the base models, so the ensemble allows it exactly when the base does."""
+        from sklearn.utils import InputTags, get_tags
         tags = super().__sklearn_tags__()
-        tags.input_tags = copy.copy(get_tags(self.base if self.base is not None else _default_base()).input_tags)
+        base = get_tags(self.base if self.base is not None else _default_base()).input_tags
+        tags.input_tags = InputTags(allow_nan=base.allow_nan, categorical=base.categorical,
+                                    positive_only=base.positive_only, pairwise=base.pairwise)
         return tags
 
     def _prepare(self, X, y, sample_weight, n_values):
