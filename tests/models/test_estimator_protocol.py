@@ -243,6 +243,9 @@ def test_routing_in_a_pipeline_and_unrequested_weights():
             cross_validate(NaiveBayes(), X[:, 1:2], y, params={"sample_weight": w}, cv=folds, error_score="raise")
         with pytest.raises(TypeError, match="Unexpected args"):
             NaiveBayes().set_fit_request(weights=True)
+        nb = NaiveBayes().set_partial_fit_request(sample_weight=True, classes=True)
+        assert nb.get_metadata_routing().partial_fit.requests == {"classes": True, "sample_weight": True,
+                                                                  "n_values": None}
     with pytest.raises(RuntimeError, match="enable_metadata_routing"):
         NaiveBayes().set_fit_request(sample_weight=True)
 
