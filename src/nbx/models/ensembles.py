@@ -230,6 +230,8 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
     * ε_t = 0: M_t is *kept* with vote log(10^10) (instead of Bauer & Kohavi's infinite weight and halt),
       and the weights are reinitialized for trial t + 1.
 
+    ``n_iter_`` counts the trials run, discarded models included.
+
     Reinitialization: ``restart="bootstrap"`` (Ting & Zheng) draws N rows with replacement (probability
     ∝ ``sample_weight``), each drawn row getting weight 1 per draw, undrawn rows 0 (rows with weight 0
     are left out of the next fit; they get the 1e-8 floor at the following reweighting, as step (iii)
@@ -244,8 +246,7 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
 
     Fitted attributes (Lee et al. 2006 §4.4 reuses the base models): ``estimators_``,
     ``estimator_weights_`` (votes), ``estimator_errors_`` (ε_t), ``training_weights_`` (w_t each kept model
-    was fitted under), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``n_iter_`` (trials run,
-    discarded ones included), ``classes_``.
+    was fitted under), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``classes_``.
     """
 
     RESTARTS = ("bootstrap", "noise")

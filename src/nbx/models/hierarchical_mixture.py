@@ -301,8 +301,7 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     Fitted attributes: ``classes_``, ``n_values_``, ``levels_`` (per level, from the root gating layer to
     the experts: a dict of the counters ``values`` (n_rows, n_models, n_out) over the flat value index,
-    ``totals`` (n_attributes, n_models, n_out) and ``classes`` (n_models, n_out)), ``n_iter_`` (EM passes
-    since the first fit, warm-started fits included).
+    ``totals`` (n_attributes, n_models, n_out) and ``classes`` (n_models, n_out)).
     """
 
     input_kind = "discrete"
