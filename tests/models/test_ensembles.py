@@ -126,6 +126,7 @@ def test_adaboost_restart_on_error_half_xor():
     model = AdaBoostM1(NaiveBayes(), n_estimators=3, random_state=0).fit(X, y)
     assert model.n_restarts_["error>=0.5"] >= 1
     assert len(model.estimators_) == 3
+    assert model.n_iter_ == 3 + model.n_restarts_["error>=0.5"]  # trials: kept and discarded models
     assert np.all(model.estimator_errors_ < 0.5)
     first = model.training_weights_[0]
     np.testing.assert_array_equal(first, np.round(first))
@@ -136,6 +137,7 @@ def test_adaboost_restart_cap_and_fallback():
     X, y = random_data(40, 3, 2)
     model = AdaBoostM1(Minority(), n_estimators=5, max_restarts=4, random_state=0).fit(X, y)
     assert model.n_restarts_["error>=0.5"] == 5  # 4 allowed restarts + the one that exits the loop
+    assert model.n_iter_ == 5
     assert len(model.estimators_) == 1 and model.estimator_weights_.tolist() == [1.0]
     assert model.estimator_errors_[0] >= 0.5
 

@@ -215,3 +215,4 @@ def test_fit_info_records_s1_and_counts_every_candidate_fit():
     assert info["n_lr_fits"] == (d - 1) + d * (d - 1) // 2 + greedy
     assert info["s1"] == model.s1_ and info["search_path"][-1][0] == model.s1_
     assert info["n_newton_iterations"] >= info["n_lr_fits"] and info["n_not_converged"] == 0
+    assert model.n_iter_ == model.n_newton_iterations_  # scikit-learn's name for the iterations run

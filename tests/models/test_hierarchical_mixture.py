@@ -193,8 +193,10 @@ def test_warm_start_continues_the_same_run():
     X, y = random_data(seed=12)
     once = HierarchicalMixtureNB(layers=[2, 2], n_iter=5, random_state=3).fit(X, y)
     warm = HierarchicalMixtureNB(layers=[2, 2], n_iter=2, warm_start=True, random_state=3).fit(X, y)
+    assert warm.n_iter_ == 2
     warm.set_params(n_iter=3).fit(X, y)
     assert warm._flat.tobytes() == once._flat.tobytes()
+    assert warm.n_iter_ == once.n_iter_ == 5  # EM passes the counters have seen
     with pytest.raises(ValueError, match="warm_start"):
         warm.fit(X, (y + 1) % 4)
 

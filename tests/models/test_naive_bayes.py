@@ -214,3 +214,50 @@ def test_classes_parameter_is_checked_and_survives_clone():
     twin = clone(model)
     assert twin.classes == [0, 1, 2, 3] and twin.classes is not model.classes
     assert twin.fit(X, y).predict_proba(X).shape == (3, 4)
+
+
+# ---------------------------------------------------------------- partial_fit
+NB_TABLES = ("n_values_", "classes_", "feature_count_", "class_count_", "class_log_prior_", "log_table_")
+
+
+def _batched_data(n, seed):
+    """Codes with 10 % missing (NaN) and real-valued weights, the first 20 rows using only codes 0 and 1 in
+    column 0 (so later batches widen n_values_)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 5, size=(n, 6)).astype(float)
+    X[:20, 0] %= 2
+    X[rng.random(X.shape) < 0.1] = np.nan
+    return X, rng.integers(0, 3, n), rng.random(n) * 3
+
+
+@pytest.mark.parametrize("params", [{}, {"prior": "m_estimate"}, {"prior": "kang"},
+                                    {"alpha": 0.1, "denominator": "class", "alpha_jitter": 0.01, "random_state": 4}])
+@pytest.mark.parametrize("n", [600, 50_000])  # the large one takes fit's column-by-column counting
+def test_partial_fit_batches_equal_one_fit_bit_for_bit(params, n):
+    X, y, w = _batched_data(n, seed=n)
+    whole = NaiveBayes(**params).fit(X, y, sample_weight=w)
+    batched = NaiveBayes(**params)
+    for rows in np.split(np.arange(n), [20, n // 3, n - 1]):
+        batched.partial_fit(X[rows], y[rows], classes=[0, 1, 2], sample_weight=w[rows])
+    for name in NB_TABLES:
+        assert getattr(batched, name).tobytes() == getattr(whole, name).tobytes(), name
+    assert batched.predict_proba(X).tobytes() == whole.predict_proba(X).tobytes()
+    np.testing.assert_array_equal(batched.predict(X), whole.predict(X))
+    # fit then partial_fit continues from fit's counts
+    resumed = NaiveBayes(**params).fit(X[:n // 2], y[:n // 2], sample_weight=w[:n // 2], n_values=whole.n_values_)
+    resumed.partial_fit(X[n // 2:], y[n // 2:], sample_weight=w[n // 2:])
+    assert resumed.log_table_.tobytes() == whole.log_table_.tobytes()
+
+
+def test_partial_fit_classes_and_shapes_are_checked():
+    X, y, _ = _batched_data(60, seed=1)
+    with pytest.raises(ValueError, match="classes must be passed on the first call"):
+        NaiveBayes().partial_fit(X, y)
+    model = NaiveBayes(classes=[0, 1, 2, 3]).partial_fit(X, y)  # the constructor's classes do for the first call
+    np.testing.assert_array_equal(model.classes_, [0, 1, 2, 3])
+    with pytest.raises(ValueError, match="not the same as on the first call"):
+        model.partial_fit(X, y, classes=[0, 1, 2])
+    with pytest.raises(ValueError, match="not among classes"):
+        model.partial_fit(X, np.full(60, 7))
+    with pytest.raises(ValueError, match="X has 5 features, but NaiveBayes is expecting 6"):
+        model.partial_fit(X[:, :5], y)

@@ -41,8 +41,6 @@ PIPELINE = {
 }
 SEPARABLE = ("the check's data are separable: at ridge 1e-8 the optimum lies far out where the objective is flat, "
              "so the weighted and the repeated-rows fits, each within the gradient tolerance, differ by ~1e-7")
-HBAYES_N_ITER = ("max_iter bounds each of HBayes's many inner logistic fits (n_lr_fits_); there is no single "
-                 "n_iter_")
 # Options for the checks' tiny, often separable data: max_iter bounds each of HBayes's many inner Newton fits.
 CHECK_OPTIONS = {"HBayesNB": {"max_iter": 50}, "HBayesTAN": {"max_iter": 50}}
 
@@ -70,8 +68,6 @@ def expected_failed_checks(estimator) -> dict:
         out.pop("check_decision_proba_consistency", None)
     if name == "NoDiscretizer":
         out["check_sample_weight_equivalence_on_dense_data"] = CONTINUOUS
-    if name.startswith("HBayes"):
-        out["check_non_transformer_estimators_n_iter"] = HBAYES_N_ITER
     if name == "LogisticRegression":
         out["check_sample_weight_equivalence_on_dense_data"] = SEPARABLE
     return out

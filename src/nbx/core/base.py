@@ -8,6 +8,13 @@ scikit-learn calls it), declares its hyperparameters in ``_parameter_constraints
 a DataFrame with string column names) and raises :class:`nbx.core.validation.NotFittedError` from
 predict/transform before fit. Inputs are checked by :mod:`nbx.core.validation` (one shared checker).
 
+A classifier implements one prediction hook, ``_class_scores`` (log scale, :class:`LogScoreMixin`) or
+``predict_proba`` (:class:`ClassifierMixin`); the mixins derive the other methods. The rest of scikit-learn's
+protocol, scikit-learn imported only inside the methods that need it: a ``repr`` of the changed parameters
+and an HTML repr for notebooks; metadata routing (``set_fit_request``, ``set_score_request``,
+``get_metadata_routing``) for ``sklearn.set_config(enable_metadata_routing=True)``; ``clone`` keeps the
+routing requests and a transformer's ``set_output`` choice (:mod:`nbx.discretize.base`).
+
 Input convention: ``X`` is a 2-D numeric array. Missing values are NaN (float input) or negative codes
 (integer input); infinity is an error. ``n_values`` (a constructor parameter of every learner, and a
 ``fit`` keyword that wins over it) gives per column the number of nominal values (codes ``0 .. n-1``), or
@@ -19,10 +26,13 @@ from __future__ import annotations
 
 import copy
 import functools
+import html
 import inspect
+import sys
 
 import numpy as np
 
+from nbx.core.counting import log_normalize, log_softmax
 from nbx.core.validation import (
     ARRAY_LIKE,
     NONE,
@@ -94,8 +104,28 @@ class BaseEstimator:
         return self
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
+        """The class and the parameters that differ from the constructor's defaults, as scikit-learn's
+        ``print_changed_only`` (nested estimators show theirs the same way)."""
+        defaults = _init_params(type(self))
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items() if _changed(v, defaults[k]))
         return f"{type(self).__name__}({args})"
+
+    def _repr_html_(self) -> str:
+        """The notebook display: scikit-learn's estimator diagram when scikit-learn is installed, else the
+        text repr, escaped."""
+        try:
+            from sklearn.utils import estimator_html_repr
+        except ImportError:
+            return f"<pre>{html.escape(repr(self))}</pre>"
+        return estimator_html_repr(self)
+
+    def _repr_mimebundle_(self, **kwargs) -> dict:
+        """Text and HTML for Jupyter; text only when scikit-learn's ``display`` option is ``"text"``."""
+        out = {"text/plain": repr(self)}
+        sklearn = sys.modules.get("sklearn")  # its options matter only once it is imported
+        if sklearn is None or sklearn.get_config()["display"] != "text":
+            out["text/html"] = self._repr_html_()
+        return out
 
     def __sklearn_tags__(self):
         """scikit-learn's tags. Every nbx estimator reads NaN as missing; discrete learners take
@@ -105,12 +135,74 @@ class BaseEstimator:
         return Tags(estimator_type=None, target_tags=TargetTags(required=False),
                     input_tags=InputTags(allow_nan=True, categorical=discrete))
 
+    # scikit-learn's metadata routing (``sklearn.set_config(enable_metadata_routing=True)``): which keywords of
+    # fit, partial_fit and score (sample_weight, n_values, classes) a router such as cross_validate or Pipeline
+    # passes on. The requests live in ``_metadata_request``, scikit-learn's attribute, which its clone copies.
+    def get_metadata_routing(self):
+        """This estimator's request, a scikit-learn ``MetadataRequest``: every keyword of fit, partial_fit and
+        score unrequested (None) until ``set_fit_request`` and its siblings say otherwise."""
+        from sklearn.utils.metadata_routing import MetadataRequest, get_routing_for_object
+        if hasattr(self, "_metadata_request"):
+            return get_routing_for_object(self._metadata_request)  # a copy
+        request = MetadataRequest(owner=type(self).__name__)
+        for method, params in _routed_params(type(self)).items():
+            for param in params:
+                getattr(request, method).add_request(param=param, alias=None)
+        return request
+
+    def set_fit_request(self, **requests):
+        """Whether a scikit-learn router passes fit's keywords on: ``set_fit_request(sample_weight=True)``
+        (True, False, None or an alias name per keyword; needs ``enable_metadata_routing=True``)."""
+        return self._set_request("fit", requests)
+
+    def _set_request(self, method: str, requests: dict):
+        import sklearn
+        from sklearn.utils.metadata_routing import UNCHANGED
+        if not sklearn.get_config()["enable_metadata_routing"]:
+            raise RuntimeError("This method is only available when metadata routing is enabled. You can enable it "
+                               "using sklearn.set_config(enable_metadata_routing=True).")
+        accepted = _routed_params(type(self)).get(method, ())
+        if set(requests) - set(accepted):
+            raise TypeError(f"Unexpected args: {set(requests) - set(accepted)} in {method}. Accepted arguments "
+                            f"are: {set(accepted)}")
+        request = self.get_metadata_routing()
+        for param, alias in requests.items():
+            if alias is not UNCHANGED:
+                getattr(request, method).add_request(param=param, alias=alias)
+        self._metadata_request = request
+        return self
+
+
+_ROUTED_METHODS = ("fit", "partial_fit", "score")
+_NOT_METADATA = frozenset({"self", "X", "y"})
+
+
+@functools.cache
+def _routed_params(cls) -> dict:
+    """Per method of _ROUTED_METHODS that ``cls`` has, its keywords beyond X and y (scikit-learn's reading)."""
+    out = {}
+    for method in _ROUTED_METHODS:
+        if callable(getattr(cls, method, None)):
+            params = inspect.signature(getattr(cls, method)).parameters.values()
+            out[method] = tuple(p.name for p in params
+                                if p.name not in _NOT_METADATA and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    return out
+
+
+# set by scikit-learn's protocol (set_output, set_fit_request); kept by clone, as scikit-learn's clone keeps them
+_CONFIG_ATTRIBUTES = ("_metadata_request", "_sklearn_output_config")
+
 
 def clone(estimator):
-    """A new unfitted estimator with the same parameters (nested estimators cloned too)."""
+    """A new unfitted estimator with the same parameters (nested estimators cloned too) and the same output
+    and metadata-routing configuration."""
     params = {k: clone(v) if _is_estimator(v) else copy.deepcopy(v)
               for k, v in estimator.get_params(deep=False).items()}
-    return type(estimator)(**params)
+    new = type(estimator)(**params)
+    for name in _CONFIG_ATTRIBUTES:
+        if hasattr(estimator, name):
+            setattr(new, name, copy.deepcopy(getattr(estimator, name)))
+    return new
 
 
 def ordinal_params(estimator) -> list[str]:
@@ -128,11 +220,17 @@ def fit_accepts(estimator, name: str) -> bool:
 
 
 @functools.cache
-def _init_params(cls) -> tuple[str, ...]:
-    """The constructor's parameter names (signatures are slow to compute; ensembles clone often)."""
+def _init_params(cls) -> dict:
+    """The constructor's parameter names and defaults (signatures are slow to compute; ensembles clone often).
+    Cached: callers must not change the dict."""
     sig = inspect.signature(cls.__init__)
-    return tuple(p.name for p in sig.parameters.values()
-                 if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    return {p.name: p.default for p in sig.parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+
+
+def _changed(value, default) -> bool:
+    """Whether a parameter differs from its default (compared by repr, as arrays and lists have no plain ==)."""
+    return default is inspect.Parameter.empty or (value is not default and repr(value) != repr(default))
 
 
 @functools.cache
@@ -141,7 +239,10 @@ def _fit_params(cls) -> frozenset:
 
 
 class ClassifierMixin:
-    """predict = argmax of predict_proba; score = accuracy; scikit-learn's classifier tags."""
+    """A classifier's predictions from one hook, ``predict_proba(X)`` (n, K), for learners whose natural
+    output is probabilities (trees, ensembles): ``predict`` is its argmax (ties to the first class),
+    ``predict_log_proba`` its log (-inf for probability 0); ``score`` is the accuracy. Learners that score
+    classes on the log scale implement ``_class_scores`` instead (:class:`LogScoreMixin`)."""
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags
@@ -155,8 +256,17 @@ class ClassifierMixin:
         proba = self.predict_proba(X)  # first: raises NotFittedError before fit
         return self.classes_[np.argmax(proba, axis=1)]
 
+    def predict_log_proba(self, X) -> np.ndarray:
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
     def score(self, X, y, sample_weight=None) -> float:
         return float(np.average(self.predict(X) == np.asarray(y), weights=sample_weight))
+
+    def set_score_request(self, **requests):
+        """Whether a scikit-learn router passes score's ``sample_weight`` on (see ``set_fit_request``)."""
+        return self._set_request("score", requests)
 
 
 class DecisionMixin:
@@ -167,6 +277,20 @@ class DecisionMixin:
     def decision_function(self, X) -> np.ndarray:
         scores = self._class_scores(X)
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
+
+class LogScoreMixin(DecisionMixin, ClassifierMixin):
+    """Every prediction from one hook, ``_class_scores(X)``: unnormalized log-scale class scores (n, K),
+    log P(c | x) up to a constant per row (a naive Bayes' joint log likelihood log P(c) + log P(x | c),
+    scikit-learn's ``_joint_log_likelihood``; a logistic regression's linear scores). ``predict_proba`` is
+    their softmax (shifted by the row maximum), ``predict_log_proba`` their log-softmax, ``predict`` the
+    argmax of ``predict_proba`` and ``decision_function`` the scores (:class:`DecisionMixin`)."""
+
+    def predict_proba(self, X) -> np.ndarray:
+        return log_normalize(self._class_scores(X))
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        return log_softmax(self._class_scores(X))
 
 
 def check_rng(random_state) -> np.random.Generator:

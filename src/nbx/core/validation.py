@@ -13,9 +13,10 @@ estimators pass its common checks) without importing scikit-learn:
   and numbers) and encodes it; :func:`check_sample_weight` checks weights (shape, finite, non-negative,
   not all zero).
 
-:class:`NotFittedError` (raised by every predict/transform before fit), :class:`InvalidParameterError` and
-:class:`DataConversionWarning` have scikit-learn's names and bases; when scikit-learn is loaded they are
-raised as subclasses of scikit-learn's classes too, so ``except sklearn.exceptions.NotFittedError`` works.
+:class:`NotFittedError` (raised by every predict/transform before fit), :class:`InvalidParameterError`,
+:class:`DataConversionWarning` and :class:`ConvergenceWarning` have scikit-learn's names and bases; when
+scikit-learn is loaded they are raised as subclasses of scikit-learn's classes too, so
+``except sklearn.exceptions.NotFittedError`` works and scikit-learn's filters catch the warnings.
 
 Validation happens once per public call: fits and predictions made inside another nbx estimator's fit
 (boosting rounds, leaf models, ensemble members) keep the conversions and shape checks but skip the scans
@@ -50,6 +51,16 @@ class InvalidParameterError(ValueError, TypeError):
 
 class DataConversionWarning(UserWarning):
     """The input was converted to the expected form (for example a column-vector y was raveled)."""
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative fit stopped (``max_iter``, or no further progress) before reaching its tolerance."""
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` with :func:`_sklearn_compatible` ``category``, so scikit-learn's warning filters
+    (``ignore_warnings(category=ConvergenceWarning)``) catch it too; it points at the line that calls this."""
+    warnings.warn(message, _sklearn_compatible(category), stacklevel=2)
 
 
 _COMBINED: dict = {}

@@ -11,7 +11,8 @@
 All share :class:`~nbx.discretize.base.Discretizer`, a scikit-learn transformer: the constructor parameter
 ``n_values`` says which columns are nominal, ``fit(X, y=None, sample_weight=None)`` (``y`` required by
 ``mdl``), ``transform(X)`` -> int64 codes (missing -> -1), ``fit_transform``, ``get_feature_names_out``,
-fitted ``n_values_`` (output cardinalities, for the learners) and ``cut_points_``. So
+``set_output(transform="pandas")`` (DataFrames out), fitted ``n_values_`` (output cardinalities, for the
+learners) and ``cut_points_``. So
 ``make_pipeline(MDLDiscretizer(), NaiveBayes())`` is Weka's discretize-then-learn protocol.
 """
 from __future__ import annotations

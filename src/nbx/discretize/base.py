@@ -15,6 +15,8 @@ first or last bin. A column with no cut points has one bin.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from nbx.core.base import BaseEstimator, check_mixed_X, mixed_n_values
@@ -29,11 +31,13 @@ from nbx.core.validation import (
 from nbx.core.base import validate_params
 
 TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
+OUTPUTS = ("default", "pandas")  # set_output's containers
 
 
 class TransformerMixin:
-    """scikit-learn's transformer tags, ``fit_transform`` and ``get_feature_names_out`` (one output column
-    per input column, named like it)."""
+    """scikit-learn's transformer tags, ``transform`` and ``fit_transform`` from the hook ``_transform(X)``
+    (an array), ``get_feature_names_out`` (one output column per input column, named like it) and
+    ``set_output``."""
 
     _preserves_dtype: list = []  # the output's dtype does not follow the input's (codes are int64)
 
@@ -45,8 +49,36 @@ class TransformerMixin:
         tags.target_tags.required = bool(getattr(self, "supervised", False))
         return tags
 
-    def fit_transform(self, X, y=None, **fit_params) -> np.ndarray:
+    def transform(self, X):
+        return self._wrap_output(self._transform(X), X)
+
+    def fit_transform(self, X, y=None, **fit_params):
         return self.fit(X, y, **fit_params).transform(X)
+
+    def set_output(self, *, transform=None):
+        """What ``transform`` and ``fit_transform`` return: ``"pandas"``, a DataFrame with columns
+        ``get_feature_names_out()`` and the input DataFrame's index; ``"default"``, the numpy array; None
+        leaves it unchanged. Never set, scikit-learn's global ``transform_output`` option decides (when
+        scikit-learn is loaded)."""
+        if transform is None:
+            return self
+        if transform not in OUTPUTS:
+            raise ValueError(f"set_output: transform must be one of {OUTPUTS} or None, got {transform!r}")
+        self._sklearn_output_config = {"transform": transform}  # scikit-learn's attribute: its clone keeps it
+        return self
+
+    def _wrap_output(self, out: np.ndarray, X):
+        kind = getattr(self, "_sklearn_output_config", {}).get("transform")
+        if kind is None:
+            sklearn = sys.modules.get("sklearn")
+            kind = sklearn.get_config()["transform_output"] if sklearn is not None else "default"
+        if kind == "default":
+            return out
+        if kind != "pandas":
+            raise ValueError(f"{type(self).__name__} returns numpy arrays or pandas DataFrames, not {kind!r}")
+        import pandas as pd
+        index = X.index if isinstance(X, pd.DataFrame) else None
+        return pd.DataFrame(out, index=index, columns=self.get_feature_names_out())
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         if not hasattr(self, "n_features_in_"):
@@ -121,7 +153,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
         set_input_features(self, X, arr)
         return self
 
-    def transform(self, X) -> np.ndarray:
+    def _transform(self, X) -> np.ndarray:
         """Integer codes (int64): bin indices of numeric columns, nominal codes passed through; -1 for
         missing values and for nominal codes never seen in training (>= n_values)."""
         X = check_mixed_X(self, X)

@@ -106,6 +106,6 @@ class ModeImputer(TransformerMixin, BaseEstimator):
         set_input_features(self, X, arr)
         return self
 
-    def transform(self, X) -> np.ndarray:
+    def _transform(self, X) -> np.ndarray:
         X = check_mixed_X(self, X)
         return np.where(np.isnan(X), self.fill_values_[None, :], X)

@@ -76,9 +76,13 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         return _input_kind(self.base) if self.base is not None else "discrete"
 
     def __sklearn_tags__(self):
-        from sklearn.utils import get_tags
+        """The base's input tags, less what the ensemble's own input check refuses (sparse matrices, strings,
+        dicts): NaN is passed on to the base models, so the ensemble allows it exactly when the base does."""
+        from sklearn.utils import InputTags, get_tags
         tags = super().__sklearn_tags__()
-        tags.input_tags = copy.copy(get_tags(self.base if self.base is not None else _default_base()).input_tags)
+        base = get_tags(self.base if self.base is not None else _default_base()).input_tags
+        tags.input_tags = InputTags(allow_nan=base.allow_nan, categorical=base.categorical,
+                                    positive_only=base.positive_only, pairwise=base.pairwise)
         return tags
 
     def _prepare(self, X, y, sample_weight, n_values):
@@ -235,6 +239,8 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
     * ε_t = 0: M_t is *kept* with vote log(10^10) (instead of Bauer & Kohavi's infinite weight and halt),
       and the weights are reinitialized for trial t + 1.
 
+    ``n_iter_`` counts the trials run, discarded models included.
+
     Reinitialization: ``restart="bootstrap"`` (Ting & Zheng) draws N rows with replacement (probability
     ∝ ``sample_weight``), each drawn row getting weight 1 per draw, undrawn rows 0 (rows with weight 0
     are left out of the next fit; they get the 1e-8 floor at the following reweighting, as step (iii)
@@ -297,7 +303,9 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         first, first_error, failures = None, None, 0
         train_votes = np.zeros((y_idx.shape[0], len(self.classes_)))  # the ensemble's vote on its training rows
         fit_round = self._round_fitter(X, y_idx)
+        self.n_iter_ = 0
         while len(self.estimators_) < self.n_estimators:
+            self.n_iter_ += 1
             est, pred = fit_round(weights, rng)
             wrong = pred != y_idx
             error = float(weights[wrong].sum() / weights.sum())

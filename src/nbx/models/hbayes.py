@@ -53,32 +53,30 @@ attributes' terms (:func:`s2_log_sum`).
 
 Work done (deterministic, for comparing HBayes-NB with HBayes-TAN without clocks): ``n_lr_fits_`` (logistic
 fits, one per candidate S1) and ``n_newton_iterations_``; :meth:`fit_info` returns them with S1 and the
-search path.
+search path. ``n_iter_`` (scikit-learn's name) is ``n_newton_iterations_``, the Newton iterations of all
+logistic fits together (``max_iter`` bounds each fit; one can take 0, e.g. the intercept-only fit on balanced
+classes starts at its optimum).
 
 Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in the order they were added),
 ``s2_``, ``theta_`` (logistic coefficients on S1's standardized indicator design, see
 :mod:`nbx.models.logistic`), ``train_accuracy_``, ``search_path_`` (list of (S1, accuracy) accepted),
-``n_lr_fits_``, ``n_newton_iterations_``, ``n_not_converged_``.
+``n_lr_fits_``, ``n_newton_iterations_``, ``n_not_converged_``, ``n_iter_``.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from nbx.core.validation import ESTIMATOR, NONE
+from nbx.core.validation import ESTIMATOR, NONE, ConvergenceWarning, warn
 from nbx.core.base import (
     N_VALUES,
     BaseEstimator,
-    ClassifierMixin,
-    DecisionMixin,
+    LogScoreMixin,
     check_discrete_fit,
     check_discrete_X,
     clone,
 )
-from nbx.core.counting import ValueIndex, log_normalize, log_softmax
+from nbx.core.counting import ValueIndex
 from nbx.models.logistic import (
-    ConvergenceWarning,
     SOLVER_CONSTRAINTS,
     active_columns,
     default_start,
@@ -109,7 +107,7 @@ def _weighted_accuracy(scores: np.ndarray, y: np.ndarray, w: np.ndarray) -> floa
     return float(np.dot(w, hit) / total) if total > 0 else 0.0
 
 
-class _HBayesBase(DecisionMixin, ClassifierMixin, BaseEstimator):
+class _HBayesBase(LogScoreMixin, BaseEstimator):
     """Shared parts: input checks, the indicator design, logistic fits on attribute subsets, prediction.
 
     Input: integer codes, NaN or negative = missing; ``n_values`` (constructor or ``fit`` keyword, the
@@ -198,11 +196,11 @@ class _HBayesBase(DecisionMixin, ClassifierMixin, BaseEstimator):
         self.s2_ = [a for a in range(len(self.n_values_)) if a not in self.s1_]
         self.theta_ = theta
         self.train_accuracy_ = accuracy
+        self.n_iter_ = self.n_newton_iterations_
         del self._Z1, self._train
         if self.n_not_converged_:
-            warnings.warn(f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits "
-                          f"stopped above the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})",
-                          ConvergenceWarning)
+            warn(f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
+                 f"the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
 
     def fit_info(self) -> dict:
         """S1, the search path and the work done (logistic fits, Newton iterations), for fit_info.json."""
@@ -218,13 +216,6 @@ class _HBayesBase(DecisionMixin, ClassifierMixin, BaseEstimator):
         """log P(C | S1) for new rows (the caller handles S1 = ∅)."""
         Z1 = standardize(design_matrix(codes.astype(float), self.n_values_)[0], self.mean_, self.scale_)
         return log_proba(Z1[:, self._columns(self.s1_)], self.theta_)
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        joint = self._class_scores(X)
-        return log_softmax(joint)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self._class_scores(X))
 
 
 class HBayesNB(_HBayesBase):

@@ -39,7 +39,7 @@ Training: online generalized EM (§3.2). For every example (D, C*), in a seeded 
 
 ``warm_start=True`` makes a second ``fit`` continue from the fitted counters and random generator for
 ``n_iter`` more passes (on data with the same classes and attribute values), so 100 passes and then 200
-more equal 300 passes.
+more equal 300 passes (``n_iter_`` counts the passes the counters have seen: 300).
 
 ``sample_weight`` multiplies each example's update weight (rows of weight 0 are dropped, so they equal
 absent rows). Because the EM is online, a weight of k is not the same as k copies of the row (the
@@ -358,10 +358,12 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
             self._rng = check_rng(self.random_state)
             self._layers = layers
             self._levels = self._init_levels(layers, len(self.classes_), self._rng)
+            self.n_iter_ = 0
         keep = w > 0
         if not np.any(keep):
             raise ValueError("sample_weight: no training row has positive weight")
         self._online_em(self._index.rows(codes[keep]), codes[keep] >= 0, y_idx[keep], w[keep], self._rng)
+        self.n_iter_ += self.n_iter
         return self
 
     def _init_levels(self, layers: list[int], n_classes: int, rng) -> list[_Level]:

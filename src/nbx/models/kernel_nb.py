@@ -52,8 +52,8 @@ import numpy as np
 
 from nbx.discretize.base import nominal_codes
 from nbx.core.validation import Interval, Options
-from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
-from nbx.core.counting import ValueIndex, log_normalize, log_softmax
+from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
+from nbx.core.counting import ValueIndex
 from nbx.models.naive_bayes import nb_log_tables
 
 BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
@@ -257,7 +257,7 @@ def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
     return want
 
 
-class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
+class GeneralNB(LogScoreMixin, BaseEstimator):
     """GNB of Wang et al. 2006 §3-4 (kernel densities for numeric attributes, counts for nominal ones).
 
     Parameters: ``density`` ("kernel" | "gaussian"), ``c_min``, ``c_max``, ``c_step`` (the grid of c_X,
@@ -607,10 +607,3 @@ class GeneralNB(DecisionMixin, ClassifierMixin, BaseEstimator):
 
     def _class_scores(self, X) -> np.ndarray:
         return self.log_joint(X)
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        joint = self.log_joint(X)
-        return log_softmax(joint)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self.log_joint(X))

@@ -59,13 +59,12 @@ from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options
 from nbx.core.base import (
     N_VALUES,
     BaseEstimator,
-    ClassifierMixin,
-    DecisionMixin,
+    LogScoreMixin,
     as_codes,
     check_discrete_fit,
     check_discrete_X,
 )
-from nbx.core.counting import ValueIndex, log_normalize, log_softmax, sum_rows
+from nbx.core.counting import ValueIndex, log_normalize, sum_rows
 from nbx.core.criteria import entropy
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
@@ -108,7 +107,7 @@ def _column_mask(columns, d: int) -> np.ndarray:
     return mask
 
 
-class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
+class LeveledNBTree(LogScoreMixin, BaseEstimator):
     """LNBT(d): naive Bayes tree grown to depth ``max_depth`` (see the module docstring).
 
     Parameters: ``max_depth`` (d >= 0; 0 = naive Bayes), ``min_split`` (the paper's 30 training
@@ -446,13 +445,6 @@ class LeveledNBTree(DecisionMixin, ClassifierMixin, BaseEstimator):
         lookup in the nodes' tables stacked end to end."""
         start_row = node * (self._index.n_rows + 1)
         return self._log_priors[node] + sum_rows(self._log_tables.reshape(-1, self._k), start_row[:, None] + flat)
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        joint = self._class_scores(X)
-        return log_softmax(joint)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self._class_scores(X))
 
     def _check_X(self, X) -> np.ndarray:
         return check_discrete_X(self, X)

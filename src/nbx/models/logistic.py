@@ -41,15 +41,14 @@ and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardize
 """
 from __future__ import annotations
 
-import warnings
 from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotrs
 
-from nbx.core.validation import BOOLEAN, Interval
-from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_mixed_fit, check_mixed_X
+from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, warn
+from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import log_softmax
 
 
@@ -138,10 +137,6 @@ def one_hot(y: np.ndarray, n_classes: int) -> np.ndarray:
     Y = np.zeros((len(y), n_classes))
     Y[np.arange(len(y)), y] = 1.0
     return Y
-
-
-class ConvergenceWarning(UserWarning):
-    """Newton's method stopped (``max_iter`` or no further decrease) before the gradient tolerance."""
 
 
 def objective(theta: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray,
@@ -306,7 +301,7 @@ def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: floa
     return theta, int(max_iter), bool(np.max(np.abs(grad)) <= limit)
 
 
-class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
+class LogisticRegression(LogScoreMixin, BaseEstimator):
     """Ridge multinomial logistic regression as Weka's Logistic; see the module docstring.
 
     Parameters: ``ridge`` (penalty, Weka -R, default 1e-8), ``max_iter`` (Newton iterations; Weka's
@@ -356,8 +351,8 @@ class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
             Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter), hess)
         if not self.converged_:
-            warnings.warn(f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above "
-                          f"the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
+            warn(f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above the gradient "
+                 f"tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
         # original scale: θ_j / sd_j for slopes; the intercept absorbs −Σ θ_j mean_j / sd_j
         self.coef_ = self.theta_[1:] / self.scale_[:, None]
         self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_
@@ -375,8 +370,7 @@ class LogisticRegression(DecisionMixin, ClassifierMixin, BaseEstimator):
         """Class scores (n, K) on the log scale (reference class 0)."""
         return _scores(self._design(X), self.theta_)
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        return log_proba(self._design(X), self.theta_)
-
     def predict_proba(self, X) -> np.ndarray:
+        # exp of the log-softmax, as Newton's steps compute P (not LogScoreMixin's shifted softmax; the
+        # committed predictions were made so)
         return np.exp(self.predict_log_proba(X))

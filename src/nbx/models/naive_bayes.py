@@ -33,19 +33,28 @@ from numbers import Real
 
 import numpy as np
 
-from nbx.core.validation import RANDOM_STATE, Interval, Options, check_labels
+from nbx.core.validation import (
+    RANDOM_STATE,
+    Interval,
+    Options,
+    check_array,
+    check_consistent_length,
+    check_labels,
+    check_sample_weight,
+)
 from nbx.core.base import (
     CLASS_LABELS,
     N_VALUES,
     BaseEstimator,
-    ClassifierMixin,
-    DecisionMixin,
+    LogScoreMixin,
     as_codes,
     check_discrete_fit,
     check_discrete_X,
     check_rng,
+    resolve_n_values,
+    validate_params,
 )
-from nbx.core.counting import ValueIndex, log_normalize, log_softmax, sum_rows
+from nbx.core.counting import ValueIndex, log_normalize, sum_rows
 
 PRIORS = ("laplace", "m_estimate", "kang")
 MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)
@@ -98,7 +107,7 @@ def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: Val
     return log_prior, np.vstack([log_cond, np.zeros((1, n_classes))])
 
 
-class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
+class NaiveBayes(LogScoreMixin, BaseEstimator):
     """Naive Bayes for discrete (integer-coded) attributes; see the module docstring for the priors.
 
     Input: integer codes 0..n_values[j]-1, NaN or a negative code = missing (no factor). ``n_values``
@@ -114,6 +123,8 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
     ``alpha`` is used by ``prior="laplace"`` only and ``m`` by ``"m_estimate"`` only: setting one the prior
     ignores warns. A pseudo-count below 1e-10 (e.g. ``alpha=0``, which gives log 0 for a value unseen in a
     class) is raised to 1e-10 with a warning, as scikit-learn's naive Bayes does.
+
+    ``partial_fit`` adds batches of rows; the result is bit for bit that of ``fit`` on all of them.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``class_count_`` (weighted), ``feature_count_``
     (flat (sum V_j, K) weighted counts), ``class_log_prior_`` and ``log_table_``.
@@ -198,15 +209,74 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         joint = self.class_log_prior_ + sum_rows(self.log_table_, table_rows)
         return self.classes_[np.argmax(log_normalize(joint), axis=1)]
 
+    def partial_fit(self, X, y, classes=None, sample_weight=None, n_values=None):
+        """Add a batch of rows to the counts (scikit-learn's incremental learning; after ``fit`` it continues
+        from fit's counts). ``classes``: every class label, needed on the first call unless the constructor's
+        ``classes`` gives them. ``n_values`` as in ``fit``; the cardinalities grow with the largest code seen.
+
+        Each count continues the row-order sum that ``fit``'s bincount makes, so the batches give bit for bit
+        the model ``fit`` gives on their concatenation (with the same ``n_values``), weights and missing
+        values included."""
+        if not hasattr(self, "class_count_"):
+            classes = classes if classes is not None else self.classes
+            if classes is None:
+                raise ValueError("classes must be passed on the first call to partial_fit.")
+            codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, classes)
+            self._index = ValueIndex(self.n_values_)
+            self.feature_count_ = np.zeros((self._index.n_rows, len(self.classes_)))
+            self.class_count_ = np.zeros(len(self.classes_))
+        else:
+            if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
+                raise ValueError(f"classes={list(classes)} is not the same as on the first call to partial_fit, "
+                                 f"was: {list(self.classes_)}")
+            validate_params(self)
+            arr = check_array(self, X, fit=False)  # same number of features (and names) as before
+            _, y_idx = check_labels(y, self, self.classes_)
+            check_consistent_length(arr, y_idx)
+            w = check_sample_weight(sample_weight, arr.shape[0])
+            codes = as_codes(arr, self, fit=True)
+            self._grow(np.maximum(self.n_values_, resolve_n_values(
+                codes, n_values if n_values is not None else self.n_values)))
+        k = len(self.classes_)
+        rows = self._index.rows(codes)
+        seen = rows < self._index.n_rows  # missing values are not counted
+        cells = (rows * k + y_idx[:, None])[seen]
+        # the old counts first, then the batch in row order: bincount adds 0 + old, then each weight in turn
+        self.feature_count_ = np.bincount(
+            np.concatenate([np.arange(self.feature_count_.size), cells]),
+            weights=np.concatenate([self.feature_count_.ravel(), np.broadcast_to(w[:, None], rows.shape)[seen]]),
+            minlength=self.feature_count_.size).reshape(self.feature_count_.shape)
+        self.class_count_ = np.bincount(np.concatenate([np.arange(k), y_idx]),
+                                        weights=np.concatenate([self.class_count_, w]), minlength=k)
+        return self._tables()
+
+    def set_partial_fit_request(self, **requests):
+        """Whether a scikit-learn router passes partial_fit's keywords on (see ``set_fit_request``)."""
+        return self._set_request("partial_fit", requests)
+
+    def _grow(self, n_values: np.ndarray) -> None:
+        """Widen the count table to larger cardinalities (new values start at count 0)."""
+        if np.array_equal(n_values, self.n_values_):
+            return
+        old, new = self._index, ValueIndex(n_values)
+        within = np.arange(old.n_rows) - old.offsets[old.attribute_of_row]
+        counts = np.zeros((new.n_rows, self.feature_count_.shape[1]))
+        counts[new.offsets[old.attribute_of_row] + within] = self.feature_count_
+        self.feature_count_, self.n_values_, self._index = counts, n_values, new
+
     def _fit_counts(self, counts, y_idx, w):
         """The tables from weighted counts (:meth:`ValueIndex.counts`, last row = missing values)."""
-        alpha, m = self._pseudo_counts()
-        k = len(self.classes_)
         self.feature_count_ = counts[:-1]
-        self.class_count_ = np.bincount(y_idx, weights=w, minlength=k)
+        self.class_count_ = np.bincount(y_idx, weights=w, minlength=len(self.classes_))
+        return self._tables()
+
+    def _tables(self):
+        """``class_log_prior_`` and ``log_table_`` from ``class_count_`` and ``feature_count_``."""
+        alpha, m = self._pseudo_counts()
         jitter = None
         if self.alpha_jitter:
-            jitter = check_rng(self.random_state).uniform(0.0, self.alpha_jitter, size=counts.shape)
+            size = (self.feature_count_.shape[0] + 1, len(self.classes_))  # + the missing-value row
+            jitter = check_rng(self.random_state).uniform(0.0, self.alpha_jitter, size=size)
         self.class_log_prior_, self.log_table_ = nb_log_tables(
             self.feature_count_, self.class_count_, self._index, self.prior, alpha, m, jitter,
             denominator=self.denominator if self.prior == "laplace" else "attribute")  # else ignored (warned)
@@ -216,10 +286,3 @@ class NaiveBayes(DecisionMixin, ClassifierMixin, BaseEstimator):
         """Unnormalized log joint log P(c) + Σ_j log P(x_j | c), shape (n, K)."""
         codes = check_discrete_X(self, X)
         return self.class_log_prior_ + self._index.lookup_sum(self.log_table_, codes)
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        joint = self._class_scores(X)
-        return log_softmax(joint)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self._class_scores(X))

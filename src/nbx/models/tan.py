@@ -64,8 +64,8 @@ import numpy as np
 from scipy.special import gammaln
 
 from nbx.core.validation import Interval, Options
-from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, DecisionMixin, check_discrete_fit, check_discrete_X
-from nbx.core.counting import ValueIndex, log_normalize, log_softmax
+from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_discrete_fit, check_discrete_X
+from nbx.core.counting import ValueIndex
 from nbx.models.naive_bayes import nb_log_tables
 
 STRUCTURES = ("tree", "naive")
@@ -213,7 +213,7 @@ def class_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarray, in
     return np.where(n_j > 0, mi / np.where(n_j > 0, n_j, 1.0), 0.0)
 
 
-class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
+class TAN(LogScoreMixin, BaseEstimator):
     """Tree-augmented naive Bayes (Friedman et al. 1997) with Dirichlet(α) posterior-mean CP tables.
 
     Parameters: ``alpha`` (Dirichlet prior per cell, > 0; 1 = Lee et al. §3.2), ``root`` ("first",
@@ -359,13 +359,6 @@ class TAN(DecisionMixin, ClassifierMixin, BaseEstimator):
         """Log joint log P(c) + Σ_j log P(x_j | x_parent(j), c), shape (n, K)."""
         log_likelihood = self.log_likelihood(X)  # first: checks X (NotFittedError before fit)
         return self.class_log_prior_ + log_likelihood
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        joint = self._class_scores(X)
-        return log_softmax(joint)
-
-    def predict_proba(self, X) -> np.ndarray:
-        return log_normalize(self._class_scores(X))
 
     def conditional_table(self, j: int) -> np.ndarray:
         """Posterior-mean CP table of attribute j, shape (V_parent or 1, K, V_j): [u, c, v] = θ_{v | u, c}."""
