@@ -5,16 +5,13 @@ sample_weight through cross_validate and Pipeline; warnings scikit-learn's filte
 tags."""
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
 import sys
 import warnings
 
 import numpy as np
 import pytest
 
-import nbx.models
+from estimators import estimator_classes
 from nbx.core.base import ClassifierMixin, DecisionMixin, LogScoreMixin, clone
 from nbx.core.counting import log_normalize, log_softmax
 from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, StdDevDiscretizer
@@ -47,23 +44,7 @@ def _codes(k=3, n=120, seed=0):
 
 
 # ------------------------------------------------------------------------------------------ predictions
-def learner_classes() -> list[type]:
-    found = set()
-    for info in pkgutil.iter_modules(nbx.models.__path__):
-        module = importlib.import_module(f"nbx.models.{info.name}")
-        found |= {cls for name, cls in vars(module).items() if inspect.isclass(cls) and issubclass(cls, ClassifierMixin)
-                  and cls.__module__ == module.__name__ and not name.startswith("_")}
-    return sorted(found, key=lambda c: c.__name__)
-
-
-LEARNERS = learner_classes()
-
-
-def test_the_walk_finds_every_family():
-    names = {c.__name__ for c in LEARNERS}
-    assert {"NaiveBayes", "TAN", "GeneralNB", "NBTree", "SelfAdaptiveNBTree", "C45Tree", "LogisticRegression",
-            "HBayesNB", "HBayesTAN", "HierarchicalMixtureNB", "Bagging", "AdaBoostM1", "MUV", "MUVofMUV",
-            "LeveledNBTree"} <= names
+LEARNERS = estimator_classes("nbx.models")
 
 
 def _defined_by(cls, name):
