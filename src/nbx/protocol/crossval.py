@@ -41,7 +41,8 @@ def cross_validate(table: Table, learners: dict, protocol: dict, discretizer: di
 
     ``learners``: name -> an object with ``estimator``, ``input`` ('discrete' or 'mixed') and ``numeric_ordinal``,
     optionally ``seed_name`` (default: the name) and ``all_classes`` (default false), as
-    :class:`nbx.pipeline.learners.LearnerSetup` has. ``experiment``: seed as the pipeline's cell
+    :class:`nbx.pipeline.learners.LearnerSetup` has. ``discretizer`` and ``how_impute``: an experiment's
+    ``discretizer`` block and ``impute`` value (:mod:`nbx.protocol.folds`). ``experiment``: seed as the pipeline's cell
     (``experiment``, ``table.name``) does; None: as ``nbx evaluate`` does (``seed`` alone). ``protocol``'s
     ``folds_by_dataset`` is looked up by ``table.name``. Progress goes to stderr under ``label``."""
     cell = seeds(seed, experiment, table.name)
