@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from nbx.pipeline import config, layout, learners
 from nbx.core.io import write_json, write_npz
-from nbx.protocol.crossval import discrete_input, mixed_input
 from nbx.protocol.progress import Progress
-from nbx.protocol.runner import SplitData, run_datasets
+from nbx.protocol.runner import SplitData, discrete_input, mixed_input, run_datasets
 from nbx.pipeline.inputs import available, load_folds, load_plan, load_table
 
 

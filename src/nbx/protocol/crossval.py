@@ -59,7 +59,7 @@ def cross_validate(table: Table, learners: dict, protocol: dict, discretizer: di
             try:
                 out = run_splits(x.estimator, data[x.input], cell.seed,
                                  (cell.experiment, cell.dataset, getattr(x, "seed_name", name)), n_jobs,
-                                 on_split=lambda _: progress.advance(name),
+                                 on_split=lambda _, name=name: progress.advance(name),
                                  all_classes=getattr(x, "all_classes", False), numeric_ordinal=x.numeric_ordinal)
             except TrainError as exc:  # name the learner; the split is in the message already
                 raise TrainError(f"{name}: {str(exc).removeprefix(f'{cell.experiment}/{cell.dataset} ')}") from None
