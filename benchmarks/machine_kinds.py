@@ -35,7 +35,7 @@ def emulated_run(experiment: str, learner: str, datasets: str | None, out: Path)
 
 def compare(experiment: str, learner: str, out: Path) -> None:
     from nbx.pipeline import config, learners
-    from nbx.protocol.accuracy import split_accuracy, summarize
+    from nbx.protocol.scoring import accuracy, summarize
     from nbx.pipeline.train import split_data
 
     params = config.load_params()
@@ -47,7 +47,7 @@ def compare(experiment: str, learner: str, out: Path) -> None:
         y = split_data(exp, ds, setup.input, setup.numeric_ordinal).y
         with np.load(path) as new, np.load(Path("data/predictions") / experiment / learner / path.name) as ref:
             n_splits = int(ref["split"].max()) + 1
-            acc = [summarize(split_accuracy(z["proba"], z["split"], z["row"], y, n_splits))["acc"] for z in (ref, new)]
+            acc = [summarize(accuracy(z["proba"], y[z["row"]], z["split"], n_splits))["acc"] for z in (ref, new)]
             flips = int(np.sum(np.argmax(new["proba"], 1) != np.argmax(ref["proba"], 1)))
             same = all(np.array_equal(new[k], ref[k]) for k in ref.files)
             n_predictions = len(ref["row"])

@@ -113,7 +113,10 @@ def test_evaluate_is_repeatable_and_takes_an_arff(capsys, in_repo, data_csv, tmp
 @pytest.mark.parametrize("argv, message", [
     (["evaluate", "{data}", "--learners", "nb_lapalce"], r"unknown learner 'nb_lapalce'; did you mean nb_laplace"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "ten"], r"--cv: invalid int value: 'ten'"),
-    (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "500"], r"--cv: protocol.folds = 500 is impossible"),
+    (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "500"], r"--cv: 500 must be at most the 120 rows of "
+                                                                        r"data set 'toy'$"),
+    (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "1"], r"--cv: 1 must be an integer >= 2$"),
+    (["evaluate", "{data}", "--learners", "nb_laplace", "--repeats", "0"], r"--repeats: 0 must be an integer >= 1$"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--discretizer", "mdll"], r"--discretizer: .*'mdll'"),
     (["evaluate", "{data}", "--learners", "nb_laplace", "--class", "lable"], r"no column 'lable'.*did you mean label"),
     (["evaluate", "nothere.csv", "--learners", "nb_laplace"], r"nothere\.csv: no such file"),

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+from nbx.protocol.spec import ProtocolError, check_protocol
 from nbx.protocol.splits import dataset_seed, make_plan
 
 
@@ -34,7 +35,35 @@ def test_folds_by_dataset_and_determinism():
 
 
 def test_bad_protocol_is_named():
-    with pytest.raises(ValueError, match="protocol.kind"):
+    with pytest.raises(ProtocolError, match=r"^protocol\.kind: 'loo' must be one of \('cv', 'holdout'\)$"):
         make_plan(np.zeros(5, int), {"kind": "loo"}, dataset_seed(0))
-    with pytest.raises(ValueError, match="protocol.folds = 10 is impossible"):
-        make_plan(np.zeros(5, int), {"kind": "cv", "folds": 10}, dataset_seed(0))
+    with pytest.raises(ProtocolError, match=r"^protocol\.folds: 10 must be at most the 5 rows of data set 'd'$"):
+        make_plan(np.zeros(5, int), {"kind": "cv", "folds": 10}, dataset_seed(0), "d")
+    with pytest.raises(ProtocolError) as err:
+        make_plan(np.zeros(5, int), {"kind": "cv", "folds_by_dataset": {"d": 6}}, dataset_seed(0), "d")
+    assert err.value.keys == ("folds_by_dataset", "d") and err.value.message == "6 must be at most the 5 rows of data set 'd'"
+
+
+@pytest.mark.parametrize("protocol, keys, message", [
+    ([10], (), "[10] must be a mapping with a 'kind'"),
+    ({"kind": "cv", "folds": 1}, ("folds",), "1 must be an integer >= 2"),
+    ({"kind": "cv", "folds": True}, ("folds",), "True must be an integer >= 2"),
+    ({"kind": "cv", "repeats": 0}, ("repeats",), "0 must be an integer >= 1"),
+    ({"kind": "cv", "stratified": "yes"}, ("stratified",), "'yes' must be true or false"),
+    ({"kind": "cv", "fold": 5}, ("fold",), "unknown key for kind 'cv'; did you mean folds?"),
+    ({"kind": "cv", "folds_by_dataset": [3]}, ("folds_by_dataset",), "must be a mapping data set -> folds"),
+    ({"kind": "cv", "folds_by_dataset": {"chess": 1}}, ("folds_by_dataset", "chess"), "1 must be an integer >= 2"),
+    ({"kind": "holdout", "test_fraction": 1}, ("test_fraction",), "1 must be a number in (0, 1)"),
+    ({"kind": "holdout", "folds": 3}, ("folds",),
+     "unknown key for kind 'holdout'; known: kind, repeats, stratified, test_fraction"),
+])
+def test_check_protocol_names_the_key_and_says_why(protocol, keys, message):
+    with pytest.raises(ProtocolError) as err:
+        check_protocol(protocol)
+    assert err.value.keys == keys and err.value.message == message
+
+
+def test_a_valid_protocol_is_returned_as_it_is():
+    for protocol in ({"kind": "cv", "folds": 3, "repeats": 2, "stratified": False, "folds_by_dataset": {"chess": 2}},
+                     {"kind": "holdout", "repeats": 50, "test_fraction": 0.5}):
+        assert check_protocol(protocol) is protocol

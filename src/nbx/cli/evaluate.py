@@ -1,22 +1,19 @@
 """``nbx evaluate DATA --learners a,b,c``: one-shot stratified cross-validation on your own file, no catalogue
 entry needed (as ``java weka.classifiers... -t data.arff``).
 
-The pipeline's own pieces do the work: the plan of :func:`nbx.protocol.splits.make_plan`, fold-local imputation and
-discretization of :func:`nbx.protocol.folds.discretize_splits` for discrete learners (mixed-input learners such as C4.5
-get the numeric columns, imputed per fold when ``--impute mode``), :func:`nbx.protocol.runner.run_splits` and
-:func:`nbx.protocol.accuracy.split_accuracy`. Folds are seeded by ``--seed`` only (not by the file's name), each
-learner's randomness by the seed and the learner's name, so a rerun prints the same accuracies.
+:func:`nbx.protocol.crossval.cross_validate` does the work, the pipeline's split, discretize, train and evaluate
+steps in memory: discrete learners get imputation (``--impute mode``) and discretization fitted on each training
+fold, mixed-input learners such as C4.5 the numeric columns, imputed per fold. Folds are seeded by ``--seed`` only
+(not by the file's name), each learner's randomness by the seed and the learner's name, so a rerun prints the same
+accuracies. ``--cv`` and ``--repeats`` are checked as params.yaml's protocol block is
+(:func:`nbx.protocol.spec.check_protocol`).
 """
 from __future__ import annotations
 
-import numpy as np
-
 from nbx.stats import significance as stats
-from nbx.protocol.accuracy import split_accuracy
-from nbx.protocol.folds import discretize_splits, impute
-from nbx.protocol.progress import Progress
-from nbx.protocol.runner import SplitData, TrainError, run_splits
-from nbx.protocol.splits import dataset_seed, make_plan
+from nbx.protocol.crossval import cross_validate
+from nbx.protocol.spec import ProtocolError, check_protocol
+from nbx.protocol.splits import fraction_tested
 from nbx.cli.common import (
     SpecError,
     describe,
@@ -50,41 +47,18 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def cross_validate(table, learners, folds: int, repeats: int, discretizer: dict, how_impute: str | None,
-                   seed: int, label: str = "evaluate") -> tuple[np.ndarray, dict]:
-    """(test mask, {learner name: (per-split accuracy, fit seconds)}) of a stratified K-fold CV."""
-    protocol = {"kind": "cv", "folds": folds, "repeats": repeats, "stratified": True}
-    try:
-        test, _ = make_plan(table.y, protocol, dataset_seed(seed, "evaluate"), table.name)
-    except ValueError as exc:
-        raise SpecError(f"--cv: {exc}") from None
-    n_classes = len(table.classes)
-    data = {}
-    if any(x.input == "discrete" for x in learners):
-        codes, n_values = discretize_splits(table, test, discretizer, how_impute)
-        data["discrete"] = SplitData(table.y, test, n_classes, codes=codes, n_values=n_values,
-                                     numeric=table.n_values == 0)
-    if any(x.input == "mixed" for x in learners):
-        data["mixed"] = SplitData(table.y, test, n_classes, X=table.X, n_values=table.n_values,
-                                  impute=lambda X, train: impute(table, train, how_impute))
-    out = {}
-    with Progress(label, len(test) * len(learners)) as progress:
-        for learner in learners:
-            try:
-                run = run_splits(learner.estimator, data[learner.input], seed, ("evaluate", "data", learner.name),
-                                 on_split=lambda _: progress.advance(learner.name),
-                                 numeric_ordinal=learner.numeric_ordinal)
-            except TrainError as exc:
-                raise TrainError(f"{learner.name}: {str(exc).removeprefix('evaluate/data ')}") from None
-            acc = split_accuracy(run.proba, run.split, run.row, table.y, len(test))
-            out[learner.name] = (acc, float(run.fit_seconds.sum()))
-            progress.finish(learner.name, len(test))
-    return test, out
+OPTIONS = {"folds": "--cv", "repeats": "--repeats"}  # the option that sets each key of the protocol
+
+
+def option_error(exc: ProtocolError) -> SpecError:
+    return SpecError(f"{OPTIONS[exc.keys[0]]}: {exc.message}")
 
 
 def run(args) -> None:
-    if args.repeats < 1:
-        raise SpecError(f"--repeats: {args.repeats} must be >= 1")
+    try:
+        protocol = check_protocol({"kind": "cv", "folds": args.cv, "repeats": args.repeats, "stratified": True})
+    except ProtocolError as exc:
+        raise option_error(exc) from None
     params = load_params()
     learners = [resolve_learner(text, params) for text in split_top(args.learners)]
     if not learners:
@@ -94,14 +68,19 @@ def run(args) -> None:
     discretizer = discretizer_spec(args.discretizer)
     table = read_table(args.data, args.class_column).table
     how = None if args.impute == "none" else "mode"
-    test, results = cross_validate(table, learners, args.cv, args.repeats, discretizer, how, args.seed,
-                                   f"evaluate {args.data}")
+    try:
+        cv = cross_validate(table, {x.name: x for x in learners}, protocol, discretizer, how, args.seed,
+                            label=f"evaluate {args.data}")
+    except ProtocolError as exc:  # more folds than rows
+        raise option_error(exc) from None
     print(f"{args.data}: {describe(table)}")
     reps = f"{args.repeats} x " if args.repeats > 1 else ""
     print(f"stratified {reps}{args.cv}-fold cross-validation, seed {args.seed}; discrete learners get "
           f"{discretizer['kind']} discretization fitted on each training fold"
           + ("; missing values imputed per fold" if how else "") + "\n")
-    print(accuracy_table(learners, results, float(test.sum(axis=1).mean() / test.shape[1])))
+    results = {x.name: (cv.scores[x.name]["accuracy"], float(cv.predictions[x.name].fit_seconds.sum()))
+               for x in learners}
+    print(accuracy_table(learners, results, fraction_tested(cv.test)))
 
 
 def accuracy_table(learners, results: dict, test_fraction: float) -> str:

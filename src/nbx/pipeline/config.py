@@ -14,6 +14,8 @@ import yaml
 
 from nbx.core.errors import NbxError, did_you_mean  # noqa: F401 (did_you_mean: used as config.did_you_mean)
 from nbx.data.yaml_io import load_yaml, yaml_error_at
+from nbx.protocol.spec import IMPUTE, ProtocolError
+from nbx.protocol.spec import check_protocol as check_protocol_block
 
 PARAMS_FILE = Path("params.yaml")
 
@@ -105,43 +107,23 @@ class Experiment:
                                  and classes <= limit["classes"])
 
 
-PROTOCOL_KINDS = ("cv", "holdout")
-IMPUTE = (None, "mode", "mode_after_discretize")  # see nbx.protocol.folds
-
-
 def _int(params: Params, keys: tuple, value, low: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise params.error(keys, f"{value!r} must be an integer >= {low}")
     return value
 
 
+def protocol_error(params: Params, name: str, exc: ProtocolError) -> ConfigError:
+    """A protocol error of experiment ``name`` at the line and key of params.yaml it is about."""
+    return params.error(("experiments", name, "protocol") + exc.keys, exc.message)
+
+
 def check_protocol(params: Params, name: str, protocol) -> dict:
-    """The resampling protocol block (see :mod:`nbx.protocol.splits`), with every value type-checked."""
-    keys = ("experiments", name, "protocol")
-    if not isinstance(protocol, dict):
-        raise params.error(keys, f"{protocol!r} must be a mapping with a 'kind'")
-    kind = protocol.get("kind")
-    if kind not in PROTOCOL_KINDS:
-        raise params.error(keys + ("kind",), f"{kind!r} must be one of {PROTOCOL_KINDS}")
-    known = {"kind", "repeats", "stratified"} | ({"folds", "folds_by_dataset"} if kind == "cv" else {"test_fraction"})
-    for key in protocol:
-        if key not in known:
-            raise params.error(keys + (key,), f"unknown key for kind {kind!r}{did_you_mean(key, known)}")
-    _int(params, keys + ("repeats",), protocol.get("repeats", 1), 1)
-    if not isinstance(protocol.get("stratified", True), bool):
-        raise params.error(keys + ("stratified",), f"{protocol['stratified']!r} must be true or false")
-    if kind == "cv":
-        _int(params, keys + ("folds",), protocol.get("folds", 10), 2)
-        by_ds = protocol.get("folds_by_dataset") or {}
-        if not isinstance(by_ds, dict):
-            raise params.error(keys + ("folds_by_dataset",), "must be a mapping data set -> folds")
-        for ds, k in by_ds.items():
-            _int(params, keys + ("folds_by_dataset", ds), k, 2)
-    else:
-        fraction = protocol.get("test_fraction", 0.5)
-        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction < 1:
-            raise params.error(keys + ("test_fraction",), f"{fraction!r} must be a number in (0, 1)")
-    return protocol
+    """The resampling protocol block, checked by :func:`nbx.protocol.spec.check_protocol`."""
+    try:
+        return check_protocol_block(protocol)
+    except ProtocolError as exc:
+        raise protocol_error(params, name, exc) from None
 
 
 def experiment(params: Params, name: str) -> Experiment:

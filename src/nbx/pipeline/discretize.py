@@ -1,13 +1,11 @@
 """Stage discretize@<experiment>: per split, imputation and discretization fitted on the training part only
 (see :mod:`nbx.protocol.folds`). Each data set's file holds everything a discrete learner's train cell needs: the
-codes and cardinalities per split, the labels and the split plan."""
+codes and cardinalities per split, the labels and the split plan (:func:`nbx.protocol.folds.fold_codes`)."""
 from __future__ import annotations
-
-import numpy as np
 
 from nbx.pipeline import config, layout
 from nbx.discretize import make_discretizer
-from nbx.protocol.folds import discretize_splits
+from nbx.protocol.folds import fold_codes
 from nbx.core.io import write_npz
 from nbx.pipeline.inputs import available, load_plan, load_table
 
@@ -21,6 +19,4 @@ def discretize(params: config.Params, name: str) -> None:
     for ds in available(name):
         table = load_table(name, ds)
         test, _ = load_plan(name, ds)
-        codes, n_values = discretize_splits(table, test, exp.discretizer, exp.impute)
-        write_npz(layout.fold_codes(name, ds), codes=codes, n_values=n_values, y=table.y, test=test,
-                  n_classes=np.int64(len(table.classes)))
+        write_npz(layout.fold_codes(name, ds), **fold_codes(table, test, exp.discretizer, exp.impute))

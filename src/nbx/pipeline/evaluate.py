@@ -23,9 +23,9 @@ import numpy as np
 
 from nbx.pipeline import config, layout
 from nbx.stats import significance as stats
-from nbx.protocol.accuracy import split_accuracy, summarize
 from nbx.core.io import write_json, write_text
-from nbx.protocol.scoring import split_scores
+from nbx.protocol.scoring import split_scores, summarize
+from nbx.protocol.splits import fraction_tested
 from nbx.pipeline.inputs import available, load_plan, load_table
 
 SIGNIFICANCE = 0.05
@@ -92,7 +92,7 @@ def evaluate(params: config.Params, name: str) -> None:
         y, n_classes = table.y, len(table.classes)
         test, repeat = load_plan(name, ds)
         n_test = test.sum(axis=1)
-        test_fraction[ds] = float(np.mean(n_test) / test.shape[1])
+        test_fraction[ds] = fraction_tested(test)
         split_acc[ds], scores[ds] = {}, {}
         size = len(y), table.X.shape[1], n_classes
         for learner in (x for x in exp.learners if exp.runs_on(x, *size)):
@@ -101,8 +101,8 @@ def evaluate(params: config.Params, name: str) -> None:
                 raise FileNotFoundError(f"{path} is missing: run the train cell of {name}/{learner} first "
                                         f"(`dvc repro`)")
             with np.load(path) as z:
-                acc = split_accuracy(z["proba"], z["split"], z["row"], y, len(test))
                 score = split_scores(z["proba"], z["split"], z["row"], y, len(test))
+            acc = score["accuracy"]
             split_acc[ds][learner], scores[ds][learner] = acc, score
             per_dataset.setdefault(ds, {})[learner] = summarize(acc)
             lines += [",".join([ds, learner, str(s), str(repeat[s]), str(int(n_test[s])), f"{a:.6f}"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from nbx.pipeline import config, layout
 from nbx.core.io import write_npz
-from nbx.protocol.splits import dataset_seed, make_plan
+from nbx.protocol.spec import ProtocolError
+from nbx.protocol.splits import make_plan, seeds
 from nbx.pipeline.inputs import available, load_table
 
 
@@ -13,7 +14,7 @@ def split(params: config.Params, name: str) -> None:
     for ds in available(name):
         y = load_table(name, ds).y
         try:
-            test, repeat = make_plan(y, exp.protocol, dataset_seed(params["seed"], name, ds), ds)
-        except ValueError as exc:
-            raise params.error(("experiments", name, "protocol"), str(exc)) from None
+            test, repeat = make_plan(y, exp.protocol, seeds(params["seed"], name, ds).plan(), ds)
+        except ProtocolError as exc:
+            raise config.protocol_error(params, name, exc) from None
         write_npz(layout.split_plan(name, ds), test=test, repeat=repeat)

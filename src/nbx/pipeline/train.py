@@ -10,23 +10,19 @@ from __future__ import annotations
 from nbx.pipeline import config, layout, learners
 from nbx.core.io import write_json, write_npz
 from nbx.protocol.progress import Progress
-from nbx.protocol.runner import SplitData, run_datasets
+from nbx.protocol.runner import SplitData, discrete_input, mixed_input, run_datasets
 from nbx.pipeline.inputs import available, load_folds, load_plan, load_table
 
 
 def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: bool = False) -> SplitData:
-    """A data set's per-split inputs: the experiment's codes ('discrete') or its table ('mixed'); with
-    ``numeric`` the discrete input also says which columns were numeric (read from the prepared table)."""
+    """A data set's per-split inputs (as :func:`nbx.protocol.crossval.cross_validate` makes them in memory): the
+    discretize stage's codes ('discrete') or the table and plan ('mixed'); with ``numeric`` the discrete input also
+    says which columns were numeric (read from the prepared table, which a discrete cell otherwise does not need)."""
     if kind == "discrete":
-        folds = load_folds(experiment.name, dataset)
         kinds = load_table(experiment.name, dataset).n_values == 0 if numeric else None
-        return SplitData(folds["y"], folds["test"], int(folds["n_classes"]), codes=folds["codes"],
-                         n_values=folds["n_values"], numeric=kinds)
-    from nbx.protocol.folds import impute
-    table = load_table(experiment.name, dataset)
+        return discrete_input(load_folds(experiment.name, dataset), kinds)
     test, _ = load_plan(experiment.name, dataset)
-    return SplitData(table.y, test, len(table.classes), X=table.X, n_values=table.n_values,
-                     numeric=table.n_values == 0, impute=lambda X, train: impute(table, train, experiment.impute))
+    return mixed_input(load_table(experiment.name, dataset), test, experiment.impute)
 
 
 def train(params: config.Params, name: str, learner: str) -> None:

@@ -1,2 +1,3 @@
-"""One experiment in memory: resampling plans, fold-local discretization and imputation, running learners over
-splits (in parallel), progress, and the metrics of stored predictions."""
+"""One experiment in memory: the protocol's checks, resampling plans, fold-local discretization and imputation,
+running learners over splits (in parallel), progress, the metrics of stored predictions, and
+:func:`nbx.protocol.crossval.cross_validate`, which composes them as the pipeline's stages do."""

@@ -3,7 +3,7 @@
 For split s, the imputer and the discretizer see only the rows with ``test[s] == False``; the fitted
 transforms are then applied to every row, so test rows never influence cut points or imputed values.
 
-Imputation (the experiment's ``impute`` key, :data:`nbx.pipeline.config.IMPUTE`):
+Imputation (the experiment's ``impute`` key, one of :data:`nbx.protocol.spec.IMPUTE`):
 
 * ``None``: missing values stay missing (code -1).
 * ``"mode"``: before discretization, the training mode of a nominal attribute and the training mean of a
@@ -54,3 +54,10 @@ def discretize_splits(table: Table, test: np.ndarray, discretizer: dict,
         if after:
             codes[s] = impute_codes(codes[s], train, n_values[s])
     return codes, n_values
+
+
+def fold_codes(table: Table, test: np.ndarray, discretizer: dict, how_impute: str | None) -> dict:
+    """Everything a discrete learner needs of every split (what the discretize stage stores per data set): codes and
+    n_values of :func:`discretize_splits`, the labels ``y``, the plan ``test`` and ``n_classes``."""
+    codes, n_values = discretize_splits(table, test, discretizer, how_impute)
+    return {"codes": codes, "n_values": n_values, "y": table.y, "test": test, "n_classes": np.int64(len(table.classes))}

@@ -27,6 +27,7 @@ import numpy as np
 from nbx.core.errors import NbxError
 from nbx.core.base import clone, ordinal_params
 from nbx.protocol.splits import dataset_seed
+from nbx.protocol.table import Table
 
 POOL_MIN_SECONDS = 1.0  # work left (estimated from the splits done) below which splits run serially
 BACKENDS = ("loky", "dask", "ray")
@@ -64,6 +65,21 @@ class SplitData:
             X = self.impute(self.X, ~self.test[s]) if self.impute else self.X
             nv = self.n_values
         return X[train_idx], self.y[train_idx], nv, X[test_idx]
+
+
+def discrete_input(folds: dict, numeric: np.ndarray | None = None) -> SplitData:
+    """A discrete learner's input from :func:`nbx.protocol.folds.fold_codes` (or the discretize stage's file);
+    ``numeric``: which columns were numeric before discretization (for ``numeric_ordinal`` learners)."""
+    return SplitData(folds["y"], folds["test"], int(folds["n_classes"]), codes=folds["codes"],
+                     n_values=folds["n_values"], numeric=numeric)
+
+
+def mixed_input(table: Table, test: np.ndarray, how_impute: str | None) -> SplitData:
+    """A mixed-input learner's input: the table's values, missing ones imputed from each split's training part
+    (``how_impute`` = 'mode' or 'mode_after_discretize', both 'mode' here as nothing is discretized)."""
+    from nbx.protocol.folds import impute  # here: a discrete learner's cell never loads the discretizers
+    return SplitData(table.y, test, len(table.classes), X=table.X, n_values=table.n_values,
+                     numeric=table.n_values == 0, impute=lambda X, train: impute(table, train, how_impute))
 
 
 @dataclass

@@ -1,11 +1,12 @@
-"""Probability-quality metrics of each split, computed from stored predictions in one pass (the log loss, Brier score,
-ECE and AUC columns of data/results/ and metrics/).
+"""Accuracy and the probability-quality metrics of each split, computed from stored predictions in one pass (the
+accuracy, log loss, Brier score, ECE and AUC columns of data/results/ and metrics/); the one place the pipeline's
+evaluate stage and ``nbx evaluate`` score a split.
 
 Every metric takes probabilities ``proba`` (n, K) over the data set's full class list (a class never seen in
 training has a column of zeros), integer labels ``y`` (n,), and optionally the split of each row; it returns
 one value per split (bincount over the split index, no loop over rows).
 
-- accuracy: argmax hits; ties go to the lowest class index, as in :func:`nbx.protocol.accuracy.split_accuracy`.
+- accuracy: argmax hits; ties in the probabilities go to the lowest class index.
 - log loss: mean of -log p_y, with p_y clipped to [eps, 1 - eps] as scikit-learn's ``log_loss`` does
   (eps = machine epsilon of float64, 2.22e-16, so a zero probability costs -log(eps) = 36.04 nats).
   Probabilities are used as given (not renormalized).
@@ -102,3 +103,11 @@ def split_scores(proba, split, row, y, n_splits: int, n_bins: int = 15) -> dict[
             "brier": brier(proba, labels, split, n_splits),
             "ece": ece(proba, labels, split, n_splits, n_bins=n_bins),
             "auc": macro_auc(proba, labels, split, n_splits)}
+
+
+def summarize(acc: np.ndarray) -> dict:
+    """Mean and standard deviation (over splits) of accuracy and error, in percent."""
+    acc = np.asarray(acc, dtype=float) * 100
+    std = float(acc.std(ddof=1)) if len(acc) > 1 else 0.0
+    return {"acc": round(float(acc.mean()), 3), "acc_std": round(std, 3),
+            "err": round(100 - float(acc.mean()), 3), "splits": int(len(acc))}
