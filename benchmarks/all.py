@@ -12,6 +12,7 @@ otherwise quiet):
 Target 3 (editing stage code reruns only the stages that use it) is a property of dvc.yaml, checked by the
 tests (tests/pipeline/test_dvcgen.py), not a timing. Run it from the repository's root.
 """
+
 from __future__ import annotations
 
 import argparse

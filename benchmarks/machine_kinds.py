@@ -8,6 +8,7 @@ workspace's run and of the emulated one. Meaningful on an AVX-512 machine whose 
 `dvc repro`; on a machine without AVX-512 both runs are the same kind and nothing changes. Run it from the
 workspace's root (like run_cell.py, it reads params.yaml and data/ there). Writes nothing tracked.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,15 +29,23 @@ def emulated_run(experiment: str, learner: str, datasets: str | None, out: Path)
     """The cell's predictions under the AVX2 emulation, written to ``out`` by run_cell.py in a fresh process (the
     switches act when numpy and OpenBLAS load)."""
     env = dict(os.environ, **AVX2, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
-    cmd = [sys.executable, str(REPO / "benchmarks" / "run_cell.py"), experiment, learner, "--jobs", "2",
-           "--save", str(out)] + (["--datasets", datasets] if datasets else [])
+    cmd = [
+        sys.executable,
+        str(REPO / "benchmarks" / "run_cell.py"),
+        experiment,
+        learner,
+        "--jobs",
+        "2",
+        "--save",
+        str(out),
+    ] + (["--datasets", datasets] if datasets else [])
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def compare(experiment: str, learner: str, out: Path) -> None:
     from nbx.pipeline import config, learners
-    from nbx.protocol.scoring import accuracy, summarize
     from nbx.pipeline.train import split_data
+    from nbx.protocol.scoring import accuracy, summarize
 
     params = config.load_params()
     exp, setup = config.experiment(params, experiment), learners.build_learner(params, learner)

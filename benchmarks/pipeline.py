@@ -11,6 +11,7 @@ no-op cost and the per-cell overhead.
 
 Prints seconds; writes nothing tracked (the forced cell rewrites its outputs byte for byte).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,8 +67,10 @@ def overhead(root: Path = Path("."), env=None) -> None:
     wall = timed(["dvc", "repro", "--force", "--single-item", stage], root, env)
     work = json.loads((root / "data" / "timings" / exp / f"{learner}.json").read_text())
     fits = sum(t["fit_seconds"] + t["predict_seconds"] for t in work.values())
-    print(f"forced cell {stage}: {wall:6.2f} s, of which fit+predict {fits:.2f} s -> "
-          f"overhead {wall - fits:.2f} s   (target <= 1 s)")
+    print(
+        f"forced cell {stage}: {wall:6.2f} s, of which fit+predict {fits:.2f} s -> "
+        f"overhead {wall - fits:.2f} s   (target <= 1 s)"
+    )
 
 
 def fresh_clone() -> None:

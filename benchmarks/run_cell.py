@@ -6,6 +6,7 @@ Reads the pipeline's data/ (run `dvc repro discretize` first); writes only what 
     python benchmarks/run_cell.py ting2003 blnbt3 --datasets splice,led24 --jobs 1 \
         --reference /path/to/old/data/predictions [--save DIR] [--profile cell.prof]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,17 +18,18 @@ import time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from nbx.pipeline import config, learners  # noqa: E402
-from nbx.core.io import write_npz  # noqa: E402
-from nbx.pipeline.inputs import available  # noqa: E402
-from nbx.pipeline.train import split_data  # noqa: E402
-from nbx.protocol.runner import run_splits  # noqa: E402
+from nbx.core.io import write_npz
+from nbx.pipeline import config, learners
+from nbx.pipeline.inputs import available
+from nbx.pipeline.train import split_data
+from nbx.protocol.runner import run_splits
 
 
-def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, reference: str | None,
-        save: str | None = None) -> bool:
+def run(
+    experiment: str, learner: str, datasets: list[str] | None, jobs: int, reference: str | None, save: str | None = None
+) -> bool:
     params = config.load_params()
     exp = config.experiment(params, experiment)
     setup = learners.build_learner(params, learner)
@@ -36,8 +38,15 @@ def run(experiment: str, learner: str, datasets: list[str] | None, jobs: int, re
     for ds in datasets or available(experiment):
         data = split_data(exp, ds, setup.input, setup.numeric_ordinal)
         t0 = time.perf_counter()
-        out = run_splits(setup.estimator, data, params["seed"], (experiment, ds, setup.seed_name), n_jobs=jobs,
-                         all_classes=setup.all_classes, numeric_ordinal=setup.numeric_ordinal)
+        out = run_splits(
+            setup.estimator,
+            data,
+            params["seed"],
+            (experiment, ds, setup.seed_name),
+            n_jobs=jobs,
+            all_classes=setup.all_classes,
+            numeric_ordinal=setup.numeric_ordinal,
+        )
         wall = time.perf_counter() - t0
         total += wall
         verdict = ""

@@ -19,6 +19,7 @@ is not a dependency of nbx: ``pip install scikit-learn`` to compare). Peak memor
 memory allocated during fit + predict (tracemalloc, which sees numpy's buffers, in a second run so the
 timed one is not traced), as a multiple of the input (X.nbytes); the target is <= 3x.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,7 +34,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
@@ -44,10 +45,24 @@ sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed
 # repeats them on the same values recorded to DECIMALS decimals, as measurements are (UCI's numeric columns
 # carry a few digits): the distinct values per class are then bounded and the fit grows linearly.
 LEARNERS = {
-    "nb_laplace": 1_000_000, "gnb_gaussian": 1_000_000, "tan": 300_000, "c45": 100_000, "c45_kang": 100_000,
-    "lr_kang": 100_000, "boosting_nb": 300_000, "bagging_nb": 300_000, "muv_nb3_boot_bal_js": 300_000,
-    "lnbt3": 100_000, "blnbt3": 30_000, "hm22": 30_000, "hbayes_nb": 30_000, "hbayes_tan": 10_000,
-    "nbtree": 30_000, "snbtree": 3_000, "gnb": 3_000, "muv_of_muv_js": 30_000,
+    "nb_laplace": 1_000_000,
+    "gnb_gaussian": 1_000_000,
+    "tan": 300_000,
+    "c45": 100_000,
+    "c45_kang": 100_000,
+    "lr_kang": 100_000,
+    "boosting_nb": 300_000,
+    "bagging_nb": 300_000,
+    "muv_nb3_boot_bal_js": 300_000,
+    "lnbt3": 100_000,
+    "blnbt3": 30_000,
+    "hm22": 30_000,
+    "hbayes_nb": 30_000,
+    "hbayes_tan": 10_000,
+    "nbtree": 30_000,
+    "snbtree": 3_000,
+    "gnb": 3_000,
+    "muv_of_muv_js": 30_000,
 }
 RECORDED = {"gnb": 300_000, "snbtree": 100_000}
 DECIMALS = 2
@@ -63,8 +78,9 @@ def synthetic(n: int, seed: int = SEED) -> tuple[np.ndarray, np.ndarray, np.ndar
     score = X[:, 0] + 0.8 * X[:, 1] * X[:, 2] - 0.6 * X[:, 3] + 0.5 * X[:, 4] ** 2 + rng.normal(size=n)
     y = np.digitize(score, np.quantile(score, [1 / 3, 2 / 3]))
     n_values = 2 + np.arange(N_ATTRS) % 5
-    codes = np.column_stack([np.digitize(X[:, j], np.linspace(-1.5, 1.5, v + 1)[1:-1])
-                             for j, v in enumerate(n_values)]).astype(np.int16)
+    codes = np.column_stack(
+        [np.digitize(X[:, j], np.linspace(-1.5, 1.5, v + 1)[1:-1]) for j, v in enumerate(n_values)]
+    ).astype(np.int16)
     return X, codes, n_values, y
 
 
@@ -73,8 +89,8 @@ def fit_seconds(name: str, n: int, decimals: int | None = None) -> float:
     numeric values rounded to ``decimals`` if given. Best of two at every size: the first large fit in a process
     also pays the kernel's first touch of fresh memory (gnb_gaussian at 1M rows: 2.8 s, then 0.77 s), so timing
     one fit only where it is slow would bend the slope upwards."""
-    from nbx.pipeline import config, learners
     from nbx.core.base import clone
+    from nbx.pipeline import config, learners
 
     setup = learners.build_learner(config.load_params(REPO / "params.yaml"), name)
     X, codes, n_values, y = synthetic(n)
@@ -113,8 +129,10 @@ def learners_part(names: list[str], max_rows: int) -> None:
             print(f"{secs[-1]:10.3f}", end="", flush=True)
         top = slope(rows[-3:], secs[-3:]) if len(rows) >= 3 else float("nan")
         print(" " * 10 * (len(shown) - len(rows)) + f"{slope(rows, secs):8.2f}{top:7.2f}", flush=True)
-    print("\nA slope of 1 is linear in rows; the small sizes carry fixed costs, so the top-3 slope is the "
-          f"one to read. '(2 dp)': numeric values recorded to {DECIMALS} decimals (bounded distinct values).\n")
+    print(
+        "\nA slope of 1 is linear in rows; the small sizes carry fixed costs, so the top-3 slope is the "
+        f"one to read. '(2 dp)': numeric values recorded to {DECIMALS} decimals (bounded distinct values).\n"
+    )
 
 
 # ------------------------------------------------------------------------------------- naive Bayes
@@ -133,17 +151,20 @@ def nb_child(which: str, n: int) -> None:
     model.predict(X)
     t2 = time.process_time()
     del model
-    tracemalloc.start()                               # a second, traced run for the peak memory
+    tracemalloc.start()  # a second, traced run for the peak memory
     Model().fit(X, y).predict(X)
     peak = tracemalloc.get_traced_memory()[1]
     print(f"{t1 - t0:.3f} {t2 - t1:.3f} {peak / X.nbytes:.2f} {X.nbytes / 1e6:.0f}")
 
 
 def nb_part(n: int) -> None:
-    print(f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} int64 codes (5 values, 2 classes), "
-          "fresh process each, CPU seconds\n")
+    print(
+        f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} int64 codes (5 values, 2 classes), "
+        "fresh process each, CPU seconds\n"
+    )
     try:
         import sklearn  # noqa: F401
+
         contenders = ["nbx", "sklearn"]
     except ImportError:
         contenders = ["nbx"]
@@ -153,14 +174,17 @@ def nb_part(n: int) -> None:
     print(f"{'':22s}{'fit s':>8s}{'predict s':>10s}{'total s':>9s}{'peak memory':>20s}")
     totals = {}
     for which in contenders:
-        out = subprocess.run([sys.executable, __file__, "--nb-child", which, str(n)], env=env, check=True,
-                             capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, __file__, "--nb-child", which, str(n)], env=env, check=True, capture_output=True, text=True
+        ).stdout.split()
         fit, predict, peak, mb = float(out[0]), float(out[1]), float(out[2]), out[3]
         totals[which] = fit + predict
         print(f"{names[which]:22s}{fit:8.2f}{predict:10.2f}{fit + predict:9.2f}{peak:9.2f}x of {mb} MB")
     if len(totals) == 2:
-        print(f"\nnbx / CategoricalNB: {totals['nbx'] / totals['sklearn']:.2f} (target < 1); "
-              "peak memory target <= 3x the input")
+        print(
+            f"\nnbx / CategoricalNB: {totals['nbx'] / totals['sklearn']:.2f} (target < 1); "
+            "peak memory target <= 3x the input"
+        )
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ learner can save. Re-run on a quiet machine for the record.
 for before/after in one run; ``--in-process`` runs every set in this process (no start-up), for
 profiling.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,22 +51,49 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 REPO = Path(__file__).resolve().parents[1]
 sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
 # the offline mirror: NBX_UCI_MIRROR, else ../shared/uci next to the repository (or next to its worktree folder)
-os.environ.setdefault("NBX_UCI_MIRROR", str(next((p for p in (REPO.parent / "shared" / "uci",
-                                                             REPO.parents[1] / "shared" / "uci")
-                                                  if (p / "MANIFEST.tsv").exists()),
-                                                 REPO.parent / "shared" / "uci")))
+os.environ.setdefault(
+    "NBX_UCI_MIRROR",
+    str(
+        next(
+            (
+                p
+                for p in (REPO.parent / "shared" / "uci", REPO.parents[1] / "shared" / "uci")
+                if (p / "MANIFEST.tsv").exists()
+            ),
+            REPO.parent / "shared" / "uci",
+        )
+    ),
+)
 RAW_CACHE = Path(os.environ.get("NBX_BENCH_RAW", "/tmp/nbx_bench_raw"))  # verified copies of mirror files
 PYCACHE = Path(os.environ.get("NBX_BENCH_PYCACHE", "/tmp/nbx_bench_pycache"))  # children's compiled bytecode
 
 # Weka's data set names -> our catalogue ids
 DATASETS = {
-    "iris": "iris", "diabetes": "diabetes", "breast-w": "breast-w", "glass": "glass",
-    "ionosphere": "ionosphere", "vote": "vote", "kr-vs-kp": "chess", "hepatitis": "hepatitis",
-    "credit-a": "crx", "credit-g": "german", "segment": "segment2310", "vehicle": "vehicle",
-    "sonar": "sonar", "heart-statlog": "heart", "labor": "labor", "zoo": "zoo", "wine": "wine",
-    "car": "car", "cmc": "cmc", "soybean": "soybean-large", "anneal": "anneal",
+    "iris": "iris",
+    "diabetes": "diabetes",
+    "breast-w": "breast-w",
+    "glass": "glass",
+    "ionosphere": "ionosphere",
+    "vote": "vote",
+    "kr-vs-kp": "chess",
+    "hepatitis": "hepatitis",
+    "credit-a": "crx",
+    "credit-g": "german",
+    "segment": "segment2310",
+    "vehicle": "vehicle",
+    "sonar": "sonar",
+    "heart-statlog": "heart",
+    "labor": "labor",
+    "zoo": "zoo",
+    "wine": "wine",
+    "car": "car",
+    "cmc": "cmc",
+    "soybean": "soybean-large",
+    "anneal": "anneal",
     "hypothyroid": "hypothyroid",  # our 3163-row stand-in for Weka's 3772-row file
-    "lymph": "lymphography", "balance-scale": "balance-scale", "tic-tac-toe": "tic-tac-toe",
+    "lymph": "lymphography",
+    "balance-scale": "balance-scale",
+    "tic-tac-toe": "tic-tac-toe",
     "waveform-5000": "waveform",
 }
 
@@ -76,9 +104,12 @@ LEARNERS = {
     "gnb": ("NaiveBayes", 7, {"class": "GeneralNB", "density": "gaussian"}, "mixed"),
     "c45": ("J48", 13, {"class": "C45Tree", "min_leaf": 2, "confidence": 0.25}, "mixed"),
     "tan": ("BayesNet TAN", 15, {"class": "TAN", "alpha": 1.0}, "discrete"),
-    "adaboost_nb": ("AdaBoostM1(NB, 100)", 47,
-                    {"class": "AdaBoostM1", "base": {"class": "NaiveBayes", "prior": "laplace", "alpha": 1.0},
-                     "n_estimators": 100}, "discrete"),
+    "adaboost_nb": (
+        "AdaBoostM1(NB, 100)",
+        47,
+        {"class": "AdaBoostM1", "base": {"class": "NaiveBayes", "prior": "laplace", "alpha": 1.0}, "n_estimators": 100},
+        "discrete",
+    ),
     "lr": ("Logistic", 99, {"class": "LogisticRegression", "ridge": 1e-8}, "mixed"),
     "nbtree": ("NBTree", 284, {"class": "NBTree"}, "discrete"),
 }
@@ -136,16 +167,20 @@ def available(datasets: list[str]) -> tuple[list[str], list[str]]:
 def child_env(src: Path) -> dict:
     """Environment of a child process: nbx from ``src``, bytecode cached in PYCACHE (as an installed
     package has its .pyc files; PYTHONDONTWRITEBYTECODE would make every child compile nbx again)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
-               PYTHONPYCACHEPREFIX=str(PYCACHE))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
+        PYTHONPYCACHEPREFIX=str(PYCACHE),
+    )
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
 def compile_bytecode(src: Path) -> None:
     """Compile the nbx sources in ``src`` into PYCACHE once, before any timing."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], env=child_env(src), check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(src)], env=child_env(src), check=True, stdout=subprocess.DEVNULL
+    )
 
 
 def time_child(learner: str, datasets: list[str], src: Path) -> tuple[float, float]:
@@ -154,8 +189,14 @@ def time_child(learner: str, datasets: list[str], src: Path) -> tuple[float, flo
     env = child_env(src)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, __file__, "--child", learner, ",".join(datasets)], env=env,
-                          check=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", learner, ",".join(datasets)],
+        env=env,
+        check=False,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wall = time.perf_counter() - t0
     if done.returncode:
         last = done.stderr.strip().splitlines()[-1:] or ["?"]
@@ -186,8 +227,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default=",".join(LEARNERS), help=f"comma-separated, of {','.join(LEARNERS)}")
     ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated Weka names (default: all 26)")
-    ap.add_argument("--baseline-src", type=Path,
-                    help="also time the nbx package in this src folder (e.g. an older checkout), alternating")
+    ap.add_argument(
+        "--baseline-src",
+        type=Path,
+        help="also time the nbx package in this src folder (e.g. an older checkout), alternating",
+    )
     ap.add_argument("--in-process", action="store_true", help="run every set in this process (no start-up)")
     ap.add_argument("--profile", help="with --in-process: write a cProfile file here")
     ap.add_argument("--per-dataset", action="store_true", help="print each data set's seconds")
@@ -215,17 +259,22 @@ def main() -> None:
     if a.in_process:
         if a.profile:
             import cProfile
+
             prof = cProfile.Profile()
         print(f"in this process (no start-up)\n\n{'learner':12s} {'wall':>8s} {'CPU':>8s}")
     else:
         for src in sources.values():
             compile_bytecode(src)
         floor = start_floor()
-        print(f"start-up floor here: python + import numpy = {floor:.3f} s CPU per process, "
-              f"{floor * len(datasets):.1f} s per learner with one process per set\n")
+        print(
+            f"start-up floor here: python + import numpy = {floor:.3f} s CPU per process, "
+            f"{floor * len(datasets):.1f} s per learner with one process per set\n"
+        )
         per_set = "".join(f" {k + ' per set: CPU':>18s} {'/Weka':>5s}" for k in sources)
-        print(f"{'learner':12s} {'Weka learner':20s} {'Weka':>4s} {'one process: CPU':>16s} {'(wall)':>7s} "
-              f"{'/Weka':>5s}{per_set}  one process <= {TARGET} x Weka")
+        print(
+            f"{'learner':12s} {'Weka learner':20s} {'Weka':>4s} {'one process: CPU':>16s} {'(wall)':>7s} "
+            f"{'/Weka':>5s}{per_set}  one process <= {TARGET} x Weka"
+        )
     for learner in learners:
         weka_name, weka_s, *_ = LEARNERS[learner]
         if a.in_process:
@@ -236,7 +285,7 @@ def main() -> None:
             print(f"{learner:12s} {wall:8.1f} {cpu:8.1f}", flush=True)
             continue
         one_wall, one_cpu = time_child(learner, ids, sources["nbx"])  # the target's protocol
-        per_set = {k: 0.0 for k in sources}
+        per_set = dict.fromkeys(sources, 0.0)
         for name, dataset in zip(datasets, ids):
             cells = []
             for key, src in sources.items():
@@ -245,19 +294,26 @@ def main() -> None:
                 cells.append(f"{cpu:8.2f}")
             if a.per_dataset:
                 print(f"  {name:30s} CPU per set" + " ".join(cells), flush=True)
-        print(f"{learner:12s} {weka_name:20s} {weka_s:4d} {one_cpu:16.1f} {f'({one_wall:.1f})':>7s} "
-              f"{one_cpu / weka_s:5.2f}" + "".join(f" {cpu:18.1f} {cpu / weka_s:5.2f}" for cpu in per_set.values())
-              + f"  {'ok' if one_cpu / weka_s <= TARGET else 'SLOWER'}", flush=True)
+        print(
+            f"{learner:12s} {weka_name:20s} {weka_s:4d} {one_cpu:16.1f} {f'({one_wall:.1f})':>7s} "
+            f"{one_cpu / weka_s:5.2f}"
+            + "".join(f" {cpu:18.1f} {cpu / weka_s:5.2f}" for cpu in per_set.values())
+            + f"  {'ok' if one_cpu / weka_s <= TARGET else 'SLOWER'}",
+            flush=True,
+        )
     if prof:
         prof.dump_stats(a.profile)
     if skipped:
         print(f"\nWeka's seconds cover all 26 sets; nbx's omit {', '.join(skipped)}.")
     if "hypothyroid" in datasets:
         print("hypothyroid: our 3163-row stand-in for Weka's 3772-row hypothyroid.arff.")
-    print("Weka: 3.6 on a quiet machine, one JVM start per set (benchmarks/README.md); nbx: this machine now. "
-          "'one process': one interpreter runs all the sets (the target's protocol); 'per set': one interpreter "
-          "per set, as Weka's JVMs. On a busy machine wall time overstates nbx; CPU time is the closer estimate "
-          "of a quiet run. Re-run on a quiet machine for the record.")
+    print(
+        "Weka: 3.6 on a quiet machine, one JVM start per set (benchmarks/README.md); nbx: this machine now. "
+        "'one process': one interpreter runs all the sets (the target's protocol); 'per set': one interpreter "
+        "per set, as Weka's JVMs. On a busy machine wall time overstates nbx; CPU time is the closer estimate "
+        "of a quiet run. Re-run on a quiet machine for the record."
+    )
+
 
 if __name__ == "__main__":
     main()

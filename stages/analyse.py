@@ -1,4 +1,5 @@
 """Run the synthetic checks an experiment's claims need (params.yaml: analyses.<experiment>)."""
+
 from nbx.pipeline.analyse import analyse
 from nbx.pipeline.stage import run_stage
 

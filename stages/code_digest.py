@@ -1,5 +1,6 @@
 """Write the sha256 of source files to one digest file, so train cells depend on one path instead of every
 module their learner imports (see nbx.pipeline.dvcgen). Usage: python stages/code_digest.py OUT FILE..."""
+
 import sys
 from pathlib import Path
 

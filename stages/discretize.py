@@ -1,4 +1,5 @@
 """Discretize (and impute) an experiment's data per split, fitted on each split's training part only."""
+
 from nbx.pipeline.discretize import discretize
 from nbx.pipeline.stage import run_stage
 

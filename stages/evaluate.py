@@ -1,4 +1,5 @@
 """Accuracy per split, per data set and a summary per learner (metrics/<experiment>/) from the predictions."""
+
 from nbx.pipeline.evaluate import evaluate
 from nbx.pipeline.stage import run_stage
 

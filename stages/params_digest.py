@@ -1,5 +1,6 @@
 """Check every learner block of params.yaml, then write the slices of params.yaml each stage depends on
 (data/params/; see nbx.pipeline.params_digest)."""
+
 from nbx.pipeline.params_digest import params_digest
 from nbx.pipeline.stage import run_stage
 

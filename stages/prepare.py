@@ -1,4 +1,5 @@
 """Fetch an experiment's data files (UCI archive, or NBX_UCI_MIRROR) and build its typed tables."""
+
 from nbx.pipeline.prepare import prepare
 from nbx.pipeline.stage import run_stage
 

@@ -1,6 +1,7 @@
 """Write reports/<experiment>.md: the paper's tables beside ours, significance, claims, figures."""
-from nbx.report.experiment_report import write
+
 from nbx.pipeline.stage import run_stage
+from nbx.report.experiment_report import write
 
 if __name__ == "__main__":
     run_stage(write, __doc__)

@@ -1,4 +1,5 @@
 """Synthetic discrete data shared by the TAN, variance and MUV tests."""
+
 import numpy as np
 
 
@@ -13,4 +14,3 @@ def chain_data(n, rng, k=2, d=5, v=3, missing=0.0):
     if missing:
         X[rng.random(X.shape) < missing] = -1
     return X, y
-

@@ -5,6 +5,7 @@ else the UCI archive itself, as the pipeline does. Tests that need data files ta
 ``load_dataset`` fixtures (or ``mirror`` for the whole pipeline); when neither source delivers a probe file
 (no mirror and no network) they are skipped with that one reason, never failed.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,12 +41,15 @@ def unavailable_reason(dest: Path) -> str | None:
     """None when the probe data set can be fetched into ``dest``, else why not (one line)."""
     from nbx.data.catalogue import load_catalogue
     from nbx.data.fetch import MIRROR_ENV, FetchError, fetch_entry, source_description
+
     entry = load_catalogue()[PROBE]
     try:
         fetch_entry(entry, dest)
     except FetchError:
-        return (f"no data files: cannot fetch {source_description(entry.files[0])}; set {MIRROR_ENV} to a UCI "
-                f"mirror (e.g. ../shared/uci) or let the tests reach the archive")
+        return (
+            f"no data files: cannot fetch {source_description(entry.files[0])}; set {MIRROR_ENV} to a UCI "
+            f"mirror (e.g. ../shared/uci) or let the tests reach the archive"
+        )
     return None
 
 
@@ -63,6 +67,7 @@ def raw_dir(tmp_path_factory) -> Path:
 def mirror(raw_dir) -> str | None:
     """The mirror the pipeline will read (None: the UCI archive); skips when no data source delivers."""
     from nbx.data.fetch import mirror as configured
+
     return configured()
 
 

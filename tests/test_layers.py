@@ -1,5 +1,6 @@
 """The floor plan: no import cycle between modules or packages (the layer order itself is import-linter's
 contract in pyproject.toml, run by `lint-imports`)."""
+
 import pytest
 
 grimp = pytest.importorskip("grimp")  # installed with import-linter (the test extra)
@@ -52,8 +53,10 @@ def test_no_module_imports_itself_back(graph):
 
 def test_no_package_imports_itself_back(graph):
     """nbx.models -> nbx.discretize and back would be a cycle here even without one between modules."""
+
     def package(m):
         return ".".join(m.split(".")[:2])
+
     edges: dict[str, set[str]] = {}
     for m in graph.modules:
         for n in graph.find_modules_directly_imported_by(m):

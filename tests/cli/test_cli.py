@@ -1,6 +1,7 @@
 """The ``nbx`` command (README.md, "The `nbx` command"), run in-process through ``nbx.cli.main``: its numbers
 equal the library run by hand on a file read independently (pandas), and every user error is one line with exit
 code 1."""
+
 from __future__ import annotations
 
 import json
@@ -14,13 +15,13 @@ import pandas as pd
 import pytest
 import yaml
 
-from nbx.stats import significance as stats
 from nbx.cli import main
 from nbx.discretize import make_discretizer
 from nbx.models.c45 import C45Tree
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.protocol.splits import dataset_seed, make_plan
+from nbx.stats import significance as stats
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -79,15 +80,18 @@ def test_evaluate_equals_the_library_by_hand(capsys, in_repo, data_csv):
         train = ~mask
         disc = make_discretizer({"kind": "mdl", "n_values": nv}).fit(X[train], y[train])
         codes, cards = disc.transform(X), disc.n_values_
-        for name, model, inputs, values in [("nb_laplace", NaiveBayes(prior="laplace", alpha=1.0), codes, cards),
-                                            ("c45", C45Tree(), X, nv),
-                                            ("TAN(alpha=0.5)", TAN(alpha=0.5), codes, cards)]:
+        for name, model, inputs, values in [
+            ("nb_laplace", NaiveBayes(prior="laplace", alpha=1.0), codes, cards),
+            ("c45", C45Tree(), X, nv),
+            ("TAN(alpha=0.5)", TAN(alpha=0.5), codes, cards),
+        ]:
             model.fit(inputs[train], y[train], n_values=values)
             acc[name].append(np.mean(model.predict(inputs[mask]) == y[mask]) * 100)
     for name, values in acc.items():
         mean, std, mark = accuracy(out, name)
-        assert mean == pytest.approx(np.mean(values), abs=0.005) and std == pytest.approx(np.std(values, ddof=1),
-                                                                                          abs=0.005)
+        assert mean == pytest.approx(np.mean(values), abs=0.005) and std == pytest.approx(
+            np.std(values, ddof=1), abs=0.005
+        )
         if name != "nb_laplace":
             p = stats.corrected_t(np.array(values), np.array(acc["nb_laplace"]), test.sum(1).mean() / len(y))
             assert (mark != "") == (p < 0.05 and np.mean(values) != np.mean(acc["nb_laplace"]))
@@ -99,8 +103,14 @@ def test_evaluate_is_repeatable_and_takes_an_arff(capsys, in_repo, data_csv, tmp
     second = nbx(capsys, "evaluate", data_csv, "--learners", "nb_kang", "--cv", 3, "--seed", 7)[1]
     assert accuracy(second, "nb_kang") == accuracy(first, "nb_kang")
     X, _, y, colour = by_hand(data_csv)
-    arff = ["@relation toy", "@attribute size numeric", f"@attribute colour {{{','.join(colour)}}}",
-            "@attribute noise numeric", "@attribute label {no,yes}", "@data"]
+    arff = [
+        "@relation toy",
+        "@attribute size numeric",
+        f"@attribute colour {{{','.join(colour)}}}",
+        "@attribute noise numeric",
+        "@attribute label {no,yes}",
+        "@data",
+    ]
     for row, label in zip(X, y):
         cells = ["?" if np.isnan(v) else (colour[int(v)] if j == 1 else repr(float(v))) for j, v in enumerate(row)]
         arff.append(",".join(cells + [["no", "yes"][label]]))
@@ -110,46 +120,73 @@ def test_evaluate_is_repeatable_and_takes_an_arff(capsys, in_repo, data_csv, tmp
     assert accuracy(again, "nb_kang") == accuracy(first, "nb_kang")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["evaluate", "{data}", "--learners", "nb_lapalce"], r"unknown learner 'nb_lapalce'; did you mean nb_laplace"),
-    (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "ten"], r"--cv: invalid int value: 'ten'"),
-    (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "500"], r"--cv: 500 must be at most the 120 rows of "
-                                                                        r"data set 'toy'$"),
-    (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "1"], r"--cv: 1 must be an integer >= 2$"),
-    (["evaluate", "{data}", "--learners", "nb_laplace", "--repeats", "0"], r"--repeats: 0 must be an integer >= 1$"),
-    (["evaluate", "{data}", "--learners", "nb_laplace", "--discretizer", "mdll"], r"--discretizer: .*'mdll'"),
-    (["evaluate", "{data}", "--learners", "nb_laplace", "--class", "lable"], r"no column 'lable'.*did you mean label"),
-    (["evaluate", "nothere.csv", "--learners", "nb_laplace"], r"nothere\.csv: no such file"),
-    (["evalute", "{data}"], r"unknown command 'evalute'; did you mean evaluate"),
-    (["results", "kang"], r"params\.yaml:\d+: experiments: unknown experiment 'kang'; did you mean kang2006"),
-    (["learners", "hbayes"], r"unknown learner 'hbayes'; did you mean hbayes_nb, hbayes_tan"),
-    (["show", "{data}"], r"not a model written by `nbx fit`"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["evaluate", "{data}", "--learners", "nb_lapalce"], r"unknown learner 'nb_lapalce'; did you mean nb_laplace"),
+        (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "ten"], r"--cv: invalid int value: 'ten'"),
+        (
+            ["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "500"],
+            r"--cv: 500 must be at most the 120 rows of "
+            r"data set 'toy'$",
+        ),
+        (["evaluate", "{data}", "--learners", "nb_laplace", "--cv", "1"], r"--cv: 1 must be an integer >= 2$"),
+        (
+            ["evaluate", "{data}", "--learners", "nb_laplace", "--repeats", "0"],
+            r"--repeats: 0 must be an integer >= 1$",
+        ),
+        (["evaluate", "{data}", "--learners", "nb_laplace", "--discretizer", "mdll"], r"--discretizer: .*'mdll'"),
+        (
+            ["evaluate", "{data}", "--learners", "nb_laplace", "--class", "lable"],
+            r"no column 'lable'.*did you mean label",
+        ),
+        (["evaluate", "nothere.csv", "--learners", "nb_laplace"], r"nothere\.csv: no such file"),
+        (["evalute", "{data}"], r"unknown command 'evalute'; did you mean evaluate"),
+        (["results", "kang"], r"params\.yaml:\d+: experiments: unknown experiment 'kang'; did you mean kang2006"),
+        (["learners", "hbayes"], r"unknown learner 'hbayes'; did you mean hbayes_nb, hbayes_tan"),
+        (["show", "{data}"], r"not a model written by `nbx fit`"),
+    ],
+)
 def test_user_errors_are_one_line_with_exit_code_1(capsys, in_repo, data_csv, argv, message):
-    code, out, err = nbx(capsys, *[a.format(data=data_csv) for a in argv])
+    code, _out, err = nbx(capsys, *[a.format(data=data_csv) for a in argv])
     assert code == 1 and err.count("\n") == 1 and err.startswith("nbx: error: "), err
     assert re.search(message, err), err
 
 
 # A learner spec is built and checked (nested blocks too) before the data file is read: none exists here.
-@pytest.mark.parametrize("argv, message", [
-    (["evaluate", "nothere.csv", "--learners", "nb_laplace,NaiveBayes(prior=laplace, alpah=2)"],
-     "--learners: NaiveBayes(prior=laplace, alpah=2): alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?"),
-    (["evaluate", "nothere.csv", "--learners", "TAN(criterion=bayse)"],
-     "--learners: TAN(criterion=bayse): criterion: The 'criterion' parameter of TAN must be a str among "
-     "{'cmi', 'bayes'}. Got 'bayse' instead."),
-    (["evaluate", "nothere.csv", "--learners", "AdaBoostM1(base=NaiveBayes(alpha=-1), n_estimators=10)"],
-     "--learners: AdaBoostM1(base=NaiveBayes(alpha=-1), n_estimators=10): base.alpha: The 'alpha' parameter of "
-     "NaiveBayes must be a float in the range [0.0, inf). Got -1 instead."),
-    (["evaluate", "nothere.csv", "--learners", "MUVofMUV(members=[MUV(), MUV(n_estimators=0)])"],
-     "--learners: MUVofMUV(members=[MUV(), MUV(n_estimators=0)]): members.1.n_estimators: The 'n_estimators' "
-     "parameter of MUV must be an int in the range [1, inf). Got 0 instead."),
-    (["evaluate", "nothere.csv", "--learners", "NaiveBayes(numeric_ordinal=true)"],
-     "--learners: NaiveBayes(numeric_ordinal=true): numeric_ordinal: NaiveBayes has no 'ordinal' parameter to set"),
-    (["fit", "nothere.csv", "--learner", "SelfAdaptiveNBTree(leaf=GeneralNB(density=kde))", "--save", "m.pkl"],
-     "--learner: SelfAdaptiveNBTree(leaf=GeneralNB(density=kde)): leaf.density: The 'density' parameter of "
-     "GeneralNB must be a str among {'kernel', 'gaussian'}. Got 'kde' instead."),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["evaluate", "nothere.csv", "--learners", "nb_laplace,NaiveBayes(prior=laplace, alpah=2)"],
+            "--learners: NaiveBayes(prior=laplace, alpah=2): alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?",
+        ),
+        (
+            ["evaluate", "nothere.csv", "--learners", "TAN(criterion=bayse)"],
+            "--learners: TAN(criterion=bayse): criterion: The 'criterion' parameter of TAN must be a str among "
+            "{'cmi', 'bayes'}. Got 'bayse' instead.",
+        ),
+        (
+            ["evaluate", "nothere.csv", "--learners", "AdaBoostM1(base=NaiveBayes(alpha=-1), n_estimators=10)"],
+            "--learners: AdaBoostM1(base=NaiveBayes(alpha=-1), n_estimators=10): base.alpha: The 'alpha' parameter of "
+            "NaiveBayes must be a float in the range [0.0, inf). Got -1 instead.",
+        ),
+        (
+            ["evaluate", "nothere.csv", "--learners", "MUVofMUV(members=[MUV(), MUV(n_estimators=0)])"],
+            "--learners: MUVofMUV(members=[MUV(), MUV(n_estimators=0)]): members.1.n_estimators: The 'n_estimators' "
+            "parameter of MUV must be an int in the range [1, inf). Got 0 instead.",
+        ),
+        (
+            ["evaluate", "nothere.csv", "--learners", "NaiveBayes(numeric_ordinal=true)"],
+            "--learners: NaiveBayes(numeric_ordinal=true): numeric_ordinal: NaiveBayes has no 'ordinal' parameter to set",
+        ),
+        (
+            ["fit", "nothere.csv", "--learner", "SelfAdaptiveNBTree(leaf=GeneralNB(density=kde))", "--save", "m.pkl"],
+            "--learner: SelfAdaptiveNBTree(leaf=GeneralNB(density=kde)): leaf.density: The 'density' parameter of "
+            "GeneralNB must be a str among {'kernel', 'gaussian'}. Got 'kde' instead.",
+        ),
+    ],
+)
 def test_bad_learner_specs_stop_before_the_data_is_read(capsys, in_repo, argv, message):
     assert nbx(capsys, *argv) == (1, "", f"nbx: error: {message}\n")
 
@@ -158,12 +195,18 @@ def test_a_bad_params_yaml_learner_named_on_the_command_line_names_its_line(caps
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     params["learners"]["boosting_nb"]["base"]["alpha"] = -1
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    line = next(i for i, text in enumerate((tmp_path / "params.yaml").read_text().splitlines(), 1)
-                if text.strip() == "alpha: -1")
+    line = next(
+        i
+        for i, text in enumerate((tmp_path / "params.yaml").read_text().splitlines(), 1)
+        if text.strip() == "alpha: -1"
+    )
     monkeypatch.chdir(tmp_path)
     assert nbx(capsys, "evaluate", "nothere.csv", "--learners", "boosting_nb") == (
-        1, "", f"nbx: error: params.yaml:{line}: learners.boosting_nb.base.alpha: The 'alpha' parameter of NaiveBayes "
-               "must be a float in the range [0.0, inf). Got -1 instead.\n")
+        1,
+        "",
+        f"nbx: error: params.yaml:{line}: learners.boosting_nb.base.alpha: The 'alpha' parameter of NaiveBayes "
+        "must be a float in the range [0.0, inf). Got -1 instead.\n",
+    )
 
 
 def test_a_spec_is_the_params_block_it_reads_as():
@@ -172,12 +215,16 @@ def test_a_spec_is_the_params_block_it_reads_as():
     from nbx.models.ensembles import AdaBoostM1
     from nbx.models.muv import MUV, MUVofMUV
     from nbx.pipeline.learners import build
+
     text = "AdaBoostM1(base=NaiveBayes(prior=m_estimate, m=2), n_estimators=10)"
     block = {"class": "AdaBoostM1", "base": {"class": "NaiveBayes", "prior": "m_estimate", "m": 2}, "n_estimators": 10}
     learner = resolve_learner(text, None)
     assert learner.spec == block
-    assert repr(learner.estimator) == repr(build(block, "x").estimator) == repr(
-        AdaBoostM1(base=NaiveBayes(prior="m_estimate", m=2), n_estimators=10))
+    assert (
+        repr(learner.estimator)
+        == repr(build(block, "x").estimator)
+        == repr(AdaBoostM1(base=NaiveBayes(prior="m_estimate", m=2), n_estimators=10))
+    )
     members = resolve_learner("MUVofMUV(members=[MUV(n_estimators=2), MUV()])", None).estimator
     assert repr(members) == repr(MUVofMUV(members=[MUV(n_estimators=2), MUV()]))
     c45 = resolve_learner("C45Tree(confidence=0.1, input=discrete)", None)
@@ -187,8 +234,13 @@ def test_a_spec_is_the_params_block_it_reads_as():
 def test_entry_point_runs_as_a_program(data_csv):
     assert 'nbx = "nbx.cli:main"' in (REPO / "pyproject.toml").read_text().split("[project.scripts]")[1]
     env = {"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-m", "nbx.cli", "evaluate", str(data_csv), "--learners", "nb_lapalce"],
-                         cwd=REPO, capture_output=True, text=True, env=env)
+    out = subprocess.run(
+        [sys.executable, "-m", "nbx.cli", "evaluate", str(data_csv), "--learners", "nb_lapalce"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert out.returncode == 1 and out.stderr.count("\n") == 1 and "did you mean nb_laplace" in out.stderr
 
 
@@ -205,7 +257,7 @@ def test_help_lists_every_command(capsys):
 def test_fit_then_predict_reproduces_predict_proba(capsys, in_repo, data_csv, tmp_path):
     code, out, err = nbx(capsys, "fit", data_csv, "--learner", "tan", "--save", tmp_path / "m.pkl")
     assert code == 0, err
-    code, out, err = nbx(capsys, "predict", tmp_path / "m.pkl", data_csv, "--output", tmp_path / "p.csv")
+    code, _out, err = nbx(capsys, "predict", tmp_path / "m.pkl", data_csv, "--output", tmp_path / "p.csv")
     assert code == 0 and "accuracy on the 120 rows with a class" in err
     X, nv, y, _ = by_hand(data_csv)
     disc = make_discretizer({"kind": "mdl", "n_values": nv}).fit(X, y)
@@ -260,12 +312,15 @@ def tree_csvs(tmp_path_factory) -> tuple[Path, Path]:
     a, b, c = rng.uniform(-1, 1, (3, 300))
     label = np.where(np.where(b > 0, a > 0.3, a < -0.3), "odd", "even")
     folder = tmp_path_factory.mktemp("trees")
-    (folder / "num.csv").write_text("a,b,c,parity\n" + "".join(f"{x:.4f},{y:.4f},{z:.4f},{k}\n"
-                                                                for x, y, z, k in zip(a, b, c, label)))
+    (folder / "num.csv").write_text(
+        "a,b,c,parity\n" + "".join(f"{x:.4f},{y:.4f},{z:.4f},{k}\n" for x, y, z, k in zip(a, b, c, label))
+    )
     colour, shape = rng.choice(["red", "blue"], 300), rng.choice(["round", "square"], 300)
     odd = (colour == "red") ^ (shape == "round") ^ (rng.random(300) < 0.1)
-    (folder / "nom.csv").write_text("colour,shape,parity\n" + "".join(
-        f"{x},{y},{k}\n" for x, y, k in zip(colour, shape, np.where(odd, "odd", "even"))))
+    (folder / "nom.csv").write_text(
+        "colour,shape,parity\n"
+        + "".join(f"{x},{y},{k}\n" for x, y, k in zip(colour, shape, np.where(odd, "odd", "even")))
+    )
     return folder / "num.csv", folder / "nom.csv"
 
 
@@ -274,6 +329,7 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
     from nbx.models.leveled_tree import LeveledNBTree
     from nbx.models.nbtree import NBTree
     from nbx.models.snbtree import SelfAdaptiveNBTree
+
     shown = {}
     for learner, path in (("c45", 0), ("snbtree", 0), ("lnbt3", 0), ("nbtree", 1)):
         assert nbx(capsys, "fit", tree_csvs[path], "--learner", learner, "--save", tmp_path / "m.pkl")[0] == 0
@@ -295,8 +351,9 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
         assert re.search(rf"^{'abc'[snb.attr]} < {snb.cuts[0]:.6g}: .*{re.escape(leaf)}", shown["snbtree"], re.M)
     disc = make_discretizer({"kind": "mdl"}).fit(X, y)
     # lnbt3 cuts the numeric columns (numeric_ordinal): 'a <= cut' / 'a > cut' at the MDL cut of its code t
-    lnbt = LeveledNBTree(max_depth=3, min_split=30, m=2.0, ordinal=[0, 1, 2]).fit(disc.transform(X), y,
-                                                                                 n_values=disc.n_values_)
+    lnbt = LeveledNBTree(max_depth=3, min_split=30, m=2.0, ordinal=[0, 1, 2]).fit(
+        disc.transform(X), y, n_values=disc.n_values_
+    )
     j, t = lnbt.node_attribute_[0], lnbt.node_threshold_[0]
     cut = f"{disc.cut_points_[j][t]:.6g}"
     assert re.search(rf"^{'abc'[j]} <= {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3"], re.M)
@@ -304,8 +361,9 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
     nom = pd.read_csv(tree_csvs[1])
     codes = np.column_stack([nom["colour"].map({"blue": 0, "red": 1}), nom["shape"].map({"round": 0, "square": 1})])
     tree = NBTree(random_state=1).fit(codes, nom["parity"].to_numpy()).tree_
-    assert tree.children and re.search(rf"^{['colour', 'shape'][tree.attr]} = \w+: naive Bayes on \d+ ",
-                                       shown["nbtree"], re.M)
+    assert tree.children and re.search(
+        rf"^{['colour', 'shape'][tree.attr]} = \w+: naive Bayes on \d+ ", shown["nbtree"], re.M
+    )
 
 
 # ------------------------------------------------------------------------------------------------ add-data
@@ -327,6 +385,7 @@ def test_add_data_then_prepare_builds_the_table_with_header_names(capsys, tmp_pa
     from nbx.pipeline import config
     from nbx.pipeline.inputs import load_table
     from nbx.pipeline.prepare import prepare
+
     assert prepare(config.load_params(), "kang2006")["toy"]["available"]
     table = load_table("kang2006", "toy")
     assert [a["name"] for a in table.attributes] == ["size", "colour", "noise"] and table.classes == ["no", "yes"]
@@ -340,8 +399,9 @@ def test_add_data_outside_data_local_writes_the_sha256(capsys, tmp_path, data_cs
     monkeypatch.chdir(tmp_path)
     (tmp_path / "toy.csv").write_bytes(data_csv.read_bytes())
     assert nbx(capsys, "add-data", "toy.csv", "--name", "toy", "--class", "colour", "--catalogue", "mine.yaml")[0] == 0
-    from nbx.data.catalogue import load_catalogue
     from nbx.core.io import sha256_file
+    from nbx.data.catalogue import load_catalogue
+
     entry = load_catalogue(["mine.yaml"])["toy"]
     assert entry.files[0].sha256 == sha256_file(tmp_path / "toy.csv") and entry.columns == "nync"
     assert entry.classes == 3 and entry.rows == 120 - len(range(3, 120, 13))  # rows without a class are dropped
@@ -368,9 +428,14 @@ def results_repo(tmp_path: Path, learners: list[str], datasets: dict, acc) -> No
 def test_results_marks_by_the_corrected_resampled_t_test(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     base = np.array([0.80, 0.82, 0.78, 0.81, 0.79, 0.80, 0.83, 0.77, 0.80, 0.80])
-    acc = {("iris", "nb_kang"): base, ("iris", "tan"): base + [.1, .12, .08, .1, .1, .11, .09, .1, .1, .1],
-           ("iris", "c45_kang"): base[::-1], ("wine", "nb_kang"): base,
-           ("wine", "tan"): base - np.linspace(0.05, 0.15, 10), ("wine", "c45_kang"): base + [0, .02] * 5}
+    acc = {
+        ("iris", "nb_kang"): base,
+        ("iris", "tan"): base + [0.1, 0.12, 0.08, 0.1, 0.1, 0.11, 0.09, 0.1, 0.1, 0.1],
+        ("iris", "c45_kang"): base[::-1],
+        ("wine", "nb_kang"): base,
+        ("wine", "tan"): base - np.linspace(0.05, 0.15, 10),
+        ("wine", "c45_kang"): base + [0, 0.02] * 5,
+    }
     results_repo(tmp_path, ["nb_kang", "tan", "c45_kang"], {"Iris": "iris", "Wine": "wine"}, acc)
     code, out, err = nbx(capsys, "results", "kang2006")
     assert code == 0, err
@@ -388,8 +453,9 @@ def test_results_marks_by_the_corrected_resampled_t_test(capsys, tmp_path, monke
         assert re.fullmatch(rf"{ds} \(10\)\s+" + r"\s+".join(expected), line.rstrip()), line
     assert counts == {"tan": [1, 0, 1], "c45_kang": [0, 2, 0]}  # both directions and a tie are exercised
     assert re.search(r"^\(v/ /\*\)\s+\(1/0/1\)\s+\(0/2/0\)$", out, re.M)
-    assert re.search(rf"^mean\s+80\.00\s+{np.mean([acc[(d, 'tan')].mean() * 100 for d in ('iris', 'wine')]):.2f}", out,
-                     re.M)
+    assert re.search(
+        rf"^mean\s+80\.00\s+{np.mean([acc[(d, 'tan')].mean() * 100 for d in ('iris', 'wine')]):.2f}", out, re.M
+    )
     code, out, err = nbx(capsys, "results", "kang2006", "--dataset", "wine", "--learner", "c45_kang")
     assert "iris" not in out and "tan" not in out.replace("than", "") and "nb_kang" in out
 
@@ -418,7 +484,7 @@ def column_names(text: str) -> list[str]:
         if rule is None:
             continue
         for m in re.finditer(r"-+", lines[rule]):
-            names.append("".join(line[m.start():m.end()].strip() for line in lines[:rule]))
+            names.append("".join(line[m.start() : m.end()].strip() for line in lines[:rule]))
     return names
 
 
@@ -443,9 +509,14 @@ def test_timings_reads_this_machines_last_run(capsys, tmp_path, monkeypatch):
     assert nbx(capsys, "timings", "kang2006")[0] == 1
     (tmp_path / "data" / "timings" / "kang2006").mkdir(parents=True)
     for learner, secs in (("nb_kang", [0.25, 1.0]), ("tan", [2.0, 4.5])):
-        (tmp_path / "data" / "timings" / "kang2006" / f"{learner}.json").write_text(json.dumps(
-            {ds: {"fit_seconds": s / 2, "predict_seconds": 0.0, "wall_seconds": s} for ds, s in zip(("iris", "zoo"),
-                                                                                                   secs)}))
+        (tmp_path / "data" / "timings" / "kang2006" / f"{learner}.json").write_text(
+            json.dumps(
+                {
+                    ds: {"fit_seconds": s / 2, "predict_seconds": 0.0, "wall_seconds": s}
+                    for ds, s in zip(("iris", "zoo"), secs)
+                }
+            )
+        )
     out = nbx(capsys, "timings", "kang2006")[1]
     assert re.search(r"iris\s+0\.2\s+2\.0", out) and re.search(r"total\s+1\.2\s+6\.5", out)
 
@@ -456,9 +527,14 @@ def test_datasets_and_learners_list_what_experiments_use(capsys, in_repo):
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     for ds in params["experiments"]["kang2006"]["datasets"].values():
         assert re.search(rf"^{re.escape(ds)}\s", out, re.M), ds
+
     def users(name, kind="datasets"):
-        return ", ".join(e for e, b in params["experiments"].items()
-                         if name in (b[kind].values() if isinstance(b[kind], dict) else b[kind]))
+        return ", ".join(
+            e
+            for e, b in params["experiments"].items()
+            if name in (b[kind].values() if isinstance(b[kind], dict) else b[kind])
+        )
+
     assert re.search(rf"^iris\s+uci\s+\S+\s+150\s+4\s+3\s+{users('iris')}$", out, re.M)
     assert re.search(r"^coding\s+unavailable\s+unavailable\s", nbx(capsys, "datasets")[1], re.M)
     out = nbx(capsys, "learners")[1]
@@ -470,20 +546,26 @@ def test_datasets_and_learners_list_what_experiments_use(capsys, in_repo):
 
 def test_pareto_marks_learners_no_other_beats_on_time_and_rank(capsys, tmp_path, monkeypatch):
     from nbx.cli.results import pareto_front
+
     #                         cheap+bad  dear+best  dominated  tie with the first on both
     assert pareto_front([1, 10, 5, 1], [3, 1, 3, 3]).tolist() == [True, True, False, True]
     monkeypatch.chdir(tmp_path)
     base = np.linspace(0.7, 0.9, 10)
-    acc = {(ds, x): base + d for ds in ("iris", "wine") for x, d in (("nb_kang", 0), ("tan", .05), ("c45_kang", -.05))}
+    acc = {
+        (ds, x): base + d for ds in ("iris", "wine") for x, d in (("nb_kang", 0), ("tan", 0.05), ("c45_kang", -0.05))
+    }
     results_repo(tmp_path, ["nb_kang", "tan", "c45_kang"], {"Iris": "iris", "Wine": "wine"}, acc)
     folder = tmp_path / "data" / "timings" / "kang2006"
     folder.mkdir(parents=True)
     for learner, secs in (("nb_kang", 0.5), ("tan", 2.0), ("c45_kang", 1.0)):
-        (folder / f"{learner}.json").write_text(json.dumps(
-            {ds: {"fit_seconds": secs, "predict_seconds": 0.0, "wall_seconds": secs} for ds in ("iris", "wine")}))
+        (folder / f"{learner}.json").write_text(
+            json.dumps(
+                {ds: {"fit_seconds": secs, "predict_seconds": 0.0, "wall_seconds": secs} for ds in ("iris", "wine")}
+            )
+        )
     code, out, err = nbx(capsys, "timings", "kang2006", "--pareto")
     assert code == 0, err
     assert re.search(r"^nb_kang\s+1\.0\s+2\.00\s+80\.00\s+\*$", out, re.M)
-    assert re.search(r"^c45_kang\s+2\.0\s+3\.00\s+75\.00$", out, re.M)      # slower and worse than nb_kang
+    assert re.search(r"^c45_kang\s+2\.0\s+3\.00\s+75\.00$", out, re.M)  # slower and worse than nb_kang
     assert re.search(r"^tan\s+4\.0\s+1\.00\s+85\.00\s+\*$", out, re.M)
     assert (folder / "pareto.png").stat().st_size > 0 and "front" in (folder / "pareto.csv").read_text()

@@ -1,5 +1,6 @@
 """Your own data (README.md, "Your own data"): header names, default missing markers, inferred columns, errors
 that name the local file, no sha256 under data/local/, and the built-in catalogue's tables unchanged by all of it."""
+
 from __future__ import annotations
 
 import hashlib
@@ -67,12 +68,16 @@ def test_given_missing_markers_and_archive_entries_keep_question_mark_only(repo)
 
 def test_local_file_under_data_local_needs_no_sha256_but_elsewhere_does(repo):
     (repo / "elsewhere.csv").write_text(CSV)
-    with pytest.raises(CatalogueError, match=r"cat\.yaml:2: data set 'mine': file elsewhere\.csv needs a 'sha256'; "
-                                             r"run `nbx add-data elsewhere\.csv --name mine`"):
+    with pytest.raises(
+        CatalogueError,
+        match=r"cat\.yaml:2: data set 'mine': file elsewhere\.csv needs a 'sha256'; "
+        r"run `nbx add-data elsewhere\.csv --name mine`",
+    ):
         _catalogue(repo, "    source: local\n    files: [{path: elsewhere.csv}]\n    header_lines: 1\n")
     digest = hashlib.sha256(CSV.encode()).hexdigest()
-    entry = _catalogue(repo, f"    source: local\n    files: [{{path: elsewhere.csv, sha256: {digest}}}]\n"
-                             f"    header_lines: 1\n")["mine"]
+    entry = _catalogue(
+        repo, f"    source: local\n    files: [{{path: elsewhere.csv, sha256: {digest}}}]\n    header_lines: 1\n"
+    )["mine"]
     assert _build(entry, repo).X.shape == (4, 3)
     (repo / "elsewhere.csv").write_text(CSV + "4,red,1,yes\n")
     with pytest.raises(FetchError) as err:
@@ -93,8 +98,11 @@ def test_missing_local_file_names_the_local_path_never_the_mirror(repo, monkeypa
 
 def test_count_check_of_a_local_entry_says_to_rerun_add_data(repo):
     entry = _catalogue(repo, LOCAL + "    rows: 3\n")["mine"]
-    with pytest.raises(DataFormatError, match=r"catalogue says 3 rows, the data have 4; after editing "
-                                              r"data/local/mine\.csv, re-run `nbx add-data"):
+    with pytest.raises(
+        DataFormatError,
+        match=r"catalogue says 3 rows, the data have 4; after editing "
+        r"data/local/mine\.csv, re-run `nbx add-data",
+    ):
         _build(entry, repo)
 
 
@@ -114,11 +122,13 @@ def test_utf8_header_with_byte_order_mark(repo):
 
 # Tables of the built-in catalogue hashed before the changes above (X, y and schema; see _digest): reading
 # user files differently must leave every archive table byte-identical.
-BEFORE = {"iris": "bd64b63f740f183806217364ad69a547cfb75339e40df4d047356e2034a23b4b",
-          "anneal": "fcdec10b65b118b862c33ff4b358ca16f40539fee42efeb37608a1a0661fcbe3",
-          "splice": "80bec43875db385fdcf6938524d8221008ff54de3e3b88dac03165820eb62e86",
-          "solar-flare-all": "e4a1dabe61796f3864dcc9a345c45269d936db530b70fd3a48c07925991f4289",
-          "segment2310": "d83544359290d3eb61ca898238b98d70fe4add408eedb7b0decd0eff67862fe2"}
+BEFORE = {
+    "iris": "bd64b63f740f183806217364ad69a547cfb75339e40df4d047356e2034a23b4b",
+    "anneal": "fcdec10b65b118b862c33ff4b358ca16f40539fee42efeb37608a1a0661fcbe3",
+    "splice": "80bec43875db385fdcf6938524d8221008ff54de3e3b88dac03165820eb62e86",
+    "solar-flare-all": "e4a1dabe61796f3864dcc9a345c45269d936db530b70fd3a48c07925991f4289",
+    "segment2310": "d83544359290d3eb61ca898238b98d70fe4add408eedb7b0decd0eff67862fe2",
+}
 
 
 def _digest(t) -> str:

@@ -1,4 +1,5 @@
 """Tests of nbx.core.counting: the column-by-column path for large inputs gives the same bits as the flat one."""
+
 import numpy as np
 import pytest
 
@@ -8,8 +9,8 @@ from nbx.core.counting import ValueIndex
 
 def _codes(rng, n, n_values):
     codes = np.column_stack([rng.integers(0, v, n) for v in n_values])
-    codes[rng.random(codes.shape) < 0.1] = -1          # missing
-    codes[rng.random(codes.shape) < 0.02] = 99         # out of range: counted as missing
+    codes[rng.random(codes.shape) < 0.1] = -1  # missing
+    codes[rng.random(codes.shape) < 0.02] = 99  # out of range: counted as missing
     return codes
 
 
@@ -35,8 +36,8 @@ def test_large_counts_equal_flat_counts(monkeypatch, unit):
     flat = index.counts(codes, y, w, n_classes)
     monkeypatch.setattr(counting, "_LARGE", 1)
     by_column = index.counts(codes, y, w, n_classes)
-    assert by_column[:-1].tobytes() == flat[:-1].tobytes()    # each cell adds its rows in row order
-    np.testing.assert_allclose(by_column[-1], flat[-1])       # missing row: same sum, any order
+    assert by_column[:-1].tobytes() == flat[:-1].tobytes()  # each cell adds its rows in row order
+    np.testing.assert_allclose(by_column[-1], flat[-1])  # missing row: same sum, any order
     np.testing.assert_allclose(flat, _brute_counts(codes, y, w, n_values, n_classes))
 
 
@@ -46,8 +47,12 @@ def test_large_lookup_sum_equals_gathered_sum(monkeypatch, n_classes):
     n_values = [3, 4, 2, 6, 5, 3, 2, 4, 3, 2]  # ten attributes: numpy would sum a (n, 10) axis pairwise
     codes = _codes(rng, 2000, n_values)
     index = ValueIndex(n_values)
-    table = np.vstack([rng.normal(size=(index.n_rows, n_classes)) * 10.0 ** rng.integers(-3, 4, (index.n_rows, 1)),
-                       np.zeros((1, n_classes))])
+    table = np.vstack(
+        [
+            rng.normal(size=(index.n_rows, n_classes)) * 10.0 ** rng.integers(-3, 4, (index.n_rows, 1)),
+            np.zeros((1, n_classes)),
+        ]
+    )
     gathered = index.lookup_sum(table, codes)
     monkeypatch.setattr(counting, "_LARGE", 1)
     by_column = index.lookup_sum(table, codes)

@@ -1,6 +1,7 @@
 """The shared checker (nbx.core.validation): every bad input (parameters, labels, shapes, types, infinite values,
 weights, codes beyond n_values, use before fit) gets a clear error or a documented, tested handling, with
 scikit-learn's wording where scikit-learn has one. Runs without scikit-learn."""
+
 from __future__ import annotations
 
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from nbx.core.validation import InvalidParameterError, NotFittedError, scans_skipped
 from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, NoDiscretizer, StdDevDiscretizer
 from nbx.models.c45 import C45Tree
 from nbx.models.ensembles import AdaBoostM1, Bagging
@@ -24,20 +26,30 @@ from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.nbtree import NBTree
 from nbx.models.snbtree import SelfAdaptiveNBTree
 from nbx.models.tan import TAN
-from nbx.core.validation import InvalidParameterError, NotFittedError, scans_skipped
 
 REPO = Path(__file__).resolve().parents[2]
 RNG = np.random.default_rng(0)
-CODES = RNG.integers(0, 3, size=(40, 3))                       # discrete input: codes 0..2
+CODES = RNG.integers(0, 3, size=(40, 3))  # discrete input: codes 0..2
 Y = (CODES[:, 0] + RNG.integers(0, 2, 40)) % 2
-NUM = RNG.normal(size=(40, 3))                                  # mixed input: numeric columns
+NUM = RNG.normal(size=(40, 3))  # mixed input: numeric columns
 INF = CODES.astype(float)
 INF[3, 1] = np.inf
 NUM_INF = NUM.copy()
 NUM_INF[5, 2] = np.inf
 
-DISCRETE = [NaiveBayes, HierarchicalMixtureNB, NBTree, TAN, LeveledNBTree, HBayesNB, HBayesTAN, MUV, MUVofMUV,
-            Bagging, AdaBoostM1]
+DISCRETE = [
+    NaiveBayes,
+    HierarchicalMixtureNB,
+    NBTree,
+    TAN,
+    LeveledNBTree,
+    HBayesNB,
+    HBayesTAN,
+    MUV,
+    MUVofMUV,
+    Bagging,
+    AdaBoostM1,
+]
 MIXED = [C45Tree, GeneralNB, SelfAdaptiveNBTree, LogisticRegression]
 TRANSFORMERS = [MDLDiscretizer, StdDevDiscretizer, EqualWidthDiscretizer, ModeImputer]
 
@@ -48,92 +60,215 @@ def fitted(cls, X=CODES, y=Y, **params):
 
 def sparse(X):
     from scipy import sparse as sp
+
     return sp.csr_matrix(X)
 
 
 # (id, action, error type, phrase of the message)
 CASES = [
     # hyperparameters: declarative constraints, scikit-learn's wording, checked at fit
-    ("nb alpha < 0", lambda: fitted(NaiveBayes, alpha=-1), InvalidParameterError,
-     "The 'alpha' parameter of NaiveBayes must be a float in the range [0.0, inf). Got -1 instead."),
-    ("nb m < 0", lambda: fitted(NaiveBayes, prior="m_estimate", m=-2), ValueError,
-     "The 'm' parameter of NaiveBayes must be a float in the range [0.0, inf). Got -2 instead."),
+    (
+        "nb alpha < 0",
+        lambda: fitted(NaiveBayes, alpha=-1),
+        InvalidParameterError,
+        "The 'alpha' parameter of NaiveBayes must be a float in the range [0.0, inf). Got -1 instead.",
+    ),
+    (
+        "nb m < 0",
+        lambda: fitted(NaiveBayes, prior="m_estimate", m=-2),
+        ValueError,
+        "The 'm' parameter of NaiveBayes must be a float in the range [0.0, inf). Got -2 instead.",
+    ),
     ("nb alpha quoted", lambda: fitted(NaiveBayes, alpha="1"), TypeError, "Got '1' instead"),
-    ("nb unknown prior", lambda: fitted(NaiveBayes, prior="dirichlet"), ValueError,
-     "The 'prior' parameter of NaiveBayes must be a str among {'laplace', 'm_estimate', 'kang'}"),
+    (
+        "nb unknown prior",
+        lambda: fitted(NaiveBayes, prior="dirichlet"),
+        ValueError,
+        "The 'prior' parameter of NaiveBayes must be a str among {'laplace', 'm_estimate', 'kang'}",
+    ),
     ("nb alpha nan", lambda: fitted(NaiveBayes, alpha=float("nan")), ValueError, "'alpha' parameter"),
-    ("lnbt depth float", lambda: fitted(LeveledNBTree, max_depth=1.5), TypeError,
-     "The 'max_depth' parameter of LeveledNBTree must be an int in the range [0, inf)"),
-    ("adaboost 0 rounds", lambda: fitted(AdaBoostM1, n_estimators=0), ValueError,
-     "The 'n_estimators' parameter of AdaBoostM1 must be an int in the range [1, inf)"),
+    (
+        "lnbt depth float",
+        lambda: fitted(LeveledNBTree, max_depth=1.5),
+        TypeError,
+        "The 'max_depth' parameter of LeveledNBTree must be an int in the range [0, inf)",
+    ),
+    (
+        "adaboost 0 rounds",
+        lambda: fitted(AdaBoostM1, n_estimators=0),
+        ValueError,
+        "The 'n_estimators' parameter of AdaBoostM1 must be an int in the range [1, inf)",
+    ),
     ("adaboost bad base", lambda: fitted(AdaBoostM1, base="NaiveBayes"), ValueError, "'base' parameter"),
-    ("c45 confidence", lambda: fitted(C45Tree, X=NUM, confidence=1.5), ValueError,
-     "The 'confidence' parameter of C45Tree must be a float in the range (0.0, 1.0)"),
+    (
+        "c45 confidence",
+        lambda: fitted(C45Tree, X=NUM, confidence=1.5),
+        ValueError,
+        "The 'confidence' parameter of C45Tree must be a float in the range (0.0, 1.0)",
+    ),
     ("tan alpha 0", lambda: fitted(TAN, alpha=0), ValueError, "The 'alpha' parameter of TAN"),
     ("gnb density", lambda: fitted(GeneralNB, X=NUM, density="kde"), ValueError, "'density' parameter of GeneralNB"),
     ("hm gamma", lambda: fitted(HierarchicalMixtureNB, gamma=0), ValueError, "'gamma' parameter"),
     ("muv sampling", lambda: fitted(MUV, sampling="jackknife"), ValueError, "'sampling' parameter of MUV"),
     ("lr ridge", lambda: fitted(LogisticRegression, X=NUM, ridge=-1.0), ValueError, "'ridge' parameter"),
-    ("bins 0", lambda: EqualWidthDiscretizer(bins=0).fit(NUM), ValueError,
-     "The 'bins' parameter of EqualWidthDiscretizer must be an int in the range [1, inf). Got 0 instead."),
+    (
+        "bins 0",
+        lambda: EqualWidthDiscretizer(bins=0).fit(NUM),
+        ValueError,
+        "The 'bins' parameter of EqualWidthDiscretizer must be an int in the range [1, inf). Got 0 instead.",
+    ),
     # +inf in X, at fit and at predict, everywhere (never read as a missing value)
-    *[(f"inf fit {cls.__name__}", lambda cls=cls: fitted(cls, X=INF), ValueError,
-       "Input X contains infinity or a value too large for dtype('float64').") for cls in DISCRETE],
-    *[(f"inf fit {cls.__name__}", lambda cls=cls: fitted(cls, X=NUM_INF), ValueError,
-       "Input X contains infinity") for cls in MIXED + TRANSFORMERS],
+    *[
+        (
+            f"inf fit {cls.__name__}",
+            lambda cls=cls: fitted(cls, X=INF),
+            ValueError,
+            "Input X contains infinity or a value too large for dtype('float64').",
+        )
+        for cls in DISCRETE
+    ],
+    *[
+        (f"inf fit {cls.__name__}", lambda cls=cls: fitted(cls, X=NUM_INF), ValueError, "Input X contains infinity")
+        for cls in MIXED + TRANSFORMERS
+    ],
     ("inf predict nb", lambda: fitted(NaiveBayes).predict(INF), ValueError, "Input X contains infinity"),
-    ("inf transform mdl", lambda: MDLDiscretizer().fit(NUM, Y).transform(NUM_INF), ValueError,
-     "Input X contains infinity"),
+    (
+        "inf transform mdl",
+        lambda: MDLDiscretizer().fit(NUM, Y).transform(NUM_INF),
+        ValueError,
+        "Input X contains infinity",
+    ),
     # the target
-    ("y nan", lambda: fitted(NaiveBayes, y=np.where(np.arange(40) == 3, np.nan, Y)), ValueError,
-     "Input y contains NaN."),
-    ("y mixed types", lambda: fitted(NaiveBayes, y=np.array(["a", 1] * 20, dtype=object)), ValueError,
-     "Mix of label input types (string and number)"),
-    ("y continuous", lambda: fitted(LogisticRegression, X=NUM, y=NUM[:, 0]), ValueError,
-     "Unknown label type: continuous"),
-    ("y 2-D", lambda: fitted(TAN, y=np.column_stack([Y, Y])), ValueError,
-     "y should be a 1d array, got an array of shape (40, 2) instead."),
+    (
+        "y nan",
+        lambda: fitted(NaiveBayes, y=np.where(np.arange(40) == 3, np.nan, Y)),
+        ValueError,
+        "Input y contains NaN.",
+    ),
+    (
+        "y mixed types",
+        lambda: fitted(NaiveBayes, y=np.array(["a", 1] * 20, dtype=object)),
+        ValueError,
+        "Mix of label input types (string and number)",
+    ),
+    (
+        "y continuous",
+        lambda: fitted(LogisticRegression, X=NUM, y=NUM[:, 0]),
+        ValueError,
+        "Unknown label type: continuous",
+    ),
+    (
+        "y 2-D",
+        lambda: fitted(TAN, y=np.column_stack([Y, Y])),
+        ValueError,
+        "y should be a 1d array, got an array of shape (40, 2) instead.",
+    ),
     ("y None", lambda: fitted(NaiveBayes, y=None), ValueError, "NaiveBayes requires y to be passed"),
-    ("y too short", lambda: fitted(NaiveBayes, y=Y[:-1]), ValueError,
-     "Found input variables with inconsistent numbers of samples: [40, 39]"),
+    (
+        "y too short",
+        lambda: fitted(NaiveBayes, y=Y[:-1]),
+        ValueError,
+        "Found input variables with inconsistent numbers of samples: [40, 39]",
+    ),
     # shapes and types of X
-    *[(f"0 rows {cls.__name__}", lambda cls=cls: fitted(cls, X=np.empty((0, 3)), y=[]), ValueError,
-       f"Found array with 0 sample(s) (shape=(0, 3)) while a minimum of 1 is required by {cls.__name__}.")
-      for cls in [NaiveBayes, TAN, LeveledNBTree, MUV, HBayesNB, LogisticRegression]],
+    *[
+        (
+            f"0 rows {cls.__name__}",
+            lambda cls=cls: fitted(cls, X=np.empty((0, 3)), y=[]),
+            ValueError,
+            f"Found array with 0 sample(s) (shape=(0, 3)) while a minimum of 1 is required by {cls.__name__}.",
+        )
+        for cls in [NaiveBayes, TAN, LeveledNBTree, MUV, HBayesNB, LogisticRegression]
+    ],
     ("0 columns", lambda: fitted(NaiveBayes, X=np.empty((40, 0))), ValueError, "Found array with 0 feature(s)"),
-    ("sparse X", lambda: fitted(NaiveBayes, X=sparse(CODES)), TypeError,
-     "Sparse data was passed for X, but dense data is required."),
+    (
+        "sparse X",
+        lambda: fitted(NaiveBayes, X=sparse(CODES)),
+        TypeError,
+        "Sparse data was passed for X, but dense data is required.",
+    ),
     ("complex X", lambda: fitted(GeneralNB, X=NUM + 1j), ValueError, "Complex data not supported"),
-    ("string X", lambda: fitted(NaiveBayes, X=CODES.astype(str)), ValueError,
-     "dtype='numeric' is not compatible with arrays of bytes/strings"),
+    (
+        "string X",
+        lambda: fitted(NaiveBayes, X=CODES.astype(str)),
+        ValueError,
+        "dtype='numeric' is not compatible with arrays of bytes/strings",
+    ),
     ("1-D X fit", lambda: fitted(NaiveBayes, X=CODES[:, 0]), ValueError, "Expected 2D array, got 1D array instead"),
     ("1-D X predict", lambda: fitted(C45Tree, X=NUM).predict(NUM[0]), ValueError, "Reshape your data"),
-    ("feature count", lambda: fitted(NaiveBayes).predict(CODES[:, :2]), ValueError,
-     "X has 2 features, but NaiveBayes is expecting 3 features as input."),
+    (
+        "feature count",
+        lambda: fitted(NaiveBayes).predict(CODES[:, :2]),
+        ValueError,
+        "X has 2 features, but NaiveBayes is expecting 3 features as input.",
+    ),
     ("non-integer codes", lambda: fitted(TAN, X=NUM), ValueError, "TAN needs integer codes"),
-    ("predict before fit", lambda: NaiveBayes().predict(CODES), NotFittedError,
-     "This NaiveBayes instance is not fitted yet. Call 'fit' with appropriate arguments"),
+    (
+        "predict before fit",
+        lambda: NaiveBayes().predict(CODES),
+        NotFittedError,
+        "This NaiveBayes instance is not fitted yet. Call 'fit' with appropriate arguments",
+    ),
     ("transform before fit", lambda: MDLDiscretizer().transform(NUM), NotFittedError, "not fitted yet"),
     # sample weights
-    *[(f"zero weights {cls.__name__}", lambda cls=cls: cls().fit(NUM, Y, sample_weight=np.zeros(40)), ValueError,
-       "Sample weights must contain at least one non-zero number.") for cls in [GeneralNB, SelfAdaptiveNBTree]],
-    ("negative weight", lambda: NaiveBayes().fit(CODES, Y, sample_weight=-np.ones(40)), ValueError,
-     "Negative values in data passed to `sample_weight`."),
-    ("nan weight", lambda: NaiveBayes().fit(CODES, Y, sample_weight=np.full(40, np.nan)), ValueError,
-     "Input sample_weight contains NaN."),
-    ("weight length", lambda: NaiveBayes().fit(CODES, Y, sample_weight=np.ones(4)), ValueError,
-     "sample_weight.shape == (4,), expected (40,)!"),
+    *[
+        (
+            f"zero weights {cls.__name__}",
+            lambda cls=cls: cls().fit(NUM, Y, sample_weight=np.zeros(40)),
+            ValueError,
+            "Sample weights must contain at least one non-zero number.",
+        )
+        for cls in [GeneralNB, SelfAdaptiveNBTree]
+    ],
+    (
+        "negative weight",
+        lambda: NaiveBayes().fit(CODES, Y, sample_weight=-np.ones(40)),
+        ValueError,
+        "Negative values in data passed to `sample_weight`.",
+    ),
+    (
+        "nan weight",
+        lambda: NaiveBayes().fit(CODES, Y, sample_weight=np.full(40, np.nan)),
+        ValueError,
+        "Input sample_weight contains NaN.",
+    ),
+    (
+        "weight length",
+        lambda: NaiveBayes().fit(CODES, Y, sample_weight=np.ones(4)),
+        ValueError,
+        "sample_weight.shape == (4,), expected (40,)!",
+    ),
     # n_values: a code >= n_values is an error at fit, for learners and discretizers alike
-    ("code >= n_values nb", lambda: NaiveBayes().fit(CODES, Y, n_values=[2, 3, 3]), ValueError,
-     "X holds codes >= n_values in columns [0]"),
-    ("code >= n_values ctor", lambda: NaiveBayes(n_values=[3, 3, 2]).fit(CODES, Y), ValueError,
-     "X holds codes >= n_values in columns [2]"),
-    ("code >= n_values c45", lambda: C45Tree().fit(CODES, Y, n_values=[2, 0, 0]), ValueError,
-     "X holds codes >= n_values in nominal columns [0]"),
-    ("code >= n_values mdl", lambda: MDLDiscretizer(n_values=[2, 0, 0]).fit(CODES, Y), ValueError,
-     "X holds codes >= n_values in nominal columns [0]"),
-    ("code >= n_values none", lambda: NoDiscretizer(n_values=[3, 3, 2]).fit(CODES), ValueError,
-     "X holds codes >= n_values in nominal columns [2]"),
+    (
+        "code >= n_values nb",
+        lambda: NaiveBayes().fit(CODES, Y, n_values=[2, 3, 3]),
+        ValueError,
+        "X holds codes >= n_values in columns [0]",
+    ),
+    (
+        "code >= n_values ctor",
+        lambda: NaiveBayes(n_values=[3, 3, 2]).fit(CODES, Y),
+        ValueError,
+        "X holds codes >= n_values in columns [2]",
+    ),
+    (
+        "code >= n_values c45",
+        lambda: C45Tree().fit(CODES, Y, n_values=[2, 0, 0]),
+        ValueError,
+        "X holds codes >= n_values in nominal columns [0]",
+    ),
+    (
+        "code >= n_values mdl",
+        lambda: MDLDiscretizer(n_values=[2, 0, 0]).fit(CODES, Y),
+        ValueError,
+        "X holds codes >= n_values in nominal columns [0]",
+    ),
+    (
+        "code >= n_values none",
+        lambda: NoDiscretizer(n_values=[3, 3, 2]).fit(CODES),
+        ValueError,
+        "X holds codes >= n_values in nominal columns [2]",
+    ),
     ("n_values length", lambda: NaiveBayes().fit(CODES, Y, n_values=[3, 3]), ValueError, "n_values must be 3"),
 ]
 
@@ -170,9 +305,14 @@ def test_tiny_pseudo_count_is_clipped_with_a_warning():
     np.testing.assert_array_equal(proba, NaiveBayes(alpha=1e-10).fit(X_train, y_train).predict_proba(X))
 
 
-@pytest.mark.parametrize("params, ignored", [({"prior": "kang", "alpha": 0.5}, "alpha"),
-                                              ({"prior": "laplace", "m": 3.0}, "m"),
-                                              ({"prior": "m_estimate", "alpha_jitter": 0.01}, "alpha_jitter")])
+@pytest.mark.parametrize(
+    "params, ignored",
+    [
+        ({"prior": "kang", "alpha": 0.5}, "alpha"),
+        ({"prior": "laplace", "m": 3.0}, "m"),
+        ({"prior": "m_estimate", "alpha_jitter": 0.01}, "alpha_jitter"),
+    ],
+)
 def test_parameter_the_prior_ignores_warns(params, ignored):
     with pytest.warns(UserWarning, match=f"{ignored}=.* is ignored by prior='{params['prior']}'"):
         NaiveBayes(**params).fit(CODES, Y)
@@ -248,8 +388,9 @@ def test_nullable_pandas_columns_read_pd_na_as_missing():
     frame.iloc[0, 1] = pd.NA
     with_na = CODES.astype(float)
     with_na[0, 1] = np.nan
-    np.testing.assert_array_equal(NaiveBayes().fit(frame, Y).predict_proba(frame),
-                                  NaiveBayes().fit(with_na, Y).predict_proba(with_na))
+    np.testing.assert_array_equal(
+        NaiveBayes().fit(frame, Y).predict_proba(frame), NaiveBayes().fit(with_na, Y).predict_proba(with_na)
+    )
 
 
 def test_binary_decision_function_is_the_log_odds():
@@ -274,6 +415,7 @@ def test_ensembles_accept_scikit_learn_names_for_base():
 class _Probe(TAN):
     """Records, at each fit, whether the checks skip their scans there (a TAN: AdaBoost has no fast path
     for it, so it calls fit)."""
+
     seen: list = []
 
     def fit(self, X, y, sample_weight=None, n_values=None):
@@ -294,11 +436,23 @@ def test_nested_fits_skip_the_scans_top_level_fits_do_not():
 
 
 def test_import_nbx_does_not_import_sklearn():
-    modules = ["nbx", "nbx.core.validation", "nbx.discretize", "nbx.protocol.folds", "nbx.protocol.runner", "nbx.pipeline"] + [
-        f"nbx.models.{p.stem}" for p in sorted((REPO / "src/nbx/models").glob("*.py")) if p.stem != "__init__"]
-    code = (f"import sys\nfor m in {modules!r}:\n    __import__(m)\n"
-            "bad = sorted(m for m in sys.modules if m == 'sklearn' or m.startswith('sklearn.'))\n"
-            "assert not bad, bad\nprint('ok', len(sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"})
+    modules = [
+        "nbx",
+        "nbx.core.validation",
+        "nbx.discretize",
+        "nbx.protocol.folds",
+        "nbx.protocol.runner",
+        "nbx.pipeline",
+    ] + [f"nbx.models.{p.stem}" for p in sorted((REPO / "src/nbx/models").glob("*.py")) if p.stem != "__init__"]
+    code = (
+        f"import sys\nfor m in {modules!r}:\n    __import__(m)\n"
+        "bad = sorted(m for m in sys.modules if m == 'sklearn' or m.startswith('sklearn.'))\n"
+        "assert not bad, bad\nprint('ok', len(sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0 and out.stdout.startswith("ok"), out.stderr

@@ -1,5 +1,6 @@
 """The built-in data-set catalogue: every entry fetches (from the UCI mirror, else the archive), verifies and
 builds with its catalogued counts, and the paper-specific derivations give the facts computed here by hand."""
+
 from __future__ import annotations
 
 import csv
@@ -22,8 +23,9 @@ CATALOGUE = load_catalogue()
 RAW = yaml.safe_load(BUILTIN.read_text())["datasets"]
 AVAILABLE = sorted(n for n, e in CATALOGUE.items() if e.available)
 
-needs_mirror = pytest.mark.skipif(not (MIRROR / "MANIFEST.tsv").is_file(),
-                                  reason=f"no UCI mirror at {MIRROR} (set {MIRROR_ENV})")
+needs_mirror = pytest.mark.skipif(
+    not (MIRROR / "MANIFEST.tsv").is_file(), reason=f"no UCI mirror at {MIRROR} (set {MIRROR_ENV})"
+)
 
 
 RAW_DIR: list[Path] = []  # the session's download cache, set by the tables fixture
@@ -59,6 +61,7 @@ def _file_rows(relpath: str, sep: str | None = ",", skip: int = 0) -> list[list[
 
 
 # ------------------------------------------------------------------------------------------ structure
+
 
 def test_unavailable_entries_have_a_reason_and_are_the_expected_ones():
     unavailable = {n for n, e in CATALOGUE.items() if not e.available}
@@ -102,6 +105,7 @@ def test_every_sha256_equals_the_mirror_manifest():
 
 # ------------------------------------------------------------------------------------------ builds
 
+
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_entry_fetches_verifies_and_builds_with_catalogued_counts(tables, name):
     table, entry = _table(tables, name), CATALOGUE[name]
@@ -117,6 +121,7 @@ def test_entry_fetches_verifies_and_builds_with_catalogued_counts(tables, name):
 
 # ------------------------------------------------------------------------------------------ derived facts
 
+
 def test_glass2_keeps_building_windows_only(tables):
     glass, glass2 = _table(tables, "glass"), _table(tables, "glass2")
     by_label = dict(zip(glass.classes, np.bincount(glass.y)))
@@ -129,9 +134,13 @@ def test_vehicle_rows_parse_as_the_statlog_documentation_says(tables):
     integer-valued numeric attributes, classes bus 218, opel 212, saab 217, van 199 (StatLog vehicle.doc)."""
     vehicle = _table(tables, "vehicle")
     assert vehicle.X.shape == (846, 18) and not vehicle.nominal.any()
-    assert not np.isnan(vehicle.X).any() and np.all(vehicle.X == np.round(vehicle.X))
-    assert dict(zip(vehicle.classes, np.bincount(vehicle.y).tolist())) == {"bus": 218, "opel": 212, "saab": 217,
-                                                                           "van": 199}
+    assert not np.isnan(vehicle.X).any() and np.all(np.round(vehicle.X) == vehicle.X)
+    assert dict(zip(vehicle.classes, np.bincount(vehicle.y).tolist())) == {
+        "bus": 218,
+        "opel": 212,
+        "saab": 217,
+        "van": 199,
+    }
 
 
 def test_vote_no_pff_is_vote_without_physician_fee_freeze(tables):
@@ -160,7 +169,9 @@ def test_anneal_joins_data_and_test(tables):
 
 
 def test_cleve_is_num_zero_versus_one_to_four(tables):
-    num = np.array([int(r[-1]) for r in _file_rows("machine-learning-databases/heart-disease/processed.cleveland.data")])
+    num = np.array(
+        [int(r[-1]) for r in _file_rows("machine-learning-databases/heart-disease/processed.cleveland.data")]
+    )
     cleve, heart_c = _table(tables, "cleve"), _table(tables, "heart-c")
     assert cleve.classes == ["absent", "present"]
     np.testing.assert_array_equal(cleve.y, (num > 0).astype(int))
@@ -179,8 +190,9 @@ def test_housing5_and_servo5_bins_by_hand(tables):
 
 
 def test_horse_colic_class_is_surgical_lesion(tables):
-    rows = (_file_rows("machine-learning-databases/horse-colic/horse-colic.data", None)
-            + _file_rows("machine-learning-databases/horse-colic/horse-colic.test", None))
+    rows = _file_rows("machine-learning-databases/horse-colic/horse-colic.data", None) + _file_rows(
+        "machine-learning-databases/horse-colic/horse-colic.test", None
+    )
     horse = _table(tables, "horse-colic")
     lesion = [r[23] for r in rows]
     assert [horse.classes[k] for k in horse.y] == lesion
@@ -191,8 +203,9 @@ def test_solar_flare_parts_add_up_to_ting_and_zheng(tables):
     data2, data1 = _table(tables, "solar-flare"), _table(tables, "solar-flare1")
     assert data2.X.shape[0] + data1.X.shape[0] == 1389
     assert data2.classes == data1.classes == ["flare", "none"]
-    c_flares = np.array([int(r[10]) for r in _file_rows("machine-learning-databases/solar-flare/flare.data2",
-                                                         None, skip=1)])
+    c_flares = np.array(
+        [int(r[10]) for r in _file_rows("machine-learning-databases/solar-flare/flare.data2", None, skip=1)]
+    )
     np.testing.assert_array_equal(data2.y, (c_flares == 0).astype(int))
 
 
@@ -207,14 +220,27 @@ def test_same_data_entries_agree(tables):
 
 # Ting & Zheng's table 1 name -> catalogue id; nursery is left out (documented type deviation).
 TING_DOMAINS = {
-    "Abalone": "abalone3", "Annealing processes": "anneal", "Audiology": "audiology",
-    "Breast cancer (Wisconsin)": "breast-w", "Credit screening (Australia)": "crx",
-    "Glass identification": "glass", "Heart disease (Cleveland)": "heart-c", "Horse colic": "horse-colic",
-    "House votes 84": "vote", "Hypothyroid diagnosis": "hypothyroid", "LED 24 (noise level = 10%)": "led24",
-    "Liver disorders": "liver", "Pima Indians diabetes": "pima", "Primary tumor": "primary-tumor",
-    "Satellite": "satimage", "Solar flare": "solar-flare", "Sonar classification": "sonar",
-    "Soybean large": "soybean-large", "Splice junction gene sequences": "splice",
-    "Tic-Tac-Toe endgame": "tic-tac-toe", "Chess (king-rook vs. king-pawn)": "chess",
+    "Abalone": "abalone3",
+    "Annealing processes": "anneal",
+    "Audiology": "audiology",
+    "Breast cancer (Wisconsin)": "breast-w",
+    "Credit screening (Australia)": "crx",
+    "Glass identification": "glass",
+    "Heart disease (Cleveland)": "heart-c",
+    "Horse colic": "horse-colic",
+    "House votes 84": "vote",
+    "Hypothyroid diagnosis": "hypothyroid",
+    "LED 24 (noise level = 10%)": "led24",
+    "Liver disorders": "liver",
+    "Pima Indians diabetes": "pima",
+    "Primary tumor": "primary-tumor",
+    "Satellite": "satimage",
+    "Solar flare": "solar-flare",
+    "Sonar classification": "sonar",
+    "Soybean large": "soybean-large",
+    "Splice junction gene sequences": "splice",
+    "Tic-Tac-Toe endgame": "tic-tac-toe",
+    "Chess (king-rook vs. king-pawn)": "chess",
 }
 
 

@@ -1,4 +1,5 @@
 """Parsers, download/verification, the .Z decoder and the catalogue's error messages."""
+
 import hashlib
 from pathlib import Path
 
@@ -26,11 +27,12 @@ def test_delimited_reader_reports_file_and_line(tmp_path):
 
 def test_arff_reader(tmp_path):
     f = tmp_path / "t.arff"
-    f.write_text("% comment\n@relation t\n@attribute 'a b' numeric\n@attribute c {x, 'y z'}\n"
-                 "@attribute class {p,n}\n@data\n1.5,'y z',p\n?,x,n\n")
+    f.write_text(
+        "% comment\n@relation t\n@attribute 'a b' numeric\n@attribute c {x, 'y z'}\n"
+        "@attribute class {p,n}\n@data\n1.5,'y z',p\n?,x,n\n"
+    )
     table = read_arff(f)
-    assert table.declared == [("a b", "numeric", []), ("c", "nominal", ["x", "y z"]),
-                              ("class", "nominal", ["p", "n"])]
+    assert table.declared == [("a b", "numeric", []), ("c", "nominal", ["x", "y z"]), ("class", "nominal", ["p", "n"])]
     assert table.rows == [["1.5", "y z", "p"], ["?", "x", "n"]]
     f.write_text("@relation t\n@attribute a numeric\n@attribute class {p,n}\n@data\n1,p\n2,n,3\n")
     with pytest.raises(DataFormatError, match=r"t\.arff:6: expected 2 values, found 3"):
@@ -39,8 +41,7 @@ def test_arff_reader(tmp_path):
 
 def test_non_numeric_value_in_numeric_column_names_line(tmp_path):
     (tmp_path / "x.data").write_text("1.0,a\nfoo,b\n")
-    entry = Entry(name="toy", source="local", format="csv", columns="ny",
-                  files=[FileSpec(path="x.data", sha256="")])
+    entry = Entry(name="toy", source="local", format="csv", columns="ny", files=[FileSpec(path="x.data", sha256="")])
     with pytest.raises(DataFormatError, match=r"toy: x\.data:2: column 1: 'foo' is not a number"):
         build_table(entry, [tmp_path / "x.data"])
 
@@ -95,7 +96,8 @@ def test_user_dataset_without_code_change(tmp_path):
     (tmp_path / "cat.yaml").write_text(
         "datasets:\n  mine:\n    source: local\n    files:\n"
         f"      - {{path: mine.csv, sha256: {hashlib.sha256(data).hexdigest()}, local: true}}\n"
-        "    columns: ncy\n    rows: 3\n    classes: 2\n")
+        "    columns: ncy\n    rows: 3\n    classes: 2\n"
+    )
     entry = load_catalogue([tmp_path / "cat.yaml"])["mine"]
     paths = fetch_entry(entry, tmp_path / "raw", repo_root=tmp_path)
     table = build_table(entry, paths)
@@ -105,6 +107,7 @@ def test_user_dataset_without_code_change(tmp_path):
 
 def test_count_mismatch_fails_loudly(load_dataset):
     from nbx.data.prepare import check_counts
+
     entry = load_catalogue()["iris"]
     entry.rows = 151
     with pytest.raises(DataFormatError, match="'iris': catalogue says 151 rows, the data have 150"):
@@ -116,8 +119,12 @@ def test_joined_entry_stacks_parts_by_label(load_dataset):
     assert whole.X.shape == (1389, 10) and whole.X.shape[0] == first.X.shape[0] + second.X.shape[0]
     for j, attr in enumerate(whole.attributes):
         labels = [attr["values"][int(c)] for c in whole.X[:, j]]
-        expected = [a["values"][int(c)] for part in (first, second) for a, c in
-                    zip([part.attributes[j]] * len(part.X), part.X[:, j])]
+        expected = [
+            a["values"][int(c)]
+            for part in (first, second)
+            for a, c in zip([part.attributes[j]] * len(part.X), part.X[:, j])
+        ]
         assert labels == expected
-    assert [whole.classes[k] for k in whole.y] == [first.classes[k] for k in first.y] + \
-        [second.classes[k] for k in second.y]
+    assert [whole.classes[k] for k in whole.y] == [first.classes[k] for k in first.y] + [
+        second.classes[k] for k in second.y
+    ]

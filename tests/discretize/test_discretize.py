@@ -1,4 +1,5 @@
 """Discretizers (MDL, standard deviation, equal width, none) and the mode imputer."""
+
 from __future__ import annotations
 
 import math
@@ -15,6 +16,7 @@ LOG2_7 = math.log2(7)
 
 
 # ---------------------------------------------------------------- brute-force reference (Weka's loops)
+
 
 def _entropy(counts):
     total = sum(counts)
@@ -49,7 +51,7 @@ def _weka_subset(rows, first, last_plus_one, k, out):
         return
     l, r = best_counts
     kk, k1, k2 = (sum(1 for x in cnt if x > 0) for cnt in (prior, l, r))
-    delta = math.log2(3 ** kk - 2) - (kk * prior_ent - k1 * _entropy(l) - k2 * _entropy(r))
+    delta = math.log2(3**kk - 2) - (kk * prior_ent - k1 * _entropy(l) - k2 * _entropy(r))
     if gain > (math.log2(n - 1) + delta) / n:
         out.append((rows[best_index][0] + rows[best_index + 1][0]) / 2.0)
         _weka_subset(rows, first, best_index + 1, k, out)
@@ -65,6 +67,7 @@ def weka_mdl_reference(x, y, w=None):
 
 
 # ---------------------------------------------------------------- MDL
+
 
 def test_mdl_hand_computed_accepted_split():
     # x = 1..8, classes 0,0,0,0,1,1,1,1. Best cut 4.5 leaves two pure sides: E(best) = 0, H(S) = 1, gain = 1.
@@ -148,7 +151,7 @@ def test_mdl_no_leakage_from_test_rows():
         np.testing.assert_array_equal(a, b)
     # transform is row-wise: a test row's codes do not depend on the other test rows
     full = d1.transform(X2[test])
-    single = np.vstack([d1.transform(X2[test][i:i + 1]) for i in range(5)])
+    single = np.vstack([d1.transform(X2[test][i : i + 1]) for i in range(5)])
     np.testing.assert_array_equal(full[:5], single)
 
 
@@ -156,6 +159,7 @@ def _iris():
     from nbx.data.catalogue import load_catalogue
     from nbx.data.fetch import fetch_entry
     from nbx.data.prepare import build_table
+
     mirror = Path(__file__).resolve().parents[3] / "shared" / "uci"
     return load_catalogue()["iris"], mirror, fetch_entry, build_table
 
@@ -179,6 +183,7 @@ def test_mdl_matches_weka_on_iris(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- transform conventions
 
+
 def test_transform_bins_nominals_missing_and_unseen():
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 1.0], [np.nan, 0.0]])
     d = EqualWidthDiscretizer(bins=3, n_values=[0, 3]).fit(X)
@@ -192,13 +197,15 @@ def test_transform_bins_nominals_missing_and_unseen():
 
 # ---------------------------------------------------------------- equal width
 
+
 def test_equal_width_hand_computed():
     # min 0, max 10, bins 4: width 2.5, cuts 2.5, 5, 7.5 (Weka: min + width * i, i = 1..3)
     x = np.array([[0.0], [1.0], [10.0], [4.0], [np.nan]])
     d = EqualWidthDiscretizer(bins=4).fit(x)
     np.testing.assert_array_equal(d.cut_points_[0], [2.5, 5.0, 7.5])
-    np.testing.assert_array_equal(d.transform(np.array([[2.5], [2.6], [5.0], [7.6], [-3.0], [11.0]]))[:, 0],
-                                  [0, 1, 1, 3, 0, 3])
+    np.testing.assert_array_equal(
+        d.transform(np.array([[2.5], [2.6], [5.0], [7.6], [-3.0], [11.0]]))[:, 0], [0, 1, 1, 3, 0, 3]
+    )
     # default 10 bins between 1 and 3: width 0.2
     d10 = make_discretizer({"kind": "equal_width"}).fit(np.array([[1.0], [3.0], [2.0]]))
     np.testing.assert_allclose(d10.cut_points_[0], 1 + 0.2 * np.arange(1, 10), rtol=0, atol=0)
@@ -216,6 +223,7 @@ def test_equal_width_weights_equal_row_duplication():
 
 
 # ---------------------------------------------------------------- standard deviation
+
 
 def test_stddev_hand_computed():
     # x = 1..5: mean 3, population variance (4+1+0+1+4)/5 = 2, std = sqrt 2.
@@ -242,6 +250,7 @@ def test_stddev_weighted_and_width():
 
 
 # ---------------------------------------------------------------- degenerate columns and errors
+
 
 @pytest.mark.parametrize("kind", ["mdl", "stddev", "equal_width"])
 def test_constant_and_all_missing_columns_get_one_bin(kind):
@@ -292,13 +301,10 @@ def test_factory_errors():
 
 # ---------------------------------------------------------------- imputer
 
+
 def test_mode_imputer_hand_computed():
     nan = np.nan
-    X = np.array([[0, 1.0, 2.0, nan],
-                  [1, 2.0, nan, nan],
-                  [1, 2.0, 0.0, nan],
-                  [nan, nan, 1.0, nan],
-                  [2, 6.0, nan, nan]])
+    X = np.array([[0, 1.0, 2.0, nan], [1, 2.0, nan, nan], [1, 2.0, 0.0, nan], [nan, nan, 1.0, nan], [2, 6.0, nan, nan]])
     nv = [3, 0, 3, 2]
     imp = ModeImputer(n_values=nv).fit(X)
     # col0 mode 1; col1 mean (1+2+2+6)/4 = 2.75; col2 tie 0/1/2 -> smallest 0; col3 all missing -> NaN
@@ -327,8 +333,10 @@ def test_mode_imputer_weights_equal_duplication_and_train_only(numeric):
     # fitted on training rows only: the test rows' values never enter the fill values
     X2 = X.copy()
     X2[60:] = 99.0
-    np.testing.assert_array_equal(ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(X[:60]).fill_values_,
-                                  ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(X2[:60]).fill_values_)
+    np.testing.assert_array_equal(
+        ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(X[:60]).fill_values_,
+        ModeImputer(numeric=numeric, n_values=[4, 0, 0]).fit(X2[:60]).fill_values_,
+    )
 
 
 def test_mode_imputer_bad_option():

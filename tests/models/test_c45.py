@@ -1,12 +1,13 @@
 """Tests of the C4.5 tree (nbx.models.c45): hand-computed splits, C4.5 rules, invariants."""
+
 from math import log2
 
 import numpy as np
 import pytest
 
 from nbx.core.base import clone
-from nbx.models.c45 import C45Tree, _eval_nominal, _eval_numeric, _select, _walk, add_errs
 from nbx.core.counting import ValueIndex
+from nbx.models.c45 import C45Tree, _eval_nominal, _eval_numeric, _select, _walk, add_errs
 
 
 def H(*counts):
@@ -132,8 +133,7 @@ def test_missing_values_fractional_training_and_prediction():
     proba = tree.predict_proba(np.array([[2.0], [np.nan]]))
     np.testing.assert_allclose(proba[0], [2.6 / 3.6, 1 / 3.6])
     # unknown at prediction: leaves mixed by branch weights 3.6/12, 4.8/12, 3.6/12
-    mix = 3.6 / 12 * np.array([1, 0]) + 4.8 / 12 * np.array([0.8, 4]) / 4.8 \
-        + 3.6 / 12 * np.array([2.6, 1]) / 3.6
+    mix = 3.6 / 12 * np.array([1, 0]) + 4.8 / 12 * np.array([0.8, 4]) / 4.8 + 3.6 / 12 * np.array([2.6, 1]) / 3.6
     np.testing.assert_allclose(proba[1], mix)
     np.testing.assert_allclose(proba[1], [7 / 12, 5 / 12])
 
@@ -261,12 +261,19 @@ def test_deterministic():
 
 def test_params_and_clone():
     tree = C45Tree(min_leaf=3, confidence=0.1, subtree_raising=False)
-    assert clone(tree).get_params() == {"min_leaf": 3, "confidence": 0.1, "prune": True,
-                                        "subtree_raising": False, "n_values": None}
+    assert clone(tree).get_params() == {
+        "min_leaf": 3,
+        "confidence": 0.1,
+        "prune": True,
+        "subtree_raising": False,
+        "n_values": None,
+    }
 
 
-@pytest.mark.parametrize("params, word", [({"confidence": 0}, "confidence"), ({"confidence": 1.5}, "confidence"),
-                                          ({"min_leaf": 0}, "min_leaf")])
+@pytest.mark.parametrize(
+    "params, word",
+    [({"confidence": 0}, "confidence"), ({"confidence": 1.5}, "confidence"), ({"min_leaf": 0}, "min_leaf")],
+)
 def test_bad_params(params, word):
     X, y = _rule_data(50)
     with pytest.raises(ValueError, match=word):

@@ -1,10 +1,9 @@
 import numpy as np
 import pytest
 
-from nbx.core.base import BaseEstimator, ClassifierMixin, as_codes, check_weights, clone, encode_labels
+from nbx.core.base import BaseEstimator, ClassifierMixin, as_codes, check_weights, clone, encode_labels, input_kind
 from nbx.models.ensembles import VOTE_ZERO_ERROR, AdaBoostM1, Bagging, adaboost_reweight
 from nbx.models.naive_bayes import NaiveBayes
-from nbx.core.base import input_kind
 from nbx.pipeline.learners import make_learner
 
 
@@ -74,6 +73,7 @@ def random_data(n=120, d=6, k=3, seed=0):
 
 # ---------------------------------------------------------------- AdaBoost.M1
 
+
 def test_adaboost_first_rounds_by_hand():
     model = AdaBoostM1(Stump(), n_estimators=2).fit(XAB, Y)
     assert model.n_restarts_ == {"error>=0.5": 0, "error=0": 0}
@@ -110,7 +110,7 @@ def test_adaboost_zero_error_votes_log_1e10_and_bootstraps():
     X = np.column_stack([A, B])
     model = AdaBoostM1(Stump(), n_estimators=3, random_state=1).fit(X, A)  # y = attribute a: error 0
     np.testing.assert_array_equal(model.estimator_weights_, np.full(3, np.log(1e10)))
-    assert VOTE_ZERO_ERROR == np.log(1e10)
+    assert np.log(1e10) == VOTE_ZERO_ERROR
     assert model.n_restarts_ == {"error>=0.5": 0, "error=0": 3}
     np.testing.assert_array_equal(model.training_weights_[0], np.ones(10))
     for w in model.training_weights_[1:]:  # bootstrap: integer counts summing to N
@@ -198,6 +198,7 @@ def test_adaboost_bad_params():
 
 # ---------------------------------------------------------------- Bagging
 
+
 def test_bagging_one_estimator_soft_equals_hard():
     X, y = random_data()
     hard = Bagging(NaiveBayes(), n_estimators=1, random_state=4).fit(X, y)
@@ -269,9 +270,13 @@ def test_bagging_bad_params():
         Bagging(max_samples=0).fit(X, y)
 
 
-@pytest.mark.parametrize("ensemble", [Bagging(NaiveBayes(alpha=0.1, denominator="class"), n_estimators=4),
-                                      AdaBoostM1(NaiveBayes(alpha=0.1, denominator="class"), n_estimators=4,
-                                                 restart="noise")])
+@pytest.mark.parametrize(
+    "ensemble",
+    [
+        Bagging(NaiveBayes(alpha=0.1, denominator="class"), n_estimators=4),
+        AdaBoostM1(NaiveBayes(alpha=0.1, denominator="class"), n_estimators=4, restart="noise"),
+    ],
+)
 def test_classes_are_passed_to_every_base_model(ensemble):
     """With ``classes``, every base model keeps counters for every class of the ensemble (fitted on class
     indices), also those absent from y and from its sample; without it the bases know their sample's."""

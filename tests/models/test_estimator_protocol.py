@@ -3,6 +3,7 @@
 per learner; the changed-only repr and the notebook HTML; set_output on every transformer; metadata routing of
 sample_weight through cross_validate and Pipeline; warnings scikit-learn's filters catch; the ensembles' input
 tags."""
+
 from __future__ import annotations
 
 import sys
@@ -10,8 +11,8 @@ import warnings
 
 import numpy as np
 import pytest
-
 from estimators import estimator_classes
+
 from nbx.core.base import ClassifierMixin, DecisionMixin, LogScoreMixin, clone
 from nbx.core.counting import log_normalize, log_softmax
 from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, StdDevDiscretizer
@@ -96,8 +97,9 @@ def test_probability_learners_log_zero_probabilities_as_minus_infinity():
     assert pure.any() and np.all(np.isneginf(tree.predict_log_proba(X)[pure]))
 
 
-@pytest.mark.parametrize("est", [NBTree(random_state=0), AdaBoostM1(TAN(), random_state=0)],
-                         ids=["NBTree", "AdaBoostM1"])
+@pytest.mark.parametrize(
+    "est", [NBTree(random_state=0), AdaBoostM1(TAN(), random_state=0)], ids=["NBTree", "AdaBoostM1"]
+)
 def test_predict_log_proba_of_probability_learners_is_the_log(est):
     X, y = _codes(3)
     est.fit(X, y)
@@ -114,8 +116,17 @@ def test_repr_shows_only_changed_parameters_nested_too():
     assert repr(MDLDiscretizer(n_values=[0, 3])) == "MDLDiscretizer(n_values=[0, 3])"
 
 
-@pytest.mark.parametrize("est", [NaiveBayes(prior="kang", classes=np.array([0, 1])), AdaBoostM1(TAN(alpha=0.1)),
-                                 HBayesNB(max_iter=7), C45Tree(min_leaf=3), MUV(n_estimators=3)], ids=repr)
+@pytest.mark.parametrize(
+    "est",
+    [
+        NaiveBayes(prior="kang", classes=np.array([0, 1])),
+        AdaBoostM1(TAN(alpha=0.1)),
+        HBayesNB(max_iter=7),
+        C45Tree(min_leaf=3),
+        MUV(n_estimators=3),
+    ],
+    ids=repr,
+)
 def test_repr_rebuilds_the_estimator(est):
     rebuilt = eval(repr(est), {**globals(), "array": np.array})  # (an array parameter's repr names array)
     assert repr(rebuilt.get_params()) == repr(est.get_params())
@@ -130,6 +141,7 @@ def test_html_repr_is_scikit_learns_diagram():
     bundle = boost._repr_mimebundle_()
     assert bundle["text/plain"] == repr(boost) and "sk-top-container" in bundle["text/html"]
     import sklearn
+
     with sklearn.config_context(display="text"):
         assert set(boost._repr_mimebundle_()) == {"text/plain"}
 
@@ -171,12 +183,14 @@ def test_scikit_learns_global_and_pipeline_output_options():
     pd = pytest.importorskip("pandas")
     from sklearn.base import clone as sk_clone
     from sklearn.pipeline import make_pipeline
+
     X, y = _mixed()
     with sklearn.config_context(transform_output="pandas"):
         assert isinstance(MDLDiscretizer().fit(X, y).transform(X), pd.DataFrame)
     assert isinstance(MDLDiscretizer().fit(X, y).transform(X), np.ndarray)
     pipe = make_pipeline(ModeImputer(n_values=[0, 3, 0]), MDLDiscretizer(n_values=[0, 3, 0])).set_output(
-        transform="pandas")
+        transform="pandas"
+    )
     out = pipe.fit_transform(X, y)
     assert isinstance(out, pd.DataFrame) and list(out.columns) == ["x0", "x1", "x2"]
     assert isinstance(sk_clone(pipe).fit(X, y).transform(X), pd.DataFrame)
@@ -187,14 +201,16 @@ def test_scikit_learns_global_and_pipeline_output_options():
 def test_cross_validate_routes_sample_weight_as_a_fit_by_hand(cls):
     sklearn = pytest.importorskip("sklearn")
     from sklearn.model_selection import KFold, cross_validate
+
     X, y = _codes(seed=3)
     w = np.random.default_rng(0).random(len(y)) * 2
     folds = KFold(3, shuffle=True, random_state=0)
     seeded = {"random_state": 0} if "random_state" in cls._param_names() else {}
     with sklearn.config_context(enable_metadata_routing=True):
         est = cls(**seeded).set_fit_request(sample_weight=True).set_score_request(sample_weight=True)
-        out = cross_validate(est, X, y, params={"sample_weight": w}, cv=folds, return_estimator=True,
-                             error_score="raise")
+        out = cross_validate(
+            est, X, y, params={"sample_weight": w}, cv=folds, return_estimator=True, error_score="raise"
+        )
     assert np.all(np.isfinite(out["test_score"]))
     for (train, test), fitted, score in zip(folds.split(X), out["estimator"], out["test_score"]):
         by_hand = cls(**seeded).fit(X[train], y[train], sample_weight=w[train])
@@ -207,14 +223,18 @@ def test_routing_in_a_pipeline_and_unrequested_weights():
     from sklearn.exceptions import UnsetMetadataPassedError
     from sklearn.model_selection import KFold, cross_validate
     from sklearn.pipeline import make_pipeline
+
     X, y = _mixed(150, seed=2)
     w = np.random.default_rng(1).random(len(y)) * 2
     folds = KFold(3, shuffle=True, random_state=0)
     with sklearn.config_context(enable_metadata_routing=True):
-        pipe = make_pipeline(MDLDiscretizer().set_fit_request(sample_weight=True),
-                             NaiveBayes().set_fit_request(sample_weight=True).set_score_request(sample_weight=True))
-        out = cross_validate(pipe, X, y, params={"sample_weight": w}, cv=folds, return_estimator=True,
-                             error_score="raise")
+        pipe = make_pipeline(
+            MDLDiscretizer().set_fit_request(sample_weight=True),
+            NaiveBayes().set_fit_request(sample_weight=True).set_score_request(sample_weight=True),
+        )
+        out = cross_validate(
+            pipe, X, y, params={"sample_weight": w}, cv=folds, return_estimator=True, error_score="raise"
+        )
         for (train, test), fitted, score in zip(folds.split(X), out["estimator"], out["test_score"]):
             disc = MDLDiscretizer().fit(X[train], y[train], sample_weight=w[train])
             nb = NaiveBayes().fit(disc.transform(X[train]), y[train], sample_weight=w[train])
@@ -225,8 +245,11 @@ def test_routing_in_a_pipeline_and_unrequested_weights():
         with pytest.raises(TypeError, match="Unexpected args"):
             NaiveBayes().set_fit_request(weights=True)
         nb = NaiveBayes().set_partial_fit_request(sample_weight=True, classes=True)
-        assert nb.get_metadata_routing().partial_fit.requests == {"classes": True, "sample_weight": True,
-                                                                  "n_values": None}
+        assert nb.get_metadata_routing().partial_fit.requests == {
+            "classes": True,
+            "sample_weight": True,
+            "n_values": None,
+        }
     with pytest.raises(RuntimeError, match="enable_metadata_routing"):
         NaiveBayes().set_fit_request(sample_weight=True)
 
@@ -235,6 +258,7 @@ def test_routing_in_a_pipeline_and_unrequested_weights():
 def test_convergence_warnings_are_scikit_learns():
     pytest.importorskip("sklearn")
     from sklearn.exceptions import ConvergenceWarning
+
     for est, (fit_X, y) in ((LogisticRegression(max_iter=1), _mixed()), (HBayesNB(max_iter=1), _codes())):
         with pytest.warns(ConvergenceWarning, match="max_iter=1"):
             est.fit(fit_X, y)
@@ -251,11 +275,14 @@ def test_ensembles_claim_only_what_they_and_their_base_accept():
     from sklearn.linear_model import LogisticRegression as SkLogistic
     from sklearn.tree import DecisionTreeClassifier
     from sklearn.utils import get_tags
+
     X, y = _mixed()
     tree_tags = get_tags(DecisionTreeClassifier()).input_tags
     assert tree_tags.sparse  # the base takes sparse input, the ensemble does not
-    for ensemble in (Bagging(DecisionTreeClassifier(), random_state=0),
-                     AdaBoostM1(DecisionTreeClassifier(max_depth=1), random_state=0)):
+    for ensemble in (
+        Bagging(DecisionTreeClassifier(), random_state=0),
+        AdaBoostM1(DecisionTreeClassifier(max_depth=1), random_state=0),
+    ):
         tags = get_tags(ensemble).input_tags
         assert not tags.sparse and tags.allow_nan == tree_tags.allow_nan
         with pytest.raises(TypeError, match="Sparse data"):

@@ -1,4 +1,5 @@
 """HBayes-NB / HBayes-TAN (Kang & Tian 2006): eq. 2/3 scores, the Fig. 2 greedy search, and invariants."""
+
 import numpy as np
 import pytest
 
@@ -104,8 +105,9 @@ def _dependent_data(seed, n=300):
     """Three classes, four noisy copies of y (1 mostly repeats 0), one binary noise attribute."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 3, n)
-    X = np.column_stack([np.where(rng.random(n) < 0.5, y, rng.integers(0, 3, n)) for _ in range(4)]
-                        + [rng.integers(0, 2, n)])
+    X = np.column_stack(
+        [np.where(rng.random(n) < 0.5, y, rng.integers(0, 3, n)) for _ in range(4)] + [rng.integers(0, 2, n)]
+    )
     X[:, 1] = np.where(rng.random(n) < 0.8, X[:, 0], X[:, 1])
     return X, y
 
@@ -131,8 +133,9 @@ def test_s2_product_trick_equals_direct_recomputation():
     total = terms.sum(axis=1)
     for s1 in ([], [0], [2, 4], [4, 1, 3], [0, 1, 2, 3, 4]):
         s2 = [a for a in range(5) if a not in s1]
-        np.testing.assert_allclose(s2_log_sum(terms, total, s1), _s2_loglik_nb(X, y, s2) + np.zeros((300, 2)),
-                                   atol=1e-10)
+        np.testing.assert_allclose(
+            s2_log_sum(terms, total, s1), _s2_loglik_nb(X, y, s2) + np.zeros((300, 2)), atol=1e-10
+        )
 
 
 def test_hbayes_nb_prediction_is_eq2():

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from nbx.data.synthetic import parity
 from nbx.core.base import as_codes
+from nbx.data.synthetic import parity
 from nbx.models.hierarchical_mixture import HierarchicalMixtureNB, _OnlineEM
 from nbx.models.naive_bayes import NaiveBayes
 
@@ -42,7 +42,7 @@ def test_class_denominator_hand_computed():
     expert = hm.levels_[-1]
     np.testing.assert_allclose(expert["classes"][0], [1 + g])
     np.testing.assert_allclose(expert["values"][[0, 3], 0, 0], [1 + g, 1 + g])
-    log_prior, table = hm._levels[-1].log_tables("class")
+    _log_prior, table = hm._levels[-1].log_tables("class")
     np.testing.assert_allclose(np.exp(table[:4, 0]), [1.0, g / (1 + g), g / (1 + g), 1.0])
 
 
@@ -93,8 +93,12 @@ def test_one_em_step_matches_paper_equations(denominator):
     root, gates, experts = before
     g = nb_proba(root, 0, rows, attrs, denominator)
     g_cond = [nb_proba(gates, i, rows, attrs, denominator) for i in range(2)]
-    p_hat = np.array([[np.exp(-0.7 * (1 - nb_proba(experts, 2 * i + j, rows, attrs, denominator)[c_star]))
-                       for j in range(2)] for i in range(2)])
+    p_hat = np.array(
+        [
+            [np.exp(-0.7 * (1 - nb_proba(experts, 2 * i + j, rows, attrs, denominator)[c_star])) for j in range(2)]
+            for i in range(2)
+        ]
+    )
     sub = np.array([sum(g_cond[i][j] * p_hat[i, j] for j in range(2)) for i in range(2)])
     h = g * sub / np.sum(g * sub)
     h_cond = [g_cond[i] * p_hat[i] / np.sum(g_cond[i] * p_hat[i]) for i in range(2)]
@@ -124,11 +128,11 @@ def reference_fit(hm: HierarchicalMixtureNB, X, y, n_iter: int, rng) -> list[np.
     for _ in range(n_iter):
         for i in rng.permutation(len(y)):
             attrs = np.flatnonzero(codes[i] >= 0)
-            sel = np.concatenate([hm._index.rows(codes[i:i + 1])[0, attrs], n_rows + 1 + attrs, [n_rows + 1 + d]])
+            sel = np.concatenate([hm._index.rows(codes[i : i + 1])[0, attrs], n_rows + 1 + attrs, [n_rows + 1 + d]])
             signs = np.concatenate([np.ones(len(attrs)), -np.ones(len(attrs)), [1.0]])
             read = sel
             if hm.denominator == "class":  # Σ_k log c_k(f_k, o) + (1 - n) log c(o)
-                read = np.concatenate([sel[:len(attrs)], sel[-1:]])
+                read = np.concatenate([sel[: len(attrs)], sel[-1:]])
                 signs = np.concatenate([np.ones(len(attrs)), [1.0 - len(attrs)]])
             probs = []
             for c in levels:
@@ -181,8 +185,9 @@ def test_deep_binary_hm_loads_4bit_parity():
     this file fast we run seeds 0-7 (measured: 2/8 loaded, mean accuracy 0.82) and assert that with margin.
     """
     X, y, _, _ = parity(bits=4)
-    scores = np.array([HierarchicalMixtureNB(layers=[2] * 7, n_iter=300, random_state=s).fit(X, y).score(X, y)
-                       for s in range(8)])
+    scores = np.array(
+        [HierarchicalMixtureNB(layers=[2] * 7, n_iter=300, random_state=s).fit(X, y).score(X, y) for s in range(8)]
+    )
     print("7-layer HM 4-bit parity: loaded", np.mean(scores == 1.0), "mean accuracy", scores.mean())
     assert np.mean(scores == 1.0) >= 0.2
     assert scores.mean() >= 0.75
@@ -243,10 +248,18 @@ def test_many_attributes_no_underflow():
     assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
 
 
-@pytest.mark.parametrize("params, name", [({"layers": [2, 0]}, "layers"), ({"layers": 4}, "layers"),
-                                          ({"gamma": 0.0}, "gamma"), ({"sigma": -1.0}, "sigma"),
-                                          ({"n_iter": 1.5}, "n_iter"), ({"jitter": -0.1}, "jitter"),
-                                          ({"denominator": "values"}, "denominator")])
+@pytest.mark.parametrize(
+    "params, name",
+    [
+        ({"layers": [2, 0]}, "layers"),
+        ({"layers": 4}, "layers"),
+        ({"gamma": 0.0}, "gamma"),
+        ({"sigma": -1.0}, "sigma"),
+        ({"n_iter": 1.5}, "n_iter"),
+        ({"jitter": -0.1}, "jitter"),
+        ({"denominator": "values"}, "denominator"),
+    ],
+)
 def test_bad_params(params, name):
     X, y = random_data()
     with pytest.raises(ValueError, match=name):
@@ -256,6 +269,7 @@ def test_bad_params(params, name):
 def test_loading_curve_points_equal_separate_runs():
     """W1's curve continues one run per seed; each point equals a fresh run of that many passes."""
     from nbx.papers.wiering2003.checks import _loading, _loading_curves
+
     X, y, _, _ = parity(bits=3)
     (curve,) = _loading_curves(X, y, [([2, 2, 2], "class")], [2, 7], range(3))
     assert (curve["layers"], curve["denominator"], curve["seeds"]) == ([2, 2, 2], "class", 3)
@@ -277,7 +291,8 @@ def test_classes_give_every_expert_counters_for_a_class_without_rows(denominator
     for key in ("values", "classes"):
         assert np.array_equal(experts[key][..., 2], initial[key][..., 2])
     assert hm.predict_proba(X).shape == (len(y), 3)
-    one = HierarchicalMixtureNB(layers=[1], jitter=0.0, n_iter=1, denominator=denominator, classes=[0, 1, 2],
-                                random_state=0).fit(X, y)
+    one = HierarchicalMixtureNB(
+        layers=[1], jitter=0.0, n_iter=1, denominator=denominator, classes=[0, 1, 2], random_state=0
+    ).fit(X, y)
     nb = NaiveBayes(alpha=0.1, denominator=denominator, classes=[0, 1, 2]).fit(X, y)
     np.testing.assert_allclose(one.predict_proba(X), nb.predict_proba(X), atol=1e-12)

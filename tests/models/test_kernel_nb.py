@@ -1,4 +1,5 @@
 """GeneralNB (Wang et al. 2006 §3-4): kernel densities, LOO bandwidth choice, LOO posteriors, weights."""
+
 import numpy as np
 import pytest
 
@@ -91,8 +92,7 @@ def test_weights_equal_duplication(density):
     Xt, _ = _data(5, 20)
     np.testing.assert_allclose(a.predict_proba(Xt), b.predict_proba(Xt), rtol=1e-10, atol=1e-14)
     np.testing.assert_array_equal(a.bandwidth_c_, b.bandwidth_c_)
-    np.testing.assert_allclose(a.log_joint(X, y, np.ones(len(y))), b.log_joint(X, y, np.ones(len(y))),
-                               rtol=1e-10)
+    np.testing.assert_allclose(a.log_joint(X, y, np.ones(len(y))), b.log_joint(X, y, np.ones(len(y))), rtol=1e-10)
 
 
 def test_gaussian_density_is_one_normal_per_class():
@@ -170,12 +170,12 @@ def test_fit_info_reports_bandwidths_at_grid_bounds():
     info_smooth = GeneralNB().fit(smooth, y).fit_info()
     assert info_ties["kernel_c_at_min"] == 1.0
     assert info_smooth["kernel_c_at_min"] < 1.0
-    assert GeneralNB(density="gaussian").fit(smooth, y).fit_info() == {"kernel_c_at_min": None,
-                                                                        "kernel_c_at_max": None}
+    assert GeneralNB(density="gaussian").fit(smooth, y).fit_info() == {"kernel_c_at_min": None, "kernel_c_at_max": None}
 
 
 def test_fast_exp_equals_numpy_exp_bitwise():
     from nbx.models.kernel_nb import _exp
+
     rng = np.random.default_rng(0)
     t = np.concatenate([-rng.uniform(0, 800, 5000), [-np.inf, 0.0, -700.0, -745.13, -745.2, -746.0]])
     assert _exp(t).tobytes() == np.exp(t).tobytes()
@@ -189,10 +189,12 @@ def test_density_of_repeated_values_equals_row_by_row():
     m = GeneralNB().fit(X, y, n_values=[0, 3])
     r = np.ones(len(y))
     together = m.numeric_log_density(X, y, r)
-    alone = np.concatenate([m.numeric_log_density(X[i:i + 1], y[i:i + 1], r[i:i + 1]) for i in range(len(y))])
+    alone = np.concatenate([m.numeric_log_density(X[i : i + 1], y[i : i + 1], r[i : i + 1]) for i in range(len(y))])
     assert together.tobytes() == alone.tobytes()
-    assert m.numeric_log_density(X).tobytes() == np.concatenate(
-        [m.numeric_log_density(X[i:i + 1]) for i in range(len(y))]).tobytes()
+    assert (
+        m.numeric_log_density(X).tobytes()
+        == np.concatenate([m.numeric_log_density(X[i : i + 1]) for i in range(len(y))]).tobytes()
+    )
 
 
 def test_range_unit_bandwidth_by_hand():

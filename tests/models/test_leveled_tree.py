@@ -1,4 +1,5 @@
 """LeveledNBTree (Ting & Zheng §3.2): checked against a loop-based reference written here."""
+
 import math
 
 import numpy as np
@@ -87,9 +88,23 @@ def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="no
         branch = ref_gain(X, y, w, a, nv[a], K, t)[2]
         largest = int(np.argmax(branch))
         col = np.where(X[:, a] >= 0, ref_branch(X[:, a], t), largest)
-        node["children"] = {v: ref_tree(X[col == v], y[col == v], w[col == v], nv, K, max_depth, depth + 1,
-                                        tuple(used) + (a,), min_split, on, ordinal)
-                            for v in range(len(branch)) if branch[v] > 0}
+        node["children"] = {
+            v: ref_tree(
+                X[col == v],
+                y[col == v],
+                w[col == v],
+                nv,
+                K,
+                max_depth,
+                depth + 1,
+                tuple(used) + (a,),
+                min_split,
+                on,
+                ordinal,
+            )
+            for v in range(len(branch))
+            if branch[v] > 0
+        }
     return node
 
 
@@ -119,8 +134,7 @@ def ref_proba(tree, X, nv, K):
     out = []
     for x in X:
         node = tree
-        while node["attr"] >= 0 and x[node["attr"]] >= 0 and \
-                ref_branch(x[node["attr"]], node["t"]) in node["children"]:
+        while node["attr"] >= 0 and x[node["attr"]] >= 0 and ref_branch(x[node["attr"]], node["t"]) in node["children"]:
             node = node["children"][ref_branch(x[node["attr"]], node["t"])]
         lj = ref_nb_logjoint(node, x, nv, K)
         p = np.exp(lj - lj.max())
@@ -169,7 +183,8 @@ def test_every_split_node_has_enough_weight_and_depth_is_bounded():
         if node["attr"] < 0:
             return [depth]
         assert node["rows"][2].sum() >= 30
-        return sum((walk(c, depth + 1) for c in node["children"].values()), [])
+        return [d for c in node["children"].values() for d in walk(c, depth + 1)]
+
     assert max(walk(tree, 0)) == model.depth_ <= len(nv)  # an attribute is tested at most once per path
 
 
@@ -205,14 +220,14 @@ def test_pure_or_constant_data_gives_a_leaf_and_probabilities_sum_to_one():
     y = np.arange(100) % 2
     model = LeveledNBTree(max_depth=3).fit(X, y)
     assert model.n_leaves_ == 1
-    X, y, nv = make_data(seed=11)
+    X, y, _nv = make_data(seed=11)
     p = LeveledNBTree(max_depth=4).fit(X, y).predict_proba(X)
     np.testing.assert_allclose(p.sum(axis=1), 1.0)
     assert np.all(np.isfinite(LeveledNBTree(max_depth=4).fit(X, y).predict_log_proba(X)))
 
 
 def test_deterministic_and_clone():
-    X, y, nv = make_data(seed=12)
+    X, y, _nv = make_data(seed=12)
     a = LeveledNBTree(max_depth=3).fit(X, y).predict_proba(X)
     b = clone(LeveledNBTree(max_depth=3)).fit(X, y).predict_proba(X)
     assert a.tobytes() == b.tobytes()
@@ -231,8 +246,9 @@ def test_learns_an_interaction_naive_bayes_cannot():
     assert LeveledNBTree(max_depth=3).fit(X, y).score(X, y) == 1.0
 
 
-@pytest.mark.parametrize("params", [{"max_depth": -1}, {"max_depth": 1.5}, {"min_split": -2}, {"m": 0},
-                                    {"min_split_on": "leaf"}])
+@pytest.mark.parametrize(
+    "params", [{"max_depth": -1}, {"max_depth": 1.5}, {"min_split": -2}, {"m": 0}, {"min_split_on": "leaf"}]
+)
 def test_bad_params_are_named(params):
     X, y, _ = make_data(n=50)
     name = next(iter(params))
@@ -258,6 +274,7 @@ def test_boosting_base_learner_if_available():
 # ------------------------------------------------------------------ fast paths (byte-identical by design)
 def test_sum_rows_adds_in_attribute_order_like_the_plain_gather():
     from nbx.core.counting import sum_rows
+
     rng = np.random.default_rng(3)
     for k in (1, 2, 3, 7, 8, 24):
         table = rng.normal(size=(50, k)) * 10.0 ** rng.uniform(-4, 4, (50, k))
@@ -269,6 +286,7 @@ def test_level_sums_and_tables_equal_the_per_node_formulas():
     from nbx.core.counting import ValueIndex
     from nbx.models.leveled_tree import _sum_last
     from nbx.models.naive_bayes import nb_log_tables
+
     rng = np.random.default_rng(4)
     for k in range(1, 11):
         a = rng.exponential(size=(5, 9, k)) * (rng.random((5, 9, k)) < 0.7)
@@ -276,8 +294,9 @@ def test_level_sums_and_tables_equal_the_per_node_formulas():
     X, y, nv = make_data(n=300, n_classes=4, seed=6)
     tree = LeveledNBTree(max_depth=1).fit(X, y, n_values=nv)
     index = ValueIndex(nv)
-    counts = np.stack([index.counts(X[X[:, 0] == v], y[X[:, 0] == v], np.ones((X[:, 0] == v).sum()), 4)
-                       for v in range(nv[0])])
+    counts = np.stack(
+        [index.counts(X[X[:, 0] == v], y[X[:, 0] == v], np.ones((X[:, 0] == v).sum()), 4) for v in range(nv[0])]
+    )
     class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
     observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
     priors, tables = tree._node_tables(counts[:, :-1], class_counts, observed)
@@ -323,8 +342,11 @@ def test_children_rule_never_creates_a_small_child(seed):
 def test_fit_info_reports_the_tree_size():
     X, y, nv = make_data(n=400, seed=8)
     model = LeveledNBTree(max_depth=4).fit(X, y, n_values=nv)
-    assert model.fit_info() == {"depth": model.depth_, "n_leaves": model.n_leaves_,
-                                "n_nodes": len(model.node_attribute_)}
+    assert model.fit_info() == {
+        "depth": model.depth_,
+        "n_leaves": model.n_leaves_,
+        "n_nodes": len(model.node_attribute_),
+    }
     assert model.n_leaves_ == int((model.node_attribute_ < 0).sum())
     ens = pytest.importorskip("nbx.models.ensembles")
     boost = ens.AdaBoostM1(LeveledNBTree(max_depth=4), n_estimators=5, random_state=0).fit(X, y, n_values=nv)

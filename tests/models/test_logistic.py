@@ -1,5 +1,6 @@
 """Ridge logistic regression (Weka's Logistic objective): the Newton solver against an independent Newton solve,
 its convergence on separable data, the max_iter warning, grouped rows."""
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -181,9 +182,12 @@ def test_newton_reaches_the_ridge_optimum_on_a_separable_set():
     # is well below where a quasi-Newton method stops on small relative progress
     assert np.abs(model.theta_[1]).max() > 20
     start = np.zeros(Z1.shape[1])
-    lbfgs = minimize(lambda t: tuple(v / len(y) for v in _flat(objective(t[:, None], Z1, np.eye(2)[y],
-                                                                         np.ones(len(y)), 1e-8))),
-                     start, jac=True, method="L-BFGS-B")
+    lbfgs = minimize(
+        lambda t: tuple(v / len(y) for v in _flat(objective(t[:, None], Z1, np.eye(2)[y], np.ones(len(y)), 1e-8))),
+        start,
+        jac=True,
+        method="L-BFGS-B",
+    )
     assert value < lbfgs.fun * len(y) / 5
 
 
@@ -202,7 +206,7 @@ def test_stopping_on_max_iter_warns_and_is_recorded():
 def test_grouped_rows_give_the_ungrouped_optimum():
     """One row per distinct design row with its class fractions and total weight = the same objective."""
     X, y, nv = _mixed_data(n=300, seed=13)
-    X[:, 1] = np.round(X[:, 1])               # few distinct rows
+    X[:, 1] = np.round(X[:, 1])  # few distinct rows
     w = np.random.default_rng(14).uniform(0.5, 2.0, len(y))
     Z1 = _reference_design(X, nv, w)[0]
     start = default_start(np.bincount(y, weights=w, minlength=3), Z1.shape[1] - 1)
@@ -233,7 +237,9 @@ def test_indicator_hessian_equals_the_dense_hessian(n_classes):
     scores = rng.standard_normal((200, n_classes))
     P = (np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True))[:, :-1]
     dense = hessian(Z1, w, P, 0.3)
-    np.testing.assert_allclose(IndicatorHessian(active, mean, scale)(w, P, 0.3), dense, rtol=0, atol=1e-12 * abs(dense).max())
+    np.testing.assert_allclose(
+        IndicatorHessian(active, mean, scale)(w, P, 0.3), dense, rtol=0, atol=1e-12 * abs(dense).max()
+    )
 
 
 def test_newton_step_on_a_singular_hessian_is_the_least_squares_step():
@@ -256,14 +262,16 @@ def test_newton_step_on_a_singular_hessian_is_the_least_squares_step():
     np.testing.assert_allclose(H @ s, -g, atol=1e-10)
     null = np.array([1.0, 1.0, 0.0, -1.0])  # A @ null = 0
     assert abs(s @ null) < 1e-10
-    assert IndicatorHessian(np.array([[1, 3]]), np.zeros(4), np.ones(4))(np.ones(1), np.full((1, 1), 0.5),
-                                                                          0.0).flags.f_contiguous
+    assert IndicatorHessian(np.array([[1, 3]]), np.zeros(4), np.ones(4))(
+        np.ones(1), np.full((1, 1), 0.5), 0.0
+    ).flags.f_contiguous
 
 
 def test_one_hot_logistic_fit_is_the_same_with_either_hessian(monkeypatch):
     """LogisticRegression on nominal codes takes the indicator Hessian when the dense one is costly; the fit
     reaches the same optimum (to the solver's tolerance) as with the dense Hessian."""
     import nbx.models.logistic as lg
+
     rng = np.random.default_rng(4)
     nv = np.array([6, 6, 6, 6])
     X = np.floor(rng.random((600, 4)) * nv)

@@ -1,14 +1,14 @@
 """MUV ensembles (Lee et al. 2006 §3.1, §4): combination rules, sampling schemes, MUV[MUV]."""
+
 import numpy as np
 import pytest
+from chain_data import chain_data
 
 from nbx.models.muv import COMBINERS, MUV, MUVofMUV, combine, mle_log_variance
-from nbx.pipeline.learners import make_learner
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.models.variance import mean_log_variance
-from chain_data import chain_data
-
+from nbx.pipeline.learners import make_learner
 
 
 def stats(mu, sd):
@@ -21,10 +21,10 @@ def test_paper_example_mle():
     """§1: H_A says 0.3 ± 0.1 / 0.7 ± 0.1, H_B 0.6 ± 0.005 / 0.4 ± 0.005 -> MUV returns +c."""
     log_mu, log_var = stats([[[0.3, 0.7]], [[0.6, 0.4]]], [[[0.1, 0.1]], [[0.005, 0.005]]])
     q = combine(log_mu, log_var, "mle")
-    expected_plus = (0.3 / 0.01 + 0.6 / 0.005 ** 2) / (1 / 0.01 + 1 / 0.005 ** 2)   # eq. 3
+    expected_plus = (0.3 / 0.01 + 0.6 / 0.005**2) / (1 / 0.01 + 1 / 0.005**2)  # eq. 3
     np.testing.assert_allclose(q[0], [expected_plus, 1 - expected_plus], rtol=1e-12)
-    assert combine(log_mu, log_var, "sum_prob")[0].argmax() == 1   # the unweighted average prefers -c
-    np.testing.assert_allclose(np.exp(mle_log_variance(log_var))[0], 1 / (1 / 0.01 + 1 / 0.005 ** 2))
+    assert combine(log_mu, log_var, "sum_prob")[0].argmax() == 1  # the unweighted average prefers -c
+    np.testing.assert_allclose(np.exp(mle_log_variance(log_var))[0], 1 / (1 / 0.01 + 1 / 0.005**2))
 
 
 def test_mle_with_equal_variances_is_the_mean():
@@ -38,11 +38,11 @@ def test_mle_with_equal_variances_is_the_mean():
 def test_js_matches_eq4_and_guard_keeps_weights_non_negative():
     rng = np.random.default_rng(1)
     mu = rng.dirichlet(np.ones(3), size=(3, 200))
-    sd = rng.uniform(0.01, 2.0, size=(3, 200, 3))          # large σ: the (.)^+ guard is often active
+    sd = rng.uniform(0.01, 2.0, size=(3, 200, 3))  # large σ: the (.)^+ guard is often active
     log_mu, log_var = stats(mu, sd)
-    a = (1 / sd ** 2).sum(0)
-    b = (mu / sd ** 2).sum(0)
-    raw = 1 - a / b ** 2
+    a = (1 / sd**2).sum(0)
+    b = (mu / sd**2).sum(0)
+    raw = 1 - a / b**2
     assert np.any(raw < 0) and np.any(raw > 0)
     q_js = np.maximum(raw, 0) * b / a
     alive = q_js.sum(1) > 0
@@ -61,7 +61,7 @@ def test_alternative_combiners_by_hand():
     np.testing.assert_allclose(combine(log_mu, log_var, "sum_vote")[0], [(1 + 1.75 / 3) / 4, (2 + 1.25 / 3) / 4])
     np.testing.assert_allclose(combine(log_mu, log_var, "max_prob")[0], [0.9 / 1.5, 0.6 / 1.5])
     np.testing.assert_allclose(combine(log_mu, log_var, "sum_prob")[0], [1.75 / 3, 1.25 / 3])
-    np.testing.assert_allclose(combine(log_mu, log_var, "min_var")[0], [0.4, 0.6])    # member 2, σ = 0.1
+    np.testing.assert_allclose(combine(log_mu, log_var, "min_var")[0], [0.4, 0.6])  # member 2, σ = 0.1
     s = np.array([0.9 / 0.09 + 0.4 / 0.01 + 0.45 / 0.04, 0.1 / 0.09 + 0.6 / 0.01 + 0.55 / 0.04])
     np.testing.assert_allclose(combine(log_mu, log_var, "sum_p_over_v")[0], s / s.sum())
 
@@ -70,13 +70,14 @@ def test_sum_vote_ties_go_to_the_larger_summed_probability():
     """§4.5 SumVote: a 1:1 tie goes to the class with the larger Σ_i μ_i(c), not to the lowest index; a vote
     majority is never overturned by the probabilities."""
     sd = np.full((2, 1, 2), 0.1)
-    tie = combine(*stats([[[0.6, 0.4]], [[0.1, 0.9]]], sd), "sum_vote")[0]   # votes 1:1, sums 0.7 : 1.3
+    tie = combine(*stats([[[0.6, 0.4]], [[0.1, 0.9]]], sd), "sum_vote")[0]  # votes 1:1, sums 0.7 : 1.3
     assert tie.argmax() == 1 and tie.sum() == pytest.approx(1.0)
     tie3 = combine(*stats([[[0.5, 0.3, 0.2]], [[0.1, 0.2, 0.7]]], sd[..., [0, 0, 0]]), "sum_vote")[0]
-    assert tie3.argmax() == 2                                                    # 0.6 vs 0.9 among the tied
-    majority = combine(*stats([[[0.51, 0.49]], [[0.51, 0.49]], [[1e-6, 1 - 1e-6]]], np.full((3, 1, 2), 0.1)),
-                       "sum_vote")[0]
-    assert majority.argmax() == 0                                                # 2 votes beat sums 1.02 : 1.98
+    assert tie3.argmax() == 2  # 0.6 vs 0.9 among the tied
+    majority = combine(
+        *stats([[[0.51, 0.49]], [[0.51, 0.49]], [[1e-6, 1 - 1e-6]]], np.full((3, 1, 2), 0.1)), "sum_vote"
+    )[0]
+    assert majority.argmax() == 0  # 2 votes beat sums 1.02 : 1.98
 
 
 def test_combiners_survive_extreme_log_values():
@@ -110,7 +111,7 @@ def test_disjoint_balanced_parts():
     w = rng.uniform(0.5, 2, 301)
     m = MUV(n_estimators=3, sampling="disjoint", random_state=0).fit(X, y, sample_weight=w)
     sw = m.sample_weights_
-    assert np.all((sw > 0).sum(0) == 1)                      # each row in exactly one part
+    assert np.all((sw > 0).sum(0) == 1)  # each row in exactly one part
     np.testing.assert_allclose(sw.sum(0), w)
     per_class = np.array([[np.sum((sw[i] > 0) & (y == c)) for c in range(3)] for i in range(3)])
     assert np.all(per_class.max(0) - per_class.min(0) <= 1)  # class mix kept up to one row
@@ -125,20 +126,20 @@ def test_skewed_sorted_parts_are_class_sorted_contiguous_runs(k):
     w = rng.uniform(0.5, 2, 203)
     m = MUV(n_estimators=k, sampling="disjoint", balance="skewed", random_state=0).fit(X, y, sample_weight=w)
     sw = m.sample_weights_
-    assert len(m.estimators_) == k and np.all((sw > 0).sum(0) == 1)     # disjoint and covering
+    assert len(m.estimators_) == k and np.all((sw > 0).sum(0) == 1)  # disjoint and covering
     np.testing.assert_allclose(sw.sum(0), w)
     sizes = (sw > 0).sum(1)
     assert sizes.max() - sizes.min() <= 1
     classes = [y[part > 0] for part in sw]
     assert all(a.max() <= b.min() for a, b in zip(classes, classes[1:]))
-    for c in range(3):                                                    # a class cut between two parts:
-        cut = [np.sum(yc == c) for yc in classes]                         # the parts sum to its rows
+    for c in range(3):  # a class cut between two parts:
+        cut = [np.sum(yc == c) for yc in classes]  # the parts sum to its rows
         assert sum(cut) == np.sum(y == c)
     other = MUV(n_estimators=k, sampling="disjoint", balance="skewed", random_state=1).fit(X, y, sample_weight=w)
-    if k in (2, 4):                                                       # a cut inside a class: random rows
+    if k in (2, 4):  # a cut inside a class: random rows
         assert not np.array_equal(other.sample_weights_ > 0, sw > 0)
     boot = MUV(n_estimators=k, sampling="bootstrap", balance="skewed", random_state=0).fit(X, y)
-    for part, bw in zip(sw > 0, boot.sample_weights_):                    # bootstrap inside each part
+    for part, bw in zip(sw > 0, boot.sample_weights_):  # bootstrap inside each part
         assert np.all(bw[~part] == 0) and bw.sum() == pytest.approx(part.sum())
 
 
@@ -147,7 +148,7 @@ def test_skewed_per_class_members_see_one_class(sampling):
     rng = np.random.default_rng(4)
     X, y = chain_data(200, rng, k=3)
     m = MUV(n_estimators=7, sampling=sampling, balance="skewed", skew="per_class", random_state=0).fit(X, y)
-    assert len(m.estimators_) == 3                            # k = number of classes
+    assert len(m.estimators_) == 3  # k = number of classes
     for c, mw in enumerate(m.sample_weights_):
         assert np.all(mw[y != c] == 0) and mw[y == c].sum() == pytest.approx(np.sum(y == c))
         assert np.array_equal(m.estimators_[c].classes_, m.classes_)
@@ -189,11 +190,12 @@ def test_adaboost_members():
     m = MUV(n_estimators=5, sampling="adaboost", random_state=0).fit(X, y)
     assert len(m.estimators_) == len(m.boost_.estimators_)
     for ours, theirs in zip(m.estimators_, m.boost_.estimators_):
-        cols = theirs.classes_.astype(int)                    # AdaBoost members use class indices
+        cols = theirs.classes_.astype(int)  # AdaBoost members use class indices
         np.testing.assert_allclose(ours.predict_proba(X)[:, cols], theirs.predict_proba(X), rtol=1e-10)
     p = m.predict_proba(X)
     assert np.allclose(p.sum(1), 1)
     from nbx.models.ensembles import AdaBoostM1
+
     alone = AdaBoostM1(base=NaiveBayes(), n_estimators=5, random_state=0).fit(X, y)
     np.testing.assert_allclose(alone.predict_proba(X), m.boost_.predict_proba(X))
 
@@ -206,26 +208,32 @@ def test_muv_of_muv_uses_member_answers_and_mle_variances():
     top = MUVofMUV(members=members, combiner="mle", random_state=0).fit(X, y)
     again = MUVofMUV(members=members, combiner="mle", random_state=0).fit(X, y)
     assert top.predict_proba(X).tobytes() == again.predict_proba(X).tobytes()
-    assert all(m.random_state is None for m in members)      # the given members are not modified
+    assert all(m.random_state is None for m in members)  # the given members are not modified
     mus, vs = [], []
     for est in top.estimators_:
         _, member_var = est.member_stats(X)
-        mus.append(est.predict_proba(X))                      # the member's JS answer ...
-        vs.append(1 / np.exp(-member_var).sum(0))             # ... with its MLE variance (footnote 7)
+        mus.append(est.predict_proba(X))  # the member's JS answer ...
+        vs.append(1 / np.exp(-member_var).sum(0))  # ... with its MLE variance (footnote 7)
     mu, var = np.stack(mus), np.stack(vs)
     q = (mu / var).sum(0) / (1 / var).sum(0)
     np.testing.assert_allclose(top.predict_proba(X), q / q.sum(1, keepdims=True), rtol=1e-8)
     block = {"class": "MUVofMUV", "members": [{"class": "MUV", "n_estimators": 2}], "random_state": 0}
-    built = make_learner(block)                               # a params.yaml block: members built as estimators
+    built = make_learner(block)  # a params.yaml block: members built as estimators
     assert type(built.members[0]) is MUV and built.members[0].n_estimators == 2
     assert len(built.fit(X, y).estimators_) == 1
 
 
 # ----------------------------------------------------------------------------------------------- errors
-@pytest.mark.parametrize("params, word", [({"n_estimators": 0}, "n_estimators"),
-                                          ({"sampling": "jackknife"}, "sampling"),
-                                          ({"balance": "even"}, "balance"), ({"skew": "random"}, "skew"),
-                                          ({"combiner": "avg"}, "combiner")])
+@pytest.mark.parametrize(
+    "params, word",
+    [
+        ({"n_estimators": 0}, "n_estimators"),
+        ({"sampling": "jackknife"}, "sampling"),
+        ({"balance": "even"}, "balance"),
+        ({"skew": "random"}, "skew"),
+        ({"combiner": "avg"}, "combiner"),
+    ],
+)
 def test_bad_params(params, word):
     X, y = chain_data(40, np.random.default_rng(9))
     with pytest.raises(ValueError, match=word):

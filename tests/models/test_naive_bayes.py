@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nbx.core.base import clone
 from nbx.models.naive_bayes import NaiveBayes
@@ -43,7 +44,7 @@ def brute_force_proba(X, y, Xq, prior, alpha=1.0, m=2.0):
 def test_equals_brute_force_product_of_frequencies(prior):
     rng = np.random.default_rng(0)
     X = rng.integers(0, 4, size=(60, 5))
-    X[rng.random(X.shape) < 0.1] = -1          # missing values are skipped
+    X[rng.random(X.shape) < 0.1] = -1  # missing values are skipped
     X[:, 2] = np.maximum(X[:, 2], 0)
     y = rng.integers(0, 3, size=60)
     Xq = rng.integers(-1, 4, size=(15, 5))
@@ -171,8 +172,9 @@ def test_classes_keep_counters_for_a_class_without_rows():
     model = NaiveBayes(alpha=g, denominator="class", classes=[0, 1, 2]).fit(X, y, n_values=[3, 3])
     np.testing.assert_array_equal(model.classes_, [0, 1, 2])
     assert np.array_equal(np.exp(model.log_table_[:-1, 2]), np.ones(6))  # exactly 1
-    np.testing.assert_allclose(np.exp(model.class_log_prior_), [(3 + g) / (5 + 3 * g), (2 + g) / (5 + 3 * g),
-                                                                g / (5 + 3 * g)])
+    np.testing.assert_allclose(
+        np.exp(model.class_log_prior_), [(3 + g) / (5 + 3 * g), (2 + g) / (5 + 3 * g), g / (5 + 3 * g)]
+    )
     # query (0, 1): class 0 scores (3+g)/(5+3g) · (2+g)/(3+g) · (1+g)/(3+g), class 1 (2+g)/(5+3g) · g/(2+g)
     # · (2+g)/(2+g), class 2 g/(5+3g) · 1 · 1
     scores = np.array([(2 + g) * (1 + g) / (3 + g), g, g]) / (5 + 3 * g)
@@ -230,8 +232,15 @@ def _batched_data(n, seed):
     return X, rng.integers(0, 3, n), rng.random(n) * 3
 
 
-@pytest.mark.parametrize("params", [{}, {"prior": "m_estimate"}, {"prior": "kang"},
-                                    {"alpha": 0.1, "denominator": "class", "alpha_jitter": 0.01, "random_state": 4}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"prior": "m_estimate"},
+        {"prior": "kang"},
+        {"alpha": 0.1, "denominator": "class", "alpha_jitter": 0.01, "random_state": 4},
+    ],
+)
 @pytest.mark.parametrize("n", [600, 50_000])  # the large one takes fit's column-by-column counting
 def test_partial_fit_batches_equal_one_fit_bit_for_bit(params, n):
     X, y, w = _batched_data(n, seed=n)
@@ -244,8 +253,8 @@ def test_partial_fit_batches_equal_one_fit_bit_for_bit(params, n):
     assert batched.predict_proba(X).tobytes() == whole.predict_proba(X).tobytes()
     np.testing.assert_array_equal(batched.predict(X), whole.predict(X))
     # fit then partial_fit continues from fit's counts
-    resumed = NaiveBayes(**params).fit(X[:n // 2], y[:n // 2], sample_weight=w[:n // 2], n_values=whole.n_values_)
-    resumed.partial_fit(X[n // 2:], y[n // 2:], sample_weight=w[n // 2:])
+    resumed = NaiveBayes(**params).fit(X[: n // 2], y[: n // 2], sample_weight=w[: n // 2], n_values=whole.n_values_)
+    resumed.partial_fit(X[n // 2 :], y[n // 2 :], sample_weight=w[n // 2 :])
     assert resumed.log_table_.tobytes() == whole.log_table_.tobytes()
 
 

@@ -1,4 +1,5 @@
 """NBTree (Kohavi 1996): CV accuracy from counts vs brute-force refits, known splits, determinism."""
+
 import numpy as np
 import pytest
 
@@ -41,8 +42,12 @@ def test_cv_from_counts_equals_refitting(unit_weights):
     groups = idx.offsets[None, :] + branch
     split = nb_cv_correct(codes, y, w, folds, F, idx, K, groups=groups, n_groups=idx.n_rows)
     for j in range(3):
-        expected = sum(_cv_brute(codes[branch[:, j] == v], y[branch[:, j] == v], w[branch[:, j] == v],
-                                 folds[branch[:, j] == v], F, nv, K) for v in range(nv[j]))
+        expected = sum(
+            _cv_brute(
+                codes[branch[:, j] == v], y[branch[:, j] == v], w[branch[:, j] == v], folds[branch[:, j] == v], F, nv, K
+            )
+            for v in range(nv[j])
+        )
         assert split[j] == pytest.approx(expected)
 
 

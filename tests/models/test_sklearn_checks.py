@@ -7,6 +7,7 @@ integer codes), and inside ``make_pipeline(MDLDiscretizer(), learner)`` on the c
 Every check must pass except those listed below, each with its reason; ``xfail_strict`` makes a listed
 check that starts passing fail too, so the list stays exact. Skipped without scikit-learn.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -15,20 +16,22 @@ import pytest
 
 pytest.importorskip("sklearn")
 
-from estimators import estimator_classes  # noqa: E402
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
+from estimators import estimator_classes
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from nbx.discretize import MDLDiscretizer  # noqa: E402
-from nbx.models.naive_bayes import NaiveBayes  # noqa: E402
+from nbx.discretize import MDLDiscretizer
+from nbx.models.naive_bayes import NaiveBayes
 
-CONTINUOUS = ("the check feeds continuous X without honouring the categorical input tag; a discrete learner "
-              "needs integer codes (the pipeline run covers the rest; weights as copies are tested per learner)")
+CONTINUOUS = (
+    "the check feeds continuous X without honouring the categorical input tag; a discrete learner "
+    "needs integer codes (the pipeline run covers the rest; weights as copies are tested per learner)"
+)
 
 # Checks a discrete learner fails when run alone (integer codes, NaN and negative codes = missing).
 DISCRETE = {
     "check_positive_only_tag_during_fit": "the check subtracts the mean from float codes, so the codes stop "
-                                          "being integers (negative codes would be read as missing)",
+    "being integers (negative codes would be read as missing)",
     "check_sample_weight_equivalence_on_dense_data": CONTINUOUS,
     "check_classifiers_one_label_sample_weights": CONTINUOUS,
     "check_decision_proba_consistency": CONTINUOUS,
@@ -39,8 +42,10 @@ PIPELINE = {
     "check_dont_overwrite_parameters": "Pipeline fits its steps in place (scikit-learn's own pipelines fail it)",
     "check_estimators_nan_inf": "Pipeline's tags do not forward allow_nan; its nbx steps read NaN as missing",
 }
-SEPARABLE = ("the check's data are separable: at ridge 1e-8 the optimum lies far out where the objective is flat, "
-             "so the weighted and the repeated-rows fits, each within the gradient tolerance, differ by ~1e-7")
+SEPARABLE = (
+    "the check's data are separable: at ridge 1e-8 the optimum lies far out where the objective is flat, "
+    "so the weighted and the repeated-rows fits, each within the gradient tolerance, differ by ~1e-7"
+)
 # Options for the checks' tiny, often separable data: max_iter bounds each of HBayes's many inner Newton fits.
 CHECK_OPTIONS = {"HBayesNB": {"max_iter": 50}, "HBayesTAN": {"max_iter": 50}}
 
@@ -55,8 +60,14 @@ def for_checks(cls, seeded: bool = False):
 LEARNERS = [for_checks(cls) for cls in estimator_classes("nbx.models")]
 TRANSFORMERS = [for_checks(cls) for cls in estimator_classes("nbx.discretize")]
 # Discrete learners also run after MDL discretization, on the checks' continuous data; NaiveBayes by default.
-PIPELINES = sorted((make_pipeline(MDLDiscretizer(), for_checks(type(est), seeded=True)) for est in LEARNERS
-                    if est.input_kind == "discrete"), key=lambda pipe: not isinstance(pipe[-1], NaiveBayes))
+PIPELINES = sorted(
+    (
+        make_pipeline(MDLDiscretizer(), for_checks(type(est), seeded=True))
+        for est in LEARNERS
+        if est.input_kind == "discrete"
+    ),
+    key=lambda pipe: not isinstance(pipe[-1], NaiveBayes),
+)
 
 
 def expected_failed_checks(estimator) -> dict:
@@ -75,10 +86,12 @@ def expected_failed_checks(estimator) -> dict:
 
 with warnings.catch_warnings():  # "does not inherit from sklearn.base.BaseEstimator": by design
     warnings.simplefilter("ignore", UserWarning)
-    CHECKS = parametrize_with_checks(LEARNERS + TRANSFORMERS + PIPELINES[:1],
-                                     expected_failed_checks=expected_failed_checks, xfail_strict=True)
-    PIPELINE_CHECKS = parametrize_with_checks(PIPELINES[1:], expected_failed_checks=expected_failed_checks,
-                                              xfail_strict=True)
+    CHECKS = parametrize_with_checks(
+        LEARNERS + TRANSFORMERS + PIPELINES[:1], expected_failed_checks=expected_failed_checks, xfail_strict=True
+    )
+    PIPELINE_CHECKS = parametrize_with_checks(
+        PIPELINES[1:], expected_failed_checks=expected_failed_checks, xfail_strict=True
+    )
 
 
 @CHECKS

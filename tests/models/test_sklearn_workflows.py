@@ -2,6 +2,7 @@
 cross-validation, grid search (with a nested grid over AdaBoost's base), pipelines with scikit-learn's
 encoders and nbx's MDL discretizer, binary ROC AUC and log loss, calibration, pickling, and scikit-learn
 classifiers as base learners of nbx's ensembles."""
+
 from __future__ import annotations
 
 import pickle
@@ -11,20 +12,20 @@ import pytest
 
 pytest.importorskip("sklearn")
 
-from sklearn.base import clone, is_classifier  # noqa: E402
-from sklearn.calibration import CalibratedClassifierCV  # noqa: E402
-from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score  # noqa: E402
-from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder  # noqa: E402
-from sklearn.tree import DecisionTreeClassifier  # noqa: E402
+from sklearn.base import clone, is_classifier
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import KBinsDiscretizer, OrdinalEncoder
+from sklearn.tree import DecisionTreeClassifier
 
-from nbx.discretize import MDLDiscretizer  # noqa: E402
-from nbx.models.c45 import C45Tree  # noqa: E402
-from nbx.models.ensembles import AdaBoostM1, Bagging  # noqa: E402
-from nbx.models.leveled_tree import LeveledNBTree  # noqa: E402
-from nbx.models.naive_bayes import NaiveBayes  # noqa: E402
-from nbx.models.tan import TAN  # noqa: E402
+from nbx.discretize import MDLDiscretizer
+from nbx.models.c45 import C45Tree
+from nbx.models.ensembles import AdaBoostM1, Bagging
+from nbx.models.leveled_tree import LeveledNBTree
+from nbx.models.naive_bayes import NaiveBayes
+from nbx.models.tan import TAN
 
 CV = StratifiedKFold(5, shuffle=True, random_state=0)
 
@@ -49,16 +50,18 @@ def test_cross_val_score_of_the_weka_protocol(iris):
     pipe = make_pipeline(MDLDiscretizer(), NaiveBayes())
     scores = cross_val_score(pipe, X, y, cv=CV, error_score="raise")
     assert is_classifier(pipe) and np.all(np.isfinite(scores)) and scores.mean() > 0.9
-    ordinal = make_pipeline(KBinsDiscretizer(n_bins=5, encode="ordinal", quantile_method="averaged_inverted_cdf"),
-                            NaiveBayes())
+    ordinal = make_pipeline(
+        KBinsDiscretizer(n_bins=5, encode="ordinal", quantile_method="averaged_inverted_cdf"), NaiveBayes()
+    )
     assert cross_val_score(ordinal, X, y, cv=CV, error_score="raise").mean() > 0.85
 
 
 def test_grid_search_with_a_nested_grid_over_the_base_learner(vote):
     t, y = vote
     boost = AdaBoostM1(LeveledNBTree(), n_estimators=5, random_state=0, n_values=t.n_values)
-    grid = GridSearchCV(boost, {"base_estimator__max_depth": [0, 1, 2], "n_estimators": [2, 5]}, cv=3,
-                        error_score="raise").fit(t.X, y)
+    grid = GridSearchCV(
+        boost, {"base_estimator__max_depth": [0, 1, 2], "n_estimators": [2, 5]}, cv=3, error_score="raise"
+    ).fit(t.X, y)
     assert np.isfinite(grid.best_score_) and grid.best_score_ > 0.9
     assert grid.best_params_["base_estimator__max_depth"] in (0, 1, 2)
     assert grid.best_estimator_.base.max_depth == grid.best_params_["base_estimator__max_depth"]
@@ -71,8 +74,12 @@ def test_pipeline_ordinal_encoder_on_a_string_dataframe(vote):
     pd = pytest.importorskip("pandas")
     t, y = vote
     names = [a["name"] for a in t.attributes]
-    frame = pd.DataFrame({name: [None if np.isnan(v) else a["values"][int(v)] for v in t.X[:, j]]
-                          for j, (name, a) in enumerate(zip(names, t.attributes))})
+    frame = pd.DataFrame(
+        {
+            name: [None if np.isnan(v) else a["values"][int(v)] for v in t.X[:, j]]
+            for j, (name, a) in enumerate(zip(names, t.attributes))
+        }
+    )
     assert isinstance(frame.iloc[0, 0], str) and frame.isna().any().any()
     encoder = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1, encoded_missing_value=-1)
     pipe = make_pipeline(encoder, NaiveBayes())
@@ -80,14 +87,16 @@ def test_pipeline_ordinal_encoder_on_a_string_dataframe(vote):
     assert scores.mean() > 0.85
     # the same model as NaiveBayes on the nominal codes (missing = -1 both ways)
     codes = np.where(np.isnan(t.X), -1, t.X).astype(int)
-    np.testing.assert_allclose(pipe.fit(frame, y).predict_proba(frame),
-                               NaiveBayes().fit(codes, y).predict_proba(codes), rtol=1e-12)
+    np.testing.assert_allclose(
+        pipe.fit(frame, y).predict_proba(frame), NaiveBayes().fit(codes, y).predict_proba(codes), rtol=1e-12
+    )
     named = NaiveBayes().fit(frame.apply(lambda c: c.astype("category").cat.codes), y)
     assert list(named.feature_names_in_) == names
 
 
-@pytest.mark.parametrize("model", [NaiveBayes(), TAN(), C45Tree(), AdaBoostM1(NaiveBayes(), random_state=0)],
-                         ids=lambda m: type(m).__name__)
+@pytest.mark.parametrize(
+    "model", [NaiveBayes(), TAN(), C45Tree(), AdaBoostM1(NaiveBayes(), random_state=0)], ids=lambda m: type(m).__name__
+)
 def test_binary_roc_auc_and_log_loss(vote, model):
     t, y = vote
     for scoring, lo, hi in [("roc_auc", 0.9, 1.0), ("neg_log_loss", -1.0, 0.0)]:

@@ -1,5 +1,6 @@
 """Self-adaptive NBTree (Wang et al. 2006, Fig. 2): Bayes measure, δ boundaries + MDL, known split,
 weights == duplication, determinism."""
+
 import numpy as np
 import pytest
 

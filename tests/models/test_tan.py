@@ -1,11 +1,13 @@
 """TAN (Friedman et al. 1997) against brute-force references."""
+
 import itertools
 
 import numpy as np
 import pytest
+from chain_data import chain_data
 
-from nbx.models import tan as tan_module
 from nbx.core.counting import ValueIndex
+from nbx.models import tan as tan_module
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import (
     TAN,
@@ -14,8 +16,6 @@ from nbx.models.tan import (
     greedy_directed_tree,
     max_spanning_tree,
 )
-from chain_data import chain_data
-
 
 
 def brute_cmi(X, y, w, i, j, vi, vj, k):
@@ -126,8 +126,7 @@ def test_root_max_class_mi():
     rng = np.random.default_rng(2)
     X, y = chain_data(500, rng)
     model = TAN(root="max_class_mi").fit(X, y)
-    counts = [np.array([[np.sum((X[:, j] == v) & (y == c)) for c in range(2)] for v in range(3)])
-              for j in range(5)]
+    counts = [np.array([[np.sum((X[:, j] == v) & (y == c)) for c in range(2)] for v in range(3)]) for j in range(5)]
     mi = []
     for t in counts:
         p = t / t.sum()
@@ -177,10 +176,10 @@ def test_missing_child_and_missing_parent():
     assert model.parents_.tolist() == [-1, 0, 1, 2, 3]
     x = np.array([[1, -1, 2, 0, -1]])  # x1 missing (child of 0, parent of 2); x4 missing (leaf)
     expected = model.class_log_prior_.copy()
-    expected += np.log(model.conditional_table(0)[0, :, 1])        # root: P(x0 | c)
+    expected += np.log(model.conditional_table(0)[0, :, 1])  # root: P(x0 | c)
     counts = np.array([[np.sum((X[:, 2] == v) & (y == c)) for v in range(3)] for c in range(2)])
-    expected += np.log((counts[:, 2] + 1) / (counts.sum(1) + 3))    # x2's parent missing: P(x2 | c)
-    expected += np.log(model.conditional_table(3)[2, :, 0])        # P(x3 | x2 = 2, c)
+    expected += np.log((counts[:, 2] + 1) / (counts.sum(1) + 3))  # x2's parent missing: P(x2 | c)
+    expected += np.log(model.conditional_table(3)[2, :, 0])  # P(x3 | x2 = 2, c)
     np.testing.assert_allclose(model._class_scores(x)[0], expected, rtol=1e-12)
 
 
@@ -198,8 +197,8 @@ def test_weights_equal_row_duplication():
 def test_probabilities_determinism_and_edge_cases():
     rng = np.random.default_rng(7)
     X, y = chain_data(300, rng, missing=0.1)
-    X[:, 3] = 2          # constant column
-    X[:, 4] = -1         # all-missing column
+    X[:, 3] = 2  # constant column
+    X[:, 4] = -1  # all-missing column
     a = TAN().fit(X, y, n_values=[3, 3, 3, 3, 3])
     b = TAN().fit(X, y, n_values=[3, 3, 3, 3, 3])
     p = a.predict_proba(X)
@@ -226,8 +225,15 @@ def test_many_attributes_no_underflow():
     assert np.isfinite(p).all() and np.allclose(p.sum(1), 1)
 
 
-@pytest.mark.parametrize("params, word", [({"alpha": 0}, "alpha"), ({"structure": "full"}, "structure"),
-                                          ({"root": "middle"}, "root"), ({"root": 9}, "root")])
+@pytest.mark.parametrize(
+    "params, word",
+    [
+        ({"alpha": 0}, "alpha"),
+        ({"structure": "full"}, "structure"),
+        ({"root": "middle"}, "root"),
+        ({"root": 9}, "root"),
+    ],
+)
 def test_bad_params(params, word):
     X, y = chain_data(50, np.random.default_rng(9))
     with pytest.raises(ValueError, match=word):
@@ -237,6 +243,7 @@ def test_bad_params(params, word):
 def _local_score(counts, alpha):
     """Weka's BAYES local score of a (rows, values) count table, written from its definition."""
     from scipy.special import gammaln
+
     out = 0.0
     for row in counts:
         v = len(row)
@@ -266,10 +273,7 @@ def test_bayesian_edge_gain_equals_hand_computed_score():
 
 
 def test_greedy_directed_tree_follows_the_best_outward_arc():
-    gains = np.array([[0.0, 5.0, 1.0, 0.0],
-                      [2.0, 0.0, 3.0, -1.0],
-                      [4.0, 0.5, 0.0, 2.5],
-                      [0.0, -2.0, 6.0, 0.0]])
+    gains = np.array([[0.0, 5.0, 1.0, 0.0], [2.0, 0.0, 3.0, -1.0], [4.0, 0.5, 0.0, 2.5], [0.0, -2.0, 6.0, 0.0]])
     # gains[child, parent]: best arc 2 -> 3 (6.0); then 2 -> 1 (3.0) beats 2 -> 0 (1.0) and 3 -> 1 (-1.0);
     # then 1 -> 0 (5.0)
     np.testing.assert_array_equal(greedy_directed_tree(gains), [1, 2, -1, 2])
@@ -279,8 +283,7 @@ def _id_attribute_data(n=120, seed=0):
     """Column 0 is a row ID (a distinct value per row); columns 1-6 are noisy copies of the class."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 4, n)
-    X = np.column_stack([np.arange(n)] + [np.where(rng.random(n) < 0.7, y, rng.integers(0, 4, n))
-                                          for _ in range(6)])
+    X = np.column_stack([np.arange(n)] + [np.where(rng.random(n) < 0.7, y, rng.integers(0, 4, n)) for _ in range(6)])
     return X, y
 
 

@@ -1,13 +1,13 @@
 """Response variance (Lee et al. 2006 eq. 8-13) against the delta method and Monte Carlo (claim L7)."""
+
 import numpy as np
 import pytest
+from chain_data import chain_data as _chain_data
 
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
-from nbx.papers.lee2006.checks import posterior_draws
 from nbx.models.variance import mean_log_variance, response_variance
-from chain_data import chain_data as _chain_data
-
+from nbx.papers.lee2006.checks import posterior_draws
 
 
 def chain_data(n, rng, k=3, d=4, v=3, missing=0.0):
@@ -20,8 +20,10 @@ def dirichlet_rows(model):
     k = len(model.classes_)
     rows = [("prior", [(None, c) for c in range(k)], model.class_count_.sum() + k * model.alpha)]
     if isinstance(model, TAN):
-        for name, index, counts in (("cond", model.cond_index_, model.cond_count_),
-                                    ("marg", model.marg_index_, model.marg_count_)):
+        for name, index, counts in (
+            ("cond", model.cond_index_, model.cond_count_),
+            ("marg", model.marg_index_, model.marg_count_),
+        ):
             for j in range(len(index.n_values)):
                 v = model.n_values_[j]
                 for start in range(index.offsets[j], index.offsets[j] + index.n_values[j], v):
@@ -39,8 +41,11 @@ def dirichlet_rows(model):
 
 def theta_tables(model):
     if isinstance(model, TAN):
-        return {"prior": np.exp(model.class_log_prior_), "cond": np.exp(model.cond_log_table_[:-1]),
-                "marg": np.exp(model.marg_log_table_[:-1])}
+        return {
+            "prior": np.exp(model.class_log_prior_),
+            "cond": np.exp(model.cond_log_table_[:-1]),
+            "marg": np.exp(model.marg_log_table_[:-1]),
+        }
     return {"prior": np.exp(model.class_log_prior_), "nb": np.exp(model.log_table_[:-1])}
 
 
@@ -82,14 +87,15 @@ def delta_method_variance(model, Xq):
                     pert[name][r, c] += sign * h
                 values.append(np.array([brute_posterior(model, pert, x) for x in Xq]))
             grads.append((values[0] - values[1]) / (2 * h))
-        g = np.stack(grads)                                       # (cells, n, K)
+        g = np.stack(grads)  # (cells, n, K)
         cov = (np.diag(t) - np.outer(t, t)) / (1.0 + ess)
         out += np.einsum("aqk,ab,bqk->qk", g, cov, g)
     return out
 
 
-@pytest.mark.parametrize("make", [lambda: NaiveBayes(), lambda: NaiveBayes(alpha=0.5), lambda: TAN(),
-                                  lambda: TAN(alpha=2.0)])
+@pytest.mark.parametrize(
+    "make", [lambda: NaiveBayes(), lambda: NaiveBayes(alpha=0.5), lambda: TAN(), lambda: TAN(alpha=2.0)]
+)
 def test_formula_equals_delta_method_of_dirichlet_rows(make):
     """Eq. 9-13 (our closed form) equal the general delta method (eq. 8) row by row, with missing values."""
     rng = np.random.default_rng(0)

@@ -1,17 +1,18 @@
 """The cross-paper benchmark's report: it follows the paper contract with no claims (it is beyond the papers), and
 its sections on a hand-built experiment where one learner is best on every data set and metric."""
+
 import json
 
 import numpy as np
 import pandas as pd
 
+from nbx.papers.benchmark import report as benchmark
 from nbx.pipeline import layout
 from nbx.protocol.table import Table
 from nbx.report import paper
 from nbx.report.context import ReportContext
 from nbx.report.paper import CLAIMS_SECTION
 from nbx.report.published import folder
-from nbx.papers.benchmark import report as benchmark
 
 
 def test_contract_without_claims():
@@ -20,8 +21,8 @@ def test_contract_without_claims():
     assert {p.name for p in folder("benchmark").iterdir()} <= {"README.md", "paper.yaml"}
 
 
-BASE = {"good": 0.9, "mid": 0.8, "bad": 0.7, "lim": 0.95}   # accuracy of each learner on every data set
-SHAPES = {"d40": (40, 2, 0), "d50": (50, 2, 0), "d60": (60, 3, 3), "d70": (70, 3, 4)}   # rows, classes, numeric of 4
+BASE = {"good": 0.9, "mid": 0.8, "bad": 0.7, "lim": 0.95}  # accuracy of each learner on every data set
+SHAPES = {"d40": (40, 2, 0), "d50": (50, 2, 0), "d60": (60, 3, 3), "d70": (70, 3, 4)}  # rows, classes, numeric of 4
 FOLDS = 5
 
 
@@ -36,20 +37,48 @@ def _benchmark(root) -> dict:
     rng = np.random.default_rng(0)
     layout.prepared("benchmark").mkdir(parents=True)
     for ds, (n, k, numeric) in SHAPES.items():
-        attrs = [{"name": f"a{j}", "kind": "numeric" if j < numeric else "nominal",
-                  "values": [] if j < numeric else ["x", "y"]} for j in range(4)]
-        Table(ds, rng.integers(0, 2, (n, 4)).astype(float), np.arange(n) % k, attrs,
-              [str(c) for c in range(k)]).save(layout.prepared("benchmark", ds))
+        attrs = [
+            {
+                "name": f"a{j}",
+                "kind": "numeric" if j < numeric else "nominal",
+                "values": [] if j < numeric else ["x", "y"],
+            }
+            for j in range(4)
+        ]
+        Table(ds, rng.integers(0, 2, (n, 4)).astype(float), np.arange(n) % k, attrs, [str(c) for c in range(k)]).save(
+            layout.prepared("benchmark", ds)
+        )
     layout.availability("benchmark").write_text(json.dumps({ds: {"available": True, "reason": ""} for ds in SHAPES}))
-    rows = [{"dataset": ds, "learner": x, "split": s, "repeat": 0, "test_rows": SHAPES[ds][0] // FOLDS,
-             "accuracy": a, "log_loss": 1 - a, "brier": (1 - a) / 2, "ece": (1 - a) / 10, "auc": a}
-            for ds in SHAPES for x in BASE for s in range(FOLDS) if x != "lim" or SHAPES[ds][0] <= 50
-            for a in [_accuracy(x, s)]]
+    rows = [
+        {
+            "dataset": ds,
+            "learner": x,
+            "split": s,
+            "repeat": 0,
+            "test_rows": SHAPES[ds][0] // FOLDS,
+            "accuracy": a,
+            "log_loss": 1 - a,
+            "brier": (1 - a) / 2,
+            "ece": (1 - a) / 10,
+            "auc": a,
+        }
+        for ds in SHAPES
+        for x in BASE
+        for s in range(FOLDS)
+        if x != "lim" or SHAPES[ds][0] <= 50
+        for a in [_accuracy(x, s)]
+    ]
     layout.RESULTS.mkdir(parents=True)
     pd.DataFrame(rows).to_csv(layout.results("benchmark"), index=False)
-    block = {"datasets": list(SHAPES), "protocol": {"kind": "cv", "folds": FOLDS, "repeats": 1},
-             "discretizer": {"kind": "mdl"}, "impute": "mode", "learners": list(BASE), "reference": "mid",
-             "limited": {"learners": ["lim"], "max_rows": 50}}
+    block = {
+        "datasets": list(SHAPES),
+        "protocol": {"kind": "cv", "folds": FOLDS, "repeats": 1},
+        "discretizer": {"kind": "mdl"},
+        "impute": "mode",
+        "learners": list(BASE),
+        "reference": "mid",
+        "limited": {"learners": ["lim"], "max_rows": 50},
+    }
     return {"seed": 0, "learners": {x: {"class": "NaiveBayes"} for x in BASE}, "experiments": {"benchmark": block}}
 
 
@@ -69,7 +98,7 @@ def test_sections_on_a_hand_built_benchmark(tmp_path, monkeypatch):
     assert "| `good` | · | 4–0 | 4–0 |" in text and "| `bad` | 0–4 | 0–4 | · |" in text
     assert "- < 500 rows (4 data sets): best mean ranks `good` (1.0), `mid` (2.0), `bad` (3.0)." in text
     assert "- no numeric attributes (2 data sets)" in text and "- mostly numeric (> 50%) (2 data sets)" in text
-    assert "| d40 | 90.8 v | 81.0 | 70.0 * |" in text   # mean of _accuracy over the folds, marks vs mid
+    assert "| d40 | 90.8 v | 81.0 | 70.0 * |" in text  # mean of _accuracy over the folds, marks vs mid
     # the last section ranks all four over the two data sets lim ran on, lim first
     assert "## All 4 learners on the 2 data sets within the size limits" in text and "at most 50 rows" in text
     assert "| `lim` | 1.00 |" in text

@@ -1,12 +1,13 @@
 """Kang & Tian 2006's report follows the paper contract (nbx.report.paper): its claims are those of its
 published/claims.md in order, its sections hold the claims table once, and published/paper.yaml names only
 learners of the kang2006 experiment."""
+
 import re
 
+from nbx.papers.kang2006 import report as kang2006
 from nbx.pipeline import config
 from nbx.report.paper import CLAIMS_SECTION, paper_data
 from nbx.report.published import folder
-from nbx.papers.kang2006 import report as kang2006
 
 
 def test_claims_are_those_of_claims_md_in_order():
@@ -25,5 +26,5 @@ def test_paper_yaml_names_learners_of_the_experiment():
     learners = config.experiment(config.load_params(), "kang2006").learners
     named = set(data["names"]).union(*(v for v in data.values() if isinstance(v, list)))
     assert named <= set(learners)
-    assert set(data["table1"]) == set(learners)   # our Table 1 shows every learner the experiment runs
+    assert set(data["table1"]) == set(learners)  # our Table 1 shows every learner the experiment runs
     assert set(data["k1_significant"] + data["k1_modest"] + data["k2"]) <= set(data["table1"])

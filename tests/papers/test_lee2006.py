@@ -1,5 +1,6 @@
 """Lee et al. (2006) report: pooling, one-sided tests, verdict rules (hand-made inputs), the report contract
 (nbx.report.paper) and the L7 check."""
+
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -8,26 +9,26 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from nbx.pipeline import config
-from nbx.pipeline.learners import build_learner
-from nbx.papers.lee2006 import checks as vc
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
+from nbx.papers.lee2006 import checks as vc
+from nbx.papers.lee2006 import report as L
+from nbx.pipeline import config
+from nbx.pipeline.learners import build_learner
 from nbx.report import claims, paper
 from nbx.report.context import ReportContext
 from nbx.report.published import folder
-from nbx.papers.lee2006 import report as L
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------------------------ one-sided test
 def test_one_sided_p_hand_computed_and_direction():
-    a, b = np.array([3.0, 5.0, 7.0]), np.array([2.0, 3.0, 4.0])   # d = 1, 2, 3: mean 2, sd 1, t = 2√3
+    a, b = np.array([3.0, 5.0, 7.0]), np.array([2.0, 3.0, 4.0])  # d = 1, 2, 3: mean 2, sd 1, t = 2√3
     t = 2 * np.sqrt(3)
-    expected = 0.5 * (1 - t / np.sqrt(2 + t ** 2))                   # Student t tail, df = 2, closed form
+    expected = 0.5 * (1 - t / np.sqrt(2 + t**2))  # Student t tail, df = 2, closed form
     assert L.one_sided_p(a, b) == pytest.approx(expected) == pytest.approx(0.03709, abs=1e-5)
-    assert L.one_sided_p(b, a) == pytest.approx(1 - expected)          # the other direction
+    assert L.one_sided_p(b, a) == pytest.approx(1 - expected)  # the other direction
     rng = np.random.default_rng(0)
     x = rng.random(50)
     assert L.one_sided_p(x + 0.05 + 0.01 * rng.standard_normal(50), x) < 1e-6
@@ -60,7 +61,7 @@ def test_status_and_verdict_rules():
 def test_nonbinary_and_l7_status():
     drop_muv, drop_ada = {"IRIS": 1.0, "WAVEFORM": 2.0}, {"IRIS": 1.5, "WAVEFORM": 9.0}
     assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == L.HOLDS
-    drop_ada["IRIS"] = 0.0                    # worse on IRIS, better on average (-1 + 7 > 0)
+    drop_ada["IRIS"] = 0.0  # worse on IRIS, better on average (-1 + 7 > 0)
     assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == L.DIRECTION
     assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS"]) == L.FAILS
     assert L.nonbinary_status(drop_muv, drop_ada, []) == L.FAILS
@@ -72,11 +73,17 @@ def test_nonbinary_and_l7_status():
 
 # ------------------------------------------------------------------------------------ pooling
 def test_evaluate_pools_pairs_datasets_and_folds():
-    acc = {("A", "p"): [0.8, 0.9, 1.0], ("A", "q"): [0.7, 0.9, 0.8], ("A", "r"): [0.6, 0.6, 0.9],
-           ("B", "p"): [0.5, 0.5, 0.5], ("B", "q"): [0.6, 0.6, 0.6], ("B", "r"): [0.5, 0.4, 0.5]}
+    acc = {
+        ("A", "p"): [0.8, 0.9, 1.0],
+        ("A", "q"): [0.7, 0.9, 0.8],
+        ("A", "r"): [0.6, 0.6, 0.9],
+        ("B", "p"): [0.5, 0.5, 0.5],
+        ("B", "q"): [0.6, 0.6, 0.6],
+        ("B", "r"): [0.5, 0.4, 0.5],
+    }
     comp = L.Comparison("k", "t", "better", "worse", (("p", "q"), ("p", "r")), 0.01)
     o = L.evaluate(comp, lambda ds, x: np.array(acc[ds, x]), ["A", "B"])
-    assert o.n == 12                                       # 2 data sets x 2 pairs x 3 folds
+    assert o.n == 12  # 2 data sets x 2 pairs x 3 folds
     better = np.array(acc["A", "p"] * 2 + acc["B", "p"] * 2)
     worse = np.array(acc["A", "q"] + acc["A", "r"] + acc["B", "q"] + acc["B", "r"])
     assert o.mean_diff == pytest.approx(100 * (better - worse).mean())
@@ -91,8 +98,9 @@ def test_evaluate_pools_pairs_datasets_and_folds():
 def test_restricted_keeps_pairs_whose_learners_ran():
     comp = L.comparisons()["fig2a_boot"]
     ran = {"muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle", "muv_tan3_boot_bal_js"}
-    assert L.Comparison.restricted(comp, lambda *xs: all(x in ran for x in xs)).pairs == \
-        (("muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle"),)
+    assert L.Comparison.restricted(comp, lambda *xs: all(x in ran for x in xs)).pairs == (
+        ("muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle"),
+    )
 
 
 def test_paper_situation_counts_and_learner_names():
@@ -117,7 +125,7 @@ def test_paper_situation_counts_and_learner_names():
     assert skew.count("muv_nb_disj_skew_js") == skew.count("muv_tan_disj_skew_js") == 3
     for name, expected in (("muv_nb_disj_skew_js", "per_class"), ("muv_tan3_disj_skew_js", "sorted")):
         assert build_learner(params, name).estimator.skew == expected
-    for t in (2, 3, 4, 10, 25):   # MUV(Ada) combines the base models of the AdaBoost(NB) it is compared with
+    for t in (2, 3, 4, 10, 25):  # MUV(Ada) combines the base models of the AdaBoost(NB) it is compared with
         assert build_learner(params, f"muv_nb{t}_ada_js").seed_name == f"adaboost_nb{t}"
         assert build_learner(params, f"adaboost_nb{t}").estimator.n_estimators == t
     assert L.comparisons()["fig2a_boot_nonbinary"].nonbinary and not L.comparisons()["fig2a_boot"].nonbinary
@@ -160,17 +168,27 @@ class FakeContext:
 
 
 def claim_table(text):
-    return {c: v.strip("*") for c, v in (line.strip("| ").split(" | ") for line in text.splitlines()
-                                         if line.startswith("| L") and "**" in line)}
+    return {
+        c: v.strip("*")
+        for c, v in (
+            line.strip("| ").split(" | ") for line in text.splitlines() if line.startswith("| L") and "**" in line
+        )
+    }
 
 
 def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
     verdicts = claim_table("\n".join(paper.render(L, FakeContext(learners, js=2.0))))
-    assert verdicts == {"L1": claims.REPRODUCED, "L2": claims.REPRODUCED, "L3": claims.REPRODUCED,
-                        "L4": claims.REPRODUCED, "L5": claims.REPRODUCED, "L6": claims.REPRODUCED,
-                        "L7": claims.NOT_TESTABLE}   # no analysis metrics in this directory
+    assert verdicts == {
+        "L1": claims.REPRODUCED,
+        "L2": claims.REPRODUCED,
+        "L3": claims.REPRODUCED,
+        "L4": claims.REPRODUCED,
+        "L5": claims.REPRODUCED,
+        "L6": claims.REPRODUCED,
+        "L7": claims.NOT_TESTABLE,
+    }  # no analysis metrics in this directory
     figures = tmp_path / "reports" / "figures" / "lee2006"
     for name in ("fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3a_averages"):
         assert (figures / f"{name}.png").stat().st_size > 1000
@@ -178,7 +196,7 @@ def test_sections_on_a_fake_context(tmp_path, monkeypatch):
         assert (figures / f"{name}.csv").read_text().startswith("dataset,x,y\n")
     rows = (figures / "fig2d.csv").read_text().splitlines()
     assert rows[0] == "dataset,x,y" and len(rows) == 1 + 4
-    ds, x, y = rows[3].split(",")                        # IRIS: AdaBoost (x) 5 + 2 points below MUV js (y)
+    ds, x, y = rows[3].split(",")  # IRIS: AdaBoost (x) 5 + 2 points below MUV js (y)
     assert ds == "IRIS" and float(y) - float(x) == pytest.approx(7.0, abs=0.5)
     # js worse than everything it is compared with: L1, L5, L6 turn; L2 (disj -1 as well) and L3 partly/not
     verdicts = claim_table("\n".join(paper.render(L, FakeContext(learners, js=-2.0))))
@@ -205,8 +223,8 @@ def test_agreement_counts_equal_predictions_over_data_sets(tmp_path, monkeypatch
             path = tmp_path / L.layout.predictions("lee2006", x, ds)
             path.parent.mkdir(parents=True, exist_ok=True)
             np.savez(path, proba=proba, split=np.zeros(n, int), row=np.arange(n))
-    assert L.agreement(ctx, "a", "b") == pytest.approx(2 / 4)          # first row of da and the row of db
-    assert L.agreement(ctx, "a", "c") is None                         # c has no stored predictions
+    assert L.agreement(ctx, "a", "b") == pytest.approx(2 / 4)  # first row of da and the row of db
+    assert L.agreement(ctx, "a", "c") is None  # c has no stored predictions
 
 
 def test_missing_learners_make_claims_not_testable(tmp_path, monkeypatch):
@@ -233,9 +251,9 @@ def test_paper_yaml_names_lee2006_learners_and_the_papers_numbers():
     data = paper.paper_data("lee2006")
     learners = set(config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"])
     assert set(data["learners"]) <= learners
-    assert {f"muv_of_muv_{rule}" for rule in data["rules"]} <= learners     # every rule combines MUVs (fig. 3(b))
-    assert list(data["rules"])[0] == "js"
-    assert set(data["p_values"]) <= set(L.comparisons())                      # no bound is silently unused
+    assert {f"muv_of_muv_{rule}" for rule in data["rules"]} <= learners  # every rule combines MUVs (fig. 3(b))
+    assert next(iter(data["rules"])) == "js"
+    assert set(data["p_values"]) <= set(L.comparisons())  # no bound is silently unused
     for key, bound in data["p_values"].items():
         assert L.comparisons()[key].paper_p == bound
     # every p bound claims.md quotes (L1-L6) is one of paper.yaml's; §4.1's disjoint-case 0.0099 is only there
@@ -243,7 +261,7 @@ def test_paper_yaml_names_lee2006_learners_and_the_papers_numbers():
     text = (folder("lee2006") / "claims.md").read_text()
     quoted = {float(x) for x in re.findall(r"(?<![\d.])\d*\.\d+(?:e-\d+)?", text)}
     assert quoted == set(data["p_values"].values()) - {0.0099}
-    count = data["js_vs_mle_3nb"]                        # §4.1's count, as claims.md's L1 words it, of 12 data sets
+    count = data["js_vs_mle_3nb"]  # §4.1's count, as claims.md's L1 words it, of 12 data sets
     assert f"on {count['better']} of {count['datasets']} sets and never worse" in text
     assert count["datasets"] == len(config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["datasets"])
 
@@ -254,7 +272,7 @@ def test_sample_chain_follows_its_network():
     net = vc.random_chain_network(rng, classes=2, attributes=3, values=3)
     X, y = vc.sample_chain(net, 40000, rng)
     np.testing.assert_allclose(np.bincount(y) / len(y), net[0], atol=0.01)
-    sel = (y == 1) & (X[:, 0] == 2)                       # P(X_1 | C = 1, X_0 = 2)
+    sel = (y == 1) & (X[:, 0] == 2)  # P(X_1 | C = 1, X_0 = 2)
     np.testing.assert_allclose(np.bincount(X[sel, 1], minlength=3) / sel.sum(), net[1][1][1, 2], atol=0.03)
 
 
@@ -278,7 +296,7 @@ def test_run_reports_each_structure_and_size():
     for name in ("nb", "tan"):
         recs = res["results"][name]
         assert [r["n"] for r in recs] == [200, 4000]
-        assert recs[1]["median_variance"] < recs[0]["median_variance"] / 5   # ≈ 1/20 the variance at 20x N
+        assert recs[1]["median_variance"] < recs[0]["median_variance"] / 5  # ≈ 1/20 the variance at 20x N
         assert recs[1]["median_rel_error"] < 0.15
 
 
@@ -287,6 +305,6 @@ def test_posterior_draws_rejects_incomplete_tan_queries():
     X, y = vc.sample_chain(vc.random_chain_network(rng, 2, 3, 3), 300, rng)
     model = TAN().fit(X, y, n_values=[3, 3, 3])
     Xq = X[:5].copy()
-    Xq[:, 0] = -1                                         # attribute 0 is the root: parent of attribute 1
+    Xq[:, 0] = -1  # attribute 0 is the root: parent of attribute 1
     with pytest.raises(ValueError, match="complete"):
         vc.posterior_draws(model, Xq, 10, rng)

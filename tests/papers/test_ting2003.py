@@ -1,6 +1,7 @@
 """Ting & Zheng (2003) report: w/l and sign tests, ratio means, verdict rules, the Kohavi-Wolpert loader on
 fake repeated-CV predictions, the §6 linear-form check (T5), the sections on a stub context, and the module's
 contract with nbx.report.paper (its claims, sections and published/paper.yaml)."""
+
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -8,21 +9,21 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from nbx.pipeline import config, layout
-from nbx.papers.ting2003 import checks as lfc
 from nbx.core.io import write_npz
+from nbx.papers.ting2003 import checks as lfc
+from nbx.papers.ting2003 import report as tz
+from nbx.pipeline import config, layout
 from nbx.report import paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
 from nbx.report.published import folder
-from nbx.papers.ting2003 import report as tz
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------------------ w/l, sign test, ratios
 def test_compare_hand_computed():
-    a = [10, 20, 30, 40, 5]   # A's errors
+    a = [10, 20, 30, 40, 5]  # A's errors
     b = [20, 20, 10, 50, 10]  # B's errors: A wins 3 (domains 0, 3, 4), loses 1 (2), ties 1 (1)
     r = tz.compare(a, b)
     assert (r.wins, r.losses, r.ties, r.n) == (3, 1, 1, 5)
@@ -66,9 +67,9 @@ def _rec(wins, losses, mean_ratio):
 
 
 def test_verdict_t1():
-    assert tz.verdict_t1(_rec(14, 11, 0.96)) == REPRODUCED           # paper's numbers
-    assert tz.verdict_t1(_rec(14, 11, 0.70)) == PARTLY               # not significant but 30% reduction
-    assert tz.verdict_t1(_rec(20, 2, 0.60)) == NOT_REPRODUCED        # significant and large
+    assert tz.verdict_t1(_rec(14, 11, 0.96)) == REPRODUCED  # paper's numbers
+    assert tz.verdict_t1(_rec(14, 11, 0.70)) == PARTLY  # not significant but 30% reduction
+    assert tz.verdict_t1(_rec(20, 2, 0.60)) == NOT_REPRODUCED  # significant and large
 
 
 def test_verdict_t2():
@@ -76,7 +77,7 @@ def test_verdict_t2():
     p = {0: 0.345, 1: 0.2122, 3: 0.002, 5: 0.0073, 10: 0.0073}
     assert tz.verdict_t2(paper, p) == REPRODUCED
     assert tz.verdict_t2(paper, {**p, 10: 0.2}) == PARTLY
-    assert tz.verdict_t2({**paper, 3: 1.0, 5: 1.0, 10: 1.0}, {d: 0.5 for d in p}) == NOT_REPRODUCED
+    assert tz.verdict_t2({**paper, 3: 1.0, 5: 1.0, 10: 1.0}, dict.fromkeys(p, 0.5)) == NOT_REPRODUCED
 
 
 def test_verdict_t3():
@@ -87,10 +88,14 @@ def test_verdict_t3():
 
 def test_t4_checks_on_the_papers_table4_all_hold_and_a_flip_fails():
     t4 = tz.published()[2].set_index("max_depth")
-    bias = {**{tz.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in tz.DEPTHS},
-            **{tz.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in tz.DEPTHS}}
-    var = {**{tz.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in tz.DEPTHS},
-           **{tz.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in tz.DEPTHS}}
+    bias = {
+        **{tz.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in tz.DEPTHS},
+        **{tz.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in tz.DEPTHS},
+    }
+    var = {
+        **{tz.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in tz.DEPTHS},
+        **{tz.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in tz.DEPTHS},
+    }
     checks = tz.t4_checks(bias, var)
     assert len(checks) == 14 and all(ok for _, ok in checks)
     assert tz.verdict_from_checks(checks) == REPRODUCED
@@ -151,16 +156,18 @@ def _write_fake(exp, ds, learner, y, preds_by_rep, folds=2):
             split.append(np.full(rows.size, s))
             row.append(rows)
     write_npz(layout.split_plan(exp, ds), test=np.array(tests), repeat=np.array(repeat))
-    write_npz(layout.predictions(exp, learner, ds), proba=np.concatenate(proba),
-              split=np.concatenate(split), row=np.concatenate(row))
+    write_npz(
+        layout.predictions(exp, learner, ds),
+        proba=np.concatenate(proba),
+        split=np.concatenate(split),
+        row=np.concatenate(row),
+    )
 
 
 def test_decomposition_from_fake_predictions(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     y = np.array([0, 1, 2, 1, 0, 2])
-    preds = np.array([[0, 1, 2, 0, 0, 1],
-                      [0, 2, 2, 1, 1, 1],
-                      [0, 1, 1, 1, 2, 1]])
+    preds = np.array([[0, 1, 2, 0, 0, 1], [0, 2, 2, 1, 1, 1], [0, 1, 1, 1, 2, 1]])
     _write_fake("exp", "toy", "lrn", y, preds)
     pred, k = tz.repeated_predictions("exp", "toy", "lrn", len(y))
     np.testing.assert_array_equal(pred, preds)
@@ -190,8 +197,9 @@ class StubCtx:
     """The ReportContext members the ting2003 sections use, over fake predictions on disk."""
 
     def __init__(self, learners, names, ys, accs, fit_info=None):
-        self.exp = SimpleNamespace(name="ting2003", datasets={p: p.lower() for p in names},
-                                   protocol={"kind": "cv", "folds": 2, "repeats": 3})
+        self.exp = SimpleNamespace(
+            name="ting2003", datasets={p: p.lower() for p in names}, protocol={"kind": "cv", "folds": 2, "repeats": 3}
+        )
         self.datasets = dict(self.exp.datasets)
         self.unavailable = {}
         self.learners = learners
@@ -225,8 +233,11 @@ def _stub(tmp_path, learners):
             preds = np.where(rng.random((3, 40)) < 0.8, y, 1 - y)
             _write_fake("ting2003", p.lower(), x, y, preds)
             accs[x][p] = 100 * float(np.mean(preds == y))
-    info = {"blnbt0": {p.lower(): [{"kept": 100, "restarts": {"error>=0.5": 2, "error=0": int(p == "Pima")}}] * 6
-                       for p in names}}
+    info = {
+        "blnbt0": {
+            p.lower(): [{"kept": 100, "restarts": {"error>=0.5": 2, "error=0": int(p == "Pima")}}] * 6 for p in names
+        }
+    }
     return StubCtx(learners, names, ys, accs, info)
 
 
@@ -238,8 +249,9 @@ def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
     for title in ("## Table 2", "## Table 3", "## Table 4", "## Figure 3", "## Restarts", "## §6"):
         assert title in text
     assert "Pima (1.0)" in text  # ε = 0 restarts listed per domain
-    verdicts = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines()
-                if line.startswith("| T")}
+    verdicts = {
+        line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines() if line.startswith("| T")
+    }
     assert set(verdicts) == {"T1", "T2", "T3", "T4", "T5"} and verdicts["T5"] == f"**{REPRODUCED}**"
     assert (tmp_path / "reports/figures/ting2003/figure3_ratio_over_nb.png").stat().st_size > 1000
     # Table 4 on the fake predictions: bias + variance is each learner's pooled error
@@ -254,8 +266,9 @@ def test_sections_with_missing_learners_mark_claims_not_testable(tmp_path, monke
     ctx = _stub(tmp_path, ["nb_ting", "blnbt0"])
     text = "\n".join(paper.render(tz, ctx))
     assert "## Table 2" in text and "## Table 3" in text and "## Table 4" in text
-    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines()
-            if line.startswith("| T")}
+    rows = {
+        line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines() if line.startswith("| T")
+    }
     assert rows["T3"] == rows["T4"] == rows["T5"] == f"**{NOT_TESTABLE}**"
     assert rows["T1"] != f"**{NOT_TESTABLE}**"
 
@@ -264,16 +277,20 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
     """§3.2 (iii) section: per reading, mean depth over domains of the per-domain mean over splits, and the
     number of domains below depth 3, from LNBT's fit_info depth and BLNBT's base_mean depth."""
     monkeypatch.chdir(tmp_path)
-    learners = list(tz.LNBT.values()) + list(tz.BLNBT.values()) + list(tz.LNBT_NODE.values()) + \
-        list(tz.BLNBT_NODE.values())
+    learners = (
+        list(tz.LNBT.values()) + list(tz.BLNBT.values()) + list(tz.LNBT_NODE.values()) + list(tz.BLNBT_NODE.values())
+    )
     ctx = _stub(tmp_path, learners)
     depth = {"glass": [1, 2], "pima": [4, 4], "sonar": [2, 3]}  # domain means 1.5, 4, 2.5
     ctx._fit_info["lnbt10"] = {ds: [{"depth": v} for v in vs] for ds, vs in depth.items()}
     ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
     assert tz.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
     lines = tz.depth_section(ctx)
-    rows = {tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:6]]
-            for line in lines if line.startswith("| ")}
+    rows = {
+        tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:6]]
+        for line in lines
+        if line.startswith("| ")
+    }
     # mean depth (1.5 + 4 + 2.5) / 3, two domains below 3, the two deepest domains
     assert rows[("children (default)", "LNBT(10)")] == ["2.67", "2/3", "Pima 4.0, Sonar 2.5"]
     assert rows[("children (default)", "BLNBT(10)")][:2] == ["3.67", "1/3"]  # 2.5, 5, 3.5
@@ -294,8 +311,11 @@ def test_sections_hold_the_claims_table_once():
 
 def test_paper_yaml_names_only_learners_of_the_experiment():
     data = paper.paper_data("ting2003")
-    named = [x for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_multiway", "blnbt_multiway")
-             for x in data[key].values()] + list(data["depth"]["mean"])
+    named = [
+        x
+        for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_multiway", "blnbt_multiway")
+        for x in data[key].values()
+    ] + list(data["depth"]["mean"])
     learners = config.load_params(REPO / "params.yaml")["experiments"]["ting2003"]["learners"]
     assert set(named) <= set(learners)
     # every learner of the experiment is one of the paper's readings, and the depths are the paper's d

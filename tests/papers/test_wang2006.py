@@ -1,5 +1,6 @@
 """Wang et al. (2006) report: the paper-report contract (nbx.report.paper), paper.yaml against the published
 Table 1, and the readings section on a hand-made context (the other sections are tested in test_wang_kang.py)."""
+
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -24,7 +25,7 @@ def test_module_follows_the_paper_report_contract():
     named = set(data["learners"] + data["reference"] + readings) | set(data["names"]) | set(S.KERNEL_LEARNERS)
     learners = config.load_params(REPO / "params.yaml")["experiments"]["wang2006"]["learners"]
     assert named <= set(learners)
-    assert set(data["names"]) == set(learners)   # every learner of the experiment has a display name
+    assert set(data["names"]) == set(learners)  # every learner of the experiment has a display name
 
 
 def test_s1_count_matches_the_published_marks():
@@ -50,15 +51,21 @@ class FakeContext:
 
 
 def test_readings_section_pairs_each_default_with_its_alternative():
-    accs = {"snbtree": {"A": 80.0, "B": 70.0}, "snbtree_stdunit": {"A": 79.0, "B": 72.5},
-            "gnb": {"A": 75.0, "B": 60.0}, "gnb_stdunit": {"A": 75.5, "B": 60.0}}
+    accs = {
+        "snbtree": {"A": 80.0, "B": 70.0},
+        "snbtree_stdunit": {"A": 79.0, "B": 72.5},
+        "gnb": {"A": 75.0, "B": 60.0},
+        "gnb_stdunit": {"A": 75.5, "B": 60.0},
+    }
     lines = S.readings_section(FakeContext(accs))
     assert lines[2].endswith("Accuracy (%), mean over the 10 folds; claims S1-S3 use the defaults.")
-    assert ("| data set | S-NBTree | S-NBTree (h in std) | GNB (kernel) | GNB (h in std) "
-            "| S-NBTree − S-NBTree (h in std) | GNB (kernel) − GNB (h in std) |") in lines
+    assert (
+        "| data set | S-NBTree | S-NBTree (h in std) | GNB (kernel) | GNB (h in std) "
+        "| S-NBTree − S-NBTree (h in std) | GNB (kernel) − GNB (h in std) |"
+    ) in lines
     assert "| A | 80.00 | 79.00 | 75.00 | 75.50 | +1.00 | -0.50 |" in lines
-    assert "| **mean** |  |  |  |  | **-0.75** | **-0.25** |" in lines   # (1 - 2.5) / 2 and (-0.5 + 0) / 2
-    assert not any("Stopping rule" in line for line in lines)        # snbtree_rootstop did not run
+    assert "| **mean** |  |  |  |  | **-0.75** | **-0.25** |" in lines  # (1 - 2.5) / 2 and (-0.5 + 0) / 2
+    assert not any("Stopping rule" in line for line in lines)  # snbtree_rootstop did not run
     # a point is shown only when its first pair (S-NBTree's) ran
     without = {x: v for x, v in accs.items() if x != "snbtree_stdunit"}
     assert S.readings_section(FakeContext(without)) == []

@@ -1,5 +1,6 @@
 """Report sections of Wang et al. 2006 (S1-S3) and Kang & Tian 2006 (K1-K3): the verdict helpers on
 hand-made inputs, and the sections on a small hand-built experiment directory."""
+
 import json
 
 import numpy as np
@@ -7,15 +8,15 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from nbx.pipeline import layout
-from nbx.stats import significance as stats
 from nbx.data.prepare import Table
-from nbx.report import paper
-from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
-from nbx.report.paper import render
-from nbx.report.context import ReportContext
 from nbx.papers.kang2006 import report as kang2006
 from nbx.papers.wang2006 import report as wang2006
+from nbx.pipeline import layout
+from nbx.report import paper
+from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
+from nbx.report.context import ReportContext
+from nbx.report.paper import render
+from nbx.stats import significance as stats
 
 
 # ------------------------------------------------------------------------------------------ Wang helpers
@@ -25,11 +26,11 @@ def test_within_class_skewness_matches_hand_values_and_scipy():
     X = np.array([[0.0], [0.0], [3.0], [1.0], [2.0], [3.0], [4.0]])
     y = np.array([0, 0, 0, 1, 1, 1, 1])
     got = wang2006.within_class_skewness(X, y)
-    assert got[0] == pytest.approx(3 * (2 / 2 ** 1.5) / 7)
+    assert got[0] == pytest.approx(3 * (2 / 2**1.5) / 7)
     rng = np.random.default_rng(0)
     X = rng.exponential(size=(300, 3))
-    X[::7, 1] = np.nan                       # missing values are skipped
-    X[:, 2] = 5.0                            # constant within every class: no shape
+    X[::7, 1] = np.nan  # missing values are skipped
+    X[:, 2] = 5.0  # constant within every class: no shape
     y = rng.integers(0, 2, 300)
     got = wang2006.within_class_skewness(X, y)
     want = [sum((y == c).sum() * abs(sps.skew(X[y == c, 0])) for c in (0, 1)) / 300]
@@ -58,7 +59,7 @@ def test_pairwise_uses_the_nbx_tests():
     assert pw.loc["B", "diff"] == pytest.approx(-6.25)
     assert pw.loc["A", "p_t"] == stats.paired_t(a["A"], b["A"])
     assert pw.loc["B", "p_corr"] == stats.corrected_t(a["B"], b["B"], 0.25)
-    assert pw.loc["B", "p_corr"] > pw.loc["B", "p_t"]   # the correction only widens the test
+    assert pw.loc["B", "p_corr"] > pw.loc["B", "p_t"]  # the correction only widens the test
 
 
 def _pw(diffs, p=0.01):
@@ -83,7 +84,7 @@ def test_verdict_s2_by_rank_correlation():
     count = np.arange(12)
     assert wang2006.verdict_s2(frac * 5, frac, count).verdict == REPRODUCED
     assert wang2006.verdict_s2(-frac, frac, count).verdict == NOT_REPRODUCED
-    weak = np.array([0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1.5])   # rho > 0 but far from significant
+    weak = np.array([0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1.5])  # rho > 0 but far from significant
     rho, p = wang2006.spearman(frac, weak)
     assert rho > 0 and p > 0.05
     assert wang2006.verdict_s2(weak, frac, count).verdict == PARTLY
@@ -92,7 +93,7 @@ def test_verdict_s2_by_rank_correlation():
 
 def test_verdict_s3_parts():
     skew = pd.Series([0.1, 0.5, 1.0, 2.0], index=[f"d{i}" for i in range(4)])
-    up = _pw([0.1, 0.5, 1.0, 2.0])                          # advantage grows with skewness
+    up = _pw([0.1, 0.5, 1.0, 2.0])  # advantage grows with skewness
     assert wang2006.verdict_s3(up, up, up, skew).verdict == REPRODUCED
     down = _pw([-0.1, -0.5, -1.0, -2.0])
     v = wang2006.verdict_s3(down, down, up, skew)
@@ -103,7 +104,7 @@ def test_verdict_s3_parts():
 
 # ------------------------------------------------------------------------------------------ Kang helpers
 def test_wilcoxon_row_hand_values():
-    r = kang2006.wilcoxon_row([1.0, 2.0, 3.0], [2.0, 2.0, 5.0])   # d = -1, 0, -2: two wins, one tie
+    r = kang2006.wilcoxon_row([1.0, 2.0, 3.0], [2.0, 2.0, 5.0])  # d = -1, 0, -2: two wins, one tie
     assert (r["wins"], r["losses"], r["ties"]) == (2, 0, 1)
     # exact null of 2 non-zero ranks: P(T+ = 0) = 1/4
     assert r["p_less"] == pytest.approx(0.25) and r["p"] == pytest.approx(0.5)
@@ -113,16 +114,20 @@ def test_wilcoxon_row_hand_values():
 
 
 def _row(mean_a, mean_b, p, n=20):
-    return {"n": n, "wins": 0, "losses": 0, "ties": 0, "mean_a": mean_a, "mean_b": mean_b, "p": p,
-            "p_less": p / 2}
+    return {"n": n, "wins": 0, "losses": 0, "ties": 0, "mean_a": mean_a, "mean_b": mean_b, "p": p, "p_less": p / 2}
 
 
 def test_verdict_k1():
-    claim = {"nb_kang": _row(13, 15, 0.01), "nb_laplace": _row(13, 14, 0.02), "lr_kang": _row(13, 15, 0.03),
-             "tan_bayes": _row(13, 14, 0.3), "c45_kang": _row(13, 17, 0.2)}
+    claim = {
+        "nb_kang": _row(13, 15, 0.01),
+        "nb_laplace": _row(13, 14, 0.02),
+        "lr_kang": _row(13, 15, 0.03),
+        "tan_bayes": _row(13, 14, 0.3),
+        "c45_kang": _row(13, 17, 0.2),
+    }
     assert kang2006.verdict_k1(claim).verdict == REPRODUCED
-    assert kang2006.verdict_k1({**claim, "tan_bayes": _row(13, 16, 0.001)}).verdict == PARTLY   # too strong
-    assert kang2006.verdict_k1({**claim, "nb_laplace": _row(13, 14, 0.2)}).verdict == PARTLY    # one NB only
+    assert kang2006.verdict_k1({**claim, "tan_bayes": _row(13, 16, 0.001)}).verdict == PARTLY  # too strong
+    assert kang2006.verdict_k1({**claim, "nb_laplace": _row(13, 14, 0.2)}).verdict == PARTLY  # one NB only
     assert kang2006.verdict_k1({**claim, "lr_kang": _row(13, 15, 0.2)}).verdict == PARTLY
     none = {**claim, "nb_kang": _row(16, 15, 0.01), "nb_laplace": _row(16, 15, 0.01), "lr_kang": _row(13, 15, 0.4)}
     assert kang2006.verdict_k1(none).verdict == NOT_REPRODUCED
@@ -130,7 +135,7 @@ def test_verdict_k1():
     assert kang2006.verdict_k1({}).verdict == NOT_TESTABLE
 
 
-CLAIMED = {"hbayes_nb": 13.23, "hbayes_tan": 13.68}   # the paper's averages (Table 1), shown beside ours
+CLAIMED = {"hbayes_nb": 13.23, "hbayes_tan": 13.68}  # the paper's averages (Table 1), shown beside ours
 
 
 def test_verdict_k2():
@@ -139,16 +144,16 @@ def test_verdict_k2():
     assert v.verdict == REPRODUCED and "Claimed over all 20: HBayes-NB 13.23, HBayes-TAN 13.68." in v.evidence
     assert kang2006.verdict_k2({"hbayes_nb": 11.0, "nb_kang": 14.2}, paper, CLAIMED).verdict == PARTLY
     close = {"hbayes_nb": 13.0, "nb_kang": 13.5}
-    assert kang2006.verdict_k2({"hbayes_nb": 13.6, "nb_kang": 13.2}, close, CLAIMED).verdict == PARTLY   # NB lowest
+    assert kang2006.verdict_k2({"hbayes_nb": 13.6, "nb_kang": 13.2}, close, CLAIMED).verdict == PARTLY  # NB lowest
     assert kang2006.verdict_k2({"hbayes_nb": 18.0, "nb_kang": 15.0}, paper, CLAIMED).verdict == NOT_REPRODUCED
 
 
 def test_verdict_k3():
-    slightly = _row(13.7, 13.2, 0.4)        # HBayes-TAN error vs HBayes-NB error; work = logistic fits
+    slightly = _row(13.7, 13.2, 0.4)  # HBayes-TAN error vs HBayes-NB error; work = logistic fits
     k3 = kang2006.verdict_k3([10.0, 20.0], [1.0, 2.0], slightly, CLAIMED, [40, 60], [4, 6])
     assert k3.verdict == REPRODUCED and "ratio 10.0" in k3.evidence and "Newton iterations 100 vs 10" in k3.evidence
     assert "the paper: 13.68 vs 13.23" in k3.evidence
-    assert kang2006.verdict_k3([10.0, 20.0], [8.0, 15.0], slightly, CLAIMED).verdict == PARTLY    # ratio 1.3
+    assert kang2006.verdict_k3([10.0, 20.0], [8.0, 15.0], slightly, CLAIMED).verdict == PARTLY  # ratio 1.3
     assert kang2006.verdict_k3([10.0, 20.0], [1.0, 2.0], _row(12.0, 13.2, 0.4), CLAIMED).verdict == PARTLY
     assert kang2006.verdict_k3([10.0, 20.0], [1.0, 2.0], _row(18.0, 13.2, 0.01), CLAIMED).verdict == PARTLY
     assert kang2006.verdict_k3([1.0], [2.0], _row(12.0, 13.2, 0.4), CLAIMED).verdict == NOT_REPRODUCED
@@ -162,31 +167,66 @@ def _experiment(root, name, datasets, learners, accuracy, folds, published, fit=
     for ds in datasets.values():
         for x in learners:
             for s in range(folds):
-                rows.append({"dataset": ds, "learner": x, "split": s, "repeat": 0, "test_rows": 10,
-                             "accuracy": accuracy(ds, x, s)})
+                rows.append(
+                    {
+                        "dataset": ds,
+                        "learner": x,
+                        "split": s,
+                        "repeat": 0,
+                        "test_rows": 10,
+                        "accuracy": accuracy(ds, x, s),
+                    }
+                )
     frame = pd.DataFrame(rows)
-    metrics = {ds: {x: {"acc": 100 * g["accuracy"].mean(), "acc_std": 100 * g["accuracy"].std(ddof=1),
-                        "err": 100 - 100 * g["accuracy"].mean(), "splits": folds}
-                    for x, g in frame[frame["dataset"] == ds].groupby("learner")} for ds in datasets.values()}
+    metrics = {
+        ds: {
+            x: {
+                "acc": 100 * g["accuracy"].mean(),
+                "acc_std": 100 * g["accuracy"].std(ddof=1),
+                "err": 100 - 100 * g["accuracy"].mean(),
+                "splits": folds,
+            }
+            for x, g in frame[frame["dataset"] == ds].groupby("learner")
+        }
+        for ds in datasets.values()
+    }
     layout.RESULTS.mkdir(parents=True, exist_ok=True)
     layout.results(name, "json").write_text(json.dumps(metrics))
     frame.to_csv(layout.results(name), index=False)
     layout.prepared(name).mkdir(parents=True, exist_ok=True)
-    layout.availability(name).write_text(json.dumps({ds: {"available": True, "reason": ""}
-                                                     for ds in datasets.values()}))
+    layout.availability(name).write_text(
+        json.dumps({ds: {"available": True, "reason": ""} for ds in datasets.values()})
+    )
     for x in learners:
         seconds = (fit or {}).get(x, 1.0)
         layout.predictions(name, x).mkdir(parents=True, exist_ok=True)
-        (layout.predictions(name, x) / "timings.json").write_text(json.dumps(
-            {ds: {"fit_seconds": seconds, "predict_seconds": 0.1, "wall_seconds": seconds + 0.5}
-             for ds in datasets.values()}))
-    for x, per_split in (fit_info or {}).items():   # the same fit_info for every data set and split
-        (layout.predictions(name, x) / "fit_info.json").write_text(json.dumps(
-            {ds: [per_split] * folds for ds in datasets.values()}))
+        (layout.predictions(name, x) / "timings.json").write_text(
+            json.dumps(
+                {
+                    ds: {"fit_seconds": seconds, "predict_seconds": 0.1, "wall_seconds": seconds + 0.5}
+                    for ds in datasets.values()
+                }
+            )
+        )
+    for x, per_split in (fit_info or {}).items():  # the same fit_info for every data set and split
+        (layout.predictions(name, x) / "fit_info.json").write_text(
+            json.dumps({ds: [per_split] * folds for ds in datasets.values()})
+        )
     learner_blocks = {x: {"class": "NaiveBayes"} for x in learners}
-    return {"seed": 0, "learners": learner_blocks, "experiments": {name: {
-        "datasets": datasets, "protocol": {"kind": "cv", "folds": folds, "repeats": 1}, "discretizer": {"kind": "mdl"},
-        "impute": "mode", "learners": learners, "published": published}}}
+    return {
+        "seed": 0,
+        "learners": learner_blocks,
+        "experiments": {
+            name: {
+                "datasets": datasets,
+                "protocol": {"kind": "cv", "folds": folds, "repeats": 1},
+                "discretizer": {"kind": "mdl"},
+                "impute": "mode",
+                "learners": learners,
+                "published": published,
+            }
+        },
+    }
 
 
 def test_kang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
@@ -197,31 +237,52 @@ def test_kang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
     # data sets and win 1 point on three (T- = 15, T+ = 6 of n = 6: p = 0.31, not significant);
     # HBayes-TAN loses 0.5 or wins 0.25 (mean error higher, not significant)
     mixed = [0.02, -0.01, 0.02, -0.01, 0.02, -0.01, 0.0, 0.0]
-    gap = {"hbayes_nb": [0.0] * 8, "hbayes_tan": [0.005, -0.0025] * 4, "nb_kang": [0.03] * 8,
-           "nb_laplace": [0.035] * 8, "lr_kang": [0.04] * 8, "c45_kang": mixed, "tan_bayes": mixed,
-           "tan": [0.01] * 8, "hbayes_tan_cmi": [0.01] * 8}
+    gap = {
+        "hbayes_nb": [0.0] * 8,
+        "hbayes_tan": [0.005, -0.0025] * 4,
+        "nb_kang": [0.03] * 8,
+        "nb_laplace": [0.035] * 8,
+        "lr_kang": [0.04] * 8,
+        "c45_kang": mixed,
+        "tan_bayes": mixed,
+        "tan": [0.01] * 8,
+        "hbayes_tan_cmi": [0.01] * 8,
+    }
 
     def accuracy(ds, x, s):
         i = [p.lower() for p in names].index(ds)
         return 0.8 - gap[x][i] - 0.01 * i + 0.002 * s
 
-    spec = [{"table": "kang2006_table1.csv", "metric": "error_fraction",
-             "columns": {"hbayes_nb": "hbayes_nb_err", "hbayes_tan": "hbayes_tan_err", "nb_kang": "nb_err",
-                         "lr_kang": "lr_err", "c45_kang": "c45_err", "tan_bayes": "tan_err"}}]
-    work = {"hbayes_nb": {"s1": [0, 1], "n_lr_fits": 60, "n_newton_iterations": 600},
-            "hbayes_tan": {"s1": [], "n_lr_fits": 10, "n_newton_iterations": 80},
-            "lr_kang": {"n_iter": 21, "converged": True}}
+    spec = [
+        {
+            "table": "kang2006_table1.csv",
+            "metric": "error_fraction",
+            "columns": {
+                "hbayes_nb": "hbayes_nb_err",
+                "hbayes_tan": "hbayes_tan_err",
+                "nb_kang": "nb_err",
+                "lr_kang": "lr_err",
+                "c45_kang": "c45_err",
+                "tan_bayes": "tan_err",
+            },
+        }
+    ]
+    work = {
+        "hbayes_nb": {"s1": [0, 1], "n_lr_fits": 60, "n_newton_iterations": 600},
+        "hbayes_tan": {"s1": [], "n_lr_fits": 10, "n_newton_iterations": 80},
+        "lr_kang": {"n_iter": 21, "converged": True},
+    }
     params = _experiment(tmp_path, "kang2006", datasets, kang2006.TABLE1, accuracy, 5, spec, fit_info=work)
     text = "\n".join(render(kang2006, ReportContext.load(params, "kang2006")))
-    assert "| Annealing | 19.60 ± 0.32 | 11.16 |" in text     # 100 - mean(80.0 .. 80.8); pub. .1116
+    assert "| Annealing | 19.60 ± 0.32 | 11.16 |" in text  # 100 - mean(80.0 .. 80.8); pub. .1116
     # vs NB and LR: 8 wins of 8, exact two-sided p = 2 / 2**8
-    assert f"w/l/t 8/0/0, two-sided p = {2 / 2 ** 8:.3f}" in text
+    assert f"w/l/t 8/0/0, two-sided p = {2 / 2**8:.3f}" in text
     assert "| K1 | **reproduced** |" in text
-    assert "| K3 | **reproduced** |" in text and "ratio 6.0" in text   # 8 x 5 x 60 vs 8 x 5 x 10 fits
+    assert "| K3 | **reproduced** |" in text and "ratio 6.0" in text  # 8 x 5 x 60 vs 8 x 5 x 10 fits
     assert "Newton iterations 24000 vs 3200" in text
     assert "gradient tolerance in 40 of 40 folds" in text
     assert "S1 is empty in 0 of 5 folds" in text
-    assert "| NB (+1) |" in text and "| TAN (CMI) |" in text   # both readings in the Wilcoxon table
+    assert "| NB (+1) |" in text and "| TAN (CMI) |" in text  # both readings in the Wilcoxon table
     # K2: our averages (about 23 %) are far from the paper's over the same data sets
     assert "| K2 | **partly reproduced** |" in text
     # the paper's averages over its 20 data sets: the Average row of kang2006_table1.csv
@@ -234,11 +295,13 @@ def test_wang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
     names = {"Australian": "australian", "Breast": "breast-cancer", "Diabetes": "diabetes"}
     layout.prepared("wang2006").mkdir(parents=True)
     numeric = {"australian": 2, "breast-cancer": 0, "diabetes": 4}
-    for ds, k in numeric.items():   # 4 attributes, k of them numeric (skewed), the rest nominal
-        X = np.column_stack([rng.exponential(size=40) for _ in range(k)]
-                            + [rng.integers(0, 3, 40).astype(float) for _ in range(4 - k)])
-        attrs = [{"name": f"a{j}", "kind": "numeric", "values": []} for j in range(k)] + \
-                [{"name": f"a{j}", "kind": "nominal", "values": ["x", "y", "z"]} for j in range(k, 4)]
+    for ds, k in numeric.items():  # 4 attributes, k of them numeric (skewed), the rest nominal
+        X = np.column_stack(
+            [rng.exponential(size=40) for _ in range(k)] + [rng.integers(0, 3, 40).astype(float) for _ in range(4 - k)]
+        )
+        attrs = [{"name": f"a{j}", "kind": "numeric", "values": []} for j in range(k)] + [
+            {"name": f"a{j}", "kind": "nominal", "values": ["x", "y", "z"]} for j in range(k, 4)
+        ]
         Table(ds, X, rng.integers(0, 2, 40), attrs, ["0", "1"]).save(layout.prepared("wang2006", ds))
     learners = wang2006.PAPER + wang2006.REFERENCE
     # S-NBTree's advantage over NBTree grows with the number of numeric attributes (S2), kernel > Gauss (S3)
@@ -247,15 +310,20 @@ def test_wang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
     def accuracy(ds, x, s):
         return 0.7 + bonus.get(x, 0) * (1 + numeric[ds]) + 0.01 * (s % 2)
 
-    spec = [{"table": "wang2006_table1.csv", "metric": "accuracy_pct",
-             "columns": {"c45": "c45_acc", "nbtree": "nbtree_acc", "snbtree": "snbtree_acc"}}]
+    spec = [
+        {
+            "table": "wang2006_table1.csv",
+            "metric": "accuracy_pct",
+            "columns": {"c45": "c45_acc", "nbtree": "nbtree_acc", "snbtree": "snbtree_acc"},
+        }
+    ]
     params = _experiment(tmp_path, "wang2006", names, learners, accuracy, 4, spec)
     text = "\n".join(paper.render(wang2006, ReportContext.load(params, "wang2006")))
     assert "| Diabetes | 4/4 | +5.00 |" in text
     assert "| Breast | 0/4 | +1.00 |" in text
-    assert "| S1 | **partly reproduced** |" not in text   # 3 wins of 3 where the paper had 2 (Australian ×)
+    assert "| S1 | **partly reproduced** |" not in text  # 3 wins of 3 where the paper had 2 (Australian ×)
     assert "| S1 | **reproduced** |" in text
-    assert "| S2 | **reproduced** |" not in text           # n = 3 cannot reach p < 0.05
+    assert "| S2 | **reproduced** |" not in text  # n = 3 cannot reach p < 0.05
     assert "| S2 | **partly reproduced** |" in text
     # S3 over the two data sets with numeric attributes; Breast (all nominal) is left out
     assert "| Australian | 2 |" in text and "| Breast | 0 |" not in text

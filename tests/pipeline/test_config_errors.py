@@ -1,5 +1,6 @@
 """Every mistake in params.yaml ends as one line naming file, line and key (no tracebacks, no raw Python
 errors), with a did-you-mean where a name is unknown."""
+
 import copy
 from pathlib import Path
 
@@ -7,8 +8,8 @@ import pytest
 import yaml
 
 from nbx.pipeline import config
-from nbx.pipeline.learners import build_learner
 from nbx.pipeline.inputs import MissingInputError, load_plan
+from nbx.pipeline.learners import build_learner
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = yaml.safe_load((REPO / "params.yaml").read_text())
@@ -21,50 +22,135 @@ def _set(d: dict, keys: tuple, value):
 
 
 CASES = [  # (keys to change, new value, what to call, phrase expected in the message)
-    (("experiments", "kang2006", "protocol", "folds"), "ten", "experiment",
-     "experiments.kang2006.protocol.folds: 'ten' must be an integer >= 2"),
-    (("experiments", "ting2003", "protocol", "repeats"), 0, "experiment",
-     "experiments.ting2003.protocol.repeats: 0 must be an integer >= 1"),
-    (("experiments", "wiering2003", "protocol", "test_fraction"), 1.5, "experiment",
-     "experiments.wiering2003.protocol.test_fraction: 1.5 must be a number in (0, 1)"),
-    (("experiments", "wiering2003", "protocol", "kind"), "loo", "experiment",
-     "experiments.wiering2003.protocol.kind: 'loo' must be one of ('cv', 'holdout')"),
-    (("experiments", "kang2006", "protocol", "fold"), 10, "experiment",
-     "experiments.kang2006.protocol.fold: unknown key for kind 'cv'; did you mean folds"),
-    (("experiments", "kang2006", "protocol", "stratified"), "yes", "experiment",
-     "experiments.kang2006.protocol.stratified: 'yes' must be true or false"),
-    (("experiments", "kang2006", "impute"), "median", "experiment",
-     "experiments.kang2006.impute: 'median' must be one of (None, 'mode', 'mode_after_discretize')"),
-    (("experiments", "kang2006", "reference"), "nb", "experiment",
-     "experiments.kang2006.reference: 'nb' is not one of the experiment's learners"),
-    (("experiments", "kang2006", "learners", 0), "hbayes_nbb", "experiment",
-     "experiments.kang2006.learners.0: unknown learner 'hbayes_nbb'; did you mean hbayes_nb"),
-    (("experiments", "kang2006", "datasets"), [], "experiment",
-     "experiments.kang2006.datasets: must be a non-empty list or mapping"),
-    (("experiments", "benchmark", "limited", "max_rows"), 0, "experiment",
-     "experiments.benchmark.limited.max_rows: 0 must be an integer >= 1"),
-    (("experiments", "benchmark", "limited", "learners", 0), "lr_kangg", "experiment",
-     "experiments.benchmark.limited.learners.0: 'lr_kangg' is not one of the experiment's learners; did you mean lr_kang"),
-    (("experiments", "benchmark", "limited", "learners", 0), "nb_laplace", "experiment",
-     "experiments.benchmark.limited.learners.0: 'nb_laplace' is the reference learner, which must run on every"),
-    (("experiments", "benchmark", "limited", "max_row"), 10, "experiment",
-     "experiments.benchmark.limited.max_row: unknown key; did you mean max_rows"),
+    (
+        ("experiments", "kang2006", "protocol", "folds"),
+        "ten",
+        "experiment",
+        "experiments.kang2006.protocol.folds: 'ten' must be an integer >= 2",
+    ),
+    (
+        ("experiments", "ting2003", "protocol", "repeats"),
+        0,
+        "experiment",
+        "experiments.ting2003.protocol.repeats: 0 must be an integer >= 1",
+    ),
+    (
+        ("experiments", "wiering2003", "protocol", "test_fraction"),
+        1.5,
+        "experiment",
+        "experiments.wiering2003.protocol.test_fraction: 1.5 must be a number in (0, 1)",
+    ),
+    (
+        ("experiments", "wiering2003", "protocol", "kind"),
+        "loo",
+        "experiment",
+        "experiments.wiering2003.protocol.kind: 'loo' must be one of ('cv', 'holdout')",
+    ),
+    (
+        ("experiments", "kang2006", "protocol", "fold"),
+        10,
+        "experiment",
+        "experiments.kang2006.protocol.fold: unknown key for kind 'cv'; did you mean folds",
+    ),
+    (
+        ("experiments", "kang2006", "protocol", "stratified"),
+        "yes",
+        "experiment",
+        "experiments.kang2006.protocol.stratified: 'yes' must be true or false",
+    ),
+    (
+        ("experiments", "kang2006", "impute"),
+        "median",
+        "experiment",
+        "experiments.kang2006.impute: 'median' must be one of (None, 'mode', 'mode_after_discretize')",
+    ),
+    (
+        ("experiments", "kang2006", "reference"),
+        "nb",
+        "experiment",
+        "experiments.kang2006.reference: 'nb' is not one of the experiment's learners",
+    ),
+    (
+        ("experiments", "kang2006", "learners", 0),
+        "hbayes_nbb",
+        "experiment",
+        "experiments.kang2006.learners.0: unknown learner 'hbayes_nbb'; did you mean hbayes_nb",
+    ),
+    (
+        ("experiments", "kang2006", "datasets"),
+        [],
+        "experiment",
+        "experiments.kang2006.datasets: must be a non-empty list or mapping",
+    ),
+    (
+        ("experiments", "benchmark", "limited", "max_rows"),
+        0,
+        "experiment",
+        "experiments.benchmark.limited.max_rows: 0 must be an integer >= 1",
+    ),
+    (
+        ("experiments", "benchmark", "limited", "learners", 0),
+        "lr_kangg",
+        "experiment",
+        "experiments.benchmark.limited.learners.0: 'lr_kangg' is not one of the experiment's learners; did you mean lr_kang",
+    ),
+    (
+        ("experiments", "benchmark", "limited", "learners", 0),
+        "nb_laplace",
+        "experiment",
+        "experiments.benchmark.limited.learners.0: 'nb_laplace' is the reference learner, which must run on every",
+    ),
+    (
+        ("experiments", "benchmark", "limited", "max_row"),
+        10,
+        "experiment",
+        "experiments.benchmark.limited.max_row: unknown key; did you mean max_rows",
+    ),
     (("seed",), -5, "load", "seed: -5 must be a non-negative integer"),
     (("seed",), "2026", "load", "seed: '2026' must be a non-negative integer"),
-    (("learners", "nb_kang", "class"), "NaiveBayse", "learner",
-     "learners.nb_kang.class: unknown learner class 'NaiveBayse'; did you mean NaiveBayes"),
-    (("learners", "nb_kang", "alpah"), 1, "learner",
-     "learners.nb_kang.alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?"),
+    (
+        ("learners", "nb_kang", "class"),
+        "NaiveBayse",
+        "learner",
+        "learners.nb_kang.class: unknown learner class 'NaiveBayse'; did you mean NaiveBayes",
+    ),
+    (
+        ("learners", "nb_kang", "alpah"),
+        1,
+        "learner",
+        "learners.nb_kang.alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?",
+    ),
     (("learners", "lr_kang", "input"), "codes", "learner", "learners.lr_kang.input: 'codes' must be one of"),
-    (("learners", "nb_kang"), "NaiveBayes", "learner", "learners.nb_kang: 'NaiveBayes' must be a mapping with a 'class' key"),
-    (("learners", "nb_wiering", "all_classes"), "yes", "learner",
-     "learners.nb_wiering.all_classes: 'yes' must be true or false"),
-    (("learners", "c45", "all_classes"), True, "learner",
-     "learners.c45.all_classes: C45Tree has no 'classes' parameter to set"),
-    (("learners", "lnbt3", "numeric_ordinal"), "yes", "learner",
-     "learners.lnbt3.numeric_ordinal: 'yes' must be true or false"),
-    (("learners", "nb_ting", "numeric_ordinal"), True, "learner",
-     "learners.nb_ting.numeric_ordinal: NaiveBayes has no 'ordinal' parameter to set"),
+    (
+        ("learners", "nb_kang"),
+        "NaiveBayes",
+        "learner",
+        "learners.nb_kang: 'NaiveBayes' must be a mapping with a 'class' key",
+    ),
+    (
+        ("learners", "nb_wiering", "all_classes"),
+        "yes",
+        "learner",
+        "learners.nb_wiering.all_classes: 'yes' must be true or false",
+    ),
+    (
+        ("learners", "c45", "all_classes"),
+        True,
+        "learner",
+        "learners.c45.all_classes: C45Tree has no 'classes' parameter to set",
+    ),
+    (
+        ("learners", "lnbt3", "numeric_ordinal"),
+        "yes",
+        "learner",
+        "learners.lnbt3.numeric_ordinal: 'yes' must be true or false",
+    ),
+    (
+        ("learners", "nb_ting", "numeric_ordinal"),
+        True,
+        "learner",
+        "learners.nb_ting.numeric_ordinal: NaiveBayes has no 'ordinal' parameter to set",
+    ),
 ]
 
 
@@ -120,4 +206,4 @@ def test_limited_learners_run_only_within_every_size_limit():
         assert exp.runs_on(learner, rows, attributes, 26)  # no class limit given: none applies
         assert not exp.runs_on(learner, rows + 1, attributes, 2)
         assert not exp.runs_on(learner, rows, attributes + 1, 2)
-    assert exp.runs_on("nb_laplace", 10 ** 9, 10 ** 6, 1000)  # not limited
+    assert exp.runs_on("nb_laplace", 10**9, 10**6, 1000)  # not limited

@@ -1,6 +1,7 @@
 """One implementation of the protocol: the pipeline's stages (split -> discretize -> train -> evaluate, through their
 files) and :func:`nbx.protocol.crossval.cross_validate` (in memory; what ``nbx evaluate`` runs) give the same plan,
 the same per-split predictions byte for byte and the same per-split scores."""
+
 from pathlib import Path
 
 import numpy as np
@@ -47,10 +48,21 @@ def data_csv(tmp_path_factory) -> Path:
 
 
 def params_for(name: str, dataset: str, protocol: dict, impute, learners: list[str], seed: int) -> config.Params:
-    return config.as_params({
-        "seed": seed, "learners": {x: LEARNERS[x] for x in learners},
-        "experiments": {name: {"datasets": {dataset: dataset}, "protocol": protocol, "discretizer": {"kind": "mdl"},
-                               "impute": impute, "learners": learners}}})
+    return config.as_params(
+        {
+            "seed": seed,
+            "learners": {x: LEARNERS[x] for x in learners},
+            "experiments": {
+                name: {
+                    "datasets": {dataset: dataset},
+                    "protocol": protocol,
+                    "discretizer": {"kind": "mdl"},
+                    "impute": impute,
+                    "learners": learners,
+                }
+            },
+        }
+    )
 
 
 def run_stages(params: config.Params, name: str, table, plan: tuple | None = None) -> None:
@@ -80,17 +92,22 @@ def assert_same_as_stages(cv, name: str, dataset: str, learners: list[str]) -> N
     for learner in learners:
         stored = [r[5:] for r in rows if r[1] == learner]
         scores = cv.scores[learner]
-        assert stored == [[f"{scores[m][s]:.6f}" for m in ("accuracy", *PROBABILITY_SCORES)]
-                          for s in range(len(cv.test))], learner
+        assert stored == [
+            [f"{scores[m][s]:.6f}" for m in ("accuracy", *PROBABILITY_SCORES)] for s in range(len(cv.test))
+        ], learner
 
 
-@pytest.mark.parametrize("protocol, impute, n_splits", [
-    ({"kind": "cv", "folds": 3, "repeats": 2, "stratified": True}, "mode_after_discretize", 6),
-    ({"kind": "cv", "folds": 10, "folds_by_dataset": {"toy": 4}, "stratified": False}, "mode", 4),
-    ({"kind": "holdout", "repeats": 3, "test_fraction": 0.3, "stratified": True}, None, 3),
-])
-def test_cross_validate_with_pipeline_seeds_equals_the_stages(data_csv, tmp_path, monkeypatch, protocol, impute,
-                                                              n_splits):
+@pytest.mark.parametrize(
+    "protocol, impute, n_splits",
+    [
+        ({"kind": "cv", "folds": 3, "repeats": 2, "stratified": True}, "mode_after_discretize", 6),
+        ({"kind": "cv", "folds": 10, "folds_by_dataset": {"toy": 4}, "stratified": False}, "mode", 4),
+        ({"kind": "holdout", "repeats": 3, "test_fraction": 0.3, "stratified": True}, None, 3),
+    ],
+)
+def test_cross_validate_with_pipeline_seeds_equals_the_stages(
+    data_csv, tmp_path, monkeypatch, protocol, impute, n_splits
+):
     table = read_table(str(data_csv)).table
     params = params_for("exp", "toy", protocol, impute, PIPELINE_LEARNERS, seed=11)
     monkeypatch.chdir(tmp_path)
@@ -105,10 +122,26 @@ def test_nbx_evaluate_equals_the_stages_on_its_plan(capsys, data_csv, tmp_path, 
     """nbx evaluate's per-split predictions are the pipeline's, for an experiment and data set named as the cell
     nbx evaluate seeds its learners by and with the plan nbx evaluate made (seeded by --seed alone)."""
     runs = []
-    monkeypatch.setattr(cli_evaluate, "cross_validate", lambda *a, **k: runs.append(cross_validate(*a, **k)) or runs[-1])
+    monkeypatch.setattr(
+        cli_evaluate, "cross_validate", lambda *a, **k: runs.append(cross_validate(*a, **k)) or runs[-1]
+    )
     monkeypatch.chdir(REPO)
-    code = main(["evaluate", str(data_csv), "--learners", ",".join(CLI_LEARNERS), "--cv", "4", "--repeats", "2",
-                 "--impute", "mode", "--seed", "5"])
+    code = main(
+        [
+            "evaluate",
+            str(data_csv),
+            "--learners",
+            ",".join(CLI_LEARNERS),
+            "--cv",
+            "4",
+            "--repeats",
+            "2",
+            "--impute",
+            "mode",
+            "--seed",
+            "5",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     (cv,) = runs
@@ -126,9 +159,13 @@ def test_nbx_evaluate_equals_the_stages_on_its_plan(capsys, data_csv, tmp_path, 
 
 def test_a_plan_with_more_folds_than_rows_names_the_key(data_csv, tmp_path, monkeypatch):
     table = read_table(str(data_csv)).table
-    params = params_for("exp", "toy", {"kind": "cv", "folds": 10, "folds_by_dataset": {"toy": 153}}, None,
-                        ["nb_laplace"], seed=1)
+    params = params_for(
+        "exp", "toy", {"kind": "cv", "folds": 10, "folds_by_dataset": {"toy": 153}}, None, ["nb_laplace"], seed=1
+    )
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(config.ConfigError, match=r"^params\.yaml: experiments\.exp\.protocol\.folds_by_dataset\.toy: "
-                                                  r"153 must be at most the 152 rows of data set 'toy'$"):
+    with pytest.raises(
+        config.ConfigError,
+        match=r"^params\.yaml: experiments\.exp\.protocol\.folds_by_dataset\.toy: "
+        r"153 must be at most the 152 rows of data set 'toy'$",
+    ):
         run_stages(params, "exp", table)

@@ -1,5 +1,6 @@
 """The generated pipeline (nbx.pipeline.dvcgen): up to date with params.yaml, and every stage's code digest covers what
 the stage really imports."""
+
 import json
 import subprocess
 import sys
@@ -39,9 +40,14 @@ def test_a_cell_declares_the_table_it_reads_for_numeric_ordinal():
 
 def test_closure_follows_package_and_function_level_imports():
     files = set(dvcgen.closure([Path("src/nbx/pipeline/train.py")]))
-    assert {"src/nbx/__init__.py", "src/nbx/pipeline/config.py", "src/nbx/protocol/runner.py",
-            "src/nbx/pipeline/__init__.py", "src/nbx/protocol/__init__.py",
-            "src/nbx/protocol/folds.py"} <= files  # folds is imported inside a function
+    assert {
+        "src/nbx/__init__.py",
+        "src/nbx/pipeline/config.py",
+        "src/nbx/protocol/runner.py",
+        "src/nbx/pipeline/__init__.py",
+        "src/nbx/protocol/__init__.py",
+        "src/nbx/protocol/folds.py",
+    } <= files  # folds is imported inside a function
     assert "src/nbx/report/tables.py" not in files and "src/nbx/data/fetch.py" not in files
 
 
@@ -80,8 +86,13 @@ def _families():
 @pytest.mark.parametrize("fam", sorted(_families()))
 def test_code_digest_covers_every_module_a_cell_loads(fam):
     learner, deps = _families()[fam]
-    out = subprocess.run([sys.executable, "-c", LOADED, learner], cwd=REPO, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"})
+    out = subprocess.run(
+        [sys.executable, "-c", LOADED, learner],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr
     loaded = set(json.loads(out.stdout))
     assert loaded <= set(deps), f"{learner}: digest misses {sorted(loaded - set(deps))}"

@@ -1,6 +1,7 @@
 """Learner blocks (nbx.pipeline.learners): the registry is every learner class of nbx.models, found without
 importing them; a bad hyperparameter anywhere in a block, nested blocks too, stops the first stage of
 ``dvc repro`` and the train stage before any data is read, as one line naming file, line and key."""
+
 from __future__ import annotations
 
 import subprocess
@@ -18,16 +19,18 @@ ENV = {"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"}
 
 def test_registry_is_every_learner_class_of_nbx_models():
     """The registry reads the modules' class lines; importing them all must find the same classes."""
-    assert learners.CLASSES == {cls.__name__: f"{cls.__module__}:{cls.__name__}"
-                                for cls in estimator_classes("nbx.models")}
+    assert {
+        cls.__name__: f"{cls.__module__}:{cls.__name__}" for cls in estimator_classes("nbx.models")
+    } == learners.CLASSES
 
 
 def test_a_train_cell_imports_only_the_modules_of_its_learner():
-    code = ("import sys; from nbx.pipeline import config, learners, train; "
-            "learners.build_learner(config.load_params(), 'bagging_nb'); "
-            "print(sorted(m for m in sys.modules if m.startswith('nbx.models.')))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=ENV, capture_output=True, text=True,
-                         check=False)
+    code = (
+        "import sys; from nbx.pipeline import config, learners, train; "
+        "learners.build_learner(config.load_params(), 'bagging_nb'); "
+        "print(sorted(m for m in sys.modules if m.startswith('nbx.models.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=ENV, capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(["nbx.models.ensembles", "nbx.models.naive_bayes"])
 
@@ -52,27 +55,53 @@ learners:
 
 # (the block of learner ``bad``, its mistake as params.yaml:LINE: KEY: MESSAGE)
 MISTAKES = [
-    ("bad: {class: TAN, criterion: bayse}",
-     ("params.yaml:8: learners.bad.criterion: The 'criterion' parameter of TAN must be a str among {'cmi', 'bayes'}. "
-      "Got 'bayse' instead.")),
-    ("bad: {class: NaiveBayes, alpah: 1}",
-     "params.yaml:8: learners.bad.alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?"),
-    ("bad: {class: AdaBoostM1, n_estimators: ten}",
-     ("params.yaml:8: learners.bad.n_estimators: The 'n_estimators' parameter of AdaBoostM1 must be an int in the "
-      "range [1, inf). Got 'ten' instead.")),
-    ("bad:\n  class: AdaBoostM1\n  base:\n    class: NaiveBayes\n    alpha: -1",
-     ("params.yaml:12: learners.bad.base.alpha: The 'alpha' parameter of NaiveBayes must be a float in the range "
-      "[0.0, inf). Got -1 instead.")),
-    ("bad:\n  class: Bagging\n  base: {class: NaiveBayse}",
-     "params.yaml:10: learners.bad.base.class: unknown learner class 'NaiveBayse'; did you mean NaiveBayes?"),
-    ("bad:\n  class: SelfAdaptiveNBTree\n  leaf:\n    class: GeneralNB\n    density: kde",
-     ("params.yaml:12: learners.bad.leaf.density: The 'density' parameter of GeneralNB must be a str among "
-      "{'kernel', 'gaussian'}. Got 'kde' instead.")),
-    ("bad:\n  class: MUVofMUV\n  members:\n  - {class: MUV}\n  - {class: MUV, n_estimators: 0}",
-     ("params.yaml:12: learners.bad.members.1.n_estimators: The 'n_estimators' parameter of MUV must be an int in "
-      "the range [1, inf). Got 0 instead.")),
-    ("bad: {class: NaiveBayes, input: codes}",
-     "params.yaml:8: learners.bad.input: 'codes' must be one of ('discrete', 'mixed')"),
+    (
+        "bad: {class: TAN, criterion: bayse}",
+        (
+            "params.yaml:8: learners.bad.criterion: The 'criterion' parameter of TAN must be a str among {'cmi', 'bayes'}. "
+            "Got 'bayse' instead."
+        ),
+    ),
+    (
+        "bad: {class: NaiveBayes, alpah: 1}",
+        "params.yaml:8: learners.bad.alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?",
+    ),
+    (
+        "bad: {class: AdaBoostM1, n_estimators: ten}",
+        (
+            "params.yaml:8: learners.bad.n_estimators: The 'n_estimators' parameter of AdaBoostM1 must be an int in the "
+            "range [1, inf). Got 'ten' instead."
+        ),
+    ),
+    (
+        "bad:\n  class: AdaBoostM1\n  base:\n    class: NaiveBayes\n    alpha: -1",
+        (
+            "params.yaml:12: learners.bad.base.alpha: The 'alpha' parameter of NaiveBayes must be a float in the range "
+            "[0.0, inf). Got -1 instead."
+        ),
+    ),
+    (
+        "bad:\n  class: Bagging\n  base: {class: NaiveBayse}",
+        "params.yaml:10: learners.bad.base.class: unknown learner class 'NaiveBayse'; did you mean NaiveBayes?",
+    ),
+    (
+        "bad:\n  class: SelfAdaptiveNBTree\n  leaf:\n    class: GeneralNB\n    density: kde",
+        (
+            "params.yaml:12: learners.bad.leaf.density: The 'density' parameter of GeneralNB must be a str among "
+            "{'kernel', 'gaussian'}. Got 'kde' instead."
+        ),
+    ),
+    (
+        "bad:\n  class: MUVofMUV\n  members:\n  - {class: MUV}\n  - {class: MUV, n_estimators: 0}",
+        (
+            "params.yaml:12: learners.bad.members.1.n_estimators: The 'n_estimators' parameter of MUV must be an int in "
+            "the range [1, inf). Got 0 instead."
+        ),
+    ),
+    (
+        "bad: {class: NaiveBayes, input: codes}",
+        "params.yaml:8: learners.bad.input: 'codes' must be one of ('discrete', 'mixed')",
+    ),
 ]
 
 
@@ -99,8 +128,13 @@ def test_the_first_stage_and_the_train_stage_stop_before_reading_data(tmp_path, 
     """The params stage runs before every other stage of ``dvc repro``; the train stage checks its own learner
     before it reads its inputs (there are none here: it would fail on them otherwise)."""
     script, *args = stage.split()
-    out = subprocess.run([sys.executable, str(REPO / "stages" / script), *args], cwd=_repo(tmp_path, block), env=ENV,
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, str(REPO / "stages" / script), *args],
+        cwd=_repo(tmp_path, block),
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert (out.returncode, out.stdout, out.stderr) == (1, "", f"error: {message}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]  # nothing read, nothing written
-

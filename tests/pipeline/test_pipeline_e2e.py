@@ -1,5 +1,6 @@
 """A small end-to-end `dvc repro` of the real pipeline on a reduced params file, in a temporary git repository:
 outputs, determinism, a clean `git status` after a rerun, and which stages an edit re-runs."""
+
 import contextlib
 import json
 import os
@@ -13,15 +14,22 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
-SMALL = {"wiering2003": {"Iris": "iris", "Vote": "vote"},
-         "wang2006": {"Australian": "australian", "Coding": "coding"},
-         "lee2006": {"GLASS2": "glass2", "WAVEFORM": "waveform300"},
-         "kang2006": {"Iris": "iris", "Labor": "labor"},
-         "ting2003": {"LED24": "led24", "Coding": "coding"},
-         "benchmark": {"iris": "iris", "vote": "vote", "labor": "labor"}}
-LEARNERS = {"wiering2003": ["nb_wiering", "boosting_nb"], "wang2006": ["c45", "nb_laplace"],
-            "lee2006": ["nb_laplace", "muv_nb2_boot_bal_js"], "kang2006": ["nb_kang", "hbayes_nb"],
-            "ting2003": ["nb_ting", "blnbt1"], "benchmark": ["nb_laplace", "c45", "tan", "lr_kang"]}
+SMALL = {
+    "wiering2003": {"Iris": "iris", "Vote": "vote"},
+    "wang2006": {"Australian": "australian", "Coding": "coding"},
+    "lee2006": {"GLASS2": "glass2", "WAVEFORM": "waveform300"},
+    "kang2006": {"Iris": "iris", "Labor": "labor"},
+    "ting2003": {"LED24": "led24", "Coding": "coding"},
+    "benchmark": {"iris": "iris", "vote": "vote", "labor": "labor"},
+}
+LEARNERS = {
+    "wiering2003": ["nb_wiering", "boosting_nb"],
+    "wang2006": ["c45", "nb_laplace"],
+    "lee2006": ["nb_laplace", "muv_nb2_boot_bal_js"],
+    "kang2006": ["nb_kang", "hbayes_nb"],
+    "ting2003": ["nb_ting", "blnbt1"],
+    "benchmark": ["nb_laplace", "c45", "tan", "lr_kang"],
+}
 LIMITED = {"learners": ["lr_kang"], "max_rows": 200}  # benchmark: lr_kang on iris (150 rows) and labor (57) only
 ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
 
@@ -84,7 +92,8 @@ def small_params() -> dict:
     params["analyses"].update(  # the synthetic checks, small
         wiering2003={"xor_seeds": 2, "parity_seeds": 1, "parity_layers": [6], "parity_passes": 5},
         lee2006={"sizes": [300], "draws": 200, "queries": 5},
-        ting2003={"n_rows": 100, "n_estimators": 5})
+        ting2003={"n_rows": 100, "n_estimators": 5},
+    )
     return params
 
 
@@ -92,8 +101,9 @@ def small_params() -> dict:
 def project(tmp_path_factory, mirror):
     root = tmp_path_factory.mktemp("nbx")
     shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    shutil.copytree(REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.yaml", "dvc.lock",
-                                                                                      "__pycache__"))
+    shutil.copytree(
+        REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.yaml", "dvc.lock", "__pycache__")
+    )
     shutil.copytree(REPO / "data" / "local", root / "data" / "local")
     shutil.copy(REPO / "data" / ".gitignore", root / "data" / ".gitignore")
     params = small_params()
@@ -111,6 +121,7 @@ def project(tmp_path_factory, mirror):
 def test_repro_builds_metrics_results_and_reports(project):
     from nbx.data.catalogue import load_catalogue
     from nbx.data.fetch import mirror
+
     root, params, _ = project
     mirror_only = {n for n, e in load_catalogue().items() if e.source == "mirror-only"} if not mirror() else set()
     for name in params["experiments"]:
@@ -123,13 +134,14 @@ def test_repro_builds_metrics_results_and_reports(project):
             own = ["iris", "labor"] if learner in LIMITED["learners"] and name == "benchmark" else available
             assert sorted(ds for ds in results if learner in results[ds]) == sorted(own)
             assert summary["sets"] == len(own) == summary["wins"] + summary["ties"] + summary["losses"]
-            assert summary["acc"] == pytest.approx(
-                sum(results[ds][learner]["acc"] for ds in own) / len(own), abs=1e-3)
+            assert summary["acc"] == pytest.approx(sum(results[ds][learner]["acc"] for ds in own) / len(own), abs=1e-3)
         report = (root / "reports" / f"{name}.md").read_text()
         assert "Unavailable data sets" in report and "seconds" not in report
         assert (root / "reports" / "figures" / name / "accuracy.csv").exists()
     assert "Coding (`coding`)" in (root / "reports" / "wang2006.md").read_text()
-    assert "## All 4 learners on the 2 data sets within the size limits" in (root / "reports" / "benchmark.md").read_text()
+    assert (
+        "## All 4 learners on the 2 data sets within the size limits" in (root / "reports" / "benchmark.md").read_text()
+    )
     shown = run(["dvc", "metrics", "show"], root).stdout
     assert max(len(line) for line in shown.splitlines()) <= 160
     assert "metrics/kang2006/hbayes_nb.json" in shown
@@ -165,8 +177,7 @@ def test_editing_one_learner_reruns_only_its_cells(project):
         diff = json.loads(run(["dvc", "params", "diff", "--json"], root).stdout)["params.yaml"]
         assert diff["learners.nb_kang.prior"] == {"old": "kang", "new": "laplace"}
         out = run(["dvc", "repro"], root).stdout
-        assert ran(out) == {"params", "stages/train/kang2006/dvc.yaml:nb_kang", "evaluate@kang2006",
-                            "report@kang2006"}
+        assert ran(out) == {"params", "stages/train/kang2006/dvc.yaml:nb_kang", "evaluate@kang2006", "report@kang2006"}
 
 
 def test_editing_a_model_reruns_only_the_cells_that_import_it(project):

@@ -1,11 +1,11 @@
 """Per-fold preprocessing: the impute order of Kang & Tian (discretize, then the mode of the codes)."""
+
 import numpy as np
 
 from nbx.data.prepare import Table
 from nbx.protocol.folds import discretize_splits
 
-ATTRS = [{"name": "x", "kind": "numeric", "values": []},
-         {"name": "a", "kind": "nominal", "values": ["p", "q", "r"]}]
+ATTRS = [{"name": "x", "kind": "numeric", "values": []}, {"name": "a", "kind": "nominal", "values": ["p", "q", "r"]}]
 
 
 def _table(x, a):
@@ -22,12 +22,12 @@ def test_mode_after_discretize_uses_the_training_mode_of_the_codes_only():
     x = np.array([0.0, 0.1, 0.2, 0.3, 10.0, np.nan, np.nan, 5.0, 5.0, 5.0, 5.0, np.nan])
     a = np.array([0, 0, 1, 1, 1, np.nan, 2, 2, 2, 2, 2, np.nan])
     test = np.zeros(len(x), bool)
-    test[7:] = True                          # test rows: x = 5 (bin 5) and a = r (2) would be the modes
+    test[7:] = True  # test rows: x = 5 (bin 5) and a = r (2) would be the modes
     codes = _codes(_table(x, a), test, "mode_after_discretize")
-    assert codes[5, 0] == 0 and codes[11, 0] == 0   # the training mode bin of x, also for the test row
-    assert codes[5, 1] == 1 and codes[11, 1] == 1   # the training mode of a (q: 3 of 5 observed)
+    assert codes[5, 0] == 0 and codes[11, 0] == 0  # the training mode bin of x, also for the test row
+    assert codes[5, 1] == 1 and codes[11, 1] == 1  # the training mode of a (q: 3 of 5 observed)
     before = _codes(_table(x, a), test, "mode")
-    assert before[5, 0] == 2                        # imputing first: the training mean 2.12 -> bin 2
+    assert before[5, 0] == 2  # imputing first: the training mean 2.12 -> bin 2
     # test rows never influence the imputed value: change them and the training part stays the same
     x2, a2 = x.copy(), a.copy()
     x2[7:11], a2[7:11] = 0.25, 0

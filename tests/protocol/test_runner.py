@@ -1,14 +1,15 @@
 """The split runner: results depend neither on the number of workers nor on the backend; seeds follow seed
 names; a failing split is reported as one line naming the data set and split."""
+
 import numpy as np
 import pytest
 
-from nbx.pipeline import config
-from nbx.pipeline.learners import build_learner
-from nbx.protocol import runner
 from nbx.core.base import ordinal_params
 from nbx.models.muv import MUV
 from nbx.models.naive_bayes import NaiveBayes
+from nbx.pipeline import config
+from nbx.pipeline.learners import build_learner
+from nbx.protocol import runner
 from nbx.protocol.runner import SplitData, TrainError, run_datasets, run_splits
 
 PARAMS = config.load_params()
@@ -84,8 +85,10 @@ def test_seed_name_decides_the_random_members():
 def test_combiner_siblings_share_seed_names():
     for k in (2, 3, 4):
         for structure in ("nb", "tan"):
-            names = {build_learner(PARAMS, f"muv_{structure}{k}_boot_bal_{c}").seed_name
-                     for c in ("js", "mle", "sum_vote", "max_prob", "sum_prob", "min_var")}
+            names = {
+                build_learner(PARAMS, f"muv_{structure}{k}_boot_bal_{c}").seed_name
+                for c in ("js", "mle", "sum_vote", "max_prob", "sum_prob", "min_var")
+            }
             assert names == {f"muv_{structure}{k}_boot_bal"}
         assert build_learner(PARAMS, f"muv_nb{k}_ada_js").seed_name == f"adaboost_nb{k}"
         assert build_learner(PARAMS, f"adaboost_nb{k}").seed_name == f"adaboost_nb{k}"
@@ -117,14 +120,16 @@ def test_numeric_ordinal_gives_nested_trees_the_numeric_columns():
     the boosted trees then equal a run whose base was given that mask by hand."""
     from nbx.models.ensembles import AdaBoostM1
     from nbx.models.leveled_tree import LeveledNBTree
+
     rng = np.random.default_rng(3)
     n = 300
     X = np.column_stack([rng.integers(0, 6, n), rng.integers(0, 3, n), rng.integers(0, 5, n)])
     y = ((X[:, 0] >= 3) ^ (X[:, 2] >= 2)).astype(np.int64)
     test = np.zeros((2, n), bool)
     test[0, ::2], test[1, 1::2] = True, True
-    data = SplitData(y, test, 2, codes=np.stack([X] * 2), n_values=np.tile([6, 3, 5], (2, 1)),
-                     numeric=np.array([True, False, True]))
+    data = SplitData(
+        y, test, 2, codes=np.stack([X] * 2), n_values=np.tile([6, 3, 5], (2, 1)), numeric=np.array([True, False, True])
+    )
     boost = AdaBoostM1(LeveledNBTree(max_depth=2, min_split=10), n_estimators=5)
     auto = run_splits(boost, data, 7, ("e", "d", "l"), n_jobs=1, numeric_ordinal=True)
     by_hand = run_splits(boost.set_params(base__ordinal=[True, False, True]), data, 7, ("e", "d", "l"), n_jobs=1)

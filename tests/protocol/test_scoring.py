@@ -1,14 +1,12 @@
 """Probability metrics: a hand-computed example, per-split equals per-subset, and scikit-learn agreement."""
+
 import numpy as np
 import pytest
 
 from nbx.protocol import scoring
 
 # 3 classes; row 3 ties classes 0 and 1 (argmax picks 0); row 4's true class has probability 0
-P = np.array([[0.70, 0.20, 0.10],
-              [0.20, 0.50, 0.30],
-              [0.50, 0.50, 0.00],
-              [0.65, 0.35, 0.00]])
+P = np.array([[0.70, 0.20, 0.10], [0.20, 0.50, 0.30], [0.50, 0.50, 0.00], [0.65, 0.35, 0.00]])
 Y = np.array([0, 2, 1, 2])
 
 
@@ -49,12 +47,18 @@ def test_per_split_equals_each_subset_alone():
     assert set(out) == set(scoring.METRICS)
     p32 = proba.astype(np.float32).astype(np.float64)
     first_max = np.array([min(np.flatnonzero(r == r.max())) for r in p32])  # ties go to the lowest class index
-    np.testing.assert_array_equal(out["accuracy"], [np.sum(first_max[split == s] == y[split == s]) / np.sum(split == s)
-                                                    for s in range(5)])
+    np.testing.assert_array_equal(
+        out["accuracy"], [np.sum(first_max[split == s] == y[split == s]) / np.sum(split == s) for s in range(5)]
+    )
     for s in range(5):
         m = split == s
-        for name, fn in [("accuracy", scoring.accuracy), ("log_loss", scoring.log_loss),
-                         ("brier", scoring.brier), ("ece", scoring.ece), ("auc", scoring.macro_auc)]:
+        for name, fn in [
+            ("accuracy", scoring.accuracy),
+            ("log_loss", scoring.log_loss),
+            ("brier", scoring.brier),
+            ("ece", scoring.ece),
+            ("auc", scoring.macro_auc),
+        ]:
             assert out[name][s] == pytest.approx(fn(p32[m], y[m])[0], rel=1e-12), name
 
 
@@ -71,11 +75,17 @@ def test_agrees_with_scikit_learn():
         labels = list(range(k))
         assert scoring.accuracy(proba, y)[0] == pytest.approx(metrics.accuracy_score(y, proba.argmax(1)))
         assert scoring.log_loss(proba, y)[0] == pytest.approx(metrics.log_loss(y, proba, labels=labels))
-        auc = metrics.roc_auc_score(y, proba[:, 1]) if k == 2 else \
-            metrics.roc_auc_score(y, proba, multi_class="ovr", average="macro", labels=labels)
+        auc = (
+            metrics.roc_auc_score(y, proba[:, 1])
+            if k == 2
+            else metrics.roc_auc_score(y, proba, multi_class="ovr", average="macro", labels=labels)
+        )
         assert scoring.macro_auc(proba, y)[0] == pytest.approx(auc, abs=1e-12)
-        half = metrics.brier_score_loss(y, proba[:, 1]) * 2 if k == 2 else \
-            metrics.brier_score_loss(y, proba, labels=labels, scale_by_half=False)
+        half = (
+            metrics.brier_score_loss(y, proba[:, 1]) * 2
+            if k == 2
+            else metrics.brier_score_loss(y, proba, labels=labels, scale_by_half=False)
+        )
         assert scoring.brier(proba, y)[0] == pytest.approx(half)
     # a column of zeros (class never seen in training) that is the true class: both clip at float64 eps
     assert scoring.log_loss(P, Y)[0] == pytest.approx(metrics.log_loss(Y, P, labels=[0, 1, 2]))

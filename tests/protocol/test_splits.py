@@ -11,17 +11,16 @@ def test_repeated_stratified_cv_partitions_every_repeat():
     assert test.shape == (30, len(y)) and repeat.tolist() == list(np.repeat(np.arange(10), 3))
     for r in range(10):
         block = test[repeat == r]
-        assert np.all(block.sum(axis=0) == 1)                      # each row tested once per repeat
+        assert np.all(block.sum(axis=0) == 1)  # each row tested once per repeat
         counts = np.stack([np.bincount(y[m], minlength=3) for m in block])
         assert np.all(counts.max(axis=0) - counts.min(axis=0) <= 1)  # stratified
 
 
 def test_holdout_half_half():
     y = np.arange(101) % 4
-    test, repeat = make_plan(y, {"kind": "holdout", "repeats": 50, "test_fraction": 0.5},
-                             dataset_seed(1, "d"), "d")
+    test, _repeat = make_plan(y, {"kind": "holdout", "repeats": 50, "test_fraction": 0.5}, dataset_seed(1, "d"), "d")
     assert test.shape == (50, 101) and np.all(test.sum(axis=1) == 50)
-    assert len({t.tobytes() for t in test}) == 50                   # different random splits
+    assert len({t.tobytes() for t in test}) == 50  # different random splits
 
 
 def test_folds_by_dataset_and_determinism():
@@ -41,22 +40,31 @@ def test_bad_protocol_is_named():
         make_plan(np.zeros(5, int), {"kind": "cv", "folds": 10}, dataset_seed(0), "d")
     with pytest.raises(ProtocolError) as err:
         make_plan(np.zeros(5, int), {"kind": "cv", "folds_by_dataset": {"d": 6}}, dataset_seed(0), "d")
-    assert err.value.keys == ("folds_by_dataset", "d") and err.value.message == "6 must be at most the 5 rows of data set 'd'"
+    assert (
+        err.value.keys == ("folds_by_dataset", "d")
+        and err.value.message == "6 must be at most the 5 rows of data set 'd'"
+    )
 
 
-@pytest.mark.parametrize("protocol, keys, message", [
-    ([10], (), "[10] must be a mapping with a 'kind'"),
-    ({"kind": "cv", "folds": 1}, ("folds",), "1 must be an integer >= 2"),
-    ({"kind": "cv", "folds": True}, ("folds",), "True must be an integer >= 2"),
-    ({"kind": "cv", "repeats": 0}, ("repeats",), "0 must be an integer >= 1"),
-    ({"kind": "cv", "stratified": "yes"}, ("stratified",), "'yes' must be true or false"),
-    ({"kind": "cv", "fold": 5}, ("fold",), "unknown key for kind 'cv'; did you mean folds?"),
-    ({"kind": "cv", "folds_by_dataset": [3]}, ("folds_by_dataset",), "must be a mapping data set -> folds"),
-    ({"kind": "cv", "folds_by_dataset": {"chess": 1}}, ("folds_by_dataset", "chess"), "1 must be an integer >= 2"),
-    ({"kind": "holdout", "test_fraction": 1}, ("test_fraction",), "1 must be a number in (0, 1)"),
-    ({"kind": "holdout", "folds": 3}, ("folds",),
-     "unknown key for kind 'holdout'; known: kind, repeats, stratified, test_fraction"),
-])
+@pytest.mark.parametrize(
+    "protocol, keys, message",
+    [
+        ([10], (), "[10] must be a mapping with a 'kind'"),
+        ({"kind": "cv", "folds": 1}, ("folds",), "1 must be an integer >= 2"),
+        ({"kind": "cv", "folds": True}, ("folds",), "True must be an integer >= 2"),
+        ({"kind": "cv", "repeats": 0}, ("repeats",), "0 must be an integer >= 1"),
+        ({"kind": "cv", "stratified": "yes"}, ("stratified",), "'yes' must be true or false"),
+        ({"kind": "cv", "fold": 5}, ("fold",), "unknown key for kind 'cv'; did you mean folds?"),
+        ({"kind": "cv", "folds_by_dataset": [3]}, ("folds_by_dataset",), "must be a mapping data set -> folds"),
+        ({"kind": "cv", "folds_by_dataset": {"chess": 1}}, ("folds_by_dataset", "chess"), "1 must be an integer >= 2"),
+        ({"kind": "holdout", "test_fraction": 1}, ("test_fraction",), "1 must be a number in (0, 1)"),
+        (
+            {"kind": "holdout", "folds": 3},
+            ("folds",),
+            "unknown key for kind 'holdout'; known: kind, repeats, stratified, test_fraction",
+        ),
+    ],
+)
 def test_check_protocol_names_the_key_and_says_why(protocol, keys, message):
     with pytest.raises(ProtocolError) as err:
         check_protocol(protocol)
@@ -64,6 +72,8 @@ def test_check_protocol_names_the_key_and_says_why(protocol, keys, message):
 
 
 def test_a_valid_protocol_is_returned_as_it_is():
-    for protocol in ({"kind": "cv", "folds": 3, "repeats": 2, "stratified": False, "folds_by_dataset": {"chess": 2}},
-                     {"kind": "holdout", "repeats": 50, "test_fraction": 0.5}):
+    for protocol in (
+        {"kind": "cv", "folds": 3, "repeats": 2, "stratified": False, "folds_by_dataset": {"chess": 2}},
+        {"kind": "holdout", "repeats": 50, "test_fraction": 0.5},
+    ):
         assert check_protocol(protocol) is protocol

@@ -1,9 +1,10 @@
 """Report building blocks on a hand-made context: marks, win:loss, error reduction, claims rendering."""
+
 import numpy as np
 import pytest
 
-from nbx.report import claims, tables
 from nbx.papers.wiering2003 import report as wiering2003
+from nbx.report import claims, tables
 
 
 class FakeContext:
@@ -30,9 +31,14 @@ class FakeContext:
         return float("nan")
 
 
-CTX = FakeContext({"nb": {"A": [0.80, 0.82, 0.81, 0.79], "B": [0.50, 0.52, 0.48, 0.50]},
-                   "x": {"A": [0.90, 0.91, 0.92, 0.90], "B": [0.50, 0.53, 0.47, 0.50]},
-                   "y": {"A": [0.70, 0.71, 0.69, 0.70], "B": [0.60, 0.62, 0.58, 0.60]}}, ["nb", "x", "y"])
+CTX = FakeContext(
+    {
+        "nb": {"A": [0.80, 0.82, 0.81, 0.79], "B": [0.50, 0.52, 0.48, 0.50]},
+        "x": {"A": [0.90, 0.91, 0.92, 0.90], "B": [0.50, 0.53, 0.47, 0.50]},
+        "y": {"A": [0.70, 0.71, 0.69, 0.70], "B": [0.60, 0.62, 0.58, 0.60]},
+    },
+    ["nb", "x", "y"],
+)
 
 
 def test_marks_and_win_loss():

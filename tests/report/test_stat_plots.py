@@ -1,10 +1,11 @@
 """The CD diagram draws Demšar's groups (checked on the drawn bars, not pixels); the simplex projection."""
+
 import numpy as np
 
-from nbx.stats.bayes_signrank import bayes_signed_rank
-from nbx.stats.multicompare import nemenyi_cd
 from nbx.report.figures import plt
 from nbx.report.stat_plots import CORNERS, cd_diagram, draw_cd_diagram, draw_simplex, simplex_plot, simplex_xy
+from nbx.stats.bayes_signrank import bayes_signed_rank
+from nbx.stats.multicompare import nemenyi_cd
 
 NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 RANKS = np.array([44, 28, 40.5, 27.5]) / 14  # Demšar 2006 Table 6 average ranks

@@ -1,4 +1,5 @@
 """Bayesian signed-rank test (Benavoli et al. 2017): hand-checked cases and agreement with baycomp."""
+
 import warnings
 
 import numpy as np
@@ -42,7 +43,7 @@ def test_hand_computed_posterior_mean_of_one_difference():
     post = bayes_signed_rank([0.05], [0.0], prior=0.5, n_samples=200_000)
     assert post.samples[:, 0].mean() == pytest.approx(1 - 0.5 / 2.5, abs=2e-3)
     # theta_a > theta_rope = w_0^2 unless w_0 > 1/sqrt(2): P(A) = P(Beta(s, 1) < 0.7071) = 0.7071^s
-    assert post.p_a == pytest.approx(0.5 ** 0.25, abs=3e-3)
+    assert post.p_a == pytest.approx(0.5**0.25, abs=3e-3)
 
 
 def test_deterministic_given_seed():

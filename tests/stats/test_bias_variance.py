@@ -1,15 +1,16 @@
 """Kohavi-Wolpert decomposition (Ting & Zheng eq. 5) and the §6 linear form of boosted naive Bayes."""
+
 import numpy as np
 import pytest
 
+from nbx.models.leveled_tree import LeveledNBTree
+from nbx.models.naive_bayes import NaiveBayes
 from nbx.stats.bias_variance import (
     boosted_nb_linear_form,
     kohavi_wolpert,
     linear_form_score,
     nb_linear_form,
 )
-from nbx.models.leveled_tree import LeveledNBTree
-from nbx.models.naive_bayes import NaiveBayes
 
 
 # ------------------------------------------------------------------------------ Kohavi-Wolpert
@@ -42,7 +43,7 @@ def test_identity_and_error_on_random_predictions_with_gaps():
     j = 10
     seen = preds[~np.isnan(preds[:, j]), j]
     p = np.array([np.mean(seen == c) for c in range(k)])
-    assert bv.case_variance[j] == pytest.approx(0.5 * (1 - (p ** 2).sum()))
+    assert bv.case_variance[j] == pytest.approx(0.5 * (1 - (p**2).sum()))
     assert bv.case_bias2[j] == pytest.approx(0.5 * ((np.eye(k)[y[j]] - p) ** 2).sum())
 
 
@@ -60,13 +61,16 @@ def test_minus_one_means_not_predicted():
     np.testing.assert_array_equal(bv.case_variance, [0.0, 0.25])
 
 
-@pytest.mark.parametrize("y, preds, match", [
-    (np.array([0, 3]), np.zeros((2, 2), int), "y_true"),
-    (np.array([0, 1]), np.array([[0, 5], [0, 1]]), "n_classes"),
-    (np.array([0, 1]), np.zeros((2, 3), int), "columns"),
-    (np.array([0, 1]), np.zeros(2, int), "shape"),
-    (np.array([0, 1]), np.array([[0.5, 1.0]]), "class codes"),
-])
+@pytest.mark.parametrize(
+    "y, preds, match",
+    [
+        (np.array([0, 3]), np.zeros((2, 2), int), "y_true"),
+        (np.array([0, 1]), np.array([[0, 5], [0, 1]]), "n_classes"),
+        (np.array([0, 1]), np.zeros((2, 3), int), "columns"),
+        (np.array([0, 1]), np.zeros(2, int), "shape"),
+        (np.array([0, 1]), np.array([[0.5, 1.0]]), "class codes"),
+    ],
+)
 def test_bad_input(y, preds, match):
     with pytest.raises(ValueError, match=match):
         kohavi_wolpert(y, preds, 2)
@@ -133,6 +137,7 @@ def test_trees_break_the_linear_form():
         H = sum(a * np.diff(m.predict_log_proba(X), axis=1)[:, 0] for m, a in zip(models, alphas))
         coef = np.linalg.lstsq(phi, H, rcond=None)[0]
         return np.abs(phi @ coef - H).max()
+
     assert residual(lambda: NaiveBayes(prior="m_estimate")) < 1e-8
     assert residual(lambda: LeveledNBTree(max_depth=2)) > 1e-2
 
@@ -153,7 +158,9 @@ def test_boosted_nb_linear_form_on_adaboost_if_available():
     boost = ens.AdaBoostM1(base=NaiveBayes(prior="m_estimate"), n_estimators=10, random_state=0)
     boost.fit(X, y, n_values=nv)
     intercept, table, index = boosted_nb_linear_form(boost)
-    H = sum(a * (m.predict_log_proba(X)[:, 1] - m.predict_log_proba(X)[:, 0])
-            for m, a in zip(boost.estimators_, boost.estimator_weights_))
+    H = sum(
+        a * (m.predict_log_proba(X)[:, 1] - m.predict_log_proba(X)[:, 0])
+        for m, a in zip(boost.estimators_, boost.estimator_weights_)
+    )
     score = linear_form_score(intercept, table, index, X)
     np.testing.assert_allclose(score[:, 1] - score[:, 0], H, rtol=1e-9, atol=1e-9)

@@ -1,4 +1,5 @@
 """Friedman / Nemenyi / CD groups / Wilcoxon / Holm against Demšar (2006, JMLR 7) worked examples."""
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -7,26 +8,42 @@ from nbx.stats import multicompare as mc
 
 NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # Demšar 2006 Table 6: AUC of four C4.5 variants on 14 data sets, and the ranks printed in parentheses
-AUC = np.array([
-    [0.763, 0.768, 0.771, 0.798],  # adult (sample)
-    [0.599, 0.591, 0.590, 0.569],  # breast cancer
-    [0.954, 0.971, 0.968, 0.967],  # breast cancer wisconsin
-    [0.628, 0.661, 0.654, 0.657],  # cmc
-    [0.882, 0.888, 0.886, 0.898],  # ionosphere
-    [0.936, 0.931, 0.916, 0.931],  # iris
-    [0.661, 0.668, 0.609, 0.685],  # liver disorders
-    [0.583, 0.583, 0.563, 0.625],  # lung cancer
-    [0.775, 0.838, 0.866, 0.875],  # lymphography
-    [1.000, 1.000, 1.000, 1.000],  # mushroom
-    [0.940, 0.962, 0.965, 0.962],  # primary tumor
-    [0.619, 0.666, 0.614, 0.669],  # rheum
-    [0.972, 0.981, 0.975, 0.975],  # voting
-    [0.957, 0.978, 0.946, 0.970],  # wine
-])
-PAPER_RANKS = np.array([
-    [4, 3, 2, 1], [1, 2, 3, 4], [4, 1, 2, 3], [4, 1, 3, 2], [4, 2, 3, 1], [1, 2.5, 4, 2.5], [3, 2, 4, 1],
-    [2.5, 2.5, 4, 1], [4, 3, 2, 1], [2.5, 2.5, 2.5, 2.5], [4, 2.5, 1, 2.5], [3, 2, 4, 1], [4, 1, 2, 3],
-    [3, 1, 4, 2]])
+AUC = np.array(
+    [
+        [0.763, 0.768, 0.771, 0.798],  # adult (sample)
+        [0.599, 0.591, 0.590, 0.569],  # breast cancer
+        [0.954, 0.971, 0.968, 0.967],  # breast cancer wisconsin
+        [0.628, 0.661, 0.654, 0.657],  # cmc
+        [0.882, 0.888, 0.886, 0.898],  # ionosphere
+        [0.936, 0.931, 0.916, 0.931],  # iris
+        [0.661, 0.668, 0.609, 0.685],  # liver disorders
+        [0.583, 0.583, 0.563, 0.625],  # lung cancer
+        [0.775, 0.838, 0.866, 0.875],  # lymphography
+        [1.000, 1.000, 1.000, 1.000],  # mushroom
+        [0.940, 0.962, 0.965, 0.962],  # primary tumor
+        [0.619, 0.666, 0.614, 0.669],  # rheum
+        [0.972, 0.981, 0.975, 0.975],  # voting
+        [0.957, 0.978, 0.946, 0.970],  # wine
+    ]
+)
+PAPER_RANKS = np.array(
+    [
+        [4, 3, 2, 1],
+        [1, 2, 3, 4],
+        [4, 1, 2, 3],
+        [4, 1, 3, 2],
+        [4, 2, 3, 1],
+        [1, 2.5, 4, 2.5],
+        [3, 2, 4, 1],
+        [2.5, 2.5, 4, 1],
+        [4, 3, 2, 1],
+        [2.5, 2.5, 2.5, 2.5],
+        [4, 2.5, 1, 2.5],
+        [3, 2, 4, 1],
+        [4, 1, 2, 3],
+        [3, 1, 4, 2],
+    ]
+)
 VOTING = 12  # printed as 0.975 / 0.975 but ranked 2 / 3: the unrounded AUCs differ
 
 
@@ -47,21 +64,29 @@ def test_friedman_iman_davenport_demsar():
     # from the printed (rounded) AUCs the voting tie shifts two ranks by 0.5/14
     raw = mc.friedman(AUC)
     np.testing.assert_allclose(raw.mean_ranks, [44 / 14, 28 / 14, 41 / 14, 27 / 14])
-    assert raw.chi2 == pytest.approx(12 * 14 / 20 * (np.sum(raw.mean_ranks ** 2) - 25))
+    assert raw.chi2 == pytest.approx(12 * 14 / 20 * (np.sum(raw.mean_ranks**2) - 25))
 
 
-@pytest.mark.parametrize("alpha, table", [
-    (0.05, [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]),
-    (0.10, [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920])])
+@pytest.mark.parametrize(
+    "alpha, table",
+    [
+        (0.05, [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]),
+        (0.10, [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]),
+    ],
+)
 def test_nemenyi_q_matches_demsar_table5a(alpha, table):
     # Table 5(a) lists k = 2..10 to 3 decimals; scipy's quantiles differ from it by at most 0.0007
     # (k = 3 and 7 at 0.05: 2.3437 and 2.9483), rounding in the printed tables the paper used
     np.testing.assert_allclose([mc.nemenyi_q(k, alpha) for k in range(2, 11)], table, atol=1e-3)
 
 
-@pytest.mark.parametrize("alpha, table", [
-    (0.05, [3.219, 3.268, 3.313, 3.354, 3.391, 3.426, 3.458, 3.489, 3.517, 3.544]),
-    (0.10, [2.978, 3.030, 3.077, 3.120, 3.159, 3.196, 3.230, 3.261, 3.291, 3.319])])
+@pytest.mark.parametrize(
+    "alpha, table",
+    [
+        (0.05, [3.219, 3.268, 3.313, 3.354, 3.391, 3.426, 3.458, 3.489, 3.517, 3.544]),
+        (0.10, [2.978, 3.030, 3.077, 3.120, 3.159, 3.196, 3.230, 3.261, 3.291, 3.319]),
+    ],
+)
 def test_nemenyi_q_beyond_table5a(alpha, table):
     # k = 11..20 from the extended table that accompanies CD diagrams in Orange's compute_CD (Demšar's library)
     np.testing.assert_allclose([mc.nemenyi_q(k, alpha) for k in range(11, 21)], table, atol=6e-4)
@@ -78,7 +103,7 @@ def test_nemenyi_cd_and_groups_demsar():
 
 
 def test_cd_groups_hand_cases():
-    assert mc.cd_groups([1.0, 2.0, 3.0], 0.5) == []              # all different: no bars
+    assert mc.cd_groups([1.0, 2.0, 3.0], 0.5) == []  # all different: no bars
     assert mc.cd_groups([1.0, 1.2, 3.0, 3.1], 0.5) == [(0, 1), (2, 3)]
     assert mc.cd_groups([1.0, 1.4, 1.8, 2.2], 0.5) == [(0, 1), (1, 2), (2, 3)]
 
@@ -121,6 +146,6 @@ def test_pairwise_wilcoxon_holm_table():
 def test_means_of_the_same_split_results_in_another_order_tie():
     a = np.array([0.1, 0.7, 0.2, 0.9, 0.3, 0.65, 0.4])
     b = a[::-1]
-    assert a.mean() != b.mean()          # the summation order shows in the last bit ...
+    assert a.mean() != b.mean()  # the summation order shows in the last bit ...
     ranks = mc.rank_rows([[a.mean(), b.mean(), 0.0]])
     assert ranks.tolist() == [[1.5, 1.5, 3.0]]  # ... but they are the same results: a tie

@@ -1,4 +1,5 @@
 """Nadeau & Bengio's corrected resampled t-test (nbx.stats.significance.corrected_t) on a hand-computed example."""
+
 import numpy as np
 import pytest
 from scipy import stats as sps

@@ -8,6 +8,7 @@ One module per command group: :mod:`.evaluate` (``evaluate``), :mod:`.model` (``
 Every error a user can cause (a bad option, an unknown name, a malformed file) is printed as one line
 ``nbx: error: ...`` and exits 1; ``NBX_DEBUG=1`` shows the traceback instead.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,6 +31,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         if m := re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message):
             from nbx.core.errors import did_you_mean
+
             what = "command" if m[1] == "COMMAND" else m[1]
             choices = [c.strip(" '") for c in m[3].split(",")]
             message = f"unknown {what} {m[2]!r}{did_you_mean(m[2], choices)}"
@@ -43,6 +45,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     from importlib import import_module
+
     for group in GROUPS:
         import_module(f"{__name__}.{group}").register(sub)
     return parser

@@ -10,6 +10,7 @@ options), also inside a list (``MUVofMUV(members=[MUV(n_estimators=2), MUV()])``
 The text becomes a params block and is built by :func:`nbx.pipeline.learners.build`, as params.yaml's
 blocks are. Quote the whole argument in a shell: ``--learners 'nb_laplace,TAN(alpha=0.5)'``.
 """
+
 from __future__ import annotations
 
 import re
@@ -85,10 +86,10 @@ def _is_learner(text: str) -> bool:
 
 @dataclass
 class Learner:
-    name: str          # as given (a params.yaml name or the spec text)
+    name: str  # as given (a params.yaml name or the spec text)
     estimator: object
-    input: str         # "discrete" or "mixed"
-    spec: dict         # the params block / parsed spec (saved with a fitted model)
+    input: str  # "discrete" or "mixed"
+    spec: dict  # the params block / parsed spec (saved with a fitted model)
     numeric_ordinal: bool = False  # set the learner's ``ordinal`` to the data's numeric columns
 
 
@@ -104,8 +105,9 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
         if spec["class"] not in CLASSES:
             known = list(params["learners"] if params else []) + list(CLASSES)
             where = "" if params else " (no params.yaml in this folder: only class names work)"
-            raise SpecError(f"{option}: unknown learner {spec['class']!r}{where}"
-                            f"{config.did_you_mean(spec['class'], known)}")
+            raise SpecError(
+                f"{option}: unknown learner {spec['class']!r}{where}{config.did_you_mean(spec['class'], known)}"
+            )
         try:
             setup = learners.build(spec, text)
         except learners.LearnerError as exc:
@@ -116,6 +118,7 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
 def discretizer_spec(text: str) -> dict:
     """``mdl`` or ``equal_width(bins=5)`` -> {"kind": ..., options}, checked by building it."""
     from nbx.discretize import make_discretizer
+
     spec = parse_spec(text, "--discretizer")
     spec = {"kind": spec.pop("class"), **spec}
     try:
@@ -128,15 +131,16 @@ def discretizer_spec(text: str) -> dict:
 # ------------------------------------------------------------------------------------------------- data
 @dataclass
 class UserData:
-    table: object          # nbx.protocol.table.Table
-    class_column: str      # the class column's name in the file
-    missing: list[str]     # the missing-value markers used
+    table: object  # nbx.protocol.table.Table
+    class_column: str  # the class column's name in the file
+    missing: list[str]  # the missing-value markers used
 
 
 def read_table(path: str, class_column: str | None = None) -> UserData:
     """The user's CSV (header line of names) or ARFF file as a typed table (see :mod:`nbx.data.infer`)."""
     from nbx.data.infer import local_entry
     from nbx.data.prepare import build_table, read_columns
+
     if not Path(path).is_file():
         raise SpecError(f"{path}: no such file")
     entry = local_entry(path, class_column=class_column)
@@ -146,8 +150,10 @@ def read_table(path: str, class_column: str | None = None) -> UserData:
 
 def describe(table) -> str:
     numeric = int((~table.nominal).sum())
-    return (f"{len(table.y)} rows, {table.X.shape[1]} attributes ({numeric} numeric, "
-            f"{table.X.shape[1] - numeric} nominal), {len(table.classes)} classes")
+    return (
+        f"{len(table.y)} rows, {table.X.shape[1]} attributes ({numeric} numeric, "
+        f"{table.X.shape[1] - numeric} nominal), {len(table.classes)} classes"
+    )
 
 
 # ----------------------------------------------------------------------------------------------- tables
@@ -159,4 +165,4 @@ def render(header, rows: list[list[str]], right: set[int] = frozenset(), sep: st
     widths = [max(len(r[j]) for r in cells) for j in range(len(head[0]))]
     fmt = [(str.rjust if j in right else str.ljust) for j in range(len(widths))]
     lines = [sep.join(f(c, w) for f, c, w in zip(fmt, r, widths)).rstrip() for r in cells]
-    return "\n".join(lines[:len(head)] + [sep.join("-" * w for w in widths)] + lines[len(head):])
+    return "\n".join(lines[: len(head)] + [sep.join("-" * w for w in widths)] + lines[len(head) :])

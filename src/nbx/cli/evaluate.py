@@ -8,12 +8,9 @@ fold, mixed-input learners such as C4.5 the numeric columns, imputed per fold. F
 accuracies. ``--cv`` and ``--repeats`` are checked as params.yaml's protocol block is
 (:func:`nbx.protocol.spec.check_protocol`).
 """
+
 from __future__ import annotations
 
-from nbx.stats import significance as stats
-from nbx.protocol.crossval import cross_validate
-from nbx.protocol.spec import ProtocolError, check_protocol
-from nbx.protocol.splits import fraction_tested
 from nbx.cli.common import (
     SpecError,
     describe,
@@ -24,24 +21,40 @@ from nbx.cli.common import (
     resolve_learner,
     split_top,
 )
+from nbx.protocol.crossval import cross_validate
+from nbx.protocol.spec import ProtocolError, check_protocol
+from nbx.protocol.splits import fraction_tested
+from nbx.stats import significance as stats
 
 SIGNIFICANCE = 0.05
 
 
 def register(sub) -> None:
-    p = sub.add_parser("evaluate", help="cross-validate learners on your CSV or ARFF file",
-                       description=__doc__.split("\n\n")[0].replace("``", ""))
+    p = sub.add_parser(
+        "evaluate",
+        help="cross-validate learners on your CSV or ARFF file",
+        description=__doc__.split("\n\n")[0].replace("``", ""),
+    )
     p.add_argument("data", help="a CSV file whose first line names the columns, or an ARFF file")
-    p.add_argument("--learners", required=True,
-                   help="comma-separated params.yaml learner names or Class(option=value, ...), e.g. "
-                        "'nb_laplace,tan,c45,NaiveBayes(prior=m_estimate)'")
+    p.add_argument(
+        "--learners",
+        required=True,
+        help="comma-separated params.yaml learner names or Class(option=value, ...), e.g. "
+        "'nb_laplace,tan,c45,NaiveBayes(prior=m_estimate)'",
+    )
     p.add_argument("--cv", type=int, default=10, metavar="K", help="number of folds (default 10)")
     p.add_argument("--repeats", type=int, default=1, help="repetitions of the K-fold CV (default 1)")
-    p.add_argument("--discretizer", default="mdl",
-                   help="for discrete learners, fitted on each training fold: mdl (default), equal_width(bins=10), "
-                        "stddev, none")
-    p.add_argument("--impute", choices=("none", "mode"), default="none",
-                   help="fill missing values from each training fold (mode; mean for numeric) before learning")
+    p.add_argument(
+        "--discretizer",
+        default="mdl",
+        help="for discrete learners, fitted on each training fold: mdl (default), equal_width(bins=10), stddev, none",
+    )
+    p.add_argument(
+        "--impute",
+        choices=("none", "mode"),
+        default="none",
+        help="fill missing values from each training fold (mode; mean for numeric) before learning",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the folds and the learners (default 1)")
     p.add_argument("--class", dest="class_column", metavar="COL", help="class column name (default: the last)")
     p.set_defaults(func=run)
@@ -69,17 +82,22 @@ def run(args) -> None:
     table = read_table(args.data, args.class_column).table
     how = None if args.impute == "none" else "mode"
     try:
-        cv = cross_validate(table, {x.name: x for x in learners}, protocol, discretizer, how, args.seed,
-                            label=f"evaluate {args.data}")
+        cv = cross_validate(
+            table, {x.name: x for x in learners}, protocol, discretizer, how, args.seed, label=f"evaluate {args.data}"
+        )
     except ProtocolError as exc:  # more folds than rows
         raise option_error(exc) from None
     print(f"{args.data}: {describe(table)}")
     reps = f"{args.repeats} x " if args.repeats > 1 else ""
-    print(f"stratified {reps}{args.cv}-fold cross-validation, seed {args.seed}; discrete learners get "
-          f"{discretizer['kind']} discretization fitted on each training fold"
-          + ("; missing values imputed per fold" if how else "") + "\n")
-    results = {x.name: (cv.scores[x.name]["accuracy"], float(cv.predictions[x.name].fit_seconds.sum()))
-               for x in learners}
+    print(
+        f"stratified {reps}{args.cv}-fold cross-validation, seed {args.seed}; discrete learners get "
+        f"{discretizer['kind']} discretization fitted on each training fold"
+        + ("; missing values imputed per fold" if how else "")
+        + "\n"
+    )
+    results = {
+        x.name: (cv.scores[x.name]["accuracy"], float(cv.predictions[x.name].fit_seconds.sum())) for x in learners
+    }
     print(accuracy_table(learners, results, fraction_tested(cv.test)))
 
 
@@ -90,11 +108,16 @@ def accuracy_table(learners, results: dict, test_fraction: float) -> str:
     for x in learners:
         acc, fit = results[x.name]
         mark = " "
-        if x is not learners[0] and stats.corrected_t(acc, ref, test_fraction) < SIGNIFICANCE \
-                and acc.mean() != ref.mean():
+        if (
+            x is not learners[0]
+            and stats.corrected_t(acc, ref, test_fraction) < SIGNIFICANCE
+            and acc.mean() != ref.mean()
+        ):
             mark = "v" if acc.mean() > ref.mean() else "*"
         std = acc.std(ddof=1) * 100 if len(acc) > 1 else 0.0
         rows.append([x.name, x.input, f"{acc.mean() * 100:6.2f} ± {std:5.2f} {mark}", f"{fit:.2f}"])
     table = render(["learner", "input", "accuracy %", "fit s"], rows, right={3})
-    return (table + f"\n\nv / *: significantly better / worse than {learners[0].name} (corrected resampled t-test, "
-            f"p < {SIGNIFICANCE}); fit s: seconds over all folds on this machine")
+    return (
+        table + f"\n\nv / *: significantly better / worse than {learners[0].name} (corrected resampled t-test, "
+        f"p < {SIGNIFICANCE}); fit s: seconds over all folds on this machine"
+    )

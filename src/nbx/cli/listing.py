@@ -5,6 +5,7 @@ Availability of a data set (no file is downloaded or hashed here): ``cached`` (i
 ``needs mirror`` (a stand-in that exists only in the offline mirror), ``local`` / ``local: missing``,
 ``generated`` or ``unavailable`` (with the catalogue's reason).
 """
+
 from __future__ import annotations
 
 import os
@@ -12,14 +13,17 @@ from pathlib import Path
 
 import yaml
 
-from nbx.pipeline import config, layout, learners
-from nbx.data.fetch import MIRROR_ENV, mirror
 from nbx.cli.common import load_params, render
+from nbx.data.fetch import MIRROR_ENV, mirror
+from nbx.pipeline import config, layout, learners
 
 
 def register(sub) -> None:
-    p = sub.add_parser("datasets", help="list catalogued data sets: availability, size, experiments using them",
-                       description=__doc__.split("\n\n")[0].replace("``", "") + "\n\n" + __doc__.split("\n\n")[1])
+    p = sub.add_parser(
+        "datasets",
+        help="list catalogued data sets: availability, size, experiments using them",
+        description=__doc__.split("\n\n")[0].replace("``", "") + "\n\n" + __doc__.split("\n\n")[1],
+    )
     p.add_argument("--experiment", help="only the data sets of this experiment")
     p.set_defaults(func=run_datasets)
     p = sub.add_parser("learners", help="list params.yaml learners: class, input kind, experiments using them")
@@ -33,7 +37,7 @@ def _users(params, key: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for name in params["experiments"]:
         exp = config.experiment(params, name)
-        for item in (exp.datasets.values() if key == "datasets" else exp.learners):
+        for item in exp.datasets.values() if key == "datasets" else exp.learners:
             out.setdefault(item, []).append(name)
     return out
 
@@ -63,6 +67,7 @@ def _only(params, experiment: str | None, key: str):
 
 def run_datasets(args) -> None:
     from nbx.pipeline.prepare import catalogue
+
     params = load_params(required=True)
     cat = catalogue(params)
     users = _users(params, "datasets")
@@ -72,10 +77,20 @@ def run_datasets(args) -> None:
         if only is not None and name not in only:
             continue
         count = lambda v: "" if v is None else str(v)  # noqa: E731
-        rows.append([name, entry.source, availability(entry), count(entry.rows), count(entry.attributes),
-                     count(entry.classes), ", ".join(users.get(name, []))])
-    print(render(["data set", "source", "availability", "rows", "attrs", "classes", "experiments"], rows,
-                 right={3, 4, 5}))
+        rows.append(
+            [
+                name,
+                entry.source,
+                availability(entry),
+                count(entry.rows),
+                count(entry.attributes),
+                count(entry.classes),
+                ", ".join(users.get(name, [])),
+            ]
+        )
+    print(
+        render(["data set", "source", "availability", "rows", "attrs", "classes", "experiments"], rows, right={3, 4, 5})
+    )
     source = os.environ.get(MIRROR_ENV) or "(unset: files come from the UCI archive)"
     print(f"\n{len(rows)} data sets; {MIRROR_ENV}={source}")
 

@@ -8,6 +8,7 @@ column may be absent), reads a nominal value never seen in training as missing (
 CSV line per row: its line in the file, the predicted class and one probability per class. Only load model
 files you trust: a pickle can run code.
 """
+
 from __future__ import annotations
 
 import pickle
@@ -17,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from nbx.data.parsers import read_arff, read_delimited
-from nbx.discretize import ModeImputer, make_discretizer
+from nbx.cli.common import SpecError, describe, discretizer_spec, load_params, read_table, resolve_learner
 from nbx.core.errors import NbxError
 from nbx.core.io import sha256_file, write_bytes, write_text
+from nbx.data.parsers import read_arff, read_delimited
+from nbx.discretize import ModeImputer, make_discretizer
 from nbx.protocol.runner import with_ordinal
-from nbx.cli.common import SpecError, describe, discretizer_spec, load_params, read_table, resolve_learner
 
 FORMAT = 1
 
@@ -33,18 +34,18 @@ class ModelFileError(NbxError, ValueError):
 
 @dataclass
 class Bundle:
-    learner: str              # the name or spec given to `nbx fit`
+    learner: str  # the name or spec given to `nbx fit`
     spec: dict
-    input: str                # "discrete" (codes from the discretizer) or "mixed"
+    input: str  # "discrete" (codes from the discretizer) or "mixed"
     model: object
-    attributes: list[dict]    # {"name", "kind", "values"} as in a prepared table
+    attributes: list[dict]  # {"name", "kind", "values"} as in a prepared table
     classes: list[str]
     class_column: str
     missing: list[str]
     imputer: object | None
     discretizer: object | None
     discretizer_spec: dict | None
-    source: dict              # {"path", "sha256", "rows"} of the training file
+    source: dict  # {"path", "sha256", "rows"} of the training file
     extra: dict = field(default_factory=dict)  # e.g. LeveledNBTree's training rows per node, for `nbx show`
     format: int = FORMAT
 
@@ -60,24 +61,31 @@ class Bundle:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("fit", help="fit one learner on all rows of a file and save it",
-                       description="Fit one learner on every row of a CSV/ARFF file and save it with what is needed "
-                                   "to read new data the same way (see `nbx predict`, `nbx show`).")
+    p = sub.add_parser(
+        "fit",
+        help="fit one learner on all rows of a file and save it",
+        description="Fit one learner on every row of a CSV/ARFF file and save it with what is needed "
+        "to read new data the same way (see `nbx predict`, `nbx show`).",
+    )
     p.add_argument("data", help="a CSV file whose first line names the columns, or an ARFF file")
     p.add_argument("--learner", required=True, help="a params.yaml learner name or Class(option=value, ...)")
     p.add_argument("--save", required=True, metavar="MODEL.pkl", help="where to write the model")
-    p.add_argument("--discretizer", default="mdl",
-                   help="for a discrete learner: mdl (default), equal_width(bins=10), stddev")
+    p.add_argument(
+        "--discretizer", default="mdl", help="for a discrete learner: mdl (default), equal_width(bins=10), stddev"
+    )
     p.add_argument("--impute", choices=("none", "mode"), default="none", help="fill missing values before learning")
     p.add_argument("--seed", type=int, default=1, help="random_state of a randomized learner (default 1)")
     p.add_argument("--class", dest="class_column", metavar="COL", help="class column name (default: the last)")
     p.set_defaults(func=run_fit)
 
-    p = sub.add_parser("predict", help="predict the rows of a file with a saved model",
-                       description="Predict every row of a CSV/ARFF file with a model saved by `nbx fit`: columns "
-                                   "are matched by name, a nominal value never seen in training is read as missing; "
-                                   "one CSV line per row: its line in the file, the predicted class and one "
-                                   "probability per class.")
+    p = sub.add_parser(
+        "predict",
+        help="predict the rows of a file with a saved model",
+        description="Predict every row of a CSV/ARFF file with a model saved by `nbx fit`: columns "
+        "are matched by name, a nominal value never seen in training is read as missing; "
+        "one CSV line per row: its line in the file, the predicted class and one "
+        "probability per class.",
+    )
     p.add_argument("model", help="a file written by `nbx fit`")
     p.add_argument("data", help="CSV (with a header line) or ARFF with the training file's attribute columns")
     p.add_argument("--output", "-o", metavar="OUT.csv", help="write the CSV here instead of to standard output")
@@ -104,11 +112,26 @@ def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, 
         model.fit(X, table.y, n_values=nv)
     except (ValueError, TypeError) as exc:
         raise SpecError(f"{learner.name}: {type(exc).__name__}: {exc}") from None
-    extra = {"node_rows": np.bincount(model.apply(X), minlength=len(model.node_attribute_))} \
-        if hasattr(model, "apply") and hasattr(model, "node_attribute_") else {}
-    return Bundle(learner.name, learner.spec, learner.input, model, table.attributes, table.classes,
-                  data.class_column, data.missing, imputer, disc, discretizer if disc is not None else None,
-                  {"path": str(path), "sha256": sha256_file(path), "rows": int(len(table.y))}, extra)
+    extra = (
+        {"node_rows": np.bincount(model.apply(X), minlength=len(model.node_attribute_))}
+        if hasattr(model, "apply") and hasattr(model, "node_attribute_")
+        else {}
+    )
+    return Bundle(
+        learner.name,
+        learner.spec,
+        learner.input,
+        model,
+        table.attributes,
+        table.classes,
+        data.class_column,
+        data.missing,
+        imputer,
+        disc,
+        discretizer if disc is not None else None,
+        {"path": str(path), "sha256": sha256_file(path), "rows": len(table.y)},
+        extra,
+    )
 
 
 def run_fit(args) -> None:
@@ -149,8 +172,10 @@ def read_rows(bundle: Bundle, path: str) -> tuple[np.ndarray, np.ndarray | None,
     absent = [n for n in wanted if n not in names]
     if absent:
         from nbx.core.errors import did_you_mean
-        raise ModelFileError(f"{path}: no column {absent[0]!r} (the model needs {', '.join(wanted)})"
-                             f"{did_you_mean(absent[0], names)}")
+
+        raise ModelFileError(
+            f"{path}: no column {absent[0]!r} (the model needs {', '.join(wanted)}){did_you_mean(absent[0], names)}"
+        )
     missing = set(bundle.missing)
     X = np.full(cells.shape[0], np.nan)[:, None].repeat(len(wanted), axis=1)
     notes = []
@@ -162,16 +187,19 @@ def read_rows(bundle: Bundle, path: str) -> tuple[np.ndarray, np.ndarray | None,
                 X[known, j] = col[known].astype(float)
             except ValueError:
                 bad = next(i for i in np.flatnonzero(known) if not _is_number(col[i]))
-                raise ModelFileError(f"{path}:{raw.lines[bad]}: column {attr['name']!r}: {col[bad]!r} is not a "
-                                     f"number") from None
+                raise ModelFileError(
+                    f"{path}:{raw.lines[bad]}: column {attr['name']!r}: {col[bad]!r} is not a number"
+                ) from None
         else:
             lookup = {v: k for k, v in enumerate(attr["values"])}
             codes = np.array([lookup.get(v, -1) for v in col])
             unseen = known & (codes < 0)
             if unseen.any():
                 first = np.flatnonzero(unseen)[0]
-                notes.append(f"{path}: column {attr['name']!r}: {int(unseen.sum())} value(s) not seen in training "
-                             f"read as missing (first: {col[first]!r}, line {raw.lines[first]})")
+                notes.append(
+                    f"{path}: column {attr['name']!r}: {int(unseen.sum())} value(s) not seen in training "
+                    f"read as missing (first: {col[first]!r}, line {raw.lines[first]})"
+                )
             X[known & ~unseen, j] = codes[known & ~unseen]
     labels = cells[:, names.index(bundle.class_column)] if bundle.class_column in names else None
     return X, labels, raw.lines, notes
@@ -192,8 +220,7 @@ def run_predict(args) -> None:
     predicted = np.asarray(bundle.classes)[bundle.model.classes_[np.argmax(proba, axis=1)]]
     full = np.zeros((len(X), len(bundle.classes)))
     full[:, bundle.model.classes_] = proba
-    header = ["line"] + (["actual"] if labels is not None else []) + ["predicted"] + \
-        [f"P({c})" for c in bundle.classes]
+    header = ["line"] + (["actual"] if labels is not None else []) + ["predicted"] + [f"P({c})" for c in bundle.classes]
     out = [",".join(_csv(h) for h in header)]
     for i in range(len(X)):
         row = [str(lines[i])] + ([_csv(labels[i])] if labels is not None else []) + [_csv(predicted[i])]

@@ -10,6 +10,7 @@ seconds of this machine's last train run (data/timings/, not versioned): the pla
 learners no other learner beats on both (the accuracy vs fit-time front, also written as CSV and PNG there).
 Many learners are split over several tables that fit ``--width`` columns, each repeating the reference.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,31 +19,40 @@ import time
 
 import numpy as np
 
-from nbx.pipeline import config, layout
-from nbx.stats import significance as stats
-from nbx.core.io import atomic_path
-from nbx.pipeline.inputs import MissingInputError
 from nbx.cli.common import SpecError, load_params, render, split_top
+from nbx.core.io import atomic_path
+from nbx.pipeline import config, layout
+from nbx.pipeline.inputs import MissingInputError
+from nbx.stats import significance as stats
 
 SIGNIFICANCE = 0.05
 
 
 def register(sub) -> None:
-    p = sub.add_parser("results", help="per-data-set accuracy table of an experiment, with significance marks",
-                       description=__doc__.split("\n\n")[1].split(" ``timings``")[0].replace("``", ""))
+    p = sub.add_parser(
+        "results",
+        help="per-data-set accuracy table of an experiment, with significance marks",
+        description=__doc__.split("\n\n")[1].split(" ``timings``")[0].replace("``", ""),
+    )
     p.add_argument("experiment")
     p.add_argument("--dataset", help="comma-separated data sets (catalogue ids) to show")
     p.add_argument("--learner", help="comma-separated learners to show (the reference is always shown)")
     p.add_argument("--width", type=int, default=160, help="terminal width to fit (default 160)")
     p.set_defaults(func=run_results)
-    p = sub.add_parser("timings", help="this machine's wall-clock seconds of the last train run",
-                       description="Wall-clock seconds per learner and data set of this machine's last train run "
-                                   "(data/timings/<experiment>/<learner>.json, not versioned).")
+    p = sub.add_parser(
+        "timings",
+        help="this machine's wall-clock seconds of the last train run",
+        description="Wall-clock seconds per learner and data set of this machine's last train run "
+        "(data/timings/<experiment>/<learner>.json, not versioned).",
+    )
     p.add_argument("experiment", nargs="?", help="default: every experiment with timings")
     p.add_argument("--width", type=int, default=160, help="terminal width to fit (default 160)")
-    p.add_argument("--pareto", action="store_true",
-                   help="accuracy rank vs total fit seconds per learner, the front marked; also writes "
-                        "data/timings/<experiment>/pareto.csv and pareto.png")
+    p.add_argument(
+        "--pareto",
+        action="store_true",
+        help="accuracy rank vs total fit seconds per learner, the front marked; also writes "
+        "data/timings/<experiment>/pareto.csv and pareto.png",
+    )
     p.set_defaults(func=run_timings)
 
 
@@ -54,11 +64,12 @@ def two_lines(name: str, width: int) -> list[str]:
         return ["", name]
     cut = name.rfind("_", 0, width) + 1 or width
     rest = name[cut:]
-    return [name[:cut], rest if len(rest) <= width else rest[:width - 1] + "~"]
+    return [name[:cut], rest if len(rest) <= width else rest[: width - 1] + "~"]
 
 
-def wide_table(label: str, rows: list[str], columns: list[tuple[str, list[str]]], width: int,
-               fixed: int = 0, min_cell: int = 8) -> str:
+def wide_table(
+    label: str, rows: list[str], columns: list[tuple[str, list[str]]], width: int, fixed: int = 0, min_cell: int = 8
+) -> str:
     """One or more tables of ``columns`` (name, cells) beside the row labels, each at most ``width`` wide; the
     first ``fixed`` columns are repeated in every table; long names take two header lines."""
     cell = max([len(c) for _, cells in columns for c in cells] + [min_cell])
@@ -67,7 +78,7 @@ def wide_table(label: str, rows: list[str], columns: list[tuple[str, list[str]]]
     head, rest = columns[:fixed], columns[fixed:]
     blocks = []
     for start in range(0, max(len(rest), 1), per_table):
-        chunk = head + rest[start:start + per_table]
+        chunk = head + rest[start : start + per_table]
         names = [two_lines(name, cell) for name, _ in chunk]
         header = [[""] + [n[0] for n in names], [label] + [n[1] for n in names]]
         if not any(header[0]):
@@ -103,6 +114,7 @@ def test_fraction(exp: config.Experiment, dataset: str) -> float:
 def load_results(name: str) -> dict[str, dict[str, np.ndarray]]:
     """data/results/<name>.csv as {data set: {learner: per-split accuracy}} in file order."""
     import pandas as pd
+
     path = layout.results(name)
     if not path.exists():
         raise MissingInputError(f"{path} is missing: run `dvc repro evaluate@{name}` first")
@@ -121,13 +133,17 @@ def run_results(args) -> None:
     present = [x for x in exp.learners if all(x in acc[ds] for ds in datasets)]
     for x in split_top(args.learner) if args.learner else []:
         if x in exp.learners and x not in present and any(x in acc[ds] for ds in acc):
-            raise SpecError(f"--learner: {x!r} did not run on every data set shown (the experiment's size limits): "
-                            f"pick data sets it ran on with --dataset")
+            raise SpecError(
+                f"--learner: {x!r} did not run on every data set shown (the experiment's size limits): "
+                f"pick data sets it ran on with --dataset"
+            )
     learners = _pick(args.learner, present, "--learner") or present
     ref = exp.reference
     if ref not in present:
-        raise MissingInputError(f"{layout.results(exp.name)} has no results of the reference learner {ref!r} on "
-                                f"every data set: run `dvc repro evaluate@{exp.name}`")
+        raise MissingInputError(
+            f"{layout.results(exp.name)} has no results of the reference learner {ref!r} on "
+            f"every data set: run `dvc repro evaluate@{exp.name}`"
+        )
     learners = [ref] + [x for x in learners if x != ref]
     wins = {x: [0, 0, 0] for x in learners}
     columns = []
@@ -136,8 +152,12 @@ def run_results(args) -> None:
         for ds in datasets:
             a, b = acc[ds][x] * 100, acc[ds][ref] * 100
             mark = " "
-            if x != ref and len(a) > 1 and a.mean() != b.mean() and \
-                    stats.corrected_t(a, b, test_fraction(exp, ds)) < SIGNIFICANCE:
+            if (
+                x != ref
+                and len(a) > 1
+                and a.mean() != b.mean()
+                and stats.corrected_t(a, b, test_fraction(exp, ds)) < SIGNIFICANCE
+            ):
                 mark = "v" if a.mean() > b.mean() else "*"
             wins[x][{"v": 0, " ": 1, "*": 2}[mark]] += 1
             std = a.std(ddof=1) if len(a) > 1 else 0.0
@@ -147,14 +167,21 @@ def run_results(args) -> None:
         columns.append((x, cells))
     splits = {ds: len(acc[ds][ref]) for ds in datasets}
     rows = [f"{ds} ({splits[ds]})" for ds in datasets] + ["mean", "(v/ /*)"]
-    print(textwrap.fill(f"{exp.name}: accuracy % (mean ± std over splits); v / * = significantly better / worse "
-                        f"than {ref} (corrected resampled t-test, p < {SIGNIFICANCE}), counted in (v/ /*)",
-                        args.width) + "\n")
+    print(
+        textwrap.fill(
+            f"{exp.name}: accuracy % (mean ± std over splits); v / * = significantly better / worse "
+            f"than {ref} (corrected resampled t-test, p < {SIGNIFICANCE}), counted in (v/ /*)",
+            args.width,
+        )
+        + "\n"
+    )
     print(wide_table("data set (splits)", rows, columns, args.width, fixed=1))
     partial = [x for x in exp.learners if x not in present] if not args.learner else []
     if partial:
-        print(f"\nNot on every data set shown (the experiment's size limits), so left out: {', '.join(partial)}; "
-              "pick data sets they ran on with --dataset.")
+        print(
+            f"\nNot on every data set shown (the experiment's size limits), so left out: {', '.join(partial)}; "
+            "pick data sets they ran on with --dataset."
+        )
 
 
 # ------------------------------------------------------------------------------------------------ timings
@@ -169,6 +196,7 @@ def pareto_front(cost: np.ndarray, rank: np.ndarray) -> np.ndarray:
 def run_pareto(params, name: str) -> None:
     """Mean accuracy rank over the data sets every learner ran on vs the sum of its fit seconds there."""
     import pandas as pd
+
     exp = config.experiment(params, name)
     acc = load_results(exp.name)
     times = {}
@@ -179,29 +207,39 @@ def run_pareto(params, name: str) -> None:
     learners = [x for x in exp.learners if x in times]
     datasets = [ds for ds in acc if all(x in acc[ds] and ds in times[x] for x in learners)]
     if len(learners) < 2 or not datasets:
-        raise MissingInputError(f"--pareto needs results and timings of two or more learners on common data sets: "
-                                f"run `dvc repro report@{exp.name}` first")
+        raise MissingInputError(
+            f"--pareto needs results and timings of two or more learners on common data sets: "
+            f"run `dvc repro report@{exp.name}` first"
+        )
     mean_acc = np.array([[acc[ds][x].mean() for x in learners] for ds in datasets])
-    frame = pd.DataFrame({
-        "learner": learners,
-        "fit_seconds": [sum(times[x][ds]["fit_seconds"] for ds in datasets) for x in learners],
-        "mean_rank": stats.rank_rows(mean_acc).mean(axis=0),
-        "accuracy": mean_acc.mean(axis=0) * 100})
+    frame = pd.DataFrame(
+        {
+            "learner": learners,
+            "fit_seconds": [sum(times[x][ds]["fit_seconds"] for ds in datasets) for x in learners],
+            "mean_rank": stats.rank_rows(mean_acc).mean(axis=0),
+            "accuracy": mean_acc.mean(axis=0) * 100,
+        }
+    )
     frame["front"] = pareto_front(frame["fit_seconds"], frame["mean_rank"])
     frame = frame.sort_values("fit_seconds", kind="stable")
     out = layout.TIMINGS / exp.name
     with atomic_path(out / "pareto.csv") as tmp:
         frame.round(4).to_csv(tmp, index=False)
     plot_pareto(frame, out / "pareto.png", f"{exp.name}: {len(datasets)} data sets")
-    rows = [[r.learner, f"{r.fit_seconds:.1f}", f"{r.mean_rank:.2f}", f"{r.accuracy:.2f}", "*" if r.front else ""]
-            for r in frame.itertuples()]
-    print(f"{exp.name}: total fit seconds (this machine's last run) vs mean accuracy rank over {len(datasets)} data "
-          f"sets; * = on the front (no learner both faster and better ranked); {out}/pareto.csv, pareto.png\n")
+    rows = [
+        [r.learner, f"{r.fit_seconds:.1f}", f"{r.mean_rank:.2f}", f"{r.accuracy:.2f}", "*" if r.front else ""]
+        for r in frame.itertuples()
+    ]
+    print(
+        f"{exp.name}: total fit seconds (this machine's last run) vs mean accuracy rank over {len(datasets)} data "
+        f"sets; * = on the front (no learner both faster and better ranked); {out}/pareto.csv, pareto.png\n"
+    )
     print(render(["learner", "fit s", "mean rank", "accuracy %", "front"], rows, right={1, 2, 3}))
 
 
 def plot_pareto(frame, path, title: str) -> None:
     from nbx.report.figures import plt, save_figure
+
     fig, ax = plt.subplots(figsize=(7, 5))
     ax.scatter(frame["fit_seconds"], frame["mean_rank"], c=["C3" if f else "C0" for f in frame["front"]])
     front = frame[frame["front"]]
@@ -226,8 +264,10 @@ def run_timings(args) -> None:
         learners = [x for x in params["experiments"][name]["learners"] if x in files]
         if not learners:
             if args.experiment:
-                raise MissingInputError(f"no timings in {layout.TIMINGS / name}: run the experiment's train "
-                                        f"cells first (`dvc repro report@{name}`)")
+                raise MissingInputError(
+                    f"no timings in {layout.TIMINGS / name}: run the experiment's train "
+                    f"cells first (`dvc repro report@{name}`)"
+                )
             continue
         times = {x: json.loads(files[x].read_text()) for x in learners}
         datasets = list(dict.fromkeys(ds for x in learners for ds in times[x]))
@@ -238,8 +278,10 @@ def run_timings(args) -> None:
             columns.append((x, cells + [f"{sum(w for w in wall if w is not None):.1f}"]))
         newest = max(files[x].stat().st_mtime for x in learners)
         text = wide_table("data set", datasets + ["total"], columns, args.width, min_cell=13)
-        print(f"{name}: wall-clock seconds of the last train run on this machine (latest "
-              f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(newest))}; {layout.TIMINGS / name}/)\n")
+        print(
+            f"{name}: wall-clock seconds of the last train run on this machine (latest "
+            f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(newest))}; {layout.TIMINGS / name}/)\n"
+        )
         print(text + "\n")
         shown += 1
     if not shown:

@@ -4,19 +4,23 @@ HBayes, coefficients of logistic regression, members of ensembles (summarised), 
 C4.5, NBTree, S-NBTree and leveled NB trees (:mod:`.show_trees`). Discretized attributes are shown by their
 bins, e.g. ``(2.45, 4.75]``, from the cut points fitted on the training file.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.cli.common import render
 from nbx.cli import show_trees
+from nbx.cli.common import render
 from nbx.cli.model import load_bundle
 from nbx.cli.view import View, _num, plural
 
 
 def register(sub) -> None:
-    p = sub.add_parser("show", help="print a model saved by `nbx fit` in readable form",
-                       description=__doc__.split("\n\n")[0].replace("``", ""))
+    p = sub.add_parser(
+        "show",
+        help="print a model saved by `nbx fit` in readable form",
+        description=__doc__.split("\n\n")[0].replace("``", ""),
+    )
     p.add_argument("model", help="a file written by `nbx fit`")
     p.set_defaults(func=run)
 
@@ -46,9 +50,12 @@ def run(args) -> None:
     src = bundle.source
     print(f"{args.model}: {bundle.learner} = {bundle.model!r}")
     how = f"{bundle.discretizer_spec['kind']} discretization" if bundle.discretizer is not None else "numeric kept"
-    print(f"fitted on {src['path']} ({src['rows']} rows, sha256 {src['sha256'][:12]}...); class column "
-          f"{bundle.class_column!r}; {bundle.input} input ({how}" + (", missing values imputed" if bundle.imputer
-                                                                      is not None else "") + ")\n")
+    print(
+        f"fitted on {src['path']} ({src['rows']} rows, sha256 {src['sha256'][:12]}...); class column "
+        f"{bundle.class_column!r}; {bundle.input} input ({how}"
+        + (", missing values imputed" if bundle.imputer is not None else "")
+        + ")\n"
+    )
     print("\n".join(describe_model(bundle.model, make_view(bundle))))
 
 
@@ -93,13 +100,18 @@ def naive_bayes(model, view: View) -> list[str]:
     """P(class) and, per attribute, P(value | class) (the columns of each block sum to 1)."""
     classes = view.class_labels(model)
     counts = ", ".join(f"{c} {n:g}" for c, n in zip(classes, model.class_count_))
-    out = [f"training weight per class: {counts}", "", _prob_table("P(class)", [""], model.class_log_prior_[None],
-                                                                   classes)]
+    out = [
+        f"training weight per class: {counts}",
+        "",
+        _prob_table("P(class)", [""], model.class_log_prior_[None], classes),
+    ]
     start = _offsets(model.n_values_)
     for j, nv in enumerate(model.n_values_):
         labels = [view.value(j, v) for v in range(nv)]
-        out += ["", _prob_table(f"P({view.names[j]} | class)", labels, model.log_table_[start[j]:start[j] + nv],
-                                classes)]
+        out += [
+            "",
+            _prob_table(f"P({view.names[j]} | class)", labels, model.log_table_[start[j] : start[j] + nv], classes),
+        ]
     return out
 
 
@@ -107,17 +119,21 @@ def tan(model, view: View) -> list[str]:
     """The tree of attribute parents, then P(value | class, parent value) per attribute."""
     classes = view.class_labels(model)
     parents = [view.names[p] if p >= 0 else "-" for p in model.parents_]
-    out = ["attribute parents (besides the class; '-' = the class only, root "
-           f"{view.names[model.root_] if model.root_ >= 0 else '-'}):",
-           render(["attribute", "parent"], [[n, p] for n, p in zip(view.names, parents)]), "",
-           _prob_table("P(class)", [""], model.class_log_prior_[None], classes)]
+    out = [
+        "attribute parents (besides the class; '-' = the class only, root "
+        f"{view.names[model.root_] if model.root_ >= 0 else '-'}):",
+        render(["attribute", "parent"], [[n, p] for n, p in zip(view.names, parents)]),
+        "",
+        _prob_table("P(class)", [""], model.class_log_prior_[None], classes),
+    ]
     index = model.cond_index_
     for j, nv in enumerate(model.n_values_):
         p = model.parents_[j]
         n_parent = model.n_values_[p] if p >= 0 else 1
-        labels = [(f"{view.value(p, u)}: " if p >= 0 else "") + view.value(j, v)
-                  for u in range(n_parent) for v in range(nv)]
-        rows = model.cond_log_table_[index.offsets[j]:index.offsets[j] + n_parent * nv]
+        labels = [
+            (f"{view.value(p, u)}: " if p >= 0 else "") + view.value(j, v) for u in range(n_parent) for v in range(nv)
+        ]
+        rows = model.cond_log_table_[index.offsets[j] : index.offsets[j] + n_parent * nv]
         given = f"class, {view.names[p]}" if p >= 0 else "class"
         out += ["", _prob_table(f"P({view.names[j]} | {given})", labels, rows, classes)]
     return out
@@ -126,12 +142,18 @@ def tan(model, view: View) -> list[str]:
 def general_nb(model, view: View) -> list[str]:
     """GNB: class weights, the bandwidth (kernel h or Gaussian sigma) per numeric attribute and class."""
     classes = view.class_labels(model)
-    rows = [[view.names[j]] + [_num(h) for h in model.bandwidth_[j]]
-            for j in range(len(model.n_values_)) if model.n_values_[j] == 0]
+    rows = [
+        [view.names[j]] + [_num(h) for h in model.bandwidth_[j]]
+        for j in range(len(model.n_values_))
+        if model.n_values_[j] == 0
+    ]
     counts = ", ".join(f"{c} {n:g}" for c, n in zip(classes, model.class_count_))
     kind = "kernel bandwidth h" if model.density == "kernel" else "Gaussian sigma"
-    return [f"training weight per class: {counts}", f"{kind} per numeric attribute and class:",
-            render(["attribute"] + classes, rows, right=set(range(1, len(classes) + 1)))]
+    return [
+        f"training weight per class: {counts}",
+        f"{kind} per numeric attribute and class:",
+        render(["attribute"] + classes, rows, right=set(range(1, len(classes) + 1))),
+    ]
 
 
 def logistic(model, view: View) -> list[str]:
@@ -143,16 +165,21 @@ def logistic(model, view: View) -> list[str]:
         names += [f"{view.names[j]} = {view.value(j, v)}" for v in range(nv)] if nv else [view.names[j]]
     rows = [["(intercept)"] + [_num(c) for c in model.intercept_]]
     rows += [[n] + [_num(c) for c in coef] for n, coef in zip(names, model.coef_)]
-    return [f"log-odds against the reference class {classes[-1]!r}:",
-            render(["term"] + classes[:-1], rows, right=set(range(1, len(classes))))]
+    return [
+        f"log-odds against the reference class {classes[-1]!r}:",
+        render(["term"] + classes[:-1], rows, right=set(range(1, len(classes)))),
+    ]
 
 
 def hbayes(model, view: View) -> list[str]:
     """The chosen S1 (logistic part), S2 (generative part) and the greedy search path."""
     s1 = ", ".join(view.names[j] for j in model.s1_) or "(empty: the model is the generative part alone)"
-    out = [f"S1 (P(C | S1) by logistic regression): {s1}",
-           f"S2 ({'TAN' if hasattr(model, 'tan_') else 'naive Bayes'}): {len(model.s2_)} attributes",
-           f"training accuracy: {100 * model.train_accuracy_:.2f}%", "search path (S1, training accuracy):"]
+    out = [
+        f"S1 (P(C | S1) by logistic regression): {s1}",
+        f"S2 ({'TAN' if hasattr(model, 'tan_') else 'naive Bayes'}): {len(model.s2_)} attributes",
+        f"training accuracy: {100 * model.train_accuracy_:.2f}%",
+        "search path (S1, training accuracy):",
+    ]
     out += [f"  {{{', '.join(view.names[j] for j in s)}}}  {100 * acc:.2f}%" for s, acc in model.search_path_]
     if getattr(model, "tan_", None) is not None:
         sub = view.subset(model.s2_)
@@ -168,8 +195,10 @@ def hierarchical_mixture(model, view: View) -> list[str]:
         counts = np.asarray(level["classes"])
         kind = "experts (naive Bayes over the classes)" if i == len(model.levels_) - 1 else "gating"
         rows.append([str(i), kind, str(counts.shape[0]), str(counts.shape[1]), f"{counts.sum():.1f}"])
-    return [f"layers {list(model.layers)}:", render(["level", "kind", "models", "outputs", "counter total"], rows,
-                                                    right={2, 3, 4})]
+    return [
+        f"layers {list(model.layers)}:",
+        render(["level", "kind", "models", "outputs", "counter total"], rows, right={2, 3, 4}),
+    ]
 
 
 # ------------------------------------------------------------------------------------------- ensembles
@@ -190,9 +219,10 @@ def _members(model, view: View, weights=None, errors=None, shown: int = 10) -> l
 
 def adaboost(model, view: View) -> list[str]:
     w = np.asarray(model.estimator_weights_)
-    return [f"{len(model.estimators_)} members, vote weights {_num(w.min())} .. {_num(w.max())}, restarts "
-            f"{model.n_restarts_}, training accuracy {100 * model.train_accuracy_:.2f}%"] + \
-        _members(model, view, w, model.estimator_errors_)
+    return [
+        f"{len(model.estimators_)} members, vote weights {_num(w.min())} .. {_num(w.max())}, restarts "
+        f"{model.n_restarts_}, training accuracy {100 * model.train_accuracy_:.2f}%"
+    ] + _members(model, view, w, model.estimator_errors_)
 
 
 def bagging(model, view: View) -> list[str]:
@@ -201,15 +231,26 @@ def bagging(model, view: View) -> list[str]:
 
 def muv(model, view: View) -> list[str]:
     sizes = np.asarray(model.sample_weights_).sum(axis=1)
-    return [f"{len(model.estimators_)} members ({model.sampling} samples, combiner {model.combiner}); training "
-            f"weight per member: {', '.join(_num(s) for s in sizes)}"] + _members(model, view)
+    return [
+        f"{len(model.estimators_)} members ({model.sampling} samples, combiner {model.combiner}); training "
+        f"weight per member: {', '.join(_num(s) for s in sizes)}"
+    ] + _members(model, view)
 
 
 def muv_of_muv(model, view: View) -> list[str]:
     return [f"{len(model.estimators_)} MUVs, combiner {model.combiner}"] + _members(model, view)
 
 
-RENDERERS = {"NaiveBayes": naive_bayes, "TAN": tan, "HierarchicalMixtureNB": hierarchical_mixture,
-             "GeneralNB": general_nb, "LogisticRegression": logistic,
-             "HBayesNB": hbayes, "HBayesTAN": hbayes, "AdaBoostM1": adaboost, "Bagging": bagging, "MUV": muv,
-             "MUVofMUV": muv_of_muv}
+RENDERERS = {
+    "NaiveBayes": naive_bayes,
+    "TAN": tan,
+    "HierarchicalMixtureNB": hierarchical_mixture,
+    "GeneralNB": general_nb,
+    "LogisticRegression": logistic,
+    "HBayesNB": hbayes,
+    "HBayesTAN": hbayes,
+    "AdaBoostM1": adaboost,
+    "Bagging": bagging,
+    "MUV": muv,
+    "MUVofMUV": muv_of_muv,
+}

@@ -2,6 +2,7 @@
 threshold or value), ``|`` per level, and what each leaf holds: C4.5 ``class (cases/errors)``, NBTree and
 S-NBTree ``naive Bayes on N (class counts)``, leveled NB trees the training rows classified at each node.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -54,14 +55,14 @@ def c45(model, view: View) -> list[str]:
         errors = n - float(node.dist[node.leaf_class])
         return f"{classes[node.leaf_class]} ({n:.1f}" + (f"/{errors:.1f})" if errors > 1e-9 else ")")
 
-    return out + _indented(model.tree_, lambda n: None if n.is_leaf else list(zip(branch_tests(n), n.children)),
-                           leaf)
+    return out + _indented(model.tree_, lambda n: None if n.is_leaf else list(zip(branch_tests(n), n.children)), leaf)
 
 
 def nbtree(model, view: View) -> list[str]:
     classes = view.class_labels(model)
-    out = _header(model, "NBTree") + (["(a missing split value follows the branch of the node's most frequent "
-                                       "value)"] if model.tree_.children else [])
+    out = _header(model, "NBTree") + (
+        ["(a missing split value follows the branch of the node's most frequent value)"] if model.tree_.children else []
+    )
 
     def leaf(node) -> str:
         counts = node.model.class_count_
@@ -70,8 +71,10 @@ def nbtree(model, view: View) -> list[str]:
     def branches(node):
         if node.children is None:
             return None
-        return [(f"{view.names[node.attr]} = {view.value(node.attr, v)}", child)
-                for v, child in sorted(node.children.items())]
+        return [
+            (f"{view.names[node.attr]} = {view.value(node.attr, v)}", child)
+            for v, child in sorted(node.children.items())
+        ]
 
     return out + _indented(model.tree_, branches, leaf)
 
@@ -115,8 +118,11 @@ def leveled(model, view: View) -> list[str]:
     sizes = getattr(model, "node_weight_", None)
     if sizes is None:
         sizes = view.extra.get("node_rows", np.full(len(model.node_attribute_), np.nan))
-        out.insert(1, "(n = training rows that reach the leaf when classified; a row whose split value is missing "
-                      "is classified by the internal node instead)")
+        out.insert(
+            1,
+            "(n = training rows that reach the leaf when classified; a row whose split value is missing "
+            "is classified by the internal node instead)",
+        )
 
     def leaf(node: int) -> str:
         return f"naive Bayes (n = {_num(sizes[node])})"

@@ -1,4 +1,5 @@
 """How ``nbx show`` names what a model sees (its columns, values and classes), shared by the model printers."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,9 +9,9 @@ from dataclasses import dataclass
 class View:
     """How to name what a model sees: its input columns and the labels its class codes stand for."""
 
-    names: list[str]          # attribute name per input column
-    values: list[list[str]]   # per column, the label of each code ([] for a numeric column)
-    classes: list[str]        # label of each class code the model was fitted on
+    names: list[str]  # attribute name per input column
+    values: list[list[str]]  # per column, the label of each code ([] for a numeric column)
+    classes: list[str]  # label of each class code the model was fitted on
     extra: dict
 
     def class_labels(self, model) -> list[str]:
@@ -19,10 +20,10 @@ class View:
     def value(self, j: int, code: int) -> str:
         return self.values[j][code] if code < len(self.values[j]) else str(code)
 
-    def subset(self, columns) -> "View":
+    def subset(self, columns) -> View:
         return View([self.names[j] for j in columns], [self.values[j] for j in columns], self.classes, {})
 
-    def member(self, ensemble) -> "View":
+    def member(self, ensemble) -> View:
         """Ensemble members are fitted on the ensemble's class indices."""
         return View(self.names, self.values, self.class_labels(ensemble), {})
 

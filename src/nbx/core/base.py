@@ -22,6 +22,7 @@ Input convention: ``X`` is a 2-D numeric array. Missing values are NaN (float in
 ``max + 1`` per column when ``n_values`` is None; at fit a code >= n_values is an error, at predict it is
 an unseen value and counts as missing (:func:`check_discrete_X`).
 """
+
 from __future__ import annotations
 
 import copy
@@ -36,19 +37,19 @@ from nbx.core.counting import log_normalize, log_softmax
 from nbx.core.validation import (
     ARRAY_LIKE,
     NONE,
+    InvalidParameterError,
+    _sklearn_compatible,
     check_array,
     check_consistent_length,
     check_labels,
     check_sample_weight,
-    InvalidParameterError,
-    _sklearn_compatible,
     scans_skipped,
     set_input_features,
     tracked_fit,
 )
 
-encode_labels = check_labels          # (classes_, y as class indices); older name
-check_weights = check_sample_weight   # older name
+encode_labels = check_labels  # (classes_, y as class indices); older name
+check_weights = check_sample_weight  # older name
 
 N_VALUES = [ARRAY_LIKE, NONE]  # the constraint of every ``n_values`` parameter
 # The constraint of a ``classes`` parameter: the class labels to keep counters for, also those absent from
@@ -93,8 +94,10 @@ class BaseEstimator:
             name, _, sub = key.partition("__")
             name = self._param_aliases.get(name, name)
             if name not in valid:
-                raise ValueError(f"Invalid parameter {name!r} for estimator {type(self).__name__}. "
-                                 f"Valid parameters are: {sorted(valid)}.")
+                raise ValueError(
+                    f"Invalid parameter {name!r} for estimator {type(self).__name__}. "
+                    f"Valid parameters are: {sorted(valid)}."
+                )
             if sub:
                 nested.setdefault(name, {})[sub] = value
             else:
@@ -131,9 +134,13 @@ class BaseEstimator:
         """scikit-learn's tags. Every nbx estimator reads NaN as missing; discrete learners take
         categorical integer codes (negative = missing, so negative input is allowed)."""
         from sklearn.utils import InputTags, Tags, TargetTags  # only scikit-learn calls this method
+
         discrete = getattr(self, "input_kind", "mixed") == "discrete"
-        return Tags(estimator_type=None, target_tags=TargetTags(required=False),
-                    input_tags=InputTags(allow_nan=True, categorical=discrete))
+        return Tags(
+            estimator_type=None,
+            target_tags=TargetTags(required=False),
+            input_tags=InputTags(allow_nan=True, categorical=discrete),
+        )
 
     # scikit-learn's metadata routing (``sklearn.set_config(enable_metadata_routing=True)``): which keywords of
     # fit, partial_fit and score (sample_weight, n_values, classes) a router such as cross_validate or Pipeline
@@ -142,6 +149,7 @@ class BaseEstimator:
         """This estimator's request, a scikit-learn ``MetadataRequest``: every keyword of fit, partial_fit and
         score unrequested (None) until ``set_fit_request`` and its siblings say otherwise."""
         from sklearn.utils.metadata_routing import MetadataRequest, get_routing_for_object
+
         if hasattr(self, "_metadata_request"):
             return get_routing_for_object(self._metadata_request)  # a copy
         request = MetadataRequest(owner=type(self).__name__)
@@ -158,13 +166,17 @@ class BaseEstimator:
     def _set_request(self, method: str, requests: dict):
         import sklearn
         from sklearn.utils.metadata_routing import UNCHANGED
+
         if not sklearn.get_config()["enable_metadata_routing"]:
-            raise RuntimeError("This method is only available when metadata routing is enabled. You can enable it "
-                               "using sklearn.set_config(enable_metadata_routing=True).")
+            raise RuntimeError(
+                "This method is only available when metadata routing is enabled. You can enable it "
+                "using sklearn.set_config(enable_metadata_routing=True)."
+            )
         accepted = _routed_params(type(self)).get(method, ())
         if set(requests) - set(accepted):
-            raise TypeError(f"Unexpected args: {set(requests) - set(accepted)} in {method}. Accepted arguments "
-                            f"are: {set(accepted)}")
+            raise TypeError(
+                f"Unexpected args: {set(requests) - set(accepted)} in {method}. Accepted arguments are: {set(accepted)}"
+            )
         request = self.get_metadata_routing()
         for param, alias in requests.items():
             if alias is not UNCHANGED:
@@ -184,8 +196,11 @@ def _routed_params(cls) -> dict:
     for method in _ROUTED_METHODS:
         if callable(getattr(cls, method, None)):
             params = inspect.signature(getattr(cls, method)).parameters.values()
-            out[method] = tuple(p.name for p in params
-                                if p.name not in _NOT_METADATA and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+            out[method] = tuple(
+                p.name
+                for p in params
+                if p.name not in _NOT_METADATA and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            )
     return out
 
 
@@ -196,8 +211,9 @@ _CONFIG_ATTRIBUTES = ("_metadata_request", "_sklearn_output_config")
 def clone(estimator):
     """A new unfitted estimator with the same parameters (nested estimators cloned too) and the same output
     and metadata-routing configuration."""
-    params = {k: clone(v) if _is_estimator(v) else copy.deepcopy(v)
-              for k, v in estimator.get_params(deep=False).items()}
+    params = {
+        k: clone(v) if _is_estimator(v) else copy.deepcopy(v) for k, v in estimator.get_params(deep=False).items()
+    }
     new = type(estimator)(**params)
     for name in _CONFIG_ATTRIBUTES:
         if hasattr(estimator, name):
@@ -224,8 +240,11 @@ def _init_params(cls) -> dict:
     """The constructor's parameter names and defaults (signatures are slow to compute; ensembles clone often).
     Cached: callers must not change the dict."""
     sig = inspect.signature(cls.__init__)
-    return {p.name: p.default for p in sig.parameters.values()
-            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+    return {
+        p.name: p.default
+        for p in sig.parameters.values()
+        if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    }
 
 
 def _changed(value, default) -> bool:
@@ -246,6 +265,7 @@ class ClassifierMixin:
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags
+
         tags = super().__sklearn_tags__()
         tags.estimator_type = "classifier"
         tags.classifier_tags = ClassifierTags()
@@ -327,10 +347,12 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
             raise ValueError(f"Input X contains infinity or a value too large for {X.dtype!r}.")
         if np.any(known != np.round(known)):
             who = type(estimator).__name__ if estimator is not None else "A discrete learner"
-            cols = np.flatnonzero(np.any((X != np.round(X)) & ~missing, axis=0)).tolist()
-            raise ValueError(f"{who} needs integer codes (0..n-1, NaN or negative = missing), got non-integer "
-                             f"values in columns {cols}; discretize numeric columns first, e.g. "
-                             f"make_pipeline(MDLDiscretizer(), {who}())")
+            cols = np.flatnonzero(np.any((np.round(X) != X) & ~missing, axis=0)).tolist()
+            raise ValueError(
+                f"{who} needs integer codes (0..n-1, NaN or negative = missing), got non-integer "
+                f"values in columns {cols}; discretize numeric columns first, e.g. "
+                f"make_pipeline(MDLDiscretizer(), {who}())"
+            )
     return np.where(missing | (X < 0), -1, np.nan_to_num(X)).astype(np.int64)
 
 
@@ -352,8 +374,9 @@ def resolve_n_values(codes: np.ndarray, n_values) -> np.ndarray:
     return nv
 
 
-def check_discrete_fit(estimator, X, y, sample_weight, n_values,
-                       classes=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def check_discrete_fit(
+    estimator, X, y, sample_weight, n_values, classes=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The fit preamble of a discrete learner: checks the parameters and the input, sets ``classes_``
     (``classes`` if given, which y's labels must be among, else those in y; see :data:`CLASS_LABELS`),
     ``n_values_`` (the ``n_values`` keyword, else the constructor's, else inferred), ``n_features_in_``.
@@ -366,8 +389,9 @@ def check_discrete_fit(estimator, X, y, sample_weight, n_values,
     check_consistent_length(arr, y_idx)
     w = check_sample_weight(sample_weight, arr.shape[0])
     codes = as_codes(arr, estimator, fit=True)
-    estimator.n_values_ = resolve_n_values(codes, n_values if n_values is not None
-                                           else getattr(estimator, "n_values", None))
+    estimator.n_values_ = resolve_n_values(
+        codes, n_values if n_values is not None else getattr(estimator, "n_values", None)
+    )
     estimator.classes_ = classes
     set_input_features(estimator, X, arr)
     return codes, y_idx, w
@@ -389,8 +413,9 @@ def mixed_n_values(X: np.ndarray, n_values, fit: bool = True) -> np.ndarray:
         return np.zeros(X.shape[1], dtype=np.int64)
     nv = np.asarray(n_values)
     if nv.shape != (X.shape[1],) or nv.dtype.kind not in "iuf" or np.any(nv != np.round(nv)) or np.any(nv < 0):
-        raise ValueError(f"n_values must be {X.shape[1]} integers >= 0 (one per column, 0 marks a numeric "
-                         f"column), got {n_values!r}")
+        raise ValueError(
+            f"n_values must be {X.shape[1]} integers >= 0 (one per column, 0 marks a numeric column), got {n_values!r}"
+        )
     nv = nv.astype(np.int64)
     nominal = nv > 0
     if fit and nominal.any() and not scans_skipped(fit=True):
@@ -440,7 +465,8 @@ def validate_params(estimator) -> None:
             texts = [str(c) for c in options]
             allowed = texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
             raise _sklearn_compatible(InvalidParameterError)(
-                f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {value!r} instead.")
+                f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {value!r} instead."
+            )
         for inner in _nbx_estimators(value):
             validate_params(inner)
 

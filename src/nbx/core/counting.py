@@ -4,6 +4,7 @@ All attribute-value/class counts of a data set come from one ``np.bincount`` ove
 ``offset[j] + code[i, j]`` (one row per attribute value, one column per class). Missing codes (-1) go to
 an extra last row that every lookup treats as "no evidence", so missing values are skipped without masks.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -43,7 +44,7 @@ class ValueIndex:
             cell = self._value_slots(codes[:, j], v) * n_classes + y  # slot 0 missing, 1..v values, v+1 invalid
             c = np.bincount(cell, weights=None if unit else weights, minlength=(v + 2) * n_classes)
             c = c.reshape(v + 2, n_classes)
-            out[start:start + v] = c[1:v + 1]
+            out[start : start + v] = c[1 : v + 1]
             out[-1] += c[0] + c[v + 1]
         return out
 
@@ -51,8 +52,9 @@ class ValueIndex:
         """``counts`` for table rows already computed by :meth:`rows` (reused over many weightings)."""
         flat = rows * n_classes + y[:, None]
         w = np.broadcast_to(weights[:, None], flat.shape)
-        return np.bincount(flat.ravel(), weights=w.ravel(),
-                           minlength=(self.n_rows + 1) * n_classes).reshape(self.n_rows + 1, n_classes)
+        return np.bincount(flat.ravel(), weights=w.ravel(), minlength=(self.n_rows + 1) * n_classes).reshape(
+            self.n_rows + 1, n_classes
+        )
 
     @staticmethod
     def _value_slots(column: np.ndarray, n_values: int) -> np.ndarray:
@@ -64,8 +66,11 @@ class ValueIndex:
 
     def per_attribute_totals(self, table: np.ndarray) -> np.ndarray:
         """Sum of a (n_rows[+1], K) table over the values of each attribute, shape (d, K)."""
-        return np.add.reduceat(table[: self.n_rows], self.offsets, axis=0) if self.n_rows else \
-            np.zeros((0, table.shape[1]))
+        return (
+            np.add.reduceat(table[: self.n_rows], self.offsets, axis=0)
+            if self.n_rows
+            else np.zeros((0, table.shape[1]))
+        )
 
     def lookup_sum(self, table: np.ndarray, codes: np.ndarray, chunk: int = 4096) -> np.ndarray:
         """Sum over attributes of ``table[row(i, j)]``, shape (n, K); the missing row must hold zeros.
@@ -76,10 +81,10 @@ class ValueIndex:
         k = table.shape[1]
         if codes.size < _LARGE or k < 2 or not self.n_values.size:
             return sum_rows(table, self.rows(codes), chunk)
-        missing = table[self.n_rows: self.n_rows + 1]
+        missing = table[self.n_rows : self.n_rows + 1]
         out = None
         for j, (v, start) in enumerate(zip(self.n_values.tolist(), self.offsets.tolist())):
-            slots = np.concatenate([missing, table[start:start + v], missing])
+            slots = np.concatenate([missing, table[start : start + v], missing])
             part = np.take(slots, self._value_slots(codes[:, j], v), axis=0)  # much faster than slots[...]
             if out is None:
                 out = part
@@ -98,11 +103,11 @@ def sum_rows(table: np.ndarray, rows: np.ndarray, chunk: int = 4096) -> np.ndarr
     """
     out = np.empty((rows.shape[0], table.shape[1]))
     for start in range(0, rows.shape[0], chunk):
-        part = rows[start:start + chunk]
+        part = rows[start : start + chunk]
         if table.shape[1] == 1:
-            out[start:start + chunk, 0] = np.take(table[:, 0], part).sum(axis=1)
+            out[start : start + chunk, 0] = np.take(table[:, 0], part).sum(axis=1)
         else:
-            out[start:start + chunk] = np.add.reduce(np.take(table, part.T, axis=0), axis=0)
+            out[start : start + chunk] = np.add.reduce(np.take(table, part.T, axis=0), axis=0)
     return out
 
 

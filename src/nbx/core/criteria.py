@@ -3,6 +3,7 @@
 All functions take count arrays whose last axis is the class; leading axes index candidate splits and
 branches. Entropies are in bits. Zero counts contribute nothing (0 log 0 = 0).
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -11,5 +11,6 @@ class NbxError(Exception):
 def did_you_mean(name, known) -> str:
     """``; did you mean a, b?`` for the known names closest to ``name`` (else the list of known names)."""
     import difflib
+
     close = difflib.get_close_matches(str(name), [str(k) for k in known], n=3)
     return f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(sorted(map(str, known)))}"

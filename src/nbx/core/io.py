@@ -1,4 +1,5 @@
 """Atomic file output and hashing: nothing half-written survives a crash or an error."""
+
 from __future__ import annotations
 
 import contextlib

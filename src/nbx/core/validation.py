@@ -23,6 +23,7 @@ Validation happens once per public call: fits and predictions made inside anothe
 over data the outer fit already checked, and the parameter checks the outer fit already made
 (:func:`scans_skipped`), so AdaBoost's 100 base fits cost no extra checks.
 """
+
 from __future__ import annotations
 
 import functools
@@ -82,7 +83,8 @@ def _sklearn_compatible(cls):
 def not_fitted_error(estimator) -> NotFittedError:
     return _sklearn_compatible(NotFittedError)(
         f"This {type(estimator).__name__} instance is not fitted yet. Call 'fit' with appropriate arguments "
-        "before using this estimator.")
+        "before using this estimator."
+    )
 
 
 # ------------------------------------------------------------------------------------- nested calls
@@ -92,6 +94,7 @@ _ACTIVE_FITS: ContextVar[tuple] = ContextVar("nbx_active_fits", default=())
 def tracked_fit(fit):
     """Wrap an estimator's ``fit`` (done for every nbx class by ``BaseEstimator.__init_subclass__``) so the
     checks know whether they run inside another nbx estimator's fit (see :func:`scans_skipped`)."""
+
     @functools.wraps(fit)
     def wrapper(self, *args, **kwargs):
         active = _ACTIVE_FITS.get()
@@ -102,6 +105,7 @@ def tracked_fit(fit):
             return fit(self, *args, **kwargs)
         finally:
             _ACTIVE_FITS.reset(token)
+
     return wrapper
 
 
@@ -126,18 +130,19 @@ class Interval:
         if isinstance(value, bool) or not isinstance(value, self.kind) or not math.isfinite(value):
             return False  # never bool, NaN or +-inf (the printed ranges are open at infinity)
         lo_ok = self.left is None or (value >= self.left if self.closed in ("left", "both") else value > self.left)
-        hi_ok = self.right is None or (value <= self.right if self.closed in ("right", "both")
-                                       else value < self.right)
+        hi_ok = self.right is None or (value <= self.right if self.closed in ("right", "both") else value < self.right)
         return bool(lo_ok and hi_ok)
 
     def __str__(self) -> str:
         real = self.kind is not Integral
-        show = (lambda b: float(b) if real else b)  # noqa: E731
+        show = lambda b: float(b) if real else b  # noqa: E731
         left = "-inf" if self.left is None else show(self.left)
         right = "inf" if self.right is None else show(self.right)
-        return (f"{'a float' if real else 'an int'} in the range "
-                f"{'[' if self.closed in ('left', 'both') else '('}{left}, {right}"
-                f"{']' if self.closed in ('right', 'both') else ')'}")
+        return (
+            f"{'a float' if real else 'an int'} in the range "
+            f"{'[' if self.closed in ('left', 'both') else '('}{left}, {right}"
+            f"{']' if self.closed in ('right', 'both') else ')'}"
+        )
 
 
 class Options:
@@ -173,8 +178,10 @@ def instance_of(*types) -> Constraint:
 
 BOOLEAN = Constraint("a bool", lambda v: isinstance(v, (bool, np.bool_)))
 NONE = Constraint("None", lambda v: v is None)
-ESTIMATOR = Constraint("an estimator (an object with fit and get_params)",
-                       lambda v: hasattr(v, "fit") and hasattr(v, "get_params") and not isinstance(v, type))
+ESTIMATOR = Constraint(
+    "an estimator (an object with fit and get_params)",
+    lambda v: hasattr(v, "fit") and hasattr(v, "get_params") and not isinstance(v, type),
+)
 ARRAY_LIKE = Constraint("an array-like", lambda v: isinstance(v, (list, tuple, np.ndarray)))
 RANDOM_STATE = [Interval(Integral, 0, None, "left"), instance_of(np.random.Generator), NONE]
 
@@ -208,49 +215,59 @@ def check_array(estimator, X, *, fit: bool) -> np.ndarray:
     if not fit and not hasattr(estimator, "n_features_in_"):
         raise not_fitted_error(estimator)
     if _is_sparse(X):
-        raise TypeError("Sparse data was passed for X, but dense data is required. Use '.toarray()' to "
-                        "convert to a dense numpy array.")
+        raise TypeError(
+            "Sparse data was passed for X, but dense data is required. Use '.toarray()' to "
+            "convert to a dense numpy array."
+        )
     names = None if fit else _feature_names(X)
     arr = _as_array(X)
     kind = arr.dtype.kind
     if kind == "c":
         raise ValueError(f"Complex data not supported\n{arr}\n")
     if kind in "USV":
-        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings. Convert your data to "
-                         "numeric values explicitly instead.")
+        raise ValueError(
+            "dtype='numeric' is not compatible with arrays of bytes/strings. Convert your data to "
+            "numeric values explicitly instead."
+        )
     if kind == "O":
         arr = arr.astype(np.float64)  # TypeError "float() argument must be a string or a real number, ..."
     elif kind == "b":
         arr = arr.astype(np.int64)
     if arr.ndim < 2:
-        raise ValueError(f"Expected 2D array, got {'scalar' if arr.ndim == 0 else '1D'} array instead:\narray={arr}."
-                         "\nReshape your data either using array.reshape(-1, 1) if your data has a single feature "
-                         "or array.reshape(1, -1) if it contains a single sample.")
+        raise ValueError(
+            f"Expected 2D array, got {'scalar' if arr.ndim == 0 else '1D'} array instead:\narray={arr}."
+            "\nReshape your data either using array.reshape(-1, 1) if your data has a single feature "
+            "or array.reshape(1, -1) if it contains a single sample."
+        )
     if arr.ndim > 2:
         raise ValueError(f"Found array with dim {arr.ndim}, while dim <= 2 is required by {name}.")
     n, d = arr.shape
     if fit:
         if n < 1:
-            raise ValueError(f"Found array with 0 sample(s) (shape={arr.shape}) while a minimum of 1 is "
-                             f"required by {name}.")
+            raise ValueError(
+                f"Found array with 0 sample(s) (shape={arr.shape}) while a minimum of 1 is required by {name}."
+            )
         if d < 1:
-            raise ValueError(f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum of 1 is "
-                             f"required by {name}.")
+            raise ValueError(
+                f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required by {name}."
+            )
     if arr.dtype.kind == "f" and not scans_skipped(fit) and _has_inf(arr):
         raise ValueError(f"Input X contains infinity or a value too large for {arr.dtype!r}.")
     if fit:
         return arr
     _check_feature_names(estimator, names)
     if d != estimator.n_features_in_:
-        raise ValueError(f"X has {d} features, but {name} is expecting {estimator.n_features_in_} features "
-                         "as input.")
+        raise ValueError(f"X has {d} features, but {name} is expecting {estimator.n_features_in_} features as input.")
     return arr
 
 
 def _as_array(X) -> np.ndarray:
     """np.asarray, except that a pandas frame with nullable columns gives floats with NaN for pd.NA."""
-    if hasattr(X, "iloc") and hasattr(X, "to_numpy") and any(
-            not isinstance(dt, np.dtype) for dt in getattr(X, "dtypes", [getattr(X, "dtype", None)])):
+    if (
+        hasattr(X, "iloc")
+        and hasattr(X, "to_numpy")
+        and any(not isinstance(dt, np.dtype) for dt in getattr(X, "dtypes", [getattr(X, "dtype", None)]))
+    ):
         try:
             return X.to_numpy(dtype=np.float64, na_value=np.nan)
         except (TypeError, ValueError):  # strings, categories: the checks below explain
@@ -280,17 +297,24 @@ def _check_feature_names(estimator, names) -> None:
     fitted = getattr(estimator, "feature_names_in_", None)
     if fitted is None or names is None:
         if fitted is not None:
-            warnings.warn(f"X does not have valid feature names, but {type(estimator).__name__} was fitted with "
-                          "feature names", UserWarning, stacklevel=4)
+            warnings.warn(
+                f"X does not have valid feature names, but {type(estimator).__name__} was fitted with feature names",
+                UserWarning,
+                stacklevel=4,
+            )
         return
     if len(names) != len(fitted) or np.any(names != fitted):
-        raise ValueError("The feature names should match those that were passed during fit.\n"
-                         f"Fitted with: {list(fitted)}\nGot: {list(names)}")
+        raise ValueError(
+            "The feature names should match those that were passed during fit.\n"
+            f"Fitted with: {list(fitted)}\nGot: {list(names)}"
+        )
 
 
 # ------------------------------------------------------------------------------------------------ y
-_CONTINUOUS = ("Unknown label type: continuous. Maybe you are trying to fit a classifier, which expects discrete "
-               "classes on a regression target with continuous values.")
+_CONTINUOUS = (
+    "Unknown label type: continuous. Maybe you are trying to fit a classifier, which expects discrete "
+    "classes on a regression target with continuous values."
+)
 
 
 def _check_numeric_labels(y: np.ndarray) -> None:
@@ -315,9 +339,12 @@ def check_labels(y, estimator=None, classes=None) -> tuple[np.ndarray, np.ndarra
         raise ValueError(f"{who} requires y to be passed, but the target y is None.")
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected. Please change the shape of y "
-                      "to (n_samples, ), for example using ravel().", _sklearn_compatible(DataConversionWarning),
-                      stacklevel=5)
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change the shape of y "
+            "to (n_samples, ), for example using ravel().",
+            _sklearn_compatible(DataConversionWarning),
+            stacklevel=5,
+        )
         y = y.ravel()
     if y.ndim != 1:
         raise ValueError(f"y should be a 1d array, got an array of shape {y.shape} instead.")
@@ -372,8 +399,10 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
     else:
         w = np.asarray(sample_weight, dtype=np.float64)
         if w.ndim != 1:
-            raise ValueError(f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a "
-                             f"scalar value or a 1D array of length {n}.")
+            raise ValueError(
+                f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a "
+                f"scalar value or a 1D array of length {n}."
+            )
         if w.shape != (n,):
             raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
     if scans_skipped(fit=True):

@@ -24,14 +24,15 @@ over the built-in ones. Entry fields:
 ``source``       ``uci``, ``mirror-only`` (stand-in file found only in the offline mirror), ``generator``,
                  ``local`` or ``unavailable`` (with ``reason``).
 ``base``         derive from another entry, inheriting its files and format; then
-``class_map`` (old label -> new label; rows with unmapped labels are dropped), ``class_bins`` (right-open bin edges for a
-                 numeric class column, labels = bin index) and an overriding ``columns`` string
+``class_map`` (old label -> new label; rows with unmapped labels are dropped), ``class_bins`` (right-open bin
+                 edges for a numeric class column, labels = bin index) and an overriding ``columns`` string
                  (e.g. an ``x`` drops one attribute).
 ``join``         a list of entries whose rows are stacked (same attributes, matched by value label), for a data
                  set split over files of different formats (Ting & Zheng's solar flare: ARFF + text).
 ``generator``    ``{name, rows, seed, ...}`` for synthetic domains (see :mod:`nbx.data.synthetic`).
 ``names``        optional attribute names (one per attribute, in order).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -45,11 +46,29 @@ from nbx.data.yaml_io import load_yaml, yaml_error_at
 BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
 FORMATS = ("csv", "whitespace", "arff")
-FIELDS = {"title", "files", "format", "header_lines", "columns", "missing", "rows", "attributes", "classes",
-          "source", "reason", "base", "join", "class_map", "class_bins", "generator", "names", "notes", "papers",
-          "class"}
-INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator",
-             "class_column")
+FIELDS = {
+    "title",
+    "files",
+    "format",
+    "header_lines",
+    "columns",
+    "missing",
+    "rows",
+    "attributes",
+    "classes",
+    "source",
+    "reason",
+    "base",
+    "join",
+    "class_map",
+    "class_bins",
+    "generator",
+    "names",
+    "notes",
+    "papers",
+    "class",
+}
+INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator", "class_column")
 MISSING = ["?"]
 LOCAL_MISSING = ["?", "", "NA"]  # a local file's default: also what spreadsheets, pandas and R write
 LOCAL_DIR = PurePosixPath("data/local")  # files here need no sha256: DVC tracks the folder
@@ -88,7 +107,7 @@ class Entry:
     generator: dict | None = None
     names: list[str] | None = None
     notes: str = ""
-    parts: list["Entry"] = field(default_factory=list)
+    parts: list[Entry] = field(default_factory=list)
 
     @property
     def available(self) -> bool:
@@ -105,20 +124,30 @@ def _file_spec(name: str, raw, source: str) -> FileSpec:
         raise CatalogueError(f"data set {name!r}: each file needs 'path' and 'sha256', got {raw!r}")
     local, path = bool(raw.get("local", source == "local")), str(raw["path"])
     if raw.get("sha256") is None and not (local and in_local_dir(path)):
-        hint = (f"; run `nbx add-data {path} --name {name}` to write it (files under {LOCAL_DIR}/ need none)"
-                if local else "")
+        hint = (
+            f"; run `nbx add-data {path} --name {name}` to write it (files under {LOCAL_DIR}/ need none)"
+            if local
+            else ""
+        )
         raise CatalogueError(f"data set {name!r}: file {path} needs a 'sha256'{hint}")
     origin = raw.get("origin") or {}
     sha256 = str(raw["sha256"]).lower() if raw.get("sha256") is not None else None
-    return FileSpec(path=path, sha256=sha256, local=local, origin_path=origin.get("path"),
-                    compression=origin.get("compression"))
+    return FileSpec(
+        path=path, sha256=sha256, local=local, origin_path=origin.get("path"), compression=origin.get("compression")
+    )
 
 
 def _build_join(name: str, raw: dict, built: dict[str, Entry]) -> Entry:
     parts = [built[p] for p in raw["join"]]
     source = "mirror-only" if any(p.source == "mirror-only" for p in parts) else "uci"
-    entry = Entry(name=name, source=source, title=str(raw.get("title", name)), parts=parts,
-                  files=[f for p in parts for f in p.files], notes=str(raw.get("notes", "")))
+    entry = Entry(
+        name=name,
+        source=source,
+        title=str(raw.get("title", name)),
+        parts=parts,
+        files=[f for p in parts for f in p.files],
+        notes=str(raw.get("notes", "")),
+    )
     for key in ("rows", "attributes", "classes"):
         if raw.get(key) is not None:
             setattr(entry, key, int(raw[key]))
@@ -182,8 +211,10 @@ def _validate(e: Entry) -> None:
         raise CatalogueError(f"data set {e.name!r}: format {e.format!r} is not one of {FORMATS}")
     inferred = e.format == "arff" or (e.source == "local" and e.header_lines > 0)
     if not e.columns and not inferred:
-        raise CatalogueError(f"data set {e.name!r}: needs 'columns' (one letter per column; it may be omitted "
-                             f"only for ARFF and for local files with a header, 'header_lines: 1')")
+        raise CatalogueError(
+            f"data set {e.name!r}: needs 'columns' (one letter per column; it may be omitted "
+            f"only for ARFF and for local files with a header, 'header_lines: 1')"
+        )
     if e.columns and (set(e.columns) - set("ncyxs") or e.columns.count("y") != 1):
         raise CatalogueError(f"data set {e.name!r}: columns {e.columns!r} must use n/c/y/x/s with exactly one y")
 
@@ -219,8 +250,7 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
     for name, entry in raw.items():
         for ref in ([entry["base"]] if "base" in entry else []) + list(entry.get("join", [])):
             if ref not in raw:
-                raise CatalogueError(f"{where[name]}: data set {name!r}: {ref!r} (base/join) is not in the "
-                                     f"catalogue")
+                raise CatalogueError(f"{where[name]}: data set {name!r}: {ref!r} (base/join) is not in the catalogue")
     entries: dict[str, dict] = {}
     out: dict[str, Entry] = {}
     # Bases first: resolve in dependency order so a derived entry can name any other entry.
@@ -247,6 +277,7 @@ def get_entry(catalogue: dict[str, Entry], name: str, where: str = "params.yaml"
     """Look up a data set by name, with a clear error listing close names."""
     if name not in catalogue:
         import difflib
+
         close = difflib.get_close_matches(name, catalogue, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise CatalogueError(f"{where}: unknown data set {name!r}{hint}")

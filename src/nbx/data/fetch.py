@@ -6,6 +6,7 @@ mirror holds files uncompressed, so ``origin.compression`` (the archive's ``.Z``
 origin only. A user's local file (``local: true``) is read where it is, never copied or looked up in a
 mirror; its sha256 is checked when the catalogue gives one (files under data/local/ need none).
 """
+
 from __future__ import annotations
 
 import os
@@ -37,7 +38,7 @@ def _read(location: str, relpath: str) -> bytes:
         import urllib.request  # here, not at the top: it adds ~15 ms to every process that loads data
 
         url = location.rstrip("/") + "/" + relpath
-        with urllib.request.urlopen(url, timeout=60) as resp:  # noqa: S310 - archive or user mirror
+        with urllib.request.urlopen(url, timeout=60) as resp:
             return resp.read()
     return (Path(location) / relpath).read_bytes()
 
@@ -54,15 +55,19 @@ def local_file(dataset: str, spec: FileSpec, repo_root: Path = Path(".")) -> Pat
     """A user's file, where it is; errors name its path (never the mirror) and say how to fix them."""
     path = repo_root / spec.path
     if not path.is_file():
-        raise FetchError(f"data set {dataset!r}: local file {spec.path} does not exist (catalogue paths of "
-                         f"local files are relative to the repository root)")
+        raise FetchError(
+            f"data set {dataset!r}: local file {spec.path} does not exist (catalogue paths of "
+            f"local files are relative to the repository root)"
+        )
     if spec.sha256 is not None:
         digest = sha256_file(path)
         if digest != spec.sha256:
-            raise FetchError(f"data set {dataset!r}: {spec.path} changed since its catalogue entry was written "
-                             f"(sha256 {digest[:12]}..., catalogue {spec.sha256[:12]}...); re-run `nbx add-data "
-                             f"{spec.path} --name {dataset}` after editing it (files under {LOCAL_DIR}/ need no "
-                             f"sha256)")
+            raise FetchError(
+                f"data set {dataset!r}: {spec.path} changed since its catalogue entry was written "
+                f"(sha256 {digest[:12]}..., catalogue {spec.sha256[:12]}...); re-run `nbx add-data "
+                f"{spec.path} --name {dataset}` after editing it (files under {LOCAL_DIR}/ need no "
+                f"sha256)"
+            )
     return path
 
 
@@ -83,13 +88,17 @@ def fetch_file(dataset: str, spec: FileSpec, dest_root: Path, repo_root: Path = 
             if spec.compression == "Z":
                 data = unlzw(data)
     except (OSError, ValueError) as exc:  # urllib's URLError is an OSError
-        raise FetchError(f"data set {dataset!r}: cannot fetch {where}: {exc}. "
-                         f"Set {MIRROR_ENV} to a mirror of the UCI archive (a URL or a folder with the "
-                         f"archive's layout) if the origin is unreachable.") from None
+        raise FetchError(
+            f"data set {dataset!r}: cannot fetch {where}: {exc}. "
+            f"Set {MIRROR_ENV} to a mirror of the UCI archive (a URL or a folder with the "
+            f"archive's layout) if the origin is unreachable."
+        ) from None
     digest = sha256_bytes(data)
     if digest != spec.sha256:
-        raise FetchError(f"data set {dataset!r}: sha256 mismatch for {where}: expected {spec.sha256}, got "
-                         f"{digest} ({MIRROR_ENV}={mirror() or 'unset'}); the file is not the catalogued one")
+        raise FetchError(
+            f"data set {dataset!r}: sha256 mismatch for {where}: expected {spec.sha256}, got "
+            f"{digest} ({MIRROR_ENV}={mirror() or 'unset'}); the file is not the catalogued one"
+        )
     write_bytes(dest, data)
     return dest
 
@@ -97,6 +106,8 @@ def fetch_file(dataset: str, spec: FileSpec, dest_root: Path, repo_root: Path = 
 def fetch_entry(entry: Entry, dest_root: Path, repo_root: Path = Path(".")) -> list[Path]:
     """Fetch every file of an entry. Mirror-only stand-ins fail with a clear error when no mirror is set."""
     if entry.source == "mirror-only" and not mirror():
-        raise FetchError(f"data set {entry.name!r} exists only as a stand-in in the offline mirror "
-                         f"({', '.join(f.path for f in entry.files)}); set {MIRROR_ENV}")
+        raise FetchError(
+            f"data set {entry.name!r} exists only as a stand-in in the offline mirror "
+            f"({', '.join(f.path for f in entry.files)}); set {MIRROR_ENV}"
+        )
     return [fetch_file(entry.name, spec, dest_root, repo_root) for spec in entry.files]

@@ -6,6 +6,7 @@ A column is numeric (``n``) when every value that is not a missing marker reads 
 nominal. This is what Weka's CSV loader does; write ``c`` in ``columns`` for a nominal attribute coded by
 numbers (e.g. 1 = red, 2 = green).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,6 +23,7 @@ def class_index(names: list[str], class_column: str | None, where: str) -> int:
         return len(names) - 1
     if class_column not in names:
         from nbx.core.errors import did_you_mean
+
         raise DataFormatError(f"{where}: no column {class_column!r} for the class{did_you_mean(class_column, names)}")
     return names.index(class_column)
 
@@ -39,8 +41,7 @@ def is_numeric(values, missing) -> bool:
     return True
 
 
-def infer_columns(names: list[str], rows: list[list[str]], missing, class_column: str | None,
-                  where: str) -> str:
+def infer_columns(names: list[str], rows: list[list[str]], missing, class_column: str | None, where: str) -> str:
     """One letter per column (``n`` / ``c`` / ``y``) for rows of string cells under a header ``names``."""
     y = class_index(names, class_column, where)
     cells = np.array(rows, dtype=object).reshape(len(rows), len(names))
@@ -53,7 +54,13 @@ def local_entry(path, name: str | None = None, class_column: str | None = None, 
     line names the columns; kinds inferred (see the module docstring), local missing markers by default."""
     path = Path(path)
     arff = path.suffix.lower() == ".arff"
-    return Entry(name=name or path.stem, source="local", title=path.name,
-                 files=[FileSpec(path.as_posix(), None, local=True)], format="arff" if arff else "csv",
-                 header_lines=0 if arff else 1, class_column=class_column,
-                 missing=list(LOCAL_MISSING if missing is None else missing))
+    return Entry(
+        name=name or path.stem,
+        source="local",
+        title=path.name,
+        files=[FileSpec(path.as_posix(), None, local=True)],
+        format="arff" if arff else "csv",
+        header_lines=0 if arff else 1,
+        class_column=class_column,
+        missing=list(LOCAL_MISSING if missing is None else missing),
+    )

@@ -5,6 +5,7 @@ mode, where code 256 clears the table), then LZW codes packed least-significant 
 9 bits. Codes are written in groups of 8, so whenever the code width changes or the table is cleared the
 reader skips to the end of the current group of ``n_bits`` bytes.
 """
+
 from __future__ import annotations
 
 CLEAR = 256

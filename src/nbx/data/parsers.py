@@ -4,6 +4,7 @@ Formats: delimited text (comma or whitespace, optional header lines and trailing
 (dense data section; nominal value order taken from the header). A comma-separated line with double quotes
 is split as CSV (``"a, b"`` is one cell), so files written by spreadsheets and pandas read as they look.
 """
+
 from __future__ import annotations
 
 import csv
@@ -45,8 +46,9 @@ def _split(line: str, delimiter: str) -> list[str]:
     return [cell.strip().strip("'\"") for cell in line.split(delimiter)]
 
 
-def read_delimited(path: str | Path, delimiter: str = ",", header_lines: int = 0,
-                   n_columns: int | None = None, name: str | None = None) -> RawTable:
+def read_delimited(
+    path: str | Path, delimiter: str = ",", header_lines: int = 0, n_columns: int | None = None, name: str | None = None
+) -> RawTable:
     """Read a delimited text file; blank lines are skipped. A row with the wrong number of cells is an
     error naming ``name`` (or the path) and the 1-based line number. ``header`` holds the cells of the
     last of the ``header_lines`` (the column names of a CSV header); without ``n_columns``, rows must have
@@ -64,8 +66,9 @@ def read_delimited(path: str | Path, delimiter: str = ",", header_lines: int = 0
             continue
         cells = _split(line.strip(), delimiter)
         if n_columns is not None and len(cells) != n_columns:
-            raise DataFormatError(f"{label}:{lineno}: expected {n_columns} values, found {len(cells)}: "
-                                  f"{line.strip()[:80]!r}")
+            raise DataFormatError(
+                f"{label}:{lineno}: expected {n_columns} values, found {len(cells)}: {line.strip()[:80]!r}"
+            )
         rows.append(cells)
         lines.append(lineno)
     if not rows:

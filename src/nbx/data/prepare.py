@@ -6,17 +6,18 @@ Nominal values are ordered as an ARFF header declares them, else numerically whe
 else alphabetically; classes likewise. Attribute names: the catalogue's ``names``, else the ARFF's declared
 names or a CSV header's cells, else a1, a2, ...
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
 
-from nbx.protocol.table import Table
 from nbx.data.catalogue import Entry
 from nbx.data.infer import class_index, infer_columns
 from nbx.data.parsers import DataFormatError, RawTable, read_arff, read_delimited
 from nbx.data.synthetic import generate
+from nbx.protocol.table import Table
 
 
 def _value_order(values) -> list[str]:
@@ -61,10 +62,12 @@ def columns_for(entry: Entry, raw: RawTable) -> str:
         return infer_columns(raw.header, raw.rows, entry.missing, entry.class_column, label)
     inferred = "".join("n" if kind == "numeric" else "c" for _, kind, _ in raw.declared)
     y = class_index([d[0] for d in raw.declared], entry.class_column, label)  # ARFF convention: class last
-    inferred = inferred[:y] + "y" + inferred[y + 1:]
+    inferred = inferred[:y] + "y" + inferred[y + 1 :]
     if entry.columns and len(entry.columns) != len(inferred):
-        raise DataFormatError(f"{entry.name}: catalogue columns {entry.columns!r} do not match the ARFF header "
-                              f"({len(inferred)} attributes)")
+        raise DataFormatError(
+            f"{entry.name}: catalogue columns {entry.columns!r} do not match the ARFF header "
+            f"({len(inferred)} attributes)"
+        )
     return entry.columns or inferred
 
 
@@ -94,11 +97,15 @@ def _join(entry: Entry, paths: list[Path]) -> Table:
     """Stack the parts' rows; nominal codes and classes are re-mapped by their labels."""
     tables, start = [], 0
     for part in entry.parts:
-        tables.append(build_table(part, paths[start:start + len(part.files)]))
+        tables.append(build_table(part, paths[start : start + len(part.files)]))
         start += len(part.files)
     first = tables[0]
-    attributes = [dict(a, values=_value_order(v for t in tables for v in t.attributes[j]["values"]))
-                  if a["kind"] == "nominal" else dict(a) for j, a in enumerate(first.attributes)]
+    attributes = [
+        dict(a, values=_value_order(v for t in tables for v in t.attributes[j]["values"]))
+        if a["kind"] == "nominal"
+        else dict(a)
+        for j, a in enumerate(first.attributes)
+    ]
     classes = _value_order(c for t in tables for c in t.classes)
     blocks, ys = [], []
     for t in tables:
@@ -156,8 +163,9 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
             width = len(strings[0])
             bad = [i for i, s in enumerate(strings) if len(s) != width]
             if bad:
-                raise DataFormatError(f"{where[bad[0]]}: column {j + 1}: sequence length "
-                                      f"{len(strings[bad[0]])}, expected {width}")
+                raise DataFormatError(
+                    f"{where[bad[0]]}: column {j + 1}: sequence length {len(strings[bad[0]])}, expected {width}"
+                )
             chars = np.array([list(s) for s in strings])
             order = [str(c) for c in _value_order(chars.ravel())]
             codes = np.searchsorted(np.array(order), chars).astype(float)
@@ -201,12 +209,20 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
 
 def check_counts(entry: Entry, table: Table) -> None:
     """Fail loudly when rows, attributes or classes differ from the catalogue."""
-    found = {"rows": table.X.shape[0], "attributes": table.X.shape[1],
-             "classes": np.count_nonzero(np.bincount(table.y))}
+    found = {
+        "rows": table.X.shape[0],
+        "attributes": table.X.shape[1],
+        "classes": np.count_nonzero(np.bincount(table.y)),
+    }
     for key, value in found.items():
         expected = getattr(entry, key)
         if expected is not None and expected != value:
-            hint = (f"; after editing {entry.files[0].path}, re-run `nbx add-data {entry.files[0].path} --name "
-                    f"{entry.name}` to update the entry" if entry.source == "local" and entry.files else "")
-            raise DataFormatError(f"data set {entry.name!r}: catalogue says {expected} {key}, the data have "
-                                  f"{value}{hint}")
+            hint = (
+                f"; after editing {entry.files[0].path}, re-run `nbx add-data {entry.files[0].path} --name "
+                f"{entry.name}` to update the entry"
+                if entry.source == "local" and entry.files
+                else ""
+            )
+            raise DataFormatError(
+                f"data set {entry.name!r}: catalogue says {expected} {key}, the data have {value}{hint}"
+            )

@@ -3,15 +3,26 @@
 Each generator returns ``(X, y, attributes, classes)`` in the prepared-table convention of
 :mod:`nbx.data.prepare`: nominal attributes as float codes, numeric as floats.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 # Segments (a..g) lit for digits 0-9 on a seven-segment display (Breiman et al. 1984, CART §2.6.1).
-_LED_SEGMENTS = np.array([
-    [1, 1, 1, 0, 1, 1, 1], [0, 0, 1, 0, 0, 1, 0], [1, 0, 1, 1, 1, 0, 1], [1, 0, 1, 1, 0, 1, 1],
-    [0, 1, 1, 1, 0, 1, 0], [1, 1, 0, 1, 0, 1, 1], [1, 1, 0, 1, 1, 1, 1], [1, 0, 1, 0, 0, 1, 0],
-    [1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 0, 1, 1]])
+_LED_SEGMENTS = np.array(
+    [
+        [1, 1, 1, 0, 1, 1, 1],
+        [0, 0, 1, 0, 0, 1, 0],
+        [1, 0, 1, 1, 1, 0, 1],
+        [1, 0, 1, 1, 0, 1, 1],
+        [0, 1, 1, 1, 0, 1, 0],
+        [1, 1, 0, 1, 0, 1, 1],
+        [1, 1, 0, 1, 1, 1, 1],
+        [1, 0, 1, 0, 0, 1, 0],
+        [1, 1, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 0, 1, 1],
+    ]
+)
 
 
 def _binary_attributes(n: int, prefix: str) -> list[dict]:
@@ -45,7 +56,7 @@ def waveform(rows: int, seed: int = 0):
 
 def parity(bits: int, repeats: int = 1, seed: int = 0):
     """All 2^bits binary patterns, class = parity (XOR is bits = 2). ``seed`` is unused (deterministic)."""
-    patterns = (np.arange(2 ** bits)[:, None] >> np.arange(bits)[::-1]) & 1
+    patterns = (np.arange(2**bits)[:, None] >> np.arange(bits)[::-1]) & 1
     X = np.tile(patterns, (repeats, 1)).astype(float)
     y = X.sum(axis=1).astype(int) % 2
     return X, y, _binary_attributes(bits, "b"), ["0", "1"]

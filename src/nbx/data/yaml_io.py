@@ -12,6 +12,7 @@ def load_yaml(text: str) -> tuple[object, object]:
     """(document, node tree) of a YAML text, parsed once; the nodes carry each key's line for error messages.
     libyaml's loader when installed: every stage reads params.yaml, and the pure-Python one takes ~0.1 s."""
     import yaml
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
         node = loader.get_single_node()

@@ -15,6 +15,7 @@ All share :class:`~nbx.discretize.base.Discretizer`, a scikit-learn transformer:
 learners) and ``cut_points_``. So
 ``make_pipeline(MDLDiscretizer(), NaiveBayes())`` is Weka's discretize-then-learn protocol.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -60,8 +61,12 @@ class NoDiscretizer(Discretizer):
         return nv
 
 
-KINDS = {"mdl": MDLDiscretizer, "stddev": StdDevDiscretizer, "equal_width": EqualWidthDiscretizer,
-         "none": NoDiscretizer}
+KINDS = {
+    "mdl": MDLDiscretizer,
+    "stddev": StdDevDiscretizer,
+    "equal_width": EqualWidthDiscretizer,
+    "none": NoDiscretizer,
+}
 
 
 def make_discretizer(config) -> Discretizer:
@@ -69,8 +74,7 @@ def make_discretizer(config) -> Discretizer:
     if isinstance(config, str):
         config = {"kind": config}
     if not isinstance(config, dict) or "kind" not in config:
-        raise ValueError(f"discretizer must be a mapping with a 'kind' key (one of {sorted(KINDS)}), "
-                         f"got {config!r}")
+        raise ValueError(f"discretizer must be a mapping with a 'kind' key (one of {sorted(KINDS)}), got {config!r}")
     options = dict(config)
     kind = options.pop("kind")
     if kind not in KINDS:
@@ -83,5 +87,13 @@ def make_discretizer(config) -> Discretizer:
     return cls(**options)
 
 
-__all__ = ["Discretizer", "EqualWidthDiscretizer", "KINDS", "MDLDiscretizer", "ModeImputer", "NoDiscretizer",
-           "StdDevDiscretizer", "make_discretizer"]
+__all__ = [
+    "KINDS",
+    "Discretizer",
+    "EqualWidthDiscretizer",
+    "MDLDiscretizer",
+    "ModeImputer",
+    "NoDiscretizer",
+    "StdDevDiscretizer",
+    "make_discretizer",
+]

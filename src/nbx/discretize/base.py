@@ -13,13 +13,14 @@ Bin convention (Weka's, for both supervised and unsupervised ``Discretize``): in
 ``x``, so a value exactly on a cut goes to the lower bin. Values outside the training range fall into the
 first or last bin. A column with no cut points has one bin.
 """
+
 from __future__ import annotations
 
 import sys
 
 import numpy as np
 
-from nbx.core.base import BaseEstimator, check_mixed_X, mixed_n_values
+from nbx.core.base import BaseEstimator, check_mixed_X, mixed_n_values, validate_params
 from nbx.core.validation import (
     check_array,
     check_consistent_length,
@@ -28,7 +29,6 @@ from nbx.core.validation import (
     not_fitted_error,
     set_input_features,
 )
-from nbx.core.base import validate_params
 
 TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
 OUTPUTS = ("default", "pandas")  # set_output's containers
@@ -43,6 +43,7 @@ class TransformerMixin:
 
     def __sklearn_tags__(self):
         from sklearn.utils import TransformerTags
+
         tags = super().__sklearn_tags__()
         tags.estimator_type = "transformer"
         tags.transformer_tags = TransformerTags(preserves_dtype=list(self._preserves_dtype))
@@ -77,6 +78,7 @@ class TransformerMixin:
         if kind != "pandas":
             raise ValueError(f"{type(self).__name__} returns numpy arrays or pandas DataFrames, not {kind!r}")
         import pandas as pd
+
         index = X.index if isinstance(X, pd.DataFrame) else None
         return pd.DataFrame(out, index=index, columns=self.get_feature_names_out())
 
@@ -89,8 +91,9 @@ class TransformerMixin:
         else:
             names = np.asarray(input_features, dtype=object)
             if len(names) != self.n_features_in_ or (fitted is not None and np.any(names != fitted)):
-                raise ValueError(f"input_features {list(names)} do not match the {self.n_features_in_} features "
-                                 "seen at fit")
+                raise ValueError(
+                    f"input_features {list(names)} do not match the {self.n_features_in_} features seen at fit"
+                )
         return np.asarray(names, dtype=object)
 
 
@@ -107,9 +110,9 @@ def bin_codes(X: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     """Bin index = number of cuts strictly below x; cuts is (d, m) padded with +inf; NaN -> -1."""
     out = np.empty(X.shape, dtype=np.int64)
     for start in range(0, X.shape[0], TRANSFORM_CHUNK):
-        block = X[start:start + TRANSFORM_CHUNK]
+        block = X[start : start + TRANSFORM_CHUNK]
         # NaN > c is False, so missing rows count 0 here and are overwritten below.
-        out[start:start + TRANSFORM_CHUNK] = (block[:, :, None] > cuts[None, :, :]).sum(axis=2)
+        out[start : start + TRANSFORM_CHUNK] = (block[:, :, None] > cuts[None, :, :]).sum(axis=2)
     out[np.isnan(X)] = -1
     return out
 
@@ -148,8 +151,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
             cuts[j] = np.sort(np.asarray(col, float))
         self.cut_points_ = cuts
         self.input_n_values_ = nv
-        self.n_values_ = np.array([nv[j] if c is None else len(c) + 1 for j, c in enumerate(cuts)],
-                                  dtype=np.int64)
+        self.n_values_ = np.array([nv[j] if c is None else len(c) + 1 for j, c in enumerate(cuts)], dtype=np.int64)
         set_input_features(self, X, arr)
         return self
 
@@ -167,7 +169,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
             width = max([len(self.cut_points_[j]) for j in numeric] + [0])
             padded = np.full((numeric.size, width), np.inf)
             for row, j in enumerate(numeric):  # pack the ragged cut lists once
-                padded[row, :len(self.cut_points_[j])] = self.cut_points_[j]
+                padded[row, : len(self.cut_points_[j])] = self.cut_points_[j]
             out[:, numeric] = bin_codes(X[:, numeric], padded)
         return out
 

@@ -9,6 +9,7 @@ outside the training range go to the first or last bin. A constant or all-missin
 gets one bin, as Weka's "'All'" value. Weka ignores instance weights here; rows with weight 0 are treated
 as absent (weights as counts), which only matters if such a row holds the minimum or maximum.
 """
+
 from __future__ import annotations
 
 from numbers import Integral

@@ -13,13 +13,13 @@ Ties: the smallest code / value wins (Weka's ``Utils.maxIndex`` keeps the first 
 counts. A column with no observed training value stays missing (NaN): there is no evidence to fill it with,
 and the learners skip missing values. (Weka would fill 0 / the first nominal value.)
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.core.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values
+from nbx.core.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values, validate_params
 from nbx.core.validation import Options, check_array, check_sample_weight, set_input_features
-from nbx.core.base import validate_params
 from nbx.discretize.base import TransformerMixin, nominal_codes
 
 NUMERIC_OPTIONS = ("mean", "mode")
@@ -30,8 +30,9 @@ def nominal_modes(codes: np.ndarray, n_values: np.ndarray, w: np.ndarray) -> np.
     d, width = codes.shape[1], int(n_values.max(initial=1))
     flat = np.arange(d) * width + codes
     valid = codes >= 0
-    counts = np.bincount(flat[valid], weights=np.broadcast_to(w[:, None], codes.shape)[valid],
-                         minlength=d * width).reshape(d, width)
+    counts = np.bincount(
+        flat[valid], weights=np.broadcast_to(w[:, None], codes.shape)[valid], minlength=d * width
+    ).reshape(d, width)
     seen = (valid * w[:, None]).sum(axis=0) > 0
     return np.where(seen, counts.argmax(axis=1), np.nan)
 

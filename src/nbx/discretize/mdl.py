@@ -32,6 +32,7 @@ from :mod:`nbx.core.criteria` at once. The recursion runs level by level over ev
 column of a fit together (:func:`mdl_boundaries_many`), so a fit costs a few numpy calls per level instead of
 per interval, with the same arithmetic per interval (the same cut points).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -62,7 +63,7 @@ def _mdlpc_accepts(prior, left, right, h, cond, h1, h2) -> np.ndarray:
     n = prior.sum(axis=1)
     k, k1, k2 = (prior > 0).sum(axis=1), (left > 0).sum(axis=1), (right > 0).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        delta = np.log2(3.0 ** k - 2) - (k * h - k1 * h1 - k2 * h2)
+        delta = np.log2(3.0**k - 2) - (k * h - k1 * h1 - k2 * h2)
         return (n > 1) & ((h - cond) > (np.log2(n - 1) + delta) / n)
 
 
@@ -84,15 +85,16 @@ def _best_splits(cum: np.ndarray, at: np.ndarray, lo: np.ndarray, hi: np.ndarray
     H(right)), one row per interval."""
     n_cand = hi - lo - 1
     first = np.concatenate([[0], np.cumsum(n_cand)[:-1]])
-    owner = np.repeat(np.arange(len(lo)), n_cand)              # candidate -> interval
+    owner = np.repeat(np.arange(len(lo)), n_cand)  # candidate -> interval
     cand = lo[owner] + np.arange(owner.size) - first[owner]
     start = cum[at + lo]
     prior = cum[at + hi] - start
     left = cum[at[owner] + cand + 1] - start[owner]
     ent, sides = split_entropies(np.stack([left, prior[owner] - left], axis=1))
     low = np.minimum.reduceat(ent, first)
-    best = np.minimum.reduceat(np.where(ent <= low[owner] + TIE_TOLERANCE, np.arange(owner.size), owner.size),
-                               first)                          # the first candidate within the tolerance
+    best = np.minimum.reduceat(
+        np.where(ent <= low[owner] + TIE_TOLERANCE, np.arange(owner.size), owner.size), first
+    )  # the first candidate within the tolerance
     left = left[best]
     return cand[best], prior, left, prior - left, entropy(prior), ent[best], sides[best, 0], sides[best, 1]
 
@@ -106,8 +108,10 @@ def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int |
 
 def mdl_cut_points_many(columns: list[tuple], n_classes: int) -> list[np.ndarray]:
     """:func:`mdl_cut_points` of several attributes (x, y, w), searched together (:func:`mdl_boundaries_many`)."""
-    tables = [value_class_counts(x, y, w, n_classes) if x.size else (np.empty(0), np.zeros((0, n_classes)))
-              for x, y, w in columns]
+    tables = [
+        value_class_counts(x, y, w, n_classes) if x.size else (np.empty(0), np.zeros((0, n_classes)))
+        for x, y, w in columns
+    ]
     found = mdl_boundaries_many([counts for _, counts in tables])
     return [np.sort((values[b] + values[b + 1]) / 2.0) for (values, _), b in zip(tables, found)]
 

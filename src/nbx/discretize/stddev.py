@@ -16,6 +16,7 @@ convention, shared by all discretizers). A constant or all-missing column gets o
 Applying it to "nominal data with large values" is a pipeline choice (treat such a column as numeric
 codes before fitting); this class discretizes numeric columns only and passes nominal ones through.
 """
+
 from __future__ import annotations
 
 from numbers import Real

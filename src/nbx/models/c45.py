@@ -60,24 +60,25 @@ number of classes in ``MinSplit`` is the number of classes in ``y``. Weights are
 (``min_leaf`` compares against weight sums), so a weight of k equals k copies of a row; ensembles should
 keep weights summing to the number of rows.
 """
+
 from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from numbers import Real
 from functools import cache
+from numbers import Real
 
 import numpy as np
 
-from nbx.core.validation import BOOLEAN, Interval
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
 from nbx.core.counting import ValueIndex
 from nbx.core.criteria import entropy, info_gain
+from nbx.core.validation import BOOLEAN, Interval
 
-EPSILON = 1e-3          # C4.5's tolerance in gain and error comparisons (defns.i)
+EPSILON = 1e-3  # C4.5's tolerance in gain and error comparisons (defns.i)
 WEIGHT_TOLERANCE = 1e-6  # weight sums vs min_leaf / MinSplit (as J48's Utils.grOrEq): 2.0 may sum to 1.9999999999999996
-PRUNE_SLACK = 0.1       # C4.5 prefers the simpler tree when within 0.1 estimated errors (prune.c)
-_CHUNK = 1 << 21        # max elements of a (rows, attributes, classes) block in numeric evaluation
+PRUNE_SLACK = 0.1  # C4.5 prefers the simpler tree when within 0.1 estimated errors (prune.c)
+_CHUNK = 1 << 21  # max elements of a (rows, attributes, classes) block in numeric evaluation
 
 # C4.5 stats.c: confidence levels and normal deviates, interpolated linearly.
 _CF_VALUES = np.array([0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00])
@@ -109,7 +110,7 @@ def _deviate_squared(cf: float) -> float:
 class _Node:
     """A tree node; a leaf when ``attr < 0``. ``dist`` holds weighted training class counts."""
 
-    __slots__ = ("dist", "leaf_class", "attr", "threshold", "children", "errors", "fallback")
+    __slots__ = ("attr", "children", "dist", "errors", "fallback", "leaf_class", "threshold")
 
     def __init__(self, dist: np.ndarray, fallback: np.ndarray | None = None):
         self.dist = dist
@@ -145,7 +146,7 @@ class _Level:
     ``order`` (numeric attributes, entries) sorts each attribute's entries by (node, value, row), NaN last
     within a node; ``tested`` (nodes, attributes) marks nominal attributes tested on the node's path."""
 
-    __slots__ = ("node", "row", "w", "order", "tested")
+    __slots__ = ("node", "order", "row", "tested", "w")
 
     def __init__(self, node, row, w, order, tested):
         self.node, self.row, self.w, self.order, self.tested = node, row, w, order, tested
@@ -157,8 +158,9 @@ class _Level:
         entries = nodes[self.node]
         new_index = np.cumsum(entries) - 1
         order = new_index[self.order[entries[self.order]]].reshape(self.order.shape[0], int(entries.sum()))
-        return _Level((np.cumsum(nodes) - 1)[self.node[entries]], self.row[entries], self.w[entries], order,
-                      self.tested[nodes])
+        return _Level(
+            (np.cumsum(nodes) - 1)[self.node[entries]], self.row[entries], self.w[entries], order, self.tested[nodes]
+        )
 
 
 @contextmanager
@@ -204,8 +206,14 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, min_leaf: float = 2, confidence: float = 0.25, prune: bool = True,
-                 subtree_raising: bool = True, n_values=None):
+    def __init__(
+        self,
+        min_leaf: float = 2,
+        confidence: float = 0.25,
+        prune: bool = True,
+        subtree_raising: bool = True,
+        n_values=None,
+    ):
         self.min_leaf = min_leaf
         self.confidence = confidence
         self.prune = prune
@@ -261,7 +269,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         self._nom_cols = np.flatnonzero(nv > 0)
         self._nom_index = ValueIndex(nv[self._nom_cols]) if self._nom_cols.size else None
         self._XT, self._codesT = np.ascontiguousarray(self._X.T), np.ascontiguousarray(self._codes.T)
-        self._XT_num = self._XT[self._num_cols]           # (numeric attributes, rows)
+        self._XT_num = self._XT[self._num_cols]  # (numeric attributes, rows)
         self._num_missing = np.isnan(self._XT_num).any(axis=1)
         self._codes_nom = self._codes[:, self._nom_cols]
         # sorted known training values per numeric column, for C4.5's GreatestValueBelow
@@ -284,9 +292,13 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         fractional weights the sums may round differently in the last bit.
         """
         n = self._y.size
-        level = _Level(np.zeros(n, np.intp), np.arange(n), w,
-                       np.argsort(self._XT_num, axis=1, kind="stable"),  # NaN last
-                       np.zeros((1, self.n_values_.size), bool))
+        level = _Level(
+            np.zeros(n, np.intp),
+            np.arange(n),
+            w,
+            np.argsort(self._XT_num, axis=1, kind="stable"),  # NaN last
+            np.zeros((1, self.n_values_.size), bool),
+        )
         root = _Node(self._class_counts(level.row, w))
         nodes, internal = [root], []
         while nodes:
@@ -332,20 +344,36 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if self._num_cols.size:
             starts = np.concatenate([[0], np.cumsum(np.bincount(level.node, minlength=m))])
             unit = bool(np.all(level.w == 1.0))
-            rows = level.row[level.order]                             # (numeric attributes, entries)
+            rows = level.row[level.order]  # (numeric attributes, entries)
             step = max(1, _CHUNK // max(1, level.row.size * self._n_classes))
             for s in range(0, self._num_cols.size, step):
                 block = slice(s, s + step)
                 xs = _take_rows(self._XT_num[block], rows[block])
                 complete = not self._num_missing[block].any()
                 ws = None if complete and unit else level.w[level.order[block]]
-                g, i, c = _eval_numeric_sorted(xs, self._y[rows[block]], ws, starts, cases, self._n_classes,
-                                               self.min_leaf, dist if complete else None)
+                g, i, c = _eval_numeric_sorted(
+                    xs,
+                    self._y[rows[block]],
+                    ws,
+                    starts,
+                    cases,
+                    self._n_classes,
+                    self.min_leaf,
+                    dist if complete else None,
+                )
                 cols = self._num_cols[block]
                 gain[:, cols], info[:, cols], cut[:, cols] = g.T, i.T, c.T
         if self._nom_cols.size:
-            g, i = _eval_nominal_nodes(self._codes_nom[level.row], self._y[level.row], level.w, level.node,
-                                       cases, self._n_classes, self.min_leaf, self._nom_index)
+            g, i = _eval_nominal_nodes(
+                self._codes_nom[level.row],
+                self._y[level.row],
+                level.w,
+                level.node,
+                cases,
+                self._n_classes,
+                self.min_leaf,
+                self._nom_index,
+            )
             g = np.where(level.tested[:, self._nom_cols], -EPSILON, g)
             gain[:, self._nom_cols], info[:, self._nom_cols] = g, i
         return gain, info, cut
@@ -357,7 +385,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         node_of, row, w = level.node, level.row, level.w
         nominal = self.n_values_[attr] > 0
         n_branches = np.where(nominal, self.n_values_[attr], 2)
-        first_slot = np.concatenate([[0], np.cumsum(n_branches)])   # children are slots, parent by parent
+        first_slot = np.concatenate([[0], np.cumsum(n_branches)])  # children are slots, parent by parent
         n_slots = int(first_slot[-1])
         parent_of_slot = np.repeat(np.arange(m), n_branches)
         thresholds = np.array([node.threshold for node in nodes])
@@ -392,8 +420,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         position = np.empty_like(by_slot)
         position[by_slot] = np.arange(by_slot.size)
         slot_sorted, src_sorted, w_sorted = new_slot[by_slot], src[by_slot], new_w[by_slot]
-        dists = np.bincount(slot_sorted * K + self._y[row[src_sorted]], weights=w_sorted,
-                            minlength=n_slots * K).reshape(n_slots, K)
+        dists = np.bincount(
+            slot_sorted * K + self._y[row[src_sorted]], weights=w_sorted, minlength=n_slots * K
+        ).reshape(n_slots, K)
         children = []
         for s in range(n_slots):
             parent = nodes[parent_of_slot[s]]
@@ -411,13 +440,12 @@ class C45Tree(ClassifierMixin, BaseEstimator):
                 flat = level.order.ravel()
                 reps = copies[flat]
                 first_new = np.cumsum(copies) - copies
-                created = (np.repeat(first_new[flat] - (np.cumsum(reps) - reps), reps)
-                           + np.arange(reps.sum()))
+                created = np.repeat(first_new[flat] - (np.cumsum(reps) - reps), reps) + np.arange(reps.sum())
                 order = position[created].reshape(d_num, -1)
             else:  # one new entry per old one, in the same order
                 order = position[level.order]
             keys = slot_sorted[order]
-            keys = keys.astype(np.int16) if n_slots < 2 ** 15 else keys  # radix sort
+            keys = keys.astype(np.int16) if n_slots < 2**15 else keys  # radix sort
             order = _take_rows(order, np.argsort(keys, axis=1, kind="stable"))
         else:
             order = np.zeros((0, src.size), np.intp)
@@ -448,8 +476,10 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         known = branch >= 0
         if known.all():
             has_known = np.bincount(branch, minlength=n_branches) > 0
-            return [(rows[in_v], w[in_v]) if has_known[v] else (None, None)
-                    for v, in_v in enumerate(branch == np.arange(n_branches)[:, None])]
+            return [
+                (rows[in_v], w[in_v]) if has_known[v] else (None, None)
+                for v, in_v in enumerate(branch == np.arange(n_branches)[:, None])
+            ]
         known_w = np.bincount(branch[known], weights=w[known], minlength=n_branches)
         total = known_w.sum()
         unknown_rows, unknown_w = rows[~known], w[~known]
@@ -465,8 +495,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
                 parts.append((None, None))
                 continue
             in_v = branch == v
-            parts.append((np.concatenate([rows[in_v], unknown_rows]),
-                          np.concatenate([w[in_v], unknown_w * shares[v]])))
+            parts.append((np.concatenate([rows[in_v], unknown_rows]), np.concatenate([w[in_v], unknown_w * shares[v]])))
         return parts
 
     # ---------------------------------------------------------------- pruning
@@ -563,6 +592,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
     def depth(self) -> int:
         def rec(n):
             return 0 if n.is_leaf else 1 + max(rec(c) for c in n.children)
+
         return rec(self.tree_)
 
 
@@ -628,8 +658,9 @@ def _select_rows(gain: np.ndarray, info: np.ndarray, in_average: np.ndarray) -> 
 
 def _eval_nominal(codes, y, w, cases, n_classes, min_leaf, index: ValueIndex):
     """One node: gain (known-fraction scaled) and split info of the multiway test on each nominal column."""
-    gain, info = _eval_nominal_nodes(codes, y, w, np.zeros(y.size, np.intp), np.array([cases]), n_classes,
-                                     min_leaf, index)
+    gain, info = _eval_nominal_nodes(
+        codes, y, w, np.zeros(y.size, np.intp), np.array([cases]), n_classes, min_leaf, index
+    )
     return gain[0], info[0]
 
 
@@ -642,10 +673,13 @@ def _eval_nominal_nodes(codes, y, w, node, cases, n_classes, min_leaf, index: Va
     out = []
     for s in range(0, m, step):
         e = slice(starts[s], starts[min(s + step, m)])
-        nodes = cases[s:s + step]
+        nodes = cases[s : s + step]
         flat = ((node[e, None] - s) * n_values + index.rows(codes[e])) * n_classes + y[e, None]
-        counts = np.bincount(flat.ravel(), weights=np.broadcast_to(w[e, None], flat.shape).ravel(),
-                             minlength=nodes.size * n_values * n_classes).reshape(nodes.size, n_values, n_classes)
+        counts = np.bincount(
+            flat.ravel(),
+            weights=np.broadcast_to(w[e, None], flat.shape).ravel(),
+            minlength=nodes.size * n_values * n_classes,
+        ).reshape(nodes.size, n_values, n_classes)
         out.append(_nominal_gain(counts[:, :-1], nodes, n_classes, min_leaf, index))
     return tuple(np.concatenate(parts) for parts in zip(*out))
 
@@ -668,8 +702,9 @@ def _eval_numeric(X, y, w, cases, n_classes, min_leaf):
     """One node: best cut of each numeric column of X (n, d): (corrected gain, split info, cut midpoint)."""
     order = np.argsort(X, axis=0, kind="stable").T  # NaN (unknown) sorts last
     xs = np.take_along_axis(np.asarray(X, float).T, order, axis=1)
-    gain, info, cut = _eval_numeric_sorted(xs, y[order], w[order], np.array([0, y.size]), np.array([cases]),
-                                           n_classes, min_leaf)
+    gain, info, cut = _eval_numeric_sorted(
+        xs, y[order], w[order], np.array([0, y.size]), np.array([cases]), n_classes, min_leaf
+    )
     return gain[:, 0], info[:, 0], cut[:, 0]
 
 
@@ -688,33 +723,36 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     m = cases.size
     node = np.repeat(np.arange(m), np.diff(starts))
     first, last = starts[:-1], starts[1:] - 1
-    if ws is None:                                    # unit weights, nothing unknown: same in every column
+    if ws is None:  # unit weights, nothing unknown: same in every column
         low = (np.arange(1.0, n + 1.0) - first[node])[None, :]
     else:
         if dist is None:
-            ws = np.where(np.isnan(xs), 0.0, ws)      # unknown values weigh nothing here
-        low = np.cumsum(ws, axis=1)                   # weight at or below each position, within its node
+            ws = np.where(np.isnan(xs), 0.0, ws)  # unknown values weigh nothing here
+        low = np.cumsum(ws, axis=1)  # weight at or below each position, within its node
         low -= np.where(first > 0, low[:, first - 1], 0.0)[:, node]
-    known = low[:, last]                              # (d or 1, m) known weight
-    cell = np.arange(d)[:, None] * m + node           # (column, node) of each entry
-    if dist is None:                                  # class counts of the known cases
-        totals = np.bincount((cell * n_classes + ys).ravel(), ws.ravel(),
-                             minlength=d * m * n_classes).reshape(d, m, n_classes)
+    known = low[:, last]  # (d or 1, m) known weight
+    cell = np.arange(d)[:, None] * m + node  # (column, node) of each entry
+    if dist is None:  # class counts of the known cases
+        totals = np.bincount((cell * n_classes + ys).ravel(), ws.ravel(), minlength=d * m * n_classes).reshape(
+            d, m, n_classes
+        )
     else:
         totals = np.broadcast_to(dist, (d, m, n_classes))
     min_split = 0.1 * known / n_classes
     min_split = np.where(min_split <= min_leaf, min_leaf, np.minimum(min_split, 25.0))
     valid = np.zeros((d, n), bool)
     if n > 1:
-        window = ((node[:-1] == node[1:])
-                  & (low[:, :-1] >= (min_split - WEIGHT_TOLERANCE)[:, node[:-1]])
-                  & (low[:, :-1] <= (known - min_split + WEIGHT_TOLERANCE)[:, node[:-1]]))
+        window = (
+            (node[:-1] == node[1:])
+            & (low[:, :-1] >= (min_split - WEIGHT_TOLERANCE)[:, node[:-1]])
+            & (low[:, :-1] <= (known - min_split + WEIGHT_TOLERANCE)[:, node[:-1]])
+        )
         valid[:, :-1] = window & (xs[:, :-1] < xs[:, 1:])
     valid &= (known >= 2 * min_leaf - WEIGHT_TOLERANCE)[:, node]
     low, known = np.broadcast_to(low, (d, n)), np.broadcast_to(known, (d, m))
     tries = np.add.reduceat(valid, first, axis=1, dtype=np.intp)  # valid cuts per (column, node)
     valid.ravel()[_inside_pure_run(xs, ys, node, valid, cell)] = False
-    col, pos = np.nonzero(valid)                      # candidates, grouped by (column, node)
+    col, pos = np.nonzero(valid)  # candidates, grouped by (column, node)
     at = node[pos]
     group = col * m + at
     # class counts at or below each candidate: an entry counts for the first candidate at or after it in
@@ -723,8 +761,9 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     # the left branch
     flat_valid = valid.ravel()
     slot = np.cumsum(flat_valid) - flat_valid + cell.ravel()
-    counts = np.bincount(slot * n_classes + ys.ravel(), None if ws is None else ws.ravel(),
-                         minlength=(group.size + d * m) * n_classes).reshape(-1, n_classes)
+    counts = np.bincount(
+        slot * n_classes + ys.ravel(), None if ws is None else ws.ravel(), minlength=(group.size + d * m) * n_classes
+    ).reshape(-1, n_classes)
     counts = np.take(counts, np.arange(group.size) + group, axis=0).astype(float, copy=False)
     begin = _run_starts(group)
     lo = np.cumsum(counts, axis=0)
@@ -733,7 +772,7 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
         base[1:] = lo[begin[1:] - 1]
         lo -= np.repeat(base, _run_lengths(begin, group.size), axis=0)
         np.maximum(lo, 0.0, out=lo)  # fractional weights: no -1e-17 left by the subtraction
-    flat = group                                      # (column, node) of each candidate, as a flat index
+    flat = group  # (column, node) of each candidate, as a flat index
     if dist is None:
         hi = np.take(totals.reshape(d * m, n_classes), flat, axis=0) - lo
         parent_info = np.take(entropy(totals), flat)
@@ -742,7 +781,7 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
         parent_info = np.take(entropy(dist), at)
     np.maximum(hi, 0.0, out=hi)
     gain_c = np.take(known, flat) / cases[at] * (parent_info - _conditional_entropy(lo, hi))
-    cost = np.log2(np.maximum(tries, 1)) / cases      # C4.5's Log(0) is 0
+    cost = np.log2(np.maximum(tries, 1)) / cases  # C4.5's Log(0) is 0
     score = gain_c - np.take(cost, flat)
     best_score = np.full(d * m, -np.inf)
     best_pos = np.zeros(d * m, np.intp)
@@ -750,7 +789,7 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
         top = np.maximum.reduceat(score, begin)
         is_top = score == np.repeat(top, _run_lengths(begin, group.size))
         hits = np.flatnonzero(is_top)
-        firsts = hits[_run_starts(group[hits])]        # first maximum, as C4.5
+        firsts = hits[_run_starts(group[hits])]  # first maximum, as C4.5
         best_score[group[begin]] = top
         best_pos[group[firsts]] = pos[firsts]
     best_score, best_pos = best_score.reshape(d, m), best_pos.reshape(d, m)
@@ -776,13 +815,13 @@ def _inside_pure_run(xs, ys, node, valid, cell) -> np.ndarray:
     cuts leaves the best cut, and its gain, unchanged; C4.5's ``tries`` still counts them.
     """
     d, n = xs.shape
-    new_group = np.ones((d, n), bool)                  # first entry of a value group within a node
+    new_group = np.ones((d, n), bool)  # first entry of a value group within a node
     new_group[:, 1:] = (node[1:] != node[:-1]) | ~(xs[:, 1:] == xs[:, :-1])
     group_start = np.append(np.flatnonzero(new_group), d * n)
     y_flat = ys.ravel()
-    changes = np.zeros(d * n, np.intp)                 # class changes before each entry
+    changes = np.zeros(d * n, np.intp)  # class changes before each entry
     np.cumsum(y_flat[1:] != y_flat[:-1], out=changes[1:])
-    cut = np.flatnonzero(valid)                       # a valid cut ends a group; the next group follows
+    cut = np.flatnonzero(valid)  # a valid cut ends a group; the next group follows
     g = np.searchsorted(group_start, cut, side="right") - 1
     # no class change from the start of the cut's group to the end of the next one
     inner = changes[group_start[g]] == changes[group_start[g + 2] - 1]

@@ -20,6 +20,7 @@ input is checked once by the ensemble; the base fits inside skip the repeated sc
 (:func:`nbx.core.validation.scans_skipped`). ``set_params`` also accepts scikit-learn's names ``estimator``
 and ``base_estimator`` for ``base`` (e.g. a grid over ``base_estimator__max_depth``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -27,19 +28,6 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from nbx.core.validation import (
-    ESTIMATOR,
-    NONE,
-    RANDOM_STATE,
-    Interval,
-    Options,
-    check_array,
-    check_consistent_length,
-    check_labels,
-    check_sample_weight,
-    set_input_features,
-)
-from nbx.core.base import validate_params
 from nbx.core.base import (
     CLASS_LABELS,
     N_VALUES,
@@ -52,8 +40,21 @@ from nbx.core.base import (
     clone,
     fit_accepts,
     resolve_n_values,
+    validate_params,
 )
 from nbx.core.base import input_kind as _input_kind
+from nbx.core.validation import (
+    ESTIMATOR,
+    NONE,
+    RANDOM_STATE,
+    Interval,
+    Options,
+    check_array,
+    check_consistent_length,
+    check_labels,
+    check_sample_weight,
+    set_input_features,
+)
 
 VOTE_ZERO_ERROR = np.log(1e10)  # Ting & Zheng §2: the vote of a model with training error 0
 WEIGHT_FLOOR = 1e-8  # Ting & Zheng §2, after Bauer & Kohavi (1999)
@@ -61,6 +62,7 @@ WEIGHT_FLOOR = 1e-8  # Ting & Zheng §2, after Bauer & Kohavi (1999)
 
 def _default_base():
     from nbx.models.naive_bayes import NaiveBayes
+
     return NaiveBayes()
 
 
@@ -68,8 +70,13 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
     """Shared fitting plumbing: input checks, label encoding, n_values, seeded base fits, class mapping."""
 
     _param_aliases = {"estimator": "base", "base_estimator": "base"}
-    _parameter_constraints = {"base": [ESTIMATOR, NONE], "n_estimators": [Interval(Integral, 1, None, "left")],
-                              "random_state": RANDOM_STATE, "classes": CLASS_LABELS, "n_values": N_VALUES}
+    _parameter_constraints = {
+        "base": [ESTIMATOR, NONE],
+        "n_estimators": [Interval(Integral, 1, None, "left")],
+        "random_state": RANDOM_STATE,
+        "classes": CLASS_LABELS,
+        "n_values": N_VALUES,
+    }
 
     @property
     def input_kind(self) -> str:
@@ -79,18 +86,25 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         """The base's input tags, less what the ensemble's own input check refuses (sparse matrices, strings,
         dicts): NaN is passed on to the base models, so the ensemble allows it exactly when the base does."""
         from sklearn.utils import InputTags, get_tags
+
         tags = super().__sklearn_tags__()
         base = get_tags(self.base if self.base is not None else _default_base()).input_tags
-        tags.input_tags = InputTags(allow_nan=base.allow_nan, categorical=base.categorical,
-                                    positive_only=base.positive_only, pairwise=base.pairwise)
+        tags.input_tags = InputTags(
+            allow_nan=base.allow_nan,
+            categorical=base.categorical,
+            positive_only=base.positive_only,
+            pairwise=base.pairwise,
+        )
         return tags
 
     def _prepare(self, X, y, sample_weight, n_values):
         """Checked (X, class indices, weights); discrete input becomes codes (-1 = missing)."""
         validate_params(self)
         if self.base is not None and self.base.get_params(deep=False).get("classes") is not None:
-            raise ValueError(f"{type(self).__name__}: set classes on the ensemble, not on its base (base models "
-                             "are fitted on class indices)")
+            raise ValueError(
+                f"{type(self).__name__}: set classes on the ensemble, not on its base (base models "
+                "are fitted on class indices)"
+            )
         arr = check_array(self, X, fit=True)
         self.classes_, y_idx = check_labels(y, self, self.classes)
         check_consistent_length(arr, y_idx)
@@ -117,7 +131,7 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
     def _fit_base(self, X, y_idx, weights, rng):
         """A clone of ``base`` (:meth:`_base_clone`) fitted on the rows of positive weight, seeded from ``rng``."""
         est = self._base_clone()
-        seed = int(rng.integers(2 ** 31 - 1))
+        seed = int(rng.integers(2**31 - 1))
         if "random_state" in est.get_params(deep=False):
             est.set_params(random_state=seed)
         rows = weights > 0
@@ -125,8 +139,10 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         if fit_accepts(est, "sample_weight"):
             return est.fit(X[rows], y_idx[rows], sample_weight=weights[rows], **extra)
         if np.any(weights != np.round(weights)):
-            raise TypeError(f"{type(self).__name__} reweights its training rows: its base learner's fit must "
-                            f"accept sample_weight, {type(est).__name__}'s does not")
+            raise TypeError(
+                f"{type(self).__name__} reweights its training rows: its base learner's fit must "
+                f"accept sample_weight, {type(est).__name__}'s does not"
+            )
         copies = np.repeat(np.flatnonzero(rows), weights[rows].astype(np.int64))  # integer counts = copies
         return est.fit(X[copies], y_idx[copies], **extra)
 
@@ -177,12 +193,22 @@ class Bagging(_Ensemble):
     ['no' 'yes']
     """
 
-    _parameter_constraints = {**_Ensemble._parameter_constraints,
-                              "max_samples": [Interval(Real, 0, None, "neither")],
-                              "voting": [Options("hard", "soft")]}
+    _parameter_constraints = {
+        **_Ensemble._parameter_constraints,
+        "max_samples": [Interval(Real, 0, None, "neither")],
+        "voting": [Options("hard", "soft")],
+    }
 
-    def __init__(self, base=None, n_estimators: int = 10, max_samples: float = 0.9, voting: str = "hard",
-                 random_state=None, classes=None, n_values=None):
+    def __init__(
+        self,
+        base=None,
+        n_estimators: int = 10,
+        max_samples: float = 0.9,
+        voting: str = "hard",
+        random_state=None,
+        classes=None,
+        n_values=None,
+    ):
         self.base = base
         self.n_estimators = n_estimators
         self.max_samples = max_samples
@@ -269,11 +295,22 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
     """
 
     RESTARTS = ("bootstrap", "noise")
-    _parameter_constraints = {**_Ensemble._parameter_constraints, "restart": [Options(*RESTARTS)],
-                              "max_restarts": [Interval(Integral, 0, None, "left")]}
+    _parameter_constraints = {
+        **_Ensemble._parameter_constraints,
+        "restart": [Options(*RESTARTS)],
+        "max_restarts": [Interval(Integral, 0, None, "left")],
+    }
 
-    def __init__(self, base=None, n_estimators: int = 10, restart: str = "bootstrap", max_restarts: int = 25,
-                 random_state=None, classes=None, n_values=None):
+    def __init__(
+        self,
+        base=None,
+        n_estimators: int = 10,
+        restart: str = "bootstrap",
+        max_restarts: int = 25,
+        random_state=None,
+        classes=None,
+        n_values=None,
+    ):
         self.base = base
         self.n_estimators = n_estimators
         self.restart = restart
@@ -345,27 +382,33 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         """
         template = self._base_clone()
         if not hasattr(template, "_boost_inputs"):
+
             def fit_round(weights, rng):
                 est = self._fit_base(X, y_idx, weights, rng)
                 return est, est.predict(X).astype(np.intp)
+
             return fit_round
         inputs = template._boost_inputs(X, self.n_values_)
         seeded = "random_state" in template.get_params(deep=False)
 
         def fit_round(weights, rng):
             est = copy.copy(template)  # an unfitted clone: cheaper than clone() for 100 rounds
-            seed = int(rng.integers(2 ** 31 - 1))  # drawn as _fit_base draws it
+            seed = int(rng.integers(2**31 - 1))  # drawn as _fit_base draws it
             if seeded:
                 est.random_state = seed
             return est, est._boost_fit(inputs, y_idx, weights, self.n_values_).astype(np.intp)
+
         return fit_round
 
     def fit_info(self) -> dict:
         """What the boosting run did (for the reports, e.g. Wiering's W6): models kept, restarts, ε_t, the
         ensemble's weighted training accuracy."""
-        info = {"kept": len(self.estimators_), "restarts": dict(self.n_restarts_),
-                "errors": [round(float(e), 6) for e in self.estimator_errors_],
-                "train_accuracy": round(self.train_accuracy_, 6)}
+        info = {
+            "kept": len(self.estimators_),
+            "restarts": dict(self.n_restarts_),
+            "errors": [round(float(e), 6) for e in self.estimator_errors_],
+            "train_accuracy": round(self.train_accuracy_, 6),
+        }
         if hasattr(self.estimators_[0], "fit_info"):  # e.g. tree sizes (Ting & Zheng §4.2's mean depths)
             base = [est.fit_info() for est in self.estimators_]
             info["base_mean"] = {k: round(float(np.mean([b[k] for b in base])), 6) for k in base[0]}

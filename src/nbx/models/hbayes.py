@@ -62,11 +62,11 @@ Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in th
 :mod:`nbx.models.logistic`), ``train_accuracy_``, ``search_path_`` (list of (S1, accuracy) accepted),
 ``n_lr_fits_``, ``n_newton_iterations_``, ``n_not_converged_``, ``n_iter_``.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.core.validation import ESTIMATOR, NONE, ConvergenceWarning, warn
 from nbx.core.base import (
     N_VALUES,
     BaseEstimator,
@@ -76,6 +76,7 @@ from nbx.core.base import (
     clone,
 )
 from nbx.core.counting import ValueIndex
+from nbx.core.validation import ESTIMATOR, NONE, ConvergenceWarning, warn
 from nbx.models.logistic import (
     SOLVER_CONSTRAINTS,
     active_columns,
@@ -158,8 +159,9 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         Z1 = self._Z1[np.ix_(first, cols)]
         active = active_columns(self._train[0][np.ix_(first, list(s1))], self.n_values_[list(s1)])
         hess = hessian_for(Z1, active, self.mean_[cols[1:] - 1], self.scale_[cols[1:] - 1], k - 1)
-        theta, n_iter, converged = fit_ridge_logistic(Z1, fractions, weight, self.ridge, theta0, self.tol,
-                                                      int(self.max_iter), hess)
+        theta, n_iter, converged = fit_ridge_logistic(
+            Z1, fractions, weight, self.ridge, theta0, self.tol, int(self.max_iter), hess
+        )
         self.n_lr_fits_ += 1
         self.n_newton_iterations_ += n_iter
         self.n_not_converged_ += not converged
@@ -199,15 +201,22 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self.n_iter_ = self.n_newton_iterations_
         del self._Z1, self._train
         if self.n_not_converged_:
-            warn(f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
-                 f"the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
+            warn(
+                f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
+                f"the gradient tolerance tol={self.tol:g} (max_iter={self.max_iter})",
+                ConvergenceWarning,
+            )
 
     def fit_info(self) -> dict:
         """S1, the search path and the work done (logistic fits, Newton iterations), for fit_info.json."""
-        return {"s1": self.s1_, "train_accuracy": self.train_accuracy_,
-                "search_path": [[list(map(int, s1)), acc] for s1, acc in self.search_path_],
-                "n_lr_fits": self.n_lr_fits_, "n_newton_iterations": self.n_newton_iterations_,
-                "n_not_converged": self.n_not_converged_}
+        return {
+            "s1": self.s1_,
+            "train_accuracy": self.train_accuracy_,
+            "search_path": [[list(map(int, s1)), acc] for s1, acc in self.search_path_],
+            "n_lr_fits": self.n_lr_fits_,
+            "n_newton_iterations": self.n_newton_iterations_,
+            "n_not_converged": self.n_not_converged_,
+        }
 
     def _codes(self, X) -> np.ndarray:
         return check_discrete_X(self, X)  # unseen codes count as missing
@@ -324,6 +333,7 @@ class HBayesTAN(_HBayesBase):
     def _tan_template(self):
         if self.tan is None:
             from nbx.models.tan import TAN
+
             return TAN()
         return self.tan
 
@@ -331,8 +341,9 @@ class HBayesTAN(_HBayesBase):
         """TAN fitted on the S2 columns, or None when S2 is empty (then log P(S2 | C) = 0)."""
         if not s2:
             return None
-        return clone(self._tan_template()).fit(codes[:, s2], self.classes_[y], sample_weight=w,
-                                               n_values=self.n_values_[s2])
+        return clone(self._tan_template()).fit(
+            codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2]
+        )
 
     @staticmethod
     def _tan_log_likelihood(tan, codes_s2) -> np.ndarray:
@@ -349,11 +360,13 @@ class HBayesTAN(_HBayesBase):
             return lp if tan is None else lp + self._tan_log_likelihood(tan, codes[:, s2])
 
         full = self._fit_tan(codes, y_idx, w, list(range(d)))
-        accuracy = _weighted_accuracy(full._class_scores(codes), y_idx, w) if full is not None else \
-            -np.inf
+        accuracy = _weighted_accuracy(full._class_scores(codes), y_idx, w) if full is not None else -np.inf
         self.search_path_ = [([], accuracy)]
-        start = self._fit_lr([], np.zeros(len(y_idx), np.int64),
-                             default_start(np.bincount(y_idx, weights=w, minlength=len(self.classes_)), 0))[0]
+        start = self._fit_lr(
+            [],
+            np.zeros(len(y_idx), np.int64),
+            default_start(np.bincount(y_idx, weights=w, minlength=len(self.classes_)), 0),
+        )[0]
         s1, theta, accuracy = self._greedy_add([], start, accuracy, score_of)  # from the intercept-only fit
         if not s1:
             theta = None

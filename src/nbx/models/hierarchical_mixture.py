@@ -61,13 +61,13 @@ on the matrix width, so each level keeps its own product); ``tests/test_hierarch
 this bit for bit. The only Python loops are over examples (the online algorithm is sequential) and over
 levels. ``predict_proba`` is batched over examples, in log space per NB.
 """
+
 from __future__ import annotations
 
 from numbers import Integral, Real
 
 import numpy as np
 
-from nbx.core.validation import BOOLEAN, RANDOM_STATE, Constraint, Interval, Options
 from nbx.core.base import (
     CLASS_LABELS,
     N_VALUES,
@@ -78,6 +78,7 @@ from nbx.core.base import (
     check_rng,
 )
 from nbx.core.counting import ValueIndex
+from nbx.core.validation import BOOLEAN, RANDOM_STATE, Constraint, Interval, Options
 from nbx.models.naive_bayes import DENOMINATORS
 
 
@@ -121,7 +122,7 @@ class _Level:
 
     @property
     def totals(self):
-        return self.counters[self.n_rows + 1: self.n_rows + 1 + self.n_attrs]
+        return self.counters[self.n_rows + 1 : self.n_rows + 1 + self.n_attrs]
 
     @property
     def classes(self):
@@ -174,16 +175,17 @@ class _OnlineEM:
     :meth:`step` then follows :func:`_mix` and the M-step of §3.2.
     """
 
-    def __init__(self, model: "HierarchicalMixtureNB", rows: np.ndarray, observed: np.ndarray, y: np.ndarray,
-                 w: np.ndarray):
+    def __init__(
+        self, model: HierarchicalMixtureNB, rows: np.ndarray, observed: np.ndarray, y: np.ndarray, w: np.ndarray
+    ):
         levels = model._levels
         self.flat, self.neg_sigma = model._flat, -float(model.sigma)
         shapes = [lv.counters.shape[1:] for lv in levels]  # (n_models, n_out), root gate first, experts last
         widths = [m * k for m, k in shapes]
         n_counter_rows = levels[0].counters.shape[0]
         bases = np.cumsum([0] + [n_counter_rows * wd for wd in widths])  # level blocks in the flat array
-        cols = np.cumsum([0] + widths)                                  # level columns of log_p
-        firsts = np.cumsum([0] + [m for m, _ in shapes])                # level models in path / weight
+        cols = np.cumsum([0] + widths)  # level columns of log_p
+        firsts = np.cumsum([0] + [m for m, _ in shapes])  # level models in path / weight
         n_gating = len(shapes) - 1
 
         # E-step: log scores and softmax outputs of every level; gating runs of equal branching share a softmax
@@ -195,10 +197,13 @@ class _OnlineEM:
             while end < n_gating and shapes[end][1] == shapes[level][1]:
                 end += 1
             k = shapes[level][1]
-            self.gate_softmaxes.append(_softmax_plan(log_p[cols[level]:cols[end]].reshape(-1, k),
-                                                    prob[cols[level]:cols[end]].reshape(-1, k)))
+            self.gate_softmaxes.append(
+                _softmax_plan(
+                    log_p[cols[level] : cols[end]].reshape(-1, k), prob[cols[level] : cols[end]].reshape(-1, k)
+                )
+            )
             level = end
-        self.experts = _softmax_plan(self.level_log_p[-1].reshape(shapes[-1]), prob[cols[-2]:].reshape(shapes[-1]))
+        self.experts = _softmax_plan(self.level_log_p[-1].reshape(shapes[-1]), prob[cols[-2] :].reshape(shapes[-1]))
         self.expert_columns = [self.experts[1][:, c] for c in range(shapes[-1][1])]
         self.expert_totals = self.experts[3][:, 0]
         self.mu = np.empty(shapes[-1][0])  # experts' P_e(C* | D), then P̂_e(C* | D)
@@ -215,10 +220,27 @@ class _OnlineEM:
             m, k = shapes[l]
             children = (values[l + 1] if l + 1 < n_gating else self.mu).reshape(m, k)
             joint = np.empty((m, k))
-            self.upward.append((prob[cols[l]:cols[l + 1]].reshape(m, k), children, joint, values[l],
-                                self.target[firsts[l]:firsts[l + 1]], k == 2, joint[:, :1], joint[:, 1:]))
-            self.downward.insert(0, (self.path[firsts[l]:firsts[l + 1], None], joint, values[l],
-                                     self.path[firsts[l + 1]:firsts[l + 2]].reshape(m, k)))
+            self.upward.append(
+                (
+                    prob[cols[l] : cols[l + 1]].reshape(m, k),
+                    children,
+                    joint,
+                    values[l],
+                    self.target[firsts[l] : firsts[l + 1]],
+                    k == 2,
+                    joint[:, :1],
+                    joint[:, 1:],
+                )
+            )
+            self.downward.insert(
+                0,
+                (
+                    self.path[firsts[l] : firsts[l + 1], None],
+                    joint,
+                    values[l],
+                    self.path[firsts[l + 1] : firsts[l + 2]].reshape(m, k),
+                ),
+            )
 
         # per example: the counter rows its E-step reads (gathered level by level into consecutive (s, W_l)
         # blocks) and the flat indices base_l + row·W_l + model·n_out (+ C* for the experts) its M-step
@@ -233,21 +255,28 @@ class _OnlineEM:
         for n in np.unique(n_observed).tolist():
             group = np.flatnonzero(n_observed == n)
             attrs = np.nonzero(observed[group])[1].reshape(len(group), n)
-            sel = np.concatenate([rows[group][observed[group]].reshape(len(group), n), n_rows + 1 + attrs,
-                                  np.full((len(group), 1), n_rows + 1 + n_attrs)], axis=1)
-            update = np.concatenate([bases[l] + sel[:, :, None] * widths[l] + np.arange(m) * k
-                                     for l, (m, k) in enumerate(shapes)], axis=2)
-            update[:, :, firsts[-2]:] += y[group, None, None]
+            sel = np.concatenate(
+                [
+                    rows[group][observed[group]].reshape(len(group), n),
+                    n_rows + 1 + attrs,
+                    np.full((len(group), 1), n_rows + 1 + n_attrs),
+                ],
+                axis=1,
+            )
+            update = np.concatenate(
+                [bases[l] + sel[:, :, None] * widths[l] + np.arange(m) * k for l, (m, k) in enumerate(shapes)], axis=2
+            )
+            update[:, :, firsts[-2] :] += y[group, None, None]
             if model.denominator == "class":
                 sel = sel[:, np.r_[:n, 2 * n]]
                 signs = np.concatenate([np.ones(n), [1.0 - n]])
             else:
                 signs = np.concatenate([np.ones(n), -np.ones(n), [1.0]])
             s = sel.shape[1]
-            gathered = gathered_all[:s * cols[-1]]
-            blocks = [gathered[s * a: s * b].reshape(s, b - a) for a, b in zip(cols[:-1], cols[1:])]
+            gathered = gathered_all[: s * cols[-1]]
+            blocks = [gathered[s * a : s * b].reshape(s, b - a) for a, b in zip(cols[:-1], cols[1:])]
             level_io = tuple(zip(self.level_counters, blocks, self.level_log_p))
-            index = index_all[:update[0].size].reshape(update.shape[1:])
+            index = index_all[: update[0].size].reshape(update.shape[1:])
             for i, rows_i, u in zip(group.tolist(), sel, update):
                 self.examples[i] = (rows_i, u, int(y[i]), weights[i], signs, gathered, level_io, index)
 
@@ -315,8 +344,12 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     input_kind = "discrete"
     _parameter_constraints = {
-        "layers": [Constraint("a list of positive ints (branching factors)", lambda v: isinstance(v, (list, tuple))
-                              and all(Interval(Integral, 1, None, "left")(b) for b in v))],
+        "layers": [
+            Constraint(
+                "a list of positive ints (branching factors)",
+                lambda v: isinstance(v, (list, tuple)) and all(Interval(Integral, 1, None, "left")(b) for b in v),
+            )
+        ],
         "gamma": [Interval(Real, 0, None, "neither")],
         "jitter": [Interval(Real, 0, None, "left")],
         "sigma": [Interval(Real, 0, None, "left")],
@@ -328,9 +361,19 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, layers=(4,), gamma: float = 0.1, jitter: float = 0.01, sigma: float = 0.1,
-                 n_iter: int = 5, denominator: str = "class", warm_start: bool = False, random_state=None,
-                 classes=None, n_values=None):
+    def __init__(
+        self,
+        layers=(4,),
+        gamma: float = 0.1,
+        jitter: float = 0.01,
+        sigma: float = 0.1,
+        n_iter: int = 5,
+        denominator: str = "class",
+        warm_start: bool = False,
+        random_state=None,
+        classes=None,
+        n_values=None,
+    ):
         self.layers = layers
         self.gamma = gamma
         self.jitter = jitter
@@ -349,8 +392,11 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         layers = [int(b) for b in self.layers]
         if warm:
-            if not (np.array_equal(fitted[0], self.classes_) and np.array_equal(fitted[1], self.n_values_)
-                    and fitted[2] == layers):
+            if not (
+                np.array_equal(fitted[0], self.classes_)
+                and np.array_equal(fitted[1], self.n_values_)
+                and fitted[2] == layers
+            ):
                 self.classes_, self.n_values_ = fitted[:2]
                 raise ValueError("warm_start: classes, attribute values and layers must be those of the first fit")
         else:
@@ -373,8 +419,10 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         sizes = [n_counter_rows * m * k for m, k in shapes]
         self._flat = np.empty(sum(sizes))
         bounds = np.cumsum([0] + sizes)
-        return [_Level(self._flat[a:b].reshape((n_counter_rows,) + shape), self._index, self.gamma, self.jitter, rng)
-                for a, b, shape in zip(bounds[:-1], bounds[1:], shapes)]
+        return [
+            _Level(self._flat[a:b].reshape((n_counter_rows,) + shape), self._index, self.gamma, self.jitter, rng)
+            for a, b, shape in zip(bounds[:-1], bounds[1:], shapes)
+        ]
 
     def _online_em(self, rows, observed, y, w, rng) -> None:
         if not self.n_iter:

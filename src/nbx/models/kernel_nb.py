@@ -44,16 +44,17 @@ attribute. All sums are log-sum-exp; exp never sees inputs below -700 relative t
 segment's centers, so the search's cross-entropies are independent of how segments are batched (they
 equal the unbatched sums; they differ from the earlier padded batches in the last bits only).
 """
+
 from __future__ import annotations
 
 from numbers import Real
 
 import numpy as np
 
-from nbx.discretize.base import nominal_codes
-from nbx.core.validation import Interval, Options
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import ValueIndex
+from nbx.core.validation import Interval, Options
+from nbx.discretize.base import nominal_codes
 from nbx.models.naive_bayes import nb_log_tables
 
 BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
@@ -132,7 +133,7 @@ def _loo_log_sums(vals, logw, a, out):
             lw[:, rr - r0, rr] = -np.inf  # leave the own value out (added back with weight W_u - r)
             for g0 in range(0, G, gc):
                 g1 = min(G, g0 + gc)
-                T = space[:(s1 - s0) * (g1 - g0) * (r1 - r0) * U].reshape(s1 - s0, g1 - g0, r1 - r0, U)
+                T = space[: (s1 - s0) * (g1 - g0) * (r1 - r0) * U].reshape(s1 - s0, g1 - g0, r1 - r0, U)
                 np.multiply(a[s0:s1, g0:g1, None, None], D[:, None], out=T)
                 np.subtract(lw[:, None], T, out=T)
                 M = T.max(axis=-1)
@@ -145,8 +146,9 @@ def _loo_log_sums(vals, logw, a, out):
                 out[s0:s1, r0:r1, g0:g1] = np.moveaxis(lse, 1, 2)
 
 
-def loo_cross_entropy(centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid,
-                      prune=True) -> np.ndarray:
+def loo_cross_entropy(
+    centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid, prune=True
+) -> np.ndarray:
     """Leave-one-out cross-entropy (Wang §4) per segment and grid value, shape (n_seg, len(grid)).
 
     A segment is one (attribute, class) sample, stored as sorted distinct values ``centers`` with summed
@@ -209,8 +211,9 @@ def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs
         num = np.logaddexp(L[oc], own[:, None])
         rest = seg_m[seg] - r
         log_h = np.log(grid[og] * seg_base[seg][:, None])
-        term = np.where(rest[:, None] > 0, num - np.log(np.where(rest > 0, rest, 1.0))[:, None] - log_h
-                        - HALF_LOG_2PI, -np.inf)
+        term = np.where(
+            rest[:, None] > 0, num - np.log(np.where(rest > 0, rest, 1.0))[:, None] - log_h - HALF_LOG_2PI, -np.inf
+        )
     contrib = -(w[:, None] * term)
     flat = np.where(valid[row[seg]], seg[:, None] * G + og, n_seg * G).ravel()
     total = np.bincount(flat, weights=contrib.ravel(), minlength=n_seg * G + 1)[:-1].reshape(n_seg, G)
@@ -238,7 +241,7 @@ def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
     gap = ~done & (left >= 0) & (right < G)
     rows = np.arange(len(ce))[:, None]
     a, b = np.maximum(left, 0), np.minimum(right, G - 1)
-    t, log_c = 1.0 / grid ** 2, np.log(grid)
+    t, log_c = 1.0 / grid**2, np.log(grid)
     with np.errstate(invalid="ignore", divide="ignore"):
         Ha, Hb = log_c[a] - ce[rows, a], log_c[b] - ce[rows, b]
         lower = log_c - (Ha + (Hb - Ha) * (t - t[a]) / (t[b] - t[a]))
@@ -290,8 +293,16 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, density: str = "kernel", c_min: float = 0.2, c_max: float = 0.8,
-                 c_step: float = 0.01, scale: str = "range", alpha: float = 1.0, n_values=None):
+    def __init__(
+        self,
+        density: str = "kernel",
+        c_min: float = 0.2,
+        c_max: float = 0.8,
+        c_step: float = 0.01,
+        scale: str = "range",
+        alpha: float = 1.0,
+        n_values=None,
+    ):
         self.density = density
         self.c_min = c_min
         self.c_max = c_max
@@ -340,8 +351,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self._index = ValueIndex(nv[self._nominal])
         codes = nominal_codes(X[:, self._nominal], nv[self._nominal])
         self.feature_count_ = self._index.counts(codes, y_idx, w, K)[:-1]
-        _, self.log_table_ = nb_log_tables(self.feature_count_, self.class_count_, self._index,
-                                           "laplace", a)
+        _, self.log_table_ = nb_log_tables(self.feature_count_, self.class_count_, self._index, "laplace", a)
         self._fit_numeric(X[:, self._numeric], y_idx, w)
         return self
 
@@ -384,8 +394,17 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         r_values, r_rank = np.unique(np.minimum(ow, 1.0), return_inverse=True)
         pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
         grid = self.grid_()
-        ce = loo_cross_entropy(centers, np.log(center_w), center_seg, pair // len(r_values),
-                               np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)], seg_m, base, grid)
+        ce = loo_cross_entropy(
+            centers,
+            np.log(center_w),
+            center_seg,
+            pair // len(r_values),
+            np.bincount(pair_of_obs, ow),
+            r_values[pair % len(r_values)],
+            seg_m,
+            base,
+            grid,
+        )
         finite = np.isfinite(ce)
         best = np.where(finite.any(axis=1), np.argmin(np.where(finite, ce, np.inf), axis=1), len(grid) - 1)
         c = grid[best]
@@ -507,8 +526,9 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         add.reduceat: the first term plus numpy's pairwise sum of the others)."""
         values, v = np.unique(x, return_inverse=True)
         r_values, rr = np.unique(r, return_inverse=True)
-        queries, query_of_pair = np.unique((seg * len(values) + v.ravel()) * len(r_values) + rr.ravel(),
-                                           return_inverse=True)
+        queries, query_of_pair = np.unique(
+            (seg * len(values) + v.ravel()) * len(r_values) + rr.ravel(), return_inverse=True
+        )
         q_seg, q_x = queries // len(r_values) // len(values), values[queries // len(r_values) % len(values)]
         q_r = r_values[queries % len(r_values)]
         lo = np.searchsorted(self._center_seg, q_seg)
@@ -521,8 +541,11 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             hit = np.flatnonzero(found[q])
             c = cand[q[hit]]
             with np.errstate(divide="ignore"):
-                T[hit, c - lo[q[hit]]] = (np.log(np.maximum(np.exp(self._center_logw[c]) - q_r[q[hit]], 0.0))
-                                          - self._seg_logh[self._center_seg[c]] - HALF_LOG_2PI)
+                T[hit, c - lo[q[hit]]] = (
+                    np.log(np.maximum(np.exp(self._center_logw[c]) - q_r[q[hit]], 0.0))
+                    - self._seg_logh[self._center_seg[c]]
+                    - HALF_LOG_2PI
+                )
             M = T.max(axis=1)
             M = np.where(np.isfinite(M), M, 0.0)
             E = _exp(T - M[:, None])
@@ -534,7 +557,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
         seg = self._center_seg[centers]
         return (self._center_logw[centers] - self._seg_logh[seg] - HALF_LOG_2PI) - 0.5 * (
-            (x - self._centers[centers]) / self._seg_h[seg]) ** 2
+            (x - self._centers[centers]) / self._seg_h[seg]
+        ) ** 2
 
     def _loo_normalizer(self, seg, r) -> np.ndarray:
         """log m - log(m - r) of the own class's density normalizer when one copy (r) leaves it (0 when
@@ -592,8 +616,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
                 attr = self._index.attribute_of_row[safe]
                 ncj = self._index.per_attribute_totals(self.feature_count_)[attr, y[:, None]]
                 V = self._index.n_values[attr]
-                d = (np.log(ncv - r[:, None] + a) - np.log(ncv + a)
-                     - np.log(ncj - r[:, None] + V * a) + np.log(ncj + V * a))
+                d = (
+                    np.log(ncv - r[:, None] + a)
+                    - np.log(ncv + a)
+                    - np.log(ncj - r[:, None] + V * a)
+                    + np.log(ncj + V * a)
+                )
                 total = total + np.where(observed, d, 0.0).sum(axis=1)
         shift[np.arange(n), y] += np.where(np.isfinite(total), total, -np.inf)
         return shift

@@ -49,13 +49,13 @@ Choices where the paper is silent (written down here, see also the report):
   k then equals k copies of a row (a row count would break that equivalence). Weights that sum to 1
   instead of N would stop every split: meta-learners must keep the paper's scale.
 """
+
 from __future__ import annotations
 
 from numbers import Integral, Real
 
 import numpy as np
 
-from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options
 from nbx.core.base import (
     N_VALUES,
     BaseEstimator,
@@ -66,6 +66,7 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex, log_normalize, sum_rows
 from nbx.core.criteria import entropy
+from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_ON = ("node", "children")
@@ -149,8 +150,15 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, max_depth: int = 3, min_split: float = 30.0, min_split_on: str = "children",
-                 m: float = 2.0, ordinal=None, n_values=None):
+    def __init__(
+        self,
+        max_depth: int = 3,
+        min_split: float = 30.0,
+        min_split_on: str = "children",
+        m: float = 2.0,
+        ordinal=None,
+        n_values=None,
+    ):
         self.max_depth = max_depth
         self.min_split = min_split
         self.min_split_on = min_split_on
@@ -224,8 +232,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             n_nodes = used.shape[0]
             wr = w[rows]
             cell = cells[rows] + (local * (n_table * k))[:, None] if depth else cells
-            counts = np.bincount(cell.ravel(), weights=np.repeat(wr, cell.shape[1]),
-                                 minlength=n_nodes * n_table * k).reshape(n_nodes, n_table, k)
+            counts = np.bincount(
+                cell.ravel(), weights=np.repeat(wr, cell.shape[1]), minlength=n_nodes * n_table * k
+            ).reshape(n_nodes, n_table, k)
             class_counts = np.bincount(local * k + y[rows], weights=wr, minlength=n_nodes * k).reshape(n_nodes, k)
             value_counts = counts[:, :-1]
             observed = np.add.reduceat(value_counts, index.offsets, axis=1)  # per-attribute class totals
@@ -242,8 +251,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
                 # a split under the children rule needs two children of min_split each
                 need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - _WEIGHT_TOL)
                 split = np.flatnonzero(weights[-1] >= need)
-                attr[split], thr[split] = self._best_tests(value_counts[split], class_counts[split],
-                                                           observed[split], used[split])
+                attr[split], thr[split] = self._best_tests(
+                    value_counts[split], class_counts[split], observed[split], used[split]
+                )
             attrs.append(attr)
             thresholds.append(thr)
             at = attr[local]
@@ -259,8 +269,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             missing = rows[~known]
             stop[missing] = np.where(stop[missing] >= 0, stop[missing], first + local[~known])
             branch = _branch(values, thr[local])
-            branch_w = np.bincount(local[known] * vmax + branch[known], weights=w[rows[known]],
-                                   minlength=n_nodes * vmax).reshape(n_nodes, vmax)
+            branch_w = np.bincount(
+                local[known] * vmax + branch[known], weights=w[rows[known]], minlength=n_nodes * vmax
+            ).reshape(n_nodes, vmax)
             branch = np.where(known, branch, np.argmax(branch_w, axis=1)[local])  # missing -> largest branch
             # a branch that received no weight is not created; child ids follow (node, branch) order
             child = np.full((n_nodes, vmax), -1, np.int64)
@@ -331,7 +342,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         nominal, o = np.flatnonzero(~self.ordinal_), np.flatnonzero(self.ordinal_)
         if nominal.size:
             gain[:, nominal], split[:, nominal], admissible[:, nominal] = self._multiway_tests(
-                grid if nominal.size == d else grid[:, nominal], used[:, nominal], total)
+                grid if nominal.size == d else grid[:, nominal], used[:, nominal], total
+            )
         if o.size and vmax >= 2:  # (a single value everywhere admits no cut)
             gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(grid[:, o], total)
         # the average gain of each node's admissible tests. numpy sums n >= 8 terms pairwise, grouped by
@@ -407,7 +419,10 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         ok = np.zeros(gain.shape, bool)
         ok[n, a, c] = split[n, a, c] > _TOL
         t = np.argmax(np.where(ok, gain, -np.inf), axis=2)
-        at_t = (lambda values: np.take_along_axis(values, t[..., None], 2)[..., 0])
+
+        def at_t(values):
+            return np.take_along_axis(values, t[..., None], 2)[..., 0]
+
         return at_t(gain), at_t(split), ok.any(axis=2), np.where(ok.any(axis=2), t, -1)
 
     # ------------------------------------------------------------------------------------ predict
@@ -456,6 +471,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         if self.node_attribute_[node] < 0:
             return {}
         start = self._child_offset[node]
-        ids = self._children[start:start + self._n_branches(self.node_attribute_[node:node + 1],
-                                                            self.node_threshold_[node:node + 1])[0]]
+        ids = self._children[
+            start : start
+            + self._n_branches(self.node_attribute_[node : node + 1], self.node_threshold_[node : node + 1])[0]
+        ]
         return {int(v): int(c) for v, c in enumerate(ids) if c >= 0}

@@ -39,6 +39,7 @@ RemoveUseless filter (dropping constant attributes) is not applied: a constant c
 and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardizer` and
 :func:`fit_ridge_logistic` (explicit start ``theta0``) are reused by HBayes (:mod:`nbx.models.hbayes`).
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -47,9 +48,9 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotrs
 
-from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, warn
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import log_softmax
+from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, warn
 
 
 def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:
@@ -95,8 +96,8 @@ def standardizer(Z: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     tot = wz.sum(axis=0)
     Zf = np.where(ok, Z, 0.0)
     mean = np.divide((wz * Zf).sum(axis=0), tot, out=np.zeros(Z.shape[1]), where=tot > 0)
-    sq = (wz * Zf ** 2).sum(axis=0)
-    var = np.divide(np.abs(sq - tot * mean ** 2), tot - 1, out=np.zeros(Z.shape[1]), where=tot > 1)
+    sq = (wz * Zf**2).sum(axis=0)
+    var = np.divide(np.abs(sq - tot * mean**2), tot - 1, out=np.zeros(Z.shape[1]), where=tot > 1)
     sd = np.sqrt(var)
     keep = sd > 0
     return np.where(keep, mean, 0.0), np.where(keep, sd, 1.0)
@@ -139,8 +140,9 @@ def one_hot(y: np.ndarray, n_classes: int) -> np.ndarray:
     return Y
 
 
-def objective(theta: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray,
-              ridge: float) -> tuple[float, np.ndarray, np.ndarray]:
+def objective(
+    theta: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float
+) -> tuple[float, np.ndarray, np.ndarray]:
     """Weka's penalized negative log-likelihood f(θ) (unscaled), its gradient (shaped like θ) and the
     probabilities P (n, K-1) of the non-reference classes (for :func:`hessian`). ``Y`` (n, K) holds the
     targets: one-hot rows, or the class fractions of grouped rows (see :func:`fit_ridge_logistic`)."""
@@ -165,7 +167,7 @@ def hessian(Z1: np.ndarray, w: np.ndarray, P: np.ndarray, ridge: float, chunk: i
     H = np.zeros((p * m, p * m))
     rows = max(1, chunk // (p * m))
     for start in range(0, n, rows):
-        Zc, Pc, wc = Z1[start:start + rows], P[start:start + rows], w[start:start + rows]
+        Zc, Pc, wc = Z1[start : start + rows], P[start : start + rows], w[start : start + rows]
         B = (Zc[:, :, None] * (np.sqrt(wc)[:, None] * Pc)[:, None, :]).reshape(len(Zc), p * m)
         H -= B.T @ B
         diagonal = (Zc.T[None] * (wc[:, None] * Pc).T[:, None, :]) @ Zc  # (m, p, p): Σ w P_k z zᵀ per class
@@ -193,14 +195,16 @@ class IndicatorHessian:
 
     def __init__(self, active: np.ndarray, mean: np.ndarray, scale: np.ndarray):
         import scipy.sparse as sparse
+
         rows, r = active.shape
         self.p1 = p1 = len(mean) + 1
         cols = np.hstack([np.zeros((rows, 1), np.int64), np.where(active >= 0, active, p1)])  # missing -> dropped
         a, b = np.triu_indices(r + 1)
         key = (np.minimum(cols[:, a], cols[:, b]) * (p1 + 1) + np.maximum(cols[:, a], cols[:, b])).ravel()
-        self.pairs = sparse.csr_matrix((np.ones(key.size), (key, np.repeat(np.arange(rows), a.size))),
-                                       shape=((p1 + 1) ** 2, rows))  # upper-triangle cell x row
-        self.d = np.concatenate([[1.0], 1.0 / scale])       # T = diag(d) + e_0 aᵀ
+        self.pairs = sparse.csr_matrix(
+            (np.ones(key.size), (key, np.repeat(np.arange(rows), a.size))), shape=((p1 + 1) ** 2, rows)
+        )  # upper-triangle cell x row
+        self.d = np.concatenate([[1.0], 1.0 / scale])  # T = diag(d) + e_0 aᵀ
         self.a = np.concatenate([[0.0], -mean / scale])
 
     def __call__(self, w: np.ndarray, P: np.ndarray, ridge: float) -> np.ndarray:
@@ -255,8 +259,16 @@ def _newton_step(hessian, grad: np.ndarray) -> np.ndarray:
     return -np.linalg.lstsq(hessian(), grad.ravel(), rcond=None)[0].reshape(grad.shape)
 
 
-def fit_ridge_logistic(Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float, theta0: np.ndarray,
-                       tol: float = 1e-10, max_iter: int = 100, hessian_of=None) -> tuple[np.ndarray, int, bool]:
+def fit_ridge_logistic(
+    Z1: np.ndarray,
+    Y: np.ndarray,
+    w: np.ndarray,
+    ridge: float,
+    theta0: np.ndarray,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+    hessian_of=None,
+) -> tuple[np.ndarray, int, bool]:
     """Minimize :func:`objective` from ``theta0`` by Newton's method; returns (theta (p+1, K-1), Newton
     iterations, converged).
 
@@ -326,8 +338,9 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
     input_kind = "mixed"
     _parameter_constraints = {**SOLVER_CONSTRAINTS, "warm_start": [BOOLEAN], "n_values": N_VALUES}
 
-    def __init__(self, ridge: float = 1e-8, max_iter: int = 100, tol: float = 1e-10,
-                 warm_start: bool = False, n_values=None):
+    def __init__(
+        self, ridge: float = 1e-8, max_iter: int = 100, tol: float = 1e-10, warm_start: bool = False, n_values=None
+    ):
         self.ridge = ridge
         self.max_iter = max_iter
         self.tol = tol
@@ -349,10 +362,14 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_) if one_hot_only else None
         hess = hessian_for(Z1, active, self.mean_, self.scale_, k - 1)
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
-            Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter), hess)
+            Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter), hess
+        )
         if not self.converged_:
-            warn(f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above the gradient "
-                 f"tolerance tol={self.tol:g} (max_iter={self.max_iter})", ConvergenceWarning)
+            warn(
+                f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above the gradient "
+                f"tolerance tol={self.tol:g} (max_iter={self.max_iter})",
+                ConvergenceWarning,
+            )
         # original scale: θ_j / sd_j for slopes; the intercept absorbs −Σ θ_j mean_j / sd_j
         self.coef_ = self.theta_[1:] / self.scale_[:, None]
         self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_

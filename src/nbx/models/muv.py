@@ -55,13 +55,13 @@ MUV[MUV] (§4.6): :class:`MUVofMUV` fits several MUVs on the same data and combi
 each member contributing its normalized (JS or MLE) answer as μ and the variance of its MLE estimate (eq. 2,
 σ² = 1 / Σ_i 1/σ_i²) as σ² (footnote 7).
 """
+
 from __future__ import annotations
 
 from numbers import Integral
 
 import numpy as np
 
-from nbx.core.validation import ARRAY_LIKE, ESTIMATOR, NONE, RANDOM_STATE, Interval, Options
 from nbx.core.base import (
     N_VALUES,
     BaseEstimator,
@@ -72,6 +72,7 @@ from nbx.core.base import (
     clone,
 )
 from nbx.core.counting import log_normalize, logsumexp
+from nbx.core.validation import ARRAY_LIKE, ESTIMATOR, NONE, RANDOM_STATE, Interval, Options
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.models.variance import mean_log_variance
@@ -102,16 +103,16 @@ def combine(log_mu: np.ndarray, log_var: np.ndarray, combiner: str = "js") -> np
     k, n, n_classes = log_mu.shape
     if n_classes == 1:
         return np.ones((n, 1))
-    lw = -log_var                                   # log 1/σ_i²
-    log_num = logsumexp(lw + log_mu, axis=0)             # log Σ μ_i/σ_i²
-    log_den = logsumexp(lw, axis=0)                      # log Σ 1/σ_i²
+    lw = -log_var  # log 1/σ_i²
+    log_num = logsumexp(lw + log_mu, axis=0)  # log Σ μ_i/σ_i²
+    log_den = logsumexp(lw, axis=0)  # log Σ 1/σ_i²
     if combiner == "sum_p_over_v":
         return log_normalize(log_num)
     if combiner in ("mle", "js"):
         q_mle = np.exp(log_num - log_den)
         if combiner == "mle":
             return _normalize(q_mle)
-        shrink = np.maximum(0.0, 1.0 - np.exp(log_den - 2.0 * log_num))     # eq. 4 with the (.)^+ guard
+        shrink = np.maximum(0.0, 1.0 - np.exp(log_den - 2.0 * log_num))  # eq. 4 with the (.)^+ guard
         q_js = shrink * q_mle
         dead = q_js.sum(axis=1, keepdims=True) <= 0
         return _normalize(np.where(dead, q_mle, q_js))
@@ -119,12 +120,12 @@ def combine(log_mu: np.ndarray, log_var: np.ndarray, combiner: str = "js") -> np
     if combiner == "sum_vote":
         votes = np.zeros((n, n_classes))
         np.add.at(votes, (np.broadcast_to(np.arange(n), (k, n)), np.argmax(log_mu, axis=2)), 1.0)
-        return (votes + mu.mean(axis=0)) / (k + 1)     # mean μ < 1: it only decides between tied vote counts
+        return (votes + mu.mean(axis=0)) / (k + 1)  # mean μ < 1: it only decides between tied vote counts
     if combiner == "max_prob":
         return _normalize(mu.max(axis=0))
     if combiner == "sum_prob":
         return _normalize(mu.sum(axis=0))
-    best = np.argmin(log_var, axis=0)               # min_var: member with the smallest σ²(c), per class
+    best = np.argmin(log_var, axis=0)  # min_var: member with the smallest σ²(c), per class
     return _normalize(np.take_along_axis(mu, best[None], axis=0)[0])
 
 
@@ -219,9 +220,17 @@ class MUV(_CombinedMembers, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, base=None, n_estimators: int = 3, sampling: str = "bootstrap",
-                 balance: str = "balanced", skew: str = "sorted", combiner: str = "js", random_state=None,
-                 n_values=None):
+    def __init__(
+        self,
+        base=None,
+        n_estimators: int = 3,
+        sampling: str = "bootstrap",
+        balance: str = "balanced",
+        skew: str = "sorted",
+        combiner: str = "js",
+        random_state=None,
+        n_values=None,
+    ):
         self.base = base
         self.n_estimators = n_estimators
         self.sampling = sampling
@@ -265,11 +274,11 @@ class MUV(_CombinedMembers, BaseEstimator):
         try:
             from nbx.models.ensembles import AdaBoostM1
         except ImportError:
-            raise NotImplementedError("sampling='adaboost' needs nbx.models.ensembles.AdaBoostM1, "
-                                      "which is not available") from None
+            raise NotImplementedError(
+                "sampling='adaboost' needs nbx.models.ensembles.AdaBoostM1, which is not available"
+            ) from None
         # the same random_state as a stand-alone AdaBoostM1 run, so both see the same base models (§4.4)
-        boost = AdaBoostM1(base=clone(self._base()), n_estimators=int(self.n_estimators),
-                           random_state=random_state)
+        boost = AdaBoostM1(base=clone(self._base()), n_estimators=int(self.n_estimators), random_state=random_state)
         boost.fit(X, y, sample_weight=w, n_values=n_values)
         self.boost_ = boost
         kept = w > 0  # AdaBoostM1 drops rows of weight 0 before boosting
@@ -289,21 +298,20 @@ class MUV(_CombinedMembers, BaseEstimator):
         else:
             weights = self._member_weights(rng, y_idx, w, len(self.classes_))
         self.sample_weights_ = np.stack(weights)
-        self.estimators_ = [clone(self._base()).fit(X, y, sample_weight=mw, n_values=n_values)
-                            for mw in weights]
+        self.estimators_ = [clone(self._base()).fit(X, y, sample_weight=mw, n_values=n_values) for mw in weights]
         for est in self.estimators_:
             if not np.array_equal(est.classes_, self.classes_):
                 raise ValueError("a base model saw different classes than the ensemble")
         return self
 
 
-
 class MUVofMUV(_CombinedMembers, BaseEstimator):
     """MUV[MUV] (Lee et al. 2006 §4.6): several MUVs fitted on the same data, combined by ``combiner``.
 
     ``members``: list of unfitted estimators with a ``mean_log_variance`` method or NB/TAN models (params.yaml
-    builds a list of ``{class: MUV, ...}`` blocks into estimators); default :func:`paper_members`. Each member's ``random_state`` (when it
-    has one) is replaced by a seed drawn from this estimator's ``random_state``, for reproducibility.
+    builds a list of ``{class: MUV, ...}`` blocks into estimators); default :func:`paper_members`. Each member's
+    ``random_state`` (when it has one) is replaced by a seed drawn from this estimator's ``random_state``, for
+    reproducibility.
     ``n_values`` and the input as in :class:`MUV`.
     Fitted: ``classes_``, ``estimators_``.
 
@@ -318,8 +326,12 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
     """
 
     input_kind = "discrete"
-    _parameter_constraints = {"members": [ARRAY_LIKE, NONE], "combiner": [Options(*COMBINERS)],
-                              "random_state": RANDOM_STATE, "n_values": N_VALUES}
+    _parameter_constraints = {
+        "members": [ARRAY_LIKE, NONE],
+        "combiner": [Options(*COMBINERS)],
+        "random_state": RANDOM_STATE,
+        "n_values": N_VALUES,
+    }
 
     def __init__(self, members=None, combiner: str = "js", random_state=None, n_values=None):
         self.members = members
@@ -334,16 +346,15 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
         return [clone(spec) for spec in specs]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        codes, y_idx, _w = check_discrete_fit(self, X, y, sample_weight, n_values)
         X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)
         self.estimators_ = []
         for est in self._members():
             if "random_state" in est.get_params(deep=False):
-                est.set_params(random_state=int(rng.integers(2 ** 31)))
+                est.set_params(random_state=int(rng.integers(2**31)))
             self.estimators_.append(est.fit(X, y, sample_weight=sample_weight, n_values=n_values))
         return self
-
 
 
 def paper_members(combiner: str = "js") -> list:

@@ -26,6 +26,7 @@ Priors (``prior``):
     Kang & Tian (2006) eq. 4: P(v | c) = (n_cv + 1/N) / (n_c + V_j/N), N the training-set size (the
     weight total). The paper gives no class prior; we use the same form, P(c) = (n_c + 1/N) / (N + K/N).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -33,15 +34,6 @@ from numbers import Real
 
 import numpy as np
 
-from nbx.core.validation import (
-    RANDOM_STATE,
-    Interval,
-    Options,
-    check_array,
-    check_consistent_length,
-    check_labels,
-    check_sample_weight,
-)
 from nbx.core.base import (
     CLASS_LABELS,
     N_VALUES,
@@ -55,15 +47,32 @@ from nbx.core.base import (
     validate_params,
 )
 from nbx.core.counting import ValueIndex, log_normalize, sum_rows
+from nbx.core.validation import (
+    RANDOM_STATE,
+    Interval,
+    Options,
+    check_array,
+    check_consistent_length,
+    check_labels,
+    check_sample_weight,
+)
 
 PRIORS = ("laplace", "m_estimate", "kang")
 MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)
 DENOMINATORS = ("attribute", "class")
 
 
-def nb_log_tables(value_counts: np.ndarray, class_counts: np.ndarray, index: ValueIndex,
-                  prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                  jitter: np.ndarray | None = None, *, denominator: str = "attribute") -> tuple[np.ndarray, np.ndarray]:
+def nb_log_tables(
+    value_counts: np.ndarray,
+    class_counts: np.ndarray,
+    index: ValueIndex,
+    prior: str = "laplace",
+    alpha: float = 1.0,
+    m: float = 2.0,
+    jitter: np.ndarray | None = None,
+    *,
+    denominator: str = "attribute",
+) -> tuple[np.ndarray, np.ndarray]:
     """Log class prior (K,) and log conditional table (index.n_rows + 1, K).
 
     ``value_counts`` (n_rows, K) are weighted attribute-value/class counts (missing values excluded),
@@ -154,9 +163,17 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, prior: str = "laplace", alpha: float = 1.0, m: float = 2.0,
-                 alpha_jitter: float = 0.0, random_state=None, denominator: str = "attribute", classes=None,
-                 n_values=None):
+    def __init__(
+        self,
+        prior: str = "laplace",
+        alpha: float = 1.0,
+        m: float = 2.0,
+        alpha_jitter: float = 0.0,
+        random_state=None,
+        denominator: str = "attribute",
+        classes=None,
+        n_values=None,
+    ):
         self.prior = prior
         self.alpha = alpha
         self.m = m
@@ -172,13 +189,19 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         defaults = {"alpha": 1.0, "m": 2.0, "alpha_jitter": 0.0, "denominator": "attribute"}
         for name, default in defaults.items():
             if name not in used and getattr(self, name) != default:
-                warnings.warn(f"NaiveBayes: {name}={getattr(self, name)!r} is ignored by prior={self.prior!r}",
-                              UserWarning, stacklevel=4)
+                warnings.warn(
+                    f"NaiveBayes: {name}={getattr(self, name)!r} is ignored by prior={self.prior!r}",
+                    UserWarning,
+                    stacklevel=4,
+                )
         values = {"alpha": self.alpha, "m": self.m}
         for name in values:
             if name in used and values[name] < MIN_PSEUDO_COUNT:
-                warnings.warn(f"{name} too small will result in numeric errors, setting {name} = "
-                              f"{MIN_PSEUDO_COUNT:.1e}", UserWarning, stacklevel=4)
+                warnings.warn(
+                    f"{name} too small will result in numeric errors, setting {name} = {MIN_PSEUDO_COUNT:.1e}",
+                    UserWarning,
+                    stacklevel=4,
+                )
                 values[name] = MIN_PSEUDO_COUNT
         return values["alpha"], values["m"]
 
@@ -227,16 +250,19 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
             self.class_count_ = np.zeros(len(self.classes_))
         else:
             if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
-                raise ValueError(f"classes={list(classes)} is not the same as on the first call to partial_fit, "
-                                 f"was: {list(self.classes_)}")
+                raise ValueError(
+                    f"classes={list(classes)} is not the same as on the first call to partial_fit, "
+                    f"was: {list(self.classes_)}"
+                )
             validate_params(self)
             arr = check_array(self, X, fit=False)  # same number of features (and names) as before
             _, y_idx = check_labels(y, self, self.classes_)
             check_consistent_length(arr, y_idx)
             w = check_sample_weight(sample_weight, arr.shape[0])
             codes = as_codes(arr, self, fit=True)
-            self._grow(np.maximum(self.n_values_, resolve_n_values(
-                codes, n_values if n_values is not None else self.n_values)))
+            self._grow(
+                np.maximum(self.n_values_, resolve_n_values(codes, n_values if n_values is not None else self.n_values))
+            )
         k = len(self.classes_)
         rows = self._index.rows(codes)
         seen = rows < self._index.n_rows  # missing values are not counted
@@ -245,9 +271,11 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         self.feature_count_ = np.bincount(
             np.concatenate([np.arange(self.feature_count_.size), cells]),
             weights=np.concatenate([self.feature_count_.ravel(), np.broadcast_to(w[:, None], rows.shape)[seen]]),
-            minlength=self.feature_count_.size).reshape(self.feature_count_.shape)
-        self.class_count_ = np.bincount(np.concatenate([np.arange(k), y_idx]),
-                                        weights=np.concatenate([self.class_count_, w]), minlength=k)
+            minlength=self.feature_count_.size,
+        ).reshape(self.feature_count_.shape)
+        self.class_count_ = np.bincount(
+            np.concatenate([np.arange(k), y_idx]), weights=np.concatenate([self.class_count_, w]), minlength=k
+        )
         return self._tables()
 
     def set_partial_fit_request(self, **requests):
@@ -278,8 +306,15 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
             size = (self.feature_count_.shape[0] + 1, len(self.classes_))  # + the missing-value row
             jitter = check_rng(self.random_state).uniform(0.0, self.alpha_jitter, size=size)
         self.class_log_prior_, self.log_table_ = nb_log_tables(
-            self.feature_count_, self.class_count_, self._index, self.prior, alpha, m, jitter,
-            denominator=self.denominator if self.prior == "laplace" else "attribute")  # else ignored (warned)
+            self.feature_count_,
+            self.class_count_,
+            self._index,
+            self.prior,
+            alpha,
+            m,
+            jitter,
+            denominator=self.denominator if self.prior == "laplace" else "attribute",
+        )  # else ignored (warned)
         return self
 
     def _class_scores(self, X) -> np.ndarray:

@@ -28,23 +28,25 @@ Choices where the papers are silent:
 * Weights count as instances in the counts and the 30-instance threshold; the random fold assignment is
   per row, so a weight of k is not identical to k copies for this learner (the CV folds differ).
 """
+
 from __future__ import annotations
 
 from numbers import Integral, Real
 
 import numpy as np
 
-from nbx.core.validation import NONE, RANDOM_STATE, Interval
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
 from nbx.core.counting import ValueIndex
+from nbx.core.validation import NONE, RANDOM_STATE, Interval
 from nbx.models.naive_bayes import NaiveBayes
 
 BLOCK = 1 << 14  # max elements of one (rows, splits, attributes) count-index block (small: stays in cache)
 SCORE_BLOCK = 1 << 16  # max elements of one (rows, splits, classes) score block (stays in cache)
 
 
-def nb_cv_correct(codes, y, w, folds, n_folds, index: ValueIndex, n_classes, alpha=1.0, groups=None,
-                  n_groups=1) -> np.ndarray:
+def nb_cv_correct(
+    codes, y, w, folds, n_folds, index: ValueIndex, n_classes, alpha=1.0, groups=None, n_groups=1
+) -> np.ndarray:
     """Weighted number of correct CV predictions of Laplace NB, per group of rows.
 
     ``groups`` (n, J) assigns each row, for each of J candidate splits, to one of ``n_groups`` flat
@@ -136,7 +138,7 @@ def _cv_correct(log_prior, table, model, rows, R, y, w):
     out = np.zeros(J)
     step = max(1, SCORE_BLOCK // (J * K))
     for i0 in range(0, n, step):
-        m, ri = model[i0:i0 + step], rows[i0:i0 + step]
+        m, ri = model[i0 : i0 + step], rows[i0 : i0 + step]
         base = m * R
         total = np.zeros((len(m), J, K))
         if d:
@@ -144,8 +146,8 @@ def _cv_correct(log_prior, table, model, rows, R, y, w):
             part = np.empty_like(total)
             for a in range(1, d):
                 total += np.take(table, base + ri[:, None, a], axis=0, out=part)
-        correct = np.argmax(log_prior[m] + total, axis=2) == y[i0:i0 + step, None]
-        out += (w[i0:i0 + step, None] * correct).sum(axis=0)
+        correct = np.argmax(log_prior[m] + total, axis=2) == y[i0 : i0 + step, None]
+        out += (w[i0 : i0 + step, None] * correct).sum(axis=0)
     return out
 
 
@@ -156,8 +158,7 @@ def _chunks(groups, per_split, per_group):
     j0 = 0
     while j0 < J:
         j1 = j0 + 1
-        while j1 < J and (j1 + 1 - j0) * per_split <= BLOCK and \
-                (hi_g[j1] - lo_g[j0] + 1) * per_group <= 4 * BLOCK:
+        while j1 < J and (j1 + 1 - j0) * per_split <= BLOCK and (hi_g[j1] - lo_g[j0] + 1) * per_group <= 4 * BLOCK:
             j1 += 1
         yield j0, j1
         j0 = j1
@@ -169,7 +170,7 @@ def branch_codes(codes: np.ndarray, modes: np.ndarray) -> np.ndarray:
 
 
 class _Node:
-    __slots__ = ("attr", "children", "model", "mode")
+    __slots__ = ("attr", "children", "mode", "model")
 
     def __init__(self, model=None, attr=-1, children=None, mode=0):
         self.model, self.attr, self.children, self.mode = model, attr, children, mode
@@ -207,8 +208,16 @@ class NBTree(ClassifierMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, n_folds: int = 5, min_instances: float = 30, min_rel_reduction: float = 0.05,
-                 alpha: float = 1.0, max_depth=None, random_state=None, n_values=None):
+    def __init__(
+        self,
+        n_folds: int = 5,
+        min_instances: float = 30,
+        min_rel_reduction: float = 0.05,
+        alpha: float = 1.0,
+        max_depth=None,
+        random_state=None,
+        n_values=None,
+    ):
         self.n_folds = n_folds
         self.min_instances = min_instances
         self.min_rel_reduction = min_rel_reduction
@@ -271,7 +280,7 @@ class NBTree(ClassifierMixin, BaseEstimator):
         attr_of_top, pos = np.unique(idx.attribute_of_row[first_top], return_index=True)
         modes = first_top[pos] - idx.offsets[attr_of_top]
         branch = branch_codes(codes, modes)
-        n_branches = (idx.counts(branch, np.zeros(n, np.int64), w, 1)[:-1, 0] > 0)
+        n_branches = idx.counts(branch, np.zeros(n, np.int64), w, 1)[:-1, 0] > 0
         nonempty = np.add.reduceat(n_branches.astype(int), idx.offsets) if d else np.zeros(0, int)
         cand = np.flatnonzero(nonempty >= 2)
         if len(cand) == 0:

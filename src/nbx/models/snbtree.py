@@ -38,17 +38,18 @@ Choices where the paper is silent:
   classified by the node's own GNB.
 * An attribute may be tested again deeper in the tree (the paper does not forbid it).
 """
+
 from __future__ import annotations
 
 from numbers import Integral, Real
 
 import numpy as np
 
-from nbx.discretize.base import nominal_codes
-from nbx.discretize.mdl import mdl_boundaries
-from nbx.core.validation import BOOLEAN, NONE, Interval, instance_of
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import ValueIndex
+from nbx.core.validation import BOOLEAN, NONE, Interval, instance_of
+from nbx.discretize.base import nominal_codes
+from nbx.discretize.mdl import mdl_boundaries
 from nbx.models.kernel_nb import GeneralNB
 
 
@@ -83,15 +84,16 @@ def bayes_cut_points(x, pred, y, w, n_classes) -> np.ndarray:
         return np.empty(0)
     run_of_value = np.cumsum(np.r_[True, vpred[1:] != vpred[:-1]]) - 1
     run_of_case = run_of_value[np.searchsorted(values, x)]
-    counts = np.bincount(run_of_case * n_classes + y, weights=w,
-                         minlength=len(run_start) * n_classes).reshape(-1, n_classes)
+    counts = np.bincount(run_of_case * n_classes + y, weights=w, minlength=len(run_start) * n_classes).reshape(
+        -1, n_classes
+    )
     run_last = np.r_[run_start[1:] - 1, len(values) - 1]
     bounds = mdl_boundaries(counts)  # recursive binary MDL over run boundaries (Fayyad & Irani, as in §2.2)
     return np.sort((values[run_last[bounds]] + values[run_start[bounds + 1]]) / 2.0)
 
 
 class _Node:
-    __slots__ = ("attr", "cuts", "children", "model", "label", "default")
+    __slots__ = ("attr", "children", "cuts", "default", "label", "model")
 
     def __init__(self, model=None, label=-1, attr=-1, cuts=None, children=None, default=0):
         self.model, self.label, self.attr, self.cuts = model, label, attr, cuts
@@ -128,8 +130,15 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, min_instances: float = 30, min_rel_reduction: float = 0.05, max_depth=None,
-                 leaf=None, split_root: bool = True, n_values=None):
+    def __init__(
+        self,
+        min_instances: float = 30,
+        min_rel_reduction: float = 0.05,
+        max_depth=None,
+        leaf=None,
+        split_root: bool = True,
+        n_values=None,
+    ):
         self.min_instances = min_instances
         self.min_rel_reduction = min_rel_reduction
         self.max_depth = max_depth
@@ -179,8 +188,11 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
             # A pure child becomes a class leaf, and its GNB would classify every case right (also leave-one-
             # out: absent classes score -inf): no GNB is fitted for it. A child's densities without leave-one-
             # out serve both its leave-one-out accuracy and, if it is grown, its own split search.
-            kids = {b: None if np.all(y[m] == y[m[0]]) else self._gnb(X[m], y[m], w[m])
-                    for b, m in enumerate(members) if len(m)}
+            kids = {
+                b: None if np.all(y[m] == y[m[0]]) else self._gnb(X[m], y[m], w[m])
+                for b, m in enumerate(members)
+                if len(m)
+            }
             kid_correct, kid_numeric = {}, {}
             for b, g in kids.items():
                 m = members[b]
@@ -191,8 +203,12 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
                 kid_correct[b] = g.loo_correct(X[m], y[m], w[m], kid_plain)
                 kid_numeric[b] = self._numeric_delta(kid_plain, X[m], y[m], w[m])
             if forced or self._significant(w, gnb, loo_correct, X, y, kid_correct, members, plain):
-                children = {b: self._grow(X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1,
-                                          kid_numeric.get(b)) for b, g in kids.items()}
+                children = {
+                    b: self._grow(
+                        X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1, kid_numeric.get(b)
+                    )
+                    for b, g in kids.items()
+                }
                 return _Node(model=gnb, attr=attr, cuts=cuts, children=children, default=default)
         self.n_leaves_ += 1
         return _Node(model=gnb)

@@ -8,12 +8,12 @@ Structure (Friedman et al. 1997, §4.1, construct-TAN):
    algorithm on the dense d x d matrix; ties go to the lowest attribute index).
 3. Edges directed away from a root attribute; the class is a parent of every attribute.
 
-Edge weights (``criterion``, not ``score``: named like scikit-learn trees' criterion because
-``score`` is every classifier's accuracy method): ``"cmi"`` (default) is Friedman et al.'s I(X_i; X_j | C) above. ``"bayes"`` is the
+Edge weights (``criterion``, not ``score``: named like scikit-learn trees' criterion because ``score`` is every
+classifier's accuracy method): ``"cmi"`` (default) is Friedman et al.'s I(X_i; X_j | C) above. ``"bayes"`` is the
 structure score of Weka's BayesNet TAN search (weka.classifiers.bayes.net.search.local.TAN with
-LocalScoreSearchAlgorithm, score type BAYES, α = 0.5), which Kang & Tian (2006) ran ("all of them are
-implemented in Weka"). Its local score of X_i with parent set Π is the log marginal likelihood of X_i's
-counts under a Dirichlet(α, ..., α) prior per parent configuration u,
+LocalScoreSearchAlgorithm, score type BAYES, α = 0.5), which Kang & Tian (2006) ran ("all of them are implemented
+in Weka"). Its local score of X_i with parent set Π is the log marginal likelihood of X_i's counts under a
+Dirichlet(α, ..., α) prior per parent configuration u,
 
     score(X_i | Π) = Σ_u [ Σ_v (lnΓ(α + n_uv) − lnΓ(α)) − (lnΓ(V_i α + n_u) − lnΓ(V_i α)) ],
 
@@ -56,6 +56,7 @@ Missing values (not covered by either paper; our choices):
 Structure ``structure="naive"`` forces every attribute to have only the class as parent; the model then
 equals ``NaiveBayes(prior="laplace", alpha=alpha)``.
 """
+
 from __future__ import annotations
 
 from numbers import Integral, Real
@@ -63,9 +64,9 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import gammaln
 
-from nbx.core.validation import Interval, Options
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_discrete_fit, check_discrete_X
 from nbx.core.counting import ValueIndex
+from nbx.core.validation import Interval, Options
 from nbx.models.naive_bayes import nb_log_tables
 
 STRUCTURES = ("tree", "naive")
@@ -75,8 +76,7 @@ CRITERIA = ("cmi", "bayes")
 PAIR_BLOCK = 1 << 22  # max (row, attribute, attribute) entries of one bincount in pair_class_counts
 
 
-def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex,
-                      n_classes: int) -> np.ndarray:
+def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex, n_classes: int) -> np.ndarray:
     """Weighted counts M[c, r, s] of (class c, value-row r, value-row s) over all attribute pairs, (K, R, R).
 
     Each row adds its weight to the d² cells (its class, its value of attribute i, its value of attribute
@@ -91,16 +91,17 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     out = np.zeros(n_classes * (R + 1) ** 2)
     step = max(1, PAIR_BLOCK // max(d * d, 1))
     for start in range(0, n, step):
-        r = rows[start:start + step]
-        first = (y[start:start + step, None] * (R + 1) + r) * (R + 1)  # (b, d)
+        r = rows[start : start + step]
+        first = (y[start : start + step, None] * (R + 1) + r) * (R + 1)  # (b, d)
         cells = (first[:, :, None] + r[:, None, :]).ravel()
-        weights = None if unit else np.repeat(w[start:start + step], d * d)
+        weights = None if unit else np.repeat(w[start : start + step], d * d)
         out += np.bincount(cells, weights=weights, minlength=out.size)
     return np.ascontiguousarray(out.reshape(n_classes, R + 1, R + 1)[:, :R, :R])
 
 
-def conditional_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values,
-                                   n_classes: int) -> np.ndarray:
+def conditional_mutual_information(
+    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int
+) -> np.ndarray:
     """I(X_i; X_j | C) in nats for every attribute pair, (d, d) with a zero diagonal.
 
     Friedman et al. (1997) §4.1: sum over (x_i, x_j, c) of P(x_i, x_j, c) log P(x_i, x_j | c) /
@@ -112,9 +113,9 @@ def conditional_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarr
         return np.zeros((d, d))
     m = pair_class_counts(codes, y, w, index, n_classes)
     attr, offsets = index.attribute_of_row, index.offsets
-    n_ac = np.add.reduceat(m, offsets, axis=2)        # (K, R, d): #(c, x_i = r, x_j observed)
-    n_bc = np.add.reduceat(m, offsets, axis=1)        # (K, d, R): #(c, x_i observed, x_j = s)
-    n_c = np.add.reduceat(n_ac, offsets, axis=1)      # (K, d, d): #(c, both observed)
+    n_ac = np.add.reduceat(m, offsets, axis=2)  # (K, R, d): #(c, x_i = r, x_j observed)
+    n_bc = np.add.reduceat(m, offsets, axis=1)  # (K, d, R): #(c, x_i observed, x_j = s)
+    n_c = np.add.reduceat(n_ac, offsets, axis=1)  # (K, d, d): #(c, both observed)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = (m * n_c[:, attr[:, None], attr[None, :]]) / (n_ac[:, :, attr] * n_bc[:, attr, :])
         terms = np.where(m > 0, m * np.log(ratio), 0.0).sum(axis=0)
@@ -125,8 +126,9 @@ def conditional_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarr
     return np.maximum(cmi, 0.0)  # clip round-off below zero
 
 
-def bayesian_edge_gains(codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int,
-                        alpha: float = 0.5) -> np.ndarray:
+def bayesian_edge_gains(
+    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int, alpha: float = 0.5
+) -> np.ndarray:
     """Δ[i, j] = score(X_i | C, X_j) − score(X_i | C), (d, d) with a zero diagonal: Weka's BAYES local score
     gain of giving X_i the parent X_j (see the module docstring), both scores over the rows where X_i and
     X_j are observed. Weighted counts enter lnΓ as they are."""
@@ -134,20 +136,20 @@ def bayesian_edge_gains(codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_value
     d = len(index.n_values)
     if d == 0 or index.n_rows == 0:
         return np.zeros((d, d))
-    m = pair_class_counts(codes, y, w, index, n_classes)           # (K, R, R): [c, value of i, value of j]
+    m = pair_class_counts(codes, y, w, index, n_classes)  # (K, R, R): [c, value of i, value of j]
     offsets = index.offsets
-    prior = index.n_values * alpha                                  # V_i α per attribute
+    prior = index.n_values * alpha  # V_i α per attribute
 
     cell = gammaln(alpha + m) - gammaln(alpha)
     # with parent X_j: one CP-table row per (c, x_j); sum the cells over x_i's values, then rows over x_j's
     cells_ij = np.add.reduceat(np.add.reduceat(cell, offsets, axis=1), offsets, axis=2).sum(axis=0)
-    n_u = np.add.reduceat(m, offsets, axis=1)                       # (K, d, R): #(c, x_i observed, x_j = s)
+    n_u = np.add.reduceat(m, offsets, axis=1)  # (K, d, R): #(c, x_i observed, x_j = s)
     row_part = gammaln(prior[None, :, None] + n_u) - gammaln(prior[None, :, None])
     with_parent = cells_ij - np.add.reduceat(row_part, offsets, axis=2).sum(axis=0)
     # class only, on the same rows: counts #(c, x_i = a, x_j observed)
-    n_ac = np.add.reduceat(m, offsets, axis=2)                      # (K, R, d)
+    n_ac = np.add.reduceat(m, offsets, axis=2)  # (K, R, d)
     cells_i = np.add.reduceat(gammaln(alpha + n_ac) - gammaln(alpha), offsets, axis=1).sum(axis=0)
-    n_c = np.add.reduceat(n_ac, offsets, axis=1)                    # (K, d, d)
+    n_c = np.add.reduceat(n_ac, offsets, axis=1)  # (K, d, d)
     class_only = cells_i - (gammaln(prior[None, :, None] + n_c) - gammaln(prior[None, :, None])).sum(axis=0)
     gains = with_parent - class_only
     np.fill_diagonal(gains, 0.0)
@@ -198,13 +200,14 @@ def max_spanning_tree(weights: np.ndarray, root: int = 0) -> np.ndarray:
     return parents
 
 
-def class_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex,
-                             n_classes: int) -> np.ndarray:
+def class_mutual_information(
+    codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex, n_classes: int
+) -> np.ndarray:
     """I(X_j; C) in nats per attribute, over the rows where X_j is observed."""
     counts = index.counts(codes, y, w, n_classes)[:-1]
-    totals = index.per_attribute_totals(counts)                     # (d, K)
-    value_totals = counts.sum(axis=1, keepdims=True)                # (R, 1)
-    n_j = totals.sum(axis=1)                                        # (d,)
+    totals = index.per_attribute_totals(counts)  # (d, K)
+    value_totals = counts.sum(axis=1, keepdims=True)  # (R, 1)
+    n_j = totals.sum(axis=1)  # (d,)
     attr = index.attribute_of_row
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = counts * n_j[attr, None] / (value_totals * totals[attr])
@@ -219,8 +222,8 @@ class TAN(LogScoreMixin, BaseEstimator):
     Parameters: ``alpha`` (Dirichlet prior per cell, > 0; 1 = Lee et al. §3.2), ``root`` ("first",
     "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges),
     ``criterion`` (edge weights: "cmi" = Friedman et al., "bayes" = Weka's BAYES score) and
-    ``criterion_alpha`` (the Dirichlet α of the "bayes" score, Weka's 0.5; the CP tables use ``alpha``), ``n_values`` (per
-    column the number of values; the ``fit`` keyword wins; None = max code + 1).
+    ``criterion_alpha`` (the Dirichlet α of the "bayes" score, Weka's 0.5; the CP tables use ``alpha``),
+    ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
 
     Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
     training) counts as missing.
@@ -256,8 +259,15 @@ class TAN(LogScoreMixin, BaseEstimator):
         "n_values": N_VALUES,
     }
 
-    def __init__(self, alpha: float = 1.0, root="first", structure: str = "tree", criterion: str = "cmi",
-                 criterion_alpha: float = 0.5, n_values=None):
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        root="first",
+        structure: str = "tree",
+        criterion: str = "cmi",
+        criterion_alpha: float = 0.5,
+        n_values=None,
+    ):
         self.alpha = alpha
         self.root = root
         self.structure = structure
@@ -310,15 +320,14 @@ class TAN(LogScoreMixin, BaseEstimator):
         self.cond_count_ = self.cond_index_.counts(self.combined_codes(codes)[0], y, w, k)[:-1]
         row_total = self._cpt_row_totals(self.cond_count_ + alpha)
         self.cond_ess_ = row_total
-        self.cond_log_table_ = np.vstack([np.log(self.cond_count_ + alpha) - np.log(row_total),
-                                          np.zeros((1, k))])
+        self.cond_log_table_ = np.vstack([np.log(self.cond_count_ + alpha) - np.log(row_total), np.zeros((1, k))])
         # marginal tables P(x_j | c) for rows whose attribute parent is missing (naive-Bayes form)
         self.marg_index_ = ValueIndex(self.n_values_)
         self.marg_count_ = self.marg_index_.counts(codes, y, w, k)[:-1]
-        _, self.marg_log_table_ = nb_log_tables(self.marg_count_, self.class_count_, self.marg_index_,
-                                                "laplace", alpha)
+        _, self.marg_log_table_ = nb_log_tables(self.marg_count_, self.class_count_, self.marg_index_, "laplace", alpha)
         self.marg_ess_ = self.marg_index_.per_attribute_totals(self.marg_count_ + alpha)[
-            self.marg_index_.attribute_of_row]
+            self.marg_index_.attribute_of_row
+        ]
 
     def _cpt_row_totals(self, table: np.ndarray) -> np.ndarray:
         """Sum of each CP-table row (same attribute, same parent value; V_j consecutive cells), per cell."""
@@ -352,8 +361,9 @@ class TAN(LogScoreMixin, BaseEstimator):
     def log_likelihood(self, X) -> np.ndarray:
         """log P(x | c) under the tree (no class prior), shape (n, K)."""
         cond, marg = self.combined_codes(self._codes(X))
-        return (self.cond_index_.lookup_sum(self.cond_log_table_, cond)
-                + self.marg_index_.lookup_sum(self.marg_log_table_, marg))
+        return self.cond_index_.lookup_sum(self.cond_log_table_, cond) + self.marg_index_.lookup_sum(
+            self.marg_log_table_, marg
+        )
 
     def _class_scores(self, X) -> np.ndarray:
         """Log joint log P(c) + Σ_j log P(x_j | x_parent(j), c), shape (n, K)."""
@@ -363,5 +373,5 @@ class TAN(LogScoreMixin, BaseEstimator):
     def conditional_table(self, j: int) -> np.ndarray:
         """Posterior-mean CP table of attribute j, shape (V_parent or 1, K, V_j): [u, c, v] = θ_{v | u, c}."""
         index = self.cond_index_
-        block = np.exp(self.cond_log_table_[index.offsets[j]: index.offsets[j] + index.n_values[j]])
+        block = np.exp(self.cond_log_table_[index.offsets[j] : index.offsets[j] + index.n_values[j]])
         return block.reshape(-1, self.n_values_[j], block.shape[1]).transpose(0, 2, 1)

@@ -29,12 +29,13 @@ zero weight, so it adds no term. For TAN an observed child with a missing attrib
 marginal row P(x | c) (see :mod:`nbx.models.tan`); we treat that row as a Dirichlet row with effective
 sample size V α + #(C = c', x observed) — an approximation, as it is not a parameter of the tree.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.core.counting import logsumexp
 from nbx.core.base import as_codes
+from nbx.core.counting import logsumexp
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 
@@ -48,8 +49,9 @@ def _w_table(log_table: np.ndarray, ess: np.ndarray) -> np.ndarray:
 
 def _nb_factors(model: NaiveBayes, X):
     if model.prior != "laplace":
-        raise ValueError(f"response variance needs Dirichlet CP tables: NaiveBayes prior must be 'laplace', "
-                         f"got {model.prior!r}")
+        raise ValueError(
+            f"response variance needs Dirichlet CP tables: NaiveBayes prior must be 'laplace', got {model.prior!r}"
+        )
     codes = as_codes(X)
     if codes.shape[1] != len(model.n_values_):
         raise ValueError(f"X has {codes.shape[1]} columns, the model was fitted on {len(model.n_values_)}")
@@ -62,9 +64,14 @@ def _nb_factors(model: NaiveBayes, X):
 
 def _tan_factors(model: TAN, X):
     cond, marg = model.combined_codes(model._codes(X))
-    return model.class_log_prior_, model.class_ess_, [
-        (model.cond_index_, _w_table(model.cond_log_table_, model.cond_ess_), cond),
-        (model.marg_index_, _w_table(model.marg_log_table_, model.marg_ess_), marg)]
+    return (
+        model.class_log_prior_,
+        model.class_ess_,
+        [
+            (model.cond_index_, _w_table(model.cond_log_table_, model.cond_ess_), cond),
+            (model.marg_index_, _w_table(model.marg_log_table_, model.marg_ess_), marg),
+        ],
+    )
 
 
 def _factors(model, X):
@@ -96,7 +103,7 @@ def mean_log_variance(model, X) -> tuple[np.ndarray, np.ndarray]:
     log_p = joint - logsumexp(joint, axis=1)[:, None]
     with np.errstate(divide="ignore"):
         log_w = np.log(w)
-        log_rest = _log_sum_others(log_p)                     # log (1 - p_c), without cancellation
+        log_rest = _log_sum_others(log_p)  # log (1 - p_c), without cancellation
         log_t = np.logaddexp(2 * log_rest + log_w, _log_sum_others(2 * log_p + log_w))
     return log_p, 2 * log_p + log_t
 

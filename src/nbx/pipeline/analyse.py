@@ -4,6 +4,7 @@
 An experiment's checks are found by name: ``nbx.papers.<experiment>.checks.run(block, seed) -> dict``, given the
 experiment's ``analyses.<experiment>`` params block; the report of that experiment reads the result.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -5,6 +5,7 @@ Every error a user can cause here is a :class:`ConfigError` whose message is one
 where a name is unknown. Data-set names are checked against the catalogue by the prepare stage
 (:mod:`nbx.data.catalogue`), so this module does not import it (train cells depend on this file).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from nbx.core.errors import NbxError, did_you_mean  # noqa: F401 (did_you_mean: used as config.did_you_mean)
+from nbx.core.errors import NbxError, did_you_mean
 from nbx.data.yaml_io import load_yaml, yaml_error_at
 from nbx.protocol.spec import IMPUTE, ProtocolError
 from nbx.protocol.spec import check_protocol as check_protocol_block
@@ -90,21 +91,22 @@ def as_params(params) -> Params:
 class Experiment:
     name: str
     title: str
-    datasets: dict[str, str]       # the paper's name -> catalogue id
+    datasets: dict[str, str]  # the paper's name -> catalogue id
     protocol: dict
     discretizer: dict
     impute: str | None
     learners: list[str]
-    published: list[dict]          # the paper's tables: {table, metric, columns: {learner: column}}
-    reference: str                 # the learner others are marked against (default: the first)
+    published: list[dict]  # the paper's tables: {table, metric, columns: {learner: column}}
+    reference: str  # the learner others are marked against (default: the first)
     limited: dict = field(default_factory=dict)  # learner -> its size limits {rows, attributes, classes}
 
     def runs_on(self, learner: str, rows: int, attributes: int, classes: int) -> bool:
         """Whether ``learner`` runs on a data set of this size: always, unless the experiment's ``limited`` block
         names it; then only within that block's ``max_rows``, ``max_attributes`` and ``max_classes``."""
         limit = self.limited.get(learner)
-        return limit is None or (rows <= limit["rows"] and attributes <= limit["attributes"]
-                                 and classes <= limit["classes"])
+        return limit is None or (
+            rows <= limit["rows"] and attributes <= limit["attributes"] and classes <= limit["classes"]
+        )
 
 
 def _int(params: Params, keys: tuple, value, low: int) -> int:
@@ -147,8 +149,10 @@ def experiment(params: Params, name: str) -> Experiment:
         raise params.error(("experiments", name, "learners"), "must be a non-empty list of learner names")
     for i, learner in enumerate(learners):
         if learner not in params["learners"]:
-            raise params.error(("experiments", name, "learners", i),
-                               f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}")
+            raise params.error(
+                ("experiments", name, "learners", i),
+                f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}",
+            )
     impute = block.get("impute")
     if impute not in IMPUTE:
         raise params.error(("experiments", name, "impute"), f"{impute!r} must be one of {IMPUTE} (null = none)")
@@ -159,11 +163,22 @@ def experiment(params: Params, name: str) -> Experiment:
         raise params.error(("experiments", name, "discretizer"), f"{discretizer!r} must be a mapping with a 'kind'")
     reference = block.get("reference", learners[0])
     if reference not in learners:
-        raise params.error(("experiments", name, "reference"),
-                           f"{reference!r} is not one of the experiment's learners{did_you_mean(reference, learners)}")
-    return Experiment(name, block.get("title", name), {str(k): str(v) for k, v in datasets.items()},
-                      check_protocol(params, name, block["protocol"]), discretizer, impute, list(learners),
-                      list(block.get("published") or []), reference, check_limited(params, name, learners, reference))
+        raise params.error(
+            ("experiments", name, "reference"),
+            f"{reference!r} is not one of the experiment's learners{did_you_mean(reference, learners)}",
+        )
+    return Experiment(
+        name,
+        block.get("title", name),
+        {str(k): str(v) for k, v in datasets.items()},
+        check_protocol(params, name, block["protocol"]),
+        discretizer,
+        impute,
+        list(learners),
+        list(block.get("published") or []),
+        reference,
+        check_limited(params, name, learners, reference),
+    )
 
 
 LIMITS = ("max_rows", "max_attributes", "max_classes")
@@ -182,16 +197,21 @@ def check_limited(params: Params, name: str, learners: list[str], reference: str
     for key in block:
         if key not in ("learners", *LIMITS):
             raise params.error(keys + (key,), f"unknown key{did_you_mean(key, ('learners', *LIMITS))}")
-    limits = {key.removeprefix("max_"): _int(params, keys + (key,), block[key], 1) if key in block else float("inf")
-              for key in LIMITS}
+    limits = {
+        key.removeprefix("max_"): _int(params, keys + (key,), block[key], 1) if key in block else float("inf")
+        for key in LIMITS
+    }
     names = block["learners"]
     if not isinstance(names, list) or not names:
         raise params.error(keys + ("learners",), "must be a non-empty list of the experiment's learners")
     for i, learner in enumerate(names):
         if learner not in learners:
-            raise params.error(keys + ("learners", i), f"{learner!r} is not one of the experiment's learners"
-                                                       f"{did_you_mean(learner, learners)}")
+            raise params.error(
+                keys + ("learners", i),
+                f"{learner!r} is not one of the experiment's learners{did_you_mean(learner, learners)}",
+            )
         if learner == reference:
-            raise params.error(keys + ("learners", i), f"{learner!r} is the reference learner, which must run on "
-                                                       "every data set")
-    return {learner: limits for learner in names}
+            raise params.error(
+                keys + ("learners", i), f"{learner!r} is the reference learner, which must run on every data set"
+            )
+    return dict.fromkeys(names, limits)

@@ -1,13 +1,14 @@
 """Stage discretize@<experiment>: per split, imputation and discretization fitted on the training part only
 (see :mod:`nbx.protocol.folds`). Each data set's file holds everything a discrete learner's train cell needs: the
 codes and cardinalities per split, the labels and the split plan (:func:`nbx.protocol.folds.fold_codes`)."""
+
 from __future__ import annotations
 
-from nbx.pipeline import config, layout
-from nbx.discretize import make_discretizer
-from nbx.protocol.folds import fold_codes
 from nbx.core.io import write_npz
+from nbx.discretize import make_discretizer
+from nbx.pipeline import config, layout
 from nbx.pipeline.inputs import available, load_plan, load_table
+from nbx.protocol.folds import fold_codes
 
 
 def discretize(params: config.Params, name: str) -> None:

@@ -21,6 +21,7 @@ A module's dependencies are found from its imports (``ast``), including imports 
 package ``__init__`` files Python runs on the way; learner classes come from the registry, whose imports are
 by name.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,8 +34,10 @@ import yaml
 from nbx.pipeline import config, layout, learners
 
 SRC = Path("src")
-HEADER = ("# GENERATED from params.yaml by `python -m nbx.pipeline.dvcgen`: do not edit by hand. After changing the\n"
-          "# experiments or learners in params.yaml, run it again (tests/test_dvcgen.py fails while it is stale).\n")
+HEADER = (
+    "# GENERATED from params.yaml by `python -m nbx.pipeline.dvcgen`: do not edit by hand. After changing the\n"
+    "# experiments or learners in params.yaml, run it again (tests/test_dvcgen.py fails while it is stale).\n"
+)
 PARAMS_KEYS = ("seed", "data", "experiments", "learners", "analyses")  # declared by the params stage only
 
 
@@ -108,7 +111,9 @@ def learner_classes(spec) -> set[str]:
 
 def family(spec: dict) -> tuple[str, list[Path]]:
     """(name, module files) of a learner block: its classes' modules, named after them."""
-    modules = sorted({module_file(learners.CLASSES[c].partition(":")[0]) for c in learner_classes(spec) if c in learners.CLASSES})
+    modules = sorted(
+        {module_file(learners.CLASSES[c].partition(":")[0]) for c in learner_classes(spec) if c in learners.CLASSES}
+    )
     return "-".join(m.stem for m in modules), modules
 
 
@@ -138,42 +143,79 @@ def top_level(params: config.Params, families: dict) -> dict:
     experiments = list(params["experiments"])
     catalogues = [str(c) for c in (params.get("data") or {}).get("catalogues") or []]
     x = "${item}"
+
     def sliced(stage: str) -> str:  # the slice of params.yaml a per-experiment stage reads
         return layout.experiment_params(x, stage).as_posix()
 
     stages: dict = {
-        "prepare": {"cmd": f"python stages/prepare.py {x}",
-                    "deps": [digest("prepare"), sliced("prepare"), "src/nbx/data/catalogue.yaml",
-                             layout.LOCAL.as_posix()] + catalogues,
-                    "outs": [f"data/prepared/{x}"]},
-        "split": {"cmd": f"python stages/split.py {x}",
-                  "deps": [digest("split"), sliced("split"), f"data/prepared/{x}"],
-                  "outs": [f"data/splits/{x}"]},
-        "discretize": {"cmd": f"python stages/discretize.py {x}",
-                       "deps": [digest("discretize"), sliced("discretize"), f"data/prepared/{x}", f"data/splits/{x}"],
-                       "outs": [f"data/folds/{x}"]},
-        "evaluate": {"cmd": f"python stages/evaluate.py {x}",
-                     "deps": [digest("evaluate"), sliced("evaluate"), f"data/prepared/{x}", f"data/splits/{x}",
-                              f"data/predictions/{x}"],
-                     "outs": [f"data/results/{x}.csv", f"data/results/{x}.json"],
-                     "metrics": [{f"metrics/{x}": {"cache": False}}]},
-        "analyse": {"cmd": f"python stages/analyse.py {x}",
-                    "deps": [digest(f"analyse-{x}"), sliced("analyse")],
-                    "outs": [f"data/analysis/{x}.json"]},
-        "report": {"cmd": f"python stages/report.py {x}",
-                   "deps": [digest(f"report-{x}"), sliced("report"), f"src/nbx/papers/{x}/published",
-                            f"data/prepared/{x}", f"data/splits/{x}", f"data/predictions/{x}",
-                            f"data/results/{x}.csv", f"data/results/{x}.json", f"data/analysis/{x}.json"],
-                   "outs": [{f"reports/{x}.md": {"cache": False}}, {f"reports/figures/{x}": {"cache": False}}]},
+        "prepare": {
+            "cmd": f"python stages/prepare.py {x}",
+            "deps": [digest("prepare"), sliced("prepare"), "src/nbx/data/catalogue.yaml", layout.LOCAL.as_posix()]
+            + catalogues,
+            "outs": [f"data/prepared/{x}"],
+        },
+        "split": {
+            "cmd": f"python stages/split.py {x}",
+            "deps": [digest("split"), sliced("split"), f"data/prepared/{x}"],
+            "outs": [f"data/splits/{x}"],
+        },
+        "discretize": {
+            "cmd": f"python stages/discretize.py {x}",
+            "deps": [digest("discretize"), sliced("discretize"), f"data/prepared/{x}", f"data/splits/{x}"],
+            "outs": [f"data/folds/{x}"],
+        },
+        "evaluate": {
+            "cmd": f"python stages/evaluate.py {x}",
+            "deps": [
+                digest("evaluate"),
+                sliced("evaluate"),
+                f"data/prepared/{x}",
+                f"data/splits/{x}",
+                f"data/predictions/{x}",
+            ],
+            "outs": [f"data/results/{x}.csv", f"data/results/{x}.json"],
+            "metrics": [{f"metrics/{x}": {"cache": False}}],
+        },
+        "analyse": {
+            "cmd": f"python stages/analyse.py {x}",
+            "deps": [digest(f"analyse-{x}"), sliced("analyse")],
+            "outs": [f"data/analysis/{x}.json"],
+        },
+        "report": {
+            "cmd": f"python stages/report.py {x}",
+            "deps": [
+                digest(f"report-{x}"),
+                sliced("report"),
+                f"src/nbx/papers/{x}/published",
+                f"data/prepared/{x}",
+                f"data/splits/{x}",
+                f"data/predictions/{x}",
+                f"data/results/{x}.csv",
+                f"data/results/{x}.json",
+                f"data/analysis/{x}.json",
+            ],
+            "outs": [{f"reports/{x}.md": {"cache": False}}, {f"reports/figures/{x}": {"cache": False}}],
+        },
     }
-    out = {"vars": [{"experiment_ids": experiments}],
-           "stages": {"params": {"cmd": "python stages/params_digest.py", "deps": [digest("params")],
-                                 "params": list(PARAMS_KEYS), "outs": [layout.PARAMS.as_posix()]}}}
+    out = {
+        "vars": [{"experiment_ids": experiments}],
+        "stages": {
+            "params": {
+                "cmd": "python stages/params_digest.py",
+                "deps": [digest("params")],
+                "params": list(PARAMS_KEYS),
+                "outs": [layout.PARAMS.as_posix()],
+            }
+        },
+    }
     out["stages"] |= {name: {"foreach": "${experiment_ids}", "do": stage} for name, stage in stages.items()}
-    code = stage_code(params) | {fam: deps for fam, deps in families.values()}
+    code = stage_code(params) | dict(families.values())
     for name, files in sorted(code.items()):
-        out["stages"][f"code-{name}"] = {"cmd": f"python stages/code_digest.py {digest(name)} " + " ".join(files),
-                                         "deps": list(files), "outs": [digest(name)]}
+        out["stages"][f"code-{name}"] = {
+            "cmd": f"python stages/code_digest.py {digest(name)} " + " ".join(files),
+            "deps": list(files),
+            "outs": [digest(name)],
+        }
     out["plots"] = plots(params)
     return out
 
@@ -203,11 +245,17 @@ def train_cells(params: config.Params, name: str, families: dict) -> dict:
         mixed = setup.input == "mixed"
         # mixed input is the table, imputed per split at train time; discrete input is the discretized codes
         # (and the table, for which columns were numeric, when the learner asks for it)
-        inputs = ([f"data/prepared/{name}", f"data/splits/{name}", layout.experiment_params(name, "impute").as_posix()]
-                  if mixed else [f"data/folds/{name}"] + [f"data/prepared/{name}"] * setup.numeric_ordinal)
-        stages[learner] = {"wdir": "../../..", "cmd": f"python stages/train.py {name} {learner}",
-                           "deps": [digest(families[learner][0]), layout.learner_params(learner).as_posix()] + inputs,
-                           "outs": [f"data/predictions/{name}/{learner}"]}
+        inputs = (
+            [f"data/prepared/{name}", f"data/splits/{name}", layout.experiment_params(name, "impute").as_posix()]
+            if mixed
+            else [f"data/folds/{name}"] + [f"data/prepared/{name}"] * setup.numeric_ordinal
+        )
+        stages[learner] = {
+            "wdir": "../../..",
+            "cmd": f"python stages/train.py {name} {learner}",
+            "deps": [digest(families[learner][0]), layout.learner_params(learner).as_posix()] + inputs,
+            "outs": [f"data/predictions/{name}/{learner}"],
+        }
     return {"stages": stages}
 
 
@@ -219,27 +267,54 @@ def plots(params: config.Params) -> list[dict]:
     published (tooltip: data set and learner), and the figures its report module declares (a ``file`` in
     reports/figures/<experiment>/, or any ``path``)."""
     import importlib
+
     out = []
     for name in params["experiments"]:
         exp = config.experiment(params, name)
         fig = f"reports/figures/{name}"
         shown = exp.learners[:ACCURACY_PLOT_LEARNERS]
         more = f", first {len(shown)} of {len(exp.learners)} learners" if len(shown) < len(exp.learners) else ""
-        out.append({f"{name}: accuracy per data set": {
-            "template": "grouped_bars", "x": "dataset", "y": {f"{fig}/accuracy.csv": shown},
-            "title": f"{exp.title} — accuracy per data set{more}", "x_label": "data set", "y_label": "accuracy (%)"}})
+        out.append(
+            {
+                f"{name}: accuracy per data set": {
+                    "template": "grouped_bars",
+                    "x": "dataset",
+                    "y": {f"{fig}/accuracy.csv": shown},
+                    "title": f"{exp.title} — accuracy per data set{more}",
+                    "x_label": "data set",
+                    "y_label": "accuracy (%)",
+                }
+            }
+        )
         if exp.published:
-            out.append({f"{name}: ours vs published": {
-                "template": "scatter", "x": "published", "y": {f"{fig}/vs_published.csv": "nbx"},
-                "title": f"{exp.title} — nbx vs published accuracy (%), one point per data set and learner",
-                "x_label": "published accuracy (%)", "y_label": "nbx accuracy (%)"}})
+            out.append(
+                {
+                    f"{name}: ours vs published": {
+                        "template": "scatter",
+                        "x": "published",
+                        "y": {f"{fig}/vs_published.csv": "nbx"},
+                        "title": f"{exp.title} — nbx vs published accuracy (%), one point per data set and learner",
+                        "x_label": "published accuracy (%)",
+                        "y_label": "nbx accuracy (%)",
+                    }
+                }
+            )
         if module_file(f"nbx.papers.{name}.report"):
             module = importlib.import_module(f"nbx.papers.{name}.report")
             runs = set(exp.learners)
-            for p in getattr(module, "plots", lambda has: [])(lambda *xs: runs.issuperset(xs)):
-                out.append({f"{name}: {p['title']}": {
-                    "template": "scatter", "x": p["x"], "y": {p.get("path") or f"{fig}/{p['file']}": p["y"]},
-                    "title": p["title"], "x_label": p["x_label"], "y_label": p["y_label"]}})
+            for p in getattr(module, "plots", lambda has: [])(lambda *xs, runs=runs: runs.issuperset(xs)):
+                out.append(
+                    {
+                        f"{name}: {p['title']}": {
+                            "template": "scatter",
+                            "x": p["x"],
+                            "y": {p.get("path") or f"{fig}/{p['file']}": p["y"]},
+                            "title": p["title"],
+                            "x_label": p["x_label"],
+                            "y_label": p["y_label"],
+                        }
+                    }
+                )
     return out
 
 
@@ -289,6 +364,7 @@ def main(argv=None) -> None:
             sys.exit("stale (run `python -m nbx.pipeline.dvcgen`): " + ", ".join(map(str, outdated)))
         return
     from nbx.core.io import write_text
+
     for path in outdated:
         if path in files:
             write_text(path, files[path])

@@ -17,16 +17,17 @@ scores of :mod:`nbx.protocol.scoring`: log loss, Brier score, expected calibrati
 ``sets``    number of data sets;
 ``log_loss``, ``brier``, ``ece``, ``auc``  the probability scores, averaged over splits, then data sets.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.pipeline import config, layout
-from nbx.stats import significance as stats
 from nbx.core.io import write_json, write_text
+from nbx.pipeline import config, layout
+from nbx.pipeline.inputs import available, load_plan, load_table
 from nbx.protocol.scoring import split_scores, summarize
 from nbx.protocol.splits import fraction_tested
-from nbx.pipeline.inputs import available, load_plan, load_table
+from nbx.stats import significance as stats
 
 SIGNIFICANCE = 0.05
 
@@ -39,8 +40,7 @@ def _mean(values) -> float | None:
     return round(float(np.nanmean(values)), 4) if np.isfinite(values).any() else None
 
 
-def learner_summaries(learners: list[str], reference: str, split_acc: dict, test_fraction: dict,
-                      scores: dict) -> dict:
+def learner_summaries(learners: list[str], reference: str, split_acc: dict, test_fraction: dict, scores: dict) -> dict:
     """Per learner: acc, rank, wins/ties/losses vs ``reference``, sets and mean probability scores.
     ``split_acc[ds][learner]`` holds the per-split accuracies (fractions) of the learners that ran on ``ds``,
     ``test_fraction[ds]`` the share of rows its splits test on, ``scores[ds][learner][name]`` the per-split
@@ -64,11 +64,20 @@ def learner_summaries(learners: list[str], reference: str, split_acc: dict, test
             else:
                 tie += 1
         acc = np.array([100 * split_acc[ds][x].mean() for ds in own])
-        out[x] = {"acc": round(float(acc.mean()), 3) if own else None,
-                  "rank": round(float(rank[x]), 3) if np.isfinite(rank[x]) else None,
-                  "wins": win, "ties": tie, "losses": loss, "sets": len(own)}
-        out[x] |= {name: _mean([np.nanmean(scores[ds][x][name]) if np.isfinite(scores[ds][x][name]).any()
-                                else np.nan for ds in own]) for name in PROBABILITY_SCORES}
+        out[x] = {
+            "acc": round(float(acc.mean()), 3) if own else None,
+            "rank": round(float(rank[x]), 3) if np.isfinite(rank[x]) else None,
+            "wins": win,
+            "ties": tie,
+            "losses": loss,
+            "sets": len(own),
+        }
+        out[x] |= {
+            name: _mean(
+                [np.nanmean(scores[ds][x][name]) if np.isfinite(scores[ds][x][name]).any() else np.nan for ds in own]
+            )
+            for name in PROBABILITY_SCORES
+        }
     return out
 
 
@@ -98,18 +107,22 @@ def evaluate(params: config.Params, name: str) -> None:
         for learner in (x for x in exp.learners if exp.runs_on(x, *size)):
             path = layout.predictions(name, learner, ds)
             if not path.exists():
-                raise FileNotFoundError(f"{path} is missing: run the train cell of {name}/{learner} first "
-                                        f"(`dvc repro`)")
+                raise FileNotFoundError(
+                    f"{path} is missing: run the train cell of {name}/{learner} first (`dvc repro`)"
+                )
             with np.load(path) as z:
                 score = split_scores(z["proba"], z["split"], z["row"], y, len(test))
             acc = score["accuracy"]
             split_acc[ds][learner], scores[ds][learner] = acc, score
             per_dataset.setdefault(ds, {})[learner] = summarize(acc)
-            lines += [",".join([ds, learner, str(s), str(repeat[s]), str(int(n_test[s])), f"{a:.6f}"]
-                               + [f"{score[name][s]:.6f}" for name in PROBABILITY_SCORES])
-                      for s, a in enumerate(acc)]
+            lines += [
+                ",".join(
+                    [ds, learner, str(s), str(repeat[s]), str(int(n_test[s])), f"{a:.6f}"]
+                    + [f"{score[name][s]:.6f}" for name in PROBABILITY_SCORES]
+                )
+                for s, a in enumerate(acc)
+            ]
     write_json(layout.results(name, "json"), per_dataset)
     write_text(layout.results(name), "\n".join(lines) + "\n")
-    for learner, summary in learner_summaries(exp.learners, exp.reference, split_acc, test_fraction,
-                                              scores).items():
+    for learner, summary in learner_summaries(exp.learners, exp.reference, split_acc, test_fraction, scores).items():
         write_json(layout.learner_metrics(name, learner), summary)

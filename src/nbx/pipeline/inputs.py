@@ -1,12 +1,13 @@
 """What a stage reads from the stages before it, with a clear error when they have not run yet."""
+
 from __future__ import annotations
 
 import json
 
 import numpy as np
 
-from nbx.pipeline import layout
 from nbx.core.errors import NbxError
+from nbx.pipeline import layout
 from nbx.protocol.table import Table
 
 

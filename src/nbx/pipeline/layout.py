@@ -7,6 +7,7 @@ per-data-set accuracy, ``data/analysis/<exp>.json`` synthetic checks, ``metrics/
 summaries, ``reports/<exp>.md``. Not versioned: ``data/raw/`` (the download cache, verified by sha256) and
 ``data/timings/`` (wall-clock times of this machine's last run).
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -11,6 +11,7 @@ blocks at their own level), so a mistake surfaces as a :class:`LearnerError` nam
 before any data is read. Classes are imported by name when a block uses them: a train cell loads only its
 learner's modules, and the code digests of :mod:`nbx.pipeline.dvcgen` do not see the others.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -39,8 +40,11 @@ def discover_learners() -> dict[str, str]:
     estimators = {"BaseEstimator"}
     while new := {name for name, of in bases.items() if name not in estimators and of & estimators}:
         estimators |= new
-    return {name: f"nbx.models.{module_of[name]}:{name}" for name in sorted(estimators - {"BaseEstimator"})
-            if not name.startswith("_")}
+    return {
+        name: f"nbx.models.{module_of[name]}:{name}"
+        for name in sorted(estimators - {"BaseEstimator"})
+        if not name.startswith("_")
+    }
 
 
 CLASSES = discover_learners()
@@ -95,8 +99,8 @@ INPUTS = ("discrete", "mixed")
 @dataclass
 class LearnerSetup:
     estimator: object
-    input: str         # "discrete": the experiment's per-split codes; "mixed": numeric columns kept
-    seed_name: str     # the name random seeds are derived from
+    input: str  # "discrete": the experiment's per-split codes; "mixed": numeric columns kept
+    seed_name: str  # the name random seeds are derived from
     all_classes: bool = False  # the runner sets ``classes`` to every class of the data set
     numeric_ordinal: bool = False  # the runner sets ``ordinal`` to the data set's numeric columns
 

@@ -17,17 +17,19 @@ experiment ``experiments/<exp>/``
 impute), ``impute.json``, ``analyse.json`` (seed, analyses block), ``evaluate.json`` (the experiment block) and
 ``report.json`` (seed, the experiment block).
 """
+
 from __future__ import annotations
 
-from nbx.pipeline import config, layout, learners
 from nbx.core.io import write_json
+from nbx.pipeline import config, layout, learners
 
 
 def slices(params: config.Params) -> dict[str, object]:
     """Relative path under data/params/ -> JSON-able content."""
     seed = params["seed"]
-    out: dict[str, object] = {f"learners/{name}.json": {"seed": seed, "block": block}
-                              for name, block in params["learners"].items()}
+    out: dict[str, object] = {
+        f"learners/{name}.json": {"seed": seed, "block": block} for name, block in params["learners"].items()
+    }
     catalogues = (params.get("data") or {}).get("catalogues") or []
     for name, block in params["experiments"].items():
         base = f"experiments/{name}"

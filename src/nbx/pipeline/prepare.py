@@ -5,13 +5,14 @@ Each experiment gets its own folder, so adding a data set to one experiment leav
 therefore all their later stages, untouched. A data set that cannot be had (unavailable in the catalogue, or a
 mirror-only stand-in without a mirror) is listed in availability.json with the reason, for the report.
 """
+
 from __future__ import annotations
 
-from nbx.pipeline import config, layout
+from nbx.core.io import write_json
 from nbx.data.catalogue import get_entry, load_catalogue
 from nbx.data.fetch import FetchError, fetch_entry
 from nbx.data.prepare import build_table
-from nbx.core.io import write_json
+from nbx.pipeline import config, layout
 
 
 def catalogue(params: config.Params) -> dict:
@@ -38,7 +39,6 @@ def prepare(params: config.Params, name: str) -> dict:
                 reason = str(exc)
         if not reason:
             build_table(entry, paths).save(layout.prepared(name, ds))
-        availability[ds] = {"available": not reason, "reason": reason, "source": entry.source,
-                            "title": entry.title}
+        availability[ds] = {"available": not reason, "reason": reason, "source": entry.source, "title": entry.title}
     write_json(layout.availability(name), availability)
     return availability

@@ -1,12 +1,13 @@
 """Stage split@<experiment>: the resampling plan of every data set (see :mod:`nbx.protocol.splits`), stored once so
 every learner sees identical folds."""
+
 from __future__ import annotations
 
-from nbx.pipeline import config, layout
 from nbx.core.io import write_npz
+from nbx.pipeline import config, layout
+from nbx.pipeline.inputs import available, load_table
 from nbx.protocol.spec import ProtocolError
 from nbx.protocol.splits import make_plan, seeds
-from nbx.pipeline.inputs import available, load_table
 
 
 def split(params: config.Params, name: str) -> None:

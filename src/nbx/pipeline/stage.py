@@ -1,13 +1,14 @@
 """What every script in stages/ does: parse its arguments (with a --help that lists the valid experiments and
 learners), read params.yaml, run one stage function, and print a user's error as one line."""
+
 from __future__ import annotations
 
 import argparse
 import os
 import sys
 
-from nbx.pipeline import config
 from nbx.core.errors import NbxError
+from nbx.pipeline import config
 
 
 def _choices(params, arg: str, experiment: str | None) -> str:
@@ -27,7 +28,7 @@ def run_stage(stage, description: str, args: tuple[str, ...] = ("experiment",)) 
         load_error = exc
     parser = argparse.ArgumentParser(prog=f"python {sys.argv[0]}", description=description)
     given = sys.argv[1:]
-    for i, arg in enumerate(args):
+    for _i, arg in enumerate(args):
         valid = _choices(params, arg, given[0] if given else None) if params else "(params.yaml unreadable)"
         parser.add_argument(arg, help=f"one of: {valid}")
     values = vars(parser.parse_args())

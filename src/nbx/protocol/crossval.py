@@ -12,6 +12,7 @@ The steps, each one function that the pipeline's stage of the same name calls to
 3. train: :func:`nbx.protocol.runner.run_datasets` (one fresh, seeded clone of the learner per split);
 4. evaluate: accuracy and probability scores per split, :func:`nbx.protocol.scoring.split_scores`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,15 +29,23 @@ from nbx.protocol.table import Table
 
 @dataclass
 class CrossValidation:
-    test: np.ndarray                          # (n_splits, n) the plan's test masks
-    repeat: np.ndarray                        # (n_splits,) repetition of each split
+    test: np.ndarray  # (n_splits, n) the plan's test masks
+    repeat: np.ndarray  # (n_splits,) repetition of each split
     predictions: dict[str, SplitPredictions]  # learner -> its test-set probabilities of every split
     scores: dict[str, dict[str, np.ndarray]]  # learner -> metric of nbx.protocol.scoring.METRICS -> per split
 
 
-def cross_validate(table: Table, learners: dict, protocol: dict, discretizer: dict, how_impute: str | None, seed: int,
-                   experiment: str | None = None, n_jobs: int | None = None,
-                   label: str = "cross-validate") -> CrossValidation:
+def cross_validate(
+    table: Table,
+    learners: dict,
+    protocol: dict,
+    discretizer: dict,
+    how_impute: str | None,
+    seed: int,
+    experiment: str | None = None,
+    n_jobs: int | None = None,
+    label: str = "cross-validate",
+) -> CrossValidation:
     """Run every learner over the splits of ``protocol`` on ``table`` (see the module docstring).
 
     ``learners``: name -> an object with ``estimator``, ``input`` ('discrete' or 'mixed') and ``numeric_ordinal``,
@@ -57,10 +66,16 @@ def cross_validate(table: Table, learners: dict, protocol: dict, discretizer: di
     with Progress(label, len(test) * len(learners)) as progress:
         for name, x in learners.items():
             try:
-                out = run_splits(x.estimator, data[x.input], cell.seed,
-                                 (cell.experiment, cell.dataset, getattr(x, "seed_name", name)), n_jobs,
-                                 on_split=lambda _, name=name: progress.advance(name),
-                                 all_classes=getattr(x, "all_classes", False), numeric_ordinal=x.numeric_ordinal)
+                out = run_splits(
+                    x.estimator,
+                    data[x.input],
+                    cell.seed,
+                    (cell.experiment, cell.dataset, getattr(x, "seed_name", name)),
+                    n_jobs,
+                    on_split=lambda _, name=name: progress.advance(name),
+                    all_classes=getattr(x, "all_classes", False),
+                    numeric_ordinal=x.numeric_ordinal,
+                )
             except TrainError as exc:  # name the learner; the split is in the message already
                 raise TrainError(f"{name}: {str(exc).removeprefix(f'{cell.experiment}/{cell.dataset} ')}") from None
             predictions[name] = out

@@ -14,6 +14,7 @@ Imputation (the experiment's ``impute`` key, one of :data:`nbx.protocol.spec.IMP
   codes, so a missing numeric value goes to the most frequent bin (with ``"mode"`` it goes to the mean's
   bin). Learners that take the raw values (input ``mixed``) have no discretization step and get ``"mode"``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -38,8 +39,9 @@ def impute_codes(codes: np.ndarray, train: np.ndarray, n_values: np.ndarray) -> 
     return np.nan_to_num(filled, nan=-1).astype(codes.dtype)
 
 
-def discretize_splits(table: Table, test: np.ndarray, discretizer: dict,
-                      how_impute: str | None) -> tuple[np.ndarray, np.ndarray]:
+def discretize_splits(
+    table: Table, test: np.ndarray, discretizer: dict, how_impute: str | None
+) -> tuple[np.ndarray, np.ndarray]:
     """Integer codes (n_splits, n, d), -1 for missing, and cardinalities (n_splits, d)."""
     n_splits, (n, d) = test.shape[0], table.X.shape
     codes = np.empty((n_splits, n, d), dtype=np.int16)

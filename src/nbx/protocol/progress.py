@@ -1,5 +1,6 @@
 """Progress of a long stage on stderr: a tqdm bar (current data set, split k/n, elapsed, ETA) on a terminal;
 otherwise (logs, CI) one line per data set. Never written to a tracked output."""
+
 from __future__ import annotations
 
 import sys
@@ -9,10 +10,18 @@ import time
 class Progress:
     def __init__(self, label: str, total: int):
         from tqdm import tqdm
+
         self.label = label
         self.tty = sys.stderr.isatty()
-        self.bar = tqdm(total=total, desc=label, unit="split", file=sys.stderr, disable=not self.tty,
-                        dynamic_ncols=True, leave=False)
+        self.bar = tqdm(
+            total=total,
+            desc=label,
+            unit="split",
+            file=sys.stderr,
+            disable=not self.tty,
+            dynamic_ncols=True,
+            leave=False,
+        )
         self.last = time.perf_counter()
 
     def advance(self, item: str) -> None:

@@ -15,6 +15,7 @@ joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on 
 (``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one), ``NBX_BACKEND=ray`` on Ray. BLAS runs
 single-threaded in every task, so results are byte-identical for any worker count and backend.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -24,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbx.core.errors import NbxError
 from nbx.core.base import clone, ordinal_params
+from nbx.core.errors import NbxError
 from nbx.protocol.splits import dataset_seed
 from nbx.protocol.table import Table
 
@@ -42,14 +43,14 @@ class SplitData:
     """One data set's inputs for every split: ``X`` shared by all splits (mixed input, imputed per split by
     ``impute``) or ``codes`` per split (discrete input, with per-split ``n_values``)."""
 
-    y: np.ndarray                         # (n,) class indices
-    test: np.ndarray                      # (n_splits, n) bool
+    y: np.ndarray  # (n,) class indices
+    test: np.ndarray  # (n_splits, n) bool
     n_classes: int
-    codes: np.ndarray | None = None       # (n_splits, n, d) discrete codes, -1 missing
-    n_values: np.ndarray | None = None    # (n_splits, d) for codes, or (d,) for X (0 = numeric)
-    X: np.ndarray | None = None           # (n, d) float, NaN missing
-    numeric: np.ndarray | None = None     # (d,) bool: the columns that were numeric before discretization
-    impute: object = None                 # callable(X, train_mask) -> X fitted on the training rows
+    codes: np.ndarray | None = None  # (n_splits, n, d) discrete codes, -1 missing
+    n_values: np.ndarray | None = None  # (n_splits, d) for codes, or (d,) for X (0 = numeric)
+    X: np.ndarray | None = None  # (n, d) float, NaN missing
+    numeric: np.ndarray | None = None  # (d,) bool: the columns that were numeric before discretization
+    impute: object = None  # callable(X, train_mask) -> X fitted on the training rows
 
     @property
     def size(self) -> tuple[int, int, int]:
@@ -70,26 +71,40 @@ class SplitData:
 def discrete_input(folds: dict, numeric: np.ndarray | None = None) -> SplitData:
     """A discrete learner's input from :func:`nbx.protocol.folds.fold_codes` (or the discretize stage's file);
     ``numeric``: which columns were numeric before discretization (for ``numeric_ordinal`` learners)."""
-    return SplitData(folds["y"], folds["test"], int(folds["n_classes"]), codes=folds["codes"],
-                     n_values=folds["n_values"], numeric=numeric)
+    return SplitData(
+        folds["y"],
+        folds["test"],
+        int(folds["n_classes"]),
+        codes=folds["codes"],
+        n_values=folds["n_values"],
+        numeric=numeric,
+    )
 
 
 def mixed_input(table: Table, test: np.ndarray, how_impute: str | None) -> SplitData:
     """A mixed-input learner's input: the table's values, missing ones imputed from each split's training part
     (``how_impute`` = 'mode' or 'mode_after_discretize', both 'mode' here as nothing is discretized)."""
     from nbx.protocol.folds import impute  # here: a discrete learner's cell never loads the discretizers
-    return SplitData(table.y, test, len(table.classes), X=table.X, n_values=table.n_values,
-                     numeric=table.n_values == 0, impute=lambda X, train: impute(table, train, how_impute))
+
+    return SplitData(
+        table.y,
+        test,
+        len(table.classes),
+        X=table.X,
+        n_values=table.n_values,
+        numeric=table.n_values == 0,
+        impute=lambda X, train: impute(table, train, how_impute),
+    )
 
 
 @dataclass
 class SplitPredictions:
-    proba: np.ndarray         # (total test rows, K) float32
-    split: np.ndarray         # (total test rows,) split index
-    row: np.ndarray           # (total test rows,) row index into the data set
-    fit_seconds: np.ndarray   # (n_splits,)
+    proba: np.ndarray  # (total test rows, K) float32
+    split: np.ndarray  # (total test rows,) split index
+    row: np.ndarray  # (total test rows,) row index into the data set
+    fit_seconds: np.ndarray  # (n_splits,)
     predict_seconds: np.ndarray
-    fit_info: list            # per split: the fitted model's fit_info() (None if it has none)
+    fit_info: list  # per split: the fitted model's fit_info() (None if it has none)
 
     def arrays(self) -> dict:
         """Deterministic arrays only (timings are stored separately)."""
@@ -113,7 +128,7 @@ def _single_threaded():
 def with_ordinal(learner, numeric: np.ndarray):
     """A clone of the learner whose ``ordinal`` parameters name the numeric columns (a boolean mask)."""
     mask = [bool(v) for v in numeric]
-    return clone(learner).set_params(**{k: mask for k in ordinal_params(learner)})
+    return clone(learner).set_params(**dict.fromkeys(ordinal_params(learner), mask))
 
 
 def fit_predict(model, X_train, y_train, n_values, X_test):
@@ -144,14 +159,16 @@ def backend() -> str:
 def _parallel_backend(name: str):
     """joblib's parallel_config for the chosen backend (connecting to the cluster for dask/ray)."""
     import joblib
+
     if name == "dask":
         from dask.distributed import Client
+
         address = os.environ.get("NBX_DASK_SCHEDULER")
-        with Client(address) if address else Client(processes=True) as client:  # noqa: F841
-            with joblib.parallel_config(backend="dask"):
-                yield
+        with Client(address) if address else Client(processes=True), joblib.parallel_config(backend="dask"):
+            yield
     elif name == "ray":
         from ray.util.joblib import register_ray
+
         register_ray()
         with joblib.parallel_config(backend="ray"):
             yield
@@ -170,27 +187,49 @@ def _run(fn, task: tuple, where: str):
 def parallel_map(fn, args: list[tuple]) -> list:
     """[fn(*a) for a in args] over the default workers and backend (for independent jobs of a few seconds)."""
     import joblib
+
     with _parallel_backend(backend()):
         return joblib.Parallel(n_jobs=min(default_jobs(), len(args)))(joblib.delayed(fn)(*a) for a in args)
 
 
-def run_splits(learner, data: SplitData, seed: int, names: tuple[str, ...], n_jobs: int | None = None,
-               on_split=None, all_classes: bool = False, numeric_ordinal: bool = False) -> SplitPredictions:
+def run_splits(
+    learner,
+    data: SplitData,
+    seed: int,
+    names: tuple[str, ...],
+    n_jobs: int | None = None,
+    on_split=None,
+    all_classes: bool = False,
+    numeric_ordinal: bool = False,
+) -> SplitPredictions:
     """Fit/predict ``learner`` on each split of one data set: :func:`run_datasets` with ``names`` =
     (experiment, data set, seed name)."""
     experiment, dataset, seed_name = names
-    return next(run_datasets(learner, {dataset: data}, seed, experiment, seed_name, n_jobs, on_split,
-                             all_classes, numeric_ordinal))[1]
+    return next(
+        run_datasets(
+            learner, {dataset: data}, seed, experiment, seed_name, n_jobs, on_split, all_classes, numeric_ordinal
+        )
+    )[1]
 
 
-def run_datasets(learner, data: dict[str, SplitData], seed: int, experiment: str, seed_name: str,
-                 n_jobs: int | None = None, on_split=None, all_classes: bool = False, numeric_ordinal: bool = False):
+def run_datasets(
+    learner,
+    data: dict[str, SplitData],
+    seed: int,
+    experiment: str,
+    seed_name: str,
+    n_jobs: int | None = None,
+    on_split=None,
+    all_classes: bool = False,
+    numeric_ordinal: bool = False,
+):
     """Fit/predict ``learner`` on every split of every data set in ``data``; yields (data set,
     :class:`SplitPredictions`) in ``data``'s order, each as soon as its last split is back. Split s of data set
     D is seeded by (seed, experiment, D, seed_name, s); ``on_split(D)`` is called as each split finishes
     (progress). ``all_classes``: fit with ``classes`` = every class index of the data set (the learner needs
     that parameter). ``numeric_ordinal``: fit with ``ordinal`` = the data set's ``numeric`` columns
     (:func:`with_ordinal`)."""
+
     def prepared(d: SplitData):
         base = clone(learner).set_params(classes=list(range(d.n_classes))) if all_classes else learner
         return with_ordinal(base, d.numeric) if numeric_ordinal else base
@@ -225,9 +264,11 @@ def run_datasets(learner, data: dict[str, SplitData], seed: int, experiment: str
         i += 1
     if i < len(tasks):
         import joblib
+
         with _parallel_backend(backend()):
             outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
-                joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks)))
+                joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks))
+            )
             for j, out in enumerate(outputs, start=i):
                 yield from collect(j, out)
 
@@ -242,6 +283,11 @@ def _assemble(data: SplitData, results: list) -> SplitPredictions:
         probas.append(full)
         splits.append(np.full(len(test_idx), s, dtype=np.int32))
         rows.append(test_idx.astype(np.int32))
-    return SplitPredictions(np.concatenate(probas), np.concatenate(splits), np.concatenate(rows),
-                            np.array([r[2] for r in results]), np.array([r[3] for r in results]),
-                            [r[4] for r in results])
+    return SplitPredictions(
+        np.concatenate(probas),
+        np.concatenate(splits),
+        np.concatenate(rows),
+        np.array([r[2] for r in results]),
+        np.array([r[3] for r in results]),
+        [r[4] for r in results],
+    )

@@ -18,6 +18,7 @@ one value per split (bincount over the split index, no loop over rows).
   1/2), averaged without weights over the classes that have both positive and negative test rows in the
   split; classes absent from the split are skipped, NaN when no class qualifies.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -71,7 +72,7 @@ def ece(proba, y, split=None, n_splits=None, n_bins: int = 15) -> np.ndarray:
 
 def macro_auc(proba, y, split=None, n_splits=None) -> np.ndarray:
     p, y, split, sizes = _prepare(proba, y, split, n_splits)
-    n, k = p.shape
+    _n, k = p.shape
     n_groups = len(sizes) * k
     # one group per (split, class): rank the class's scores within the split
     group = (split[:, None] * k + np.arange(k)).ravel()
@@ -98,16 +99,22 @@ def split_scores(proba, split, row, y, n_splits: int, n_bins: int = 15) -> dict[
     """All metrics per split from stored predictions (see :class:`nbx.protocol.runner.SplitPredictions`):
     ``proba``/``split``/``row`` per test row, ``y`` the data set's labels."""
     proba, labels = np.asarray(proba, dtype=np.float64), np.asarray(y)[row]  # cast once
-    return {"accuracy": accuracy(proba, labels, split, n_splits),
-            "log_loss": log_loss(proba, labels, split, n_splits),
-            "brier": brier(proba, labels, split, n_splits),
-            "ece": ece(proba, labels, split, n_splits, n_bins=n_bins),
-            "auc": macro_auc(proba, labels, split, n_splits)}
+    return {
+        "accuracy": accuracy(proba, labels, split, n_splits),
+        "log_loss": log_loss(proba, labels, split, n_splits),
+        "brier": brier(proba, labels, split, n_splits),
+        "ece": ece(proba, labels, split, n_splits, n_bins=n_bins),
+        "auc": macro_auc(proba, labels, split, n_splits),
+    }
 
 
 def summarize(acc: np.ndarray) -> dict:
     """Mean and standard deviation (over splits) of accuracy and error, in percent."""
     acc = np.asarray(acc, dtype=float) * 100
     std = float(acc.std(ddof=1)) if len(acc) > 1 else 0.0
-    return {"acc": round(float(acc.mean()), 3), "acc_std": round(std, 3),
-            "err": round(100 - float(acc.mean()), 3), "splits": int(len(acc))}
+    return {
+        "acc": round(float(acc.mean()), 3),
+        "acc_std": round(std, 3),
+        "err": round(100 - float(acc.mean()), 3),
+        "splits": len(acc),
+    }

@@ -6,6 +6,7 @@ set -> folds), for ``holdout`` also ``test_fraction`` (in (0, 1)). :func:`check_
 :class:`ProtocolError` that names the offending key; the caller says where that key came from (params.yaml's
 file, line and key path, or the command-line option). No numpy here: params.yaml checks import this module.
 """
+
 from __future__ import annotations
 
 from nbx.core.errors import NbxError, did_you_mean

@@ -12,6 +12,7 @@ Protocols (``kind``):
 Stratification deals a random permutation of each class round-robin over the folds (as Weka does), so fold
 sizes differ by at most one per class. :func:`nbx.protocol.spec.check_protocol` checks a protocol's keys and values.
 """
+
 from __future__ import annotations
 
 import zlib
@@ -67,8 +68,9 @@ def _fold_ids(y: np.ndarray, folds: int, stratified: bool, rng: np.random.Genera
     return fold
 
 
-def make_plan(y: np.ndarray, protocol: dict, seed: np.random.SeedSequence,
-              dataset: str = "?") -> tuple[np.ndarray, np.ndarray]:
+def make_plan(
+    y: np.ndarray, protocol: dict, seed: np.random.SeedSequence, dataset: str = "?"
+) -> tuple[np.ndarray, np.ndarray]:
     """(test mask (n_splits, n), repeat id (n_splits,)) for one data set; a :class:`ProtocolError` when the
     protocol is malformed or asks for more folds than ``dataset`` has rows."""
     kind = check_protocol(protocol)["kind"]

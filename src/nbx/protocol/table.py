@@ -1,5 +1,6 @@
 """A prepared data set: ``X`` (float, NaN = missing; nominal columns hold codes 0..V-1 into the attribute's
 ``values``), ``y`` (class codes into ``classes``) and the schema, saved as one npz."""
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,7 @@ class Table:
         write_npz(path, X=self.X, y=self.y, schema=np.array(json.dumps(schema)))
 
     @classmethod
-    def load(cls, path: Path) -> "Table":
+    def load(cls, path: Path) -> Table:
         with np.load(path) as z:
             schema = json.loads(str(z["schema"]))
             return cls(schema["name"], z["X"], z["y"], schema["attributes"], schema["classes"])

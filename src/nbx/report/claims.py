@@ -1,4 +1,5 @@
 """Published claims (``nbx/papers/<experiment>/published/claims.md``) and our verdict on each, with the evidence."""
+
 from __future__ import annotations
 
 import re
@@ -6,8 +7,7 @@ from dataclasses import dataclass
 
 from nbx.report.published import PAPERS
 
-REPRODUCED, NOT_REPRODUCED, PARTLY, NOT_TESTABLE = "reproduced", "not reproduced", "partly reproduced", \
-    "not testable"
+REPRODUCED, NOT_REPRODUCED, PARTLY, NOT_TESTABLE = "reproduced", "not reproduced", "partly reproduced", "not testable"
 
 
 def claim_texts() -> dict[str, str]:
@@ -23,9 +23,9 @@ def claim_texts() -> dict[str, str]:
 
 @dataclass
 class Verdict:
-    claim: str          # id, e.g. "W2"
-    verdict: str        # one of the four constants above
-    evidence: str       # markdown: our numbers and the reason for the verdict
+    claim: str  # id, e.g. "W2"
+    verdict: str  # one of the four constants above
+    evidence: str  # markdown: our numbers and the reason for the verdict
 
 
 def missing(claim: str, *learners: str) -> Verdict:

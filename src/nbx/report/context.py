@@ -1,6 +1,7 @@
 """Everything a report reads about one experiment, loaded once: accuracies per data set and per split, published
 numbers, availability, synthetic checks and fit_info of every learner (never timings: a report must be the same
 on every run and machine)."""
+
 from __future__ import annotations
 
 import json
@@ -22,7 +23,7 @@ class ReportContext:
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
-    def load(cls, params: dict, name: str) -> "ReportContext":
+    def load(cls, params: dict, name: str) -> ReportContext:
         return cls(params, config.experiment(params, name))
 
     # ------------------------------------------------------------------ inputs
@@ -56,10 +57,13 @@ class ReportContext:
         return json.loads(path.read_text()) if path.exists() else {}
 
     # ------------------------------------------------------------------ views
-    def view(self, learners: list[str] | None = None, datasets: dict[str, str] | None = None) -> "ReportContext":
+    def view(self, learners: list[str] | None = None, datasets: dict[str, str] | None = None) -> ReportContext:
         """This context with only some of its learners and/or data sets (the inputs loaded so far are shared)."""
-        exp = replace(self.exp, learners=self.exp.learners if learners is None else learners,
-                      datasets=self.exp.datasets if datasets is None else datasets)
+        exp = replace(
+            self.exp,
+            learners=self.exp.learners if learners is None else learners,
+            datasets=self.exp.datasets if datasets is None else datasets,
+        )
         view = ReportContext(self.params, exp)
         view.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("params", "exp", "_memo")})
         return view
@@ -87,8 +91,11 @@ class ReportContext:
     @property
     def unavailable(self) -> dict[str, str]:
         """The paper's name -> reason, for the data sets we could not run."""
-        return {p: self.availability.get(ds, {}).get("reason", "not downloaded") or "not downloaded"
-                for p, ds in self.exp.datasets.items() if p not in self.datasets}
+        return {
+            p: self.availability.get(ds, {}).get("reason", "not downloaded") or "not downloaded"
+            for p, ds in self.exp.datasets.items()
+            if p not in self.datasets
+        }
 
     def acc(self, paper_name: str, learner: str) -> float:
         """Our mean accuracy (%) over splits; NaN where the learner did not run (an experiment's ``limited``)."""

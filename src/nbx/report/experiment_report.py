@@ -6,6 +6,7 @@ times are in ``data/timings/`` (``nbx timings EXPERIMENT``).
 The paper-specific sections live in ``nbx.papers.<experiment>.report`` (found by name, see :mod:`nbx.papers`);
 an experiment without such a module (for example one a user adds) gets the generic comparison table.
 """
+
 from __future__ import annotations
 
 import csv
@@ -15,8 +16,8 @@ import json
 
 import numpy as np
 
-from nbx.pipeline import layout
 from nbx.core.io import write_text
+from nbx.pipeline import layout
 from nbx.report import paper
 from nbx.report.context import ReportContext
 from nbx.report.figures import figure_path, plt, save_figure
@@ -25,8 +26,11 @@ from nbx.report.tables import comparison_table, mean_abs_difference
 
 def scatter(ctx: ReportContext, learner: str, path) -> bool:
     """Our accuracy vs the published one, one point per data set; False when there is nothing to plot."""
-    pairs = [(ctx.published_acc(p, learner), ctx.acc(p, learner), ds) for p, ds in ctx.datasets.items()
-             if np.isfinite(ctx.published_acc(p, learner))]
+    pairs = [
+        (ctx.published_acc(p, learner), ctx.acc(p, learner), ds)
+        for p, ds in ctx.datasets.items()
+        if np.isfinite(ctx.published_acc(p, learner))
+    ]
     if not pairs:
         return False
     pub, ours, names = map(np.array, zip(*pairs))
@@ -52,11 +56,18 @@ def accuracy_chart(ctx: ReportContext, learners: list[str], path) -> None:
     for k, learner in enumerate(learners):
         pos = np.arange(len(names)) + k * height
         ax.barh(pos, [ctx.acc(p, learner) for p in names], height=height, label=learner)
-        pub = [(y, ctx.published_acc(p, learner)) for y, p in zip(pos, names)
-               if np.isfinite(ctx.published_acc(p, learner))]
+        pub = [
+            (y, ctx.published_acc(p, learner)) for y, p in zip(pos, names) if np.isfinite(ctx.published_acc(p, learner))
+        ]
         if pub:
-            ax.scatter([v for _, v in pub], [y for y, _ in pub], marker="|", color="black", s=80,
-                       label="published" if k == 0 else None)
+            ax.scatter(
+                [v for _, v in pub],
+                [y for y, _ in pub],
+                marker="|",
+                color="black",
+                s=80,
+                label="published" if k == 0 else None,
+            )
     ax.set_yticks(np.arange(len(names)) + 0.4 - height / 2, names, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("accuracy (%)")
@@ -80,8 +91,10 @@ def agreement_section(ctx: ReportContext) -> list[str]:
     for learner in ctx.learners:
         mad, n = mean_abs_difference(ctx, learner)
         if n and scatter(ctx, learner, figure_path(ctx, f"{learner}_vs_published.png")):
-            out += [f"- `{learner}`: mean |ours − published| = **{mad:.2f}** accuracy points over {n} data sets.",
-                    f"  ![{learner} vs published](figures/{ctx.exp.name}/{learner}_vs_published.png)"]
+            out += [
+                f"- `{learner}`: mean |ours − published| = **{mad:.2f}** accuracy points over {n} data sets.",
+                f"  ![{learner} vs published](figures/{ctx.exp.name}/{learner}_vs_published.png)",
+            ]
     return out + ([""] if len(out) > 2 else ["The paper publishes no table we can compare with.", ""])
 
 
@@ -103,18 +116,26 @@ def plot_data(ctx: ReportContext) -> None:
     acc = [["dataset"] + ctx.learners] + [[p] + [_cell(ctx.acc(p, x)) for x in ctx.learners] for p in names]
     write_text(figure_path(ctx, "accuracy.csv"), _csv(acc))
     pub = [["dataset", "learner", "published", "nbx"]]
-    pub += [[p, x, f"{ctx.published_acc(p, x):.3f}", f"{ctx.acc(p, x):.3f}"] for x in ctx.learners for p in names
-            if np.isfinite(ctx.published_acc(p, x))]
+    pub += [
+        [p, x, f"{ctx.published_acc(p, x):.3f}", f"{ctx.acc(p, x):.3f}"]
+        for x in ctx.learners
+        for p in names
+        if np.isfinite(ctx.published_acc(p, x))
+    ]
     write_text(figure_path(ctx, "vs_published.csv"), _csv(pub))
 
 
 def render(params: dict, name: str) -> str:
     ctx = ReportContext.load(params, name)
     exp = ctx.exp
-    out = [f"# {exp.title}", "",
-           f"Experiment `{name}`: protocol `{json.dumps(exp.protocol)}`, discretizer "
-           f"`{json.dumps(exp.discretizer)}`, missing values: {exp.impute or 'kept (skipped by the learners)'}.",
-           "Numbers are ours (mean ± std over splits) unless marked *pub.* (the paper's).", ""]
+    out = [
+        f"# {exp.title}",
+        "",
+        f"Experiment `{name}`: protocol `{json.dumps(exp.protocol)}`, discretizer "
+        f"`{json.dumps(exp.discretizer)}`, missing values: {exp.impute or 'kept (skipped by the learners)'}.",
+        "Numbers are ours (mean ± std over splits) unless marked *pub.* (the paper's).",
+        "",
+    ]
     module = paper_module(name)
     if module is not None:
         out += paper.render(module, ctx)
@@ -126,8 +147,11 @@ def render(params: dict, name: str) -> str:
         accuracy_chart(ctx, ctx.learners, figure_path(ctx, "accuracy.png"))
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
     plot_data(ctx)
-    out += ["Wall-clock times are not part of this report (it is identical on every run and machine): "
-            f"`nbx timings {name}` prints those of this machine's last run.", ""]
+    out += [
+        "Wall-clock times are not part of this report (it is identical on every run and machine): "
+        f"`nbx timings {name}` prints those of this machine's last run.",
+        "",
+    ]
     out += ["## Unavailable data sets", ""]
     out += [f"- {p} (`{exp.datasets[p]}`): {reason}" for p, reason in ctx.unavailable.items()] or ["None."]
     return "\n".join(out) + "\n"

@@ -1,15 +1,16 @@
 """Figure files of the reports: matplotlib without a display, atomic PNG writes, paths per experiment."""
+
 from __future__ import annotations
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from nbx.pipeline import layout  # noqa: E402
-from nbx.core.io import atomic_path  # noqa: E402
+from nbx.core.io import atomic_path
+from nbx.pipeline import layout
 
-__all__ = ["plt", "figure_path", "save_figure"]
+__all__ = ["figure_path", "plt", "save_figure"]
 
 
 def figure_path(ctx, file: str) -> str:

@@ -8,9 +8,10 @@
 
 What is data rather than code lives in ``published/`` beside the module (the report stage depends on that
 folder): the paper's tables (CSV), its claims (``claims.md``) and ``paper.yaml``, the display names, learner
-lists and numbers the paper states in its text, read with :func:`paper_data`. Work that several sections and claims share is computed once per report
-with :meth:`nbx.report.context.ReportContext.memo`.
+lists and numbers the paper states in its text, read with :func:`paper_data`. Work that several sections and
+claims share is computed once per report with :meth:`nbx.report.context.ReportContext.memo`.
 """
+
 from __future__ import annotations
 
 import functools

@@ -1,5 +1,6 @@
 """The papers' published tables (copied verbatim from the papers into ``nbx/papers/<experiment>/published/``) as
 accuracy in %, and the claims each paper makes (``claims.md`` beside them)."""
+
 from __future__ import annotations
 
 import re
@@ -42,6 +43,12 @@ def published_accuracy(specs: list[dict], experiment: str) -> pd.DataFrame:
         if spec["metric"] not in METRICS:
             raise ValueError(f"published.metric {spec['metric']!r} is not one of {sorted(METRICS)}")
         table, convert = read_table(spec["table"], experiment), METRICS[spec["metric"]]
-        frames.append(pd.DataFrame({learner: convert(pd.to_numeric(table[column], errors="coerce"))
-                                    for learner, column in spec.get("columns", {}).items()}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    learner: convert(pd.to_numeric(table[column], errors="coerce"))
+                    for learner, column in spec.get("columns", {}).items()
+                }
+            )
+        )
     return pd.concat(frames, axis=1) if frames else pd.DataFrame()

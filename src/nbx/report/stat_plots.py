@@ -1,11 +1,12 @@
 """Figures of the statistics over data sets: the critical-difference diagram (Demšar 2006, JMLR 7, Sec. 3.2.4,
 Fig. 1a) and the simplex of a Bayesian signed-rank posterior (Benavoli et al. 2017, JMLR 18)."""
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.stats.multicompare import cd_groups
 from nbx.report.figures import plt, save_figure
+from nbx.stats.multicompare import cd_groups
 
 BAR_STEP, LINE_STEP = 0.25, 0.45  # vertical spacing (data units) of group bars and of learner labels
 
@@ -27,8 +28,14 @@ def draw_cd_diagram(ax, mean_ranks, names, cd: float) -> list[tuple[str, ...]]:
 
     groups = cd_groups(r, cd)
     for g, members in enumerate(groups):
-        ax.plot([r[list(members)].min(), r[list(members)].max()], [-(g + 1) * BAR_STEP] * 2,
-                color="black", lw=3, solid_capstyle="round", gid="cd-group")
+        ax.plot(
+            [r[list(members)].min(), r[list(members)].max()],
+            [-(g + 1) * BAR_STEP] * 2,
+            color="black",
+            lw=3,
+            solid_capstyle="round",
+            gid="cd-group",
+        )
 
     top = -(len(groups) + 1) * BAR_STEP
     order = np.argsort(r, kind="stable")
@@ -38,8 +45,14 @@ def draw_cd_diagram(ax, mean_ranks, names, cd: float) -> list[tuple[str, ...]]:
         for line, j in enumerate(members):
             y = top - line * LINE_STEP
             ax.plot([r[j], r[j], x_text], [0, y, y], color="black", lw=0.8)
-            ax.text(x_text, y, f"{names[j]} ({r[j]:.2f})  " if side == "left" else f"  {names[j]} ({r[j]:.2f})",
-                    ha="right" if side == "left" else "left", va="center", fontsize=9)
+            ax.text(
+                x_text,
+                y,
+                f"{names[j]} ({r[j]:.2f})  " if side == "left" else f"  {names[j]} ({r[j]:.2f})",
+                ha="right" if side == "left" else "left",
+                va="center",
+                fontsize=9,
+            )
     ax.set_xlim(hi + 0.15, lo - 0.15)  # inverted: the best rank on the right
     ax.set_ylim(top - max(n_right, 1) * LINE_STEP, 0.9)
     ax.axis("off")
@@ -77,8 +90,11 @@ def draw_simplex(ax, posterior, names=("A", "B"), max_points: int = 5000) -> Non
         ax.plot([centre[0], mid[0]], [centre[1], mid[1]], color="grey", ls="--", lw=0.8)
     xy = simplex_xy(posterior.samples[:max_points])
     ax.scatter(xy[:, 0], xy[:, 1], s=2, alpha=0.3, color="tab:blue", linewidths=0, gid="posterior")
-    labels = [f"{names[0]} better\np = {posterior.p_a:.3f}", f"rope\np = {posterior.p_rope:.3f}",
-              f"{names[1]} better\np = {posterior.p_b:.3f}"]
+    labels = [
+        f"{names[0]} better\np = {posterior.p_a:.3f}",
+        f"rope\np = {posterior.p_rope:.3f}",
+        f"{names[1]} better\np = {posterior.p_b:.3f}",
+    ]
     for (x, y), label, ha, va in zip(CORNERS, labels, ("right", "center", "left"), ("top", "bottom", "top")):
         ax.text(x, y, label, ha=ha, va=va, fontsize=9)
     ax.set_aspect("equal")

@@ -1,10 +1,11 @@
 """Markdown tables of our results beside the published ones, with significance marks and summary rows."""
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.stats import significance as stats
 from nbx.report.context import ReportContext
+from nbx.stats import significance as stats
 
 
 def fmt(x: float, digits: int = 1) -> str:
@@ -12,8 +13,11 @@ def fmt(x: float, digits: int = 1) -> str:
 
 
 def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + \
-           ["| " + " | ".join(map(str, r)) + " |" for r in rows] + [""]
+    return (
+        ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        + ["| " + " | ".join(map(str, r)) + " |" for r in rows]
+        + [""]
+    )
 
 
 def marks(ctx: ReportContext, learner: str, baseline: str) -> dict[str, str]:
@@ -47,9 +51,15 @@ def mean_abs_difference(ctx: ReportContext, learner: str) -> tuple[float, int]:
     return (float(np.mean(np.abs(diffs))) if diffs else float("nan")), len(diffs)
 
 
-def comparison_table(ctx: ReportContext, learners: list[str], baseline: str | None = None,
-                     error: bool = False, digits: int = 1, names: dict[str, str] | None = None,
-                     average_over: list[str] | None = None) -> list[str]:
+def comparison_table(
+    ctx: ReportContext,
+    learners: list[str],
+    baseline: str | None = None,
+    error: bool = False,
+    digits: int = 1,
+    names: dict[str, str] | None = None,
+    average_over: list[str] | None = None,
+) -> list[str]:
     """One row per paper data set: for each learner ours (± std), our mark vs ``baseline`` (paired t-test),
     and the published value; then the average row over the data sets we have (or those of ``average_over``,
     which also restricts the win:loss row). ``error`` shows error rates (100 - accuracy) instead of accuracies."""
@@ -87,8 +97,11 @@ def comparison_table(ctx: ReportContext, learners: list[str], baseline: str | No
     if all_marks:
         wl = ["significant win:loss vs " + names.get(baseline, baseline)]
         for x in learners:
-            wl.append("ref" if x == baseline else
-                      ("%d:%d" % win_loss({p: all_marks[x][p] for p in summarized}) if x in all_marks else ""))
+            wl.append(
+                "ref"
+                if x == baseline
+                else ("%d:%d" % win_loss({p: all_marks[x][p] for p in summarized}) if x in all_marks else "")
+            )
             if has_pub[x]:
                 wl.append("")
         rows.append(wl)

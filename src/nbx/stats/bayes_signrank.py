@@ -13,6 +13,7 @@ pseudo-observation z_0 = 0 of strength s, so posterior samples are weights w ~ D
 P(rope), P(B better) are the fractions of samples in which that theta is the largest. s = 0.5 follows the
 authors' code (the tutorial's R function and baycomp); rope = 0.01 is one accuracy point on a 0-1 scale.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,18 +23,19 @@ import numpy as np
 
 @dataclass(frozen=True)
 class SignedRankPosterior:
-    p_a: float             # P(A better by more than the rope)
-    p_rope: float          # P(practically equivalent)
-    p_b: float             # P(B better by more than the rope)
-    samples: np.ndarray    # (n_samples, 3): theta_a, theta_rope, theta_b of each posterior sample
+    p_a: float  # P(A better by more than the rope)
+    p_rope: float  # P(practically equivalent)
+    p_b: float  # P(B better by more than the rope)
+    samples: np.ndarray  # (n_samples, 3): theta_a, theta_rope, theta_b of each posterior sample
 
 
 def _step(x: np.ndarray) -> np.ndarray:
     return (x > 0) + 0.5 * (x == 0)
 
 
-def bayes_signed_rank(a, b, rope: float = 0.01, prior: float = 0.5, n_samples: int = 50_000,
-                      seed: int = 0) -> SignedRankPosterior:
+def bayes_signed_rank(
+    a, b, rope: float = 0.01, prior: float = 0.5, n_samples: int = 50_000, seed: int = 0
+) -> SignedRankPosterior:
     """Posterior of the Bayesian signed-rank test of paired per-data-set scores ``a`` vs ``b`` (higher better)."""
     z = np.r_[0.0, np.asarray(a, dtype=float) - np.asarray(b, dtype=float)]  # z_0 = 0: the prior's point
     pair_sum = z[:, None] + z[None, :]

@@ -7,6 +7,7 @@
    Bayes log-odds is itself one function that is linear in per-attribute terms, of the same form as a
    single NB (claim T5).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ class BiasVariance:
     ``error == bias2 + variance`` holds exactly (up to rounding). Per-case arrays hold NaN for cases that
     were never predicted.
     """
+
     error: float
     bias2: float
     variance: float
@@ -74,7 +76,7 @@ def kohavi_wolpert(y_true, predictions, n_classes: int) -> BiasVariance:
     pred = _as_prediction_codes(predictions, n_classes)
     if pred.shape[1] != y.shape[0]:
         raise ValueError(f"predictions has {pred.shape[1]} columns but y_true has {y.shape[0]} cases")
-    r, n = pred.shape
+    _r, n = pred.shape
     # (n, K) vote counts with one bincount; unpredicted entries go to a dropped extra class
     flat = np.where(pred >= 0, pred, n_classes) + (n_classes + 1) * np.arange(n)[None, :]
     votes = np.bincount(flat.ravel(), minlength=n * (n_classes + 1)).reshape(n, n_classes + 1)[:, :-1]
@@ -85,14 +87,19 @@ def kohavi_wolpert(y_true, predictions, n_classes: int) -> BiasVariance:
     target = np.zeros((n, n_classes))
     target[np.arange(n), y] = 1.0
     bias2 = 0.5 * ((target - p_h) ** 2).sum(axis=1)
-    variance = 0.5 * (1.0 - (p_h ** 2).sum(axis=1))
+    variance = 0.5 * (1.0 - (p_h**2).sum(axis=1))
     error = 1.0 - p_h[np.arange(n), y]
     nan = np.full(n, np.nan)
     bias2, variance, error = (np.where(used, a, nan) for a in (bias2, variance, error))
-    out = BiasVariance(float(np.nanmean(error)) if used.any() else float("nan"),
-                       float(np.nanmean(bias2)) if used.any() else float("nan"),
-                       float(np.nanmean(variance)) if used.any() else float("nan"),
-                       int(used.sum()), error, bias2, variance)
+    out = BiasVariance(
+        float(np.nanmean(error)) if used.any() else float("nan"),
+        float(np.nanmean(bias2)) if used.any() else float("nan"),
+        float(np.nanmean(variance)) if used.any() else float("nan"),
+        int(used.sum()),
+        error,
+        bias2,
+        variance,
+    )
     if used.any() and not np.isclose(out.error, out.bias2 + out.variance, rtol=0, atol=1e-9):
         raise RuntimeError("Kohavi-Wolpert identity error = bias2 + variance violated")  # cannot happen
     return out

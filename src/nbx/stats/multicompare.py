@@ -13,6 +13,7 @@ References
   for pairwise comparisons use the Wilcoxon signed-rank test with a correction for multiple comparisons,
   here Holm's (1979) step-down procedure (Demšar Sec. 3.2.2).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,11 +28,11 @@ from nbx.stats.significance import rank_rows
 
 @dataclass(frozen=True)
 class Friedman:
-    mean_ranks: np.ndarray   # (k,) average rank of each learner
+    mean_ranks: np.ndarray  # (k,) average rank of each learner
     n_datasets: int
-    chi2: float              # Friedman's chi2_F, k - 1 degrees of freedom
+    chi2: float  # Friedman's chi2_F, k - 1 degrees of freedom
     p_chi2: float
-    ff: float                # Iman-Davenport F_F, (k - 1, (k - 1)(N - 1)) degrees of freedom
+    ff: float  # Iman-Davenport F_F, (k - 1, (k - 1)(N - 1)) degrees of freedom
     p_ff: float
 
 
@@ -40,11 +41,12 @@ def friedman_from_ranks(mean_ranks, n_datasets: int) -> Friedman:
     correction, as in the paper)."""
     r = np.asarray(mean_ranks, dtype=float)
     k, n = len(r), n_datasets
-    chi2 = 12 * n / (k * (k + 1)) * (np.sum(r ** 2) - k * (k + 1) ** 2 / 4)
+    chi2 = 12 * n / (k * (k + 1)) * (np.sum(r**2) - k * (k + 1) ** 2 / 4)
     denom = n * (k - 1) - chi2
     ff = (n - 1) * chi2 / denom if denom > 0 else np.inf  # denom 0: every data set ranks the learners alike
-    return Friedman(r, n, float(chi2), float(stats.chi2.sf(chi2, k - 1)),
-                    float(ff), float(stats.f.sf(ff, k - 1, (k - 1) * (n - 1))))
+    return Friedman(
+        r, n, float(chi2), float(stats.chi2.sf(chi2, k - 1)), float(ff), float(stats.f.sf(ff, k - 1, (k - 1) * (n - 1)))
+    )
 
 
 def friedman(scores, higher_is_better: bool = True) -> Friedman:
@@ -112,8 +114,9 @@ def pairwise_wilcoxon_holm(scores, names, alpha: float = 0.05) -> pd.DataFrame:
     rows = []
     for i, j in combinations(range(scores.shape[1]), 2):
         t, p = wilcoxon_signed_rank(scores[:, i], scores[:, j])
-        rows.append({"a": names[i], "b": names[j], "mean_diff": float(np.mean(scores[:, i] - scores[:, j])),
-                     "T": t, "p": p})
+        rows.append(
+            {"a": names[i], "b": names[j], "mean_diff": float(np.mean(scores[:, i] - scores[:, j])), "T": t, "p": p}
+        )
     table = pd.DataFrame(rows, columns=["a", "b", "mean_diff", "T", "p"])
     table["p_holm"], table["reject"] = holm(table["p"].to_numpy(), alpha)
     return table

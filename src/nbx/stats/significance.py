@@ -5,6 +5,7 @@
   overlapping training sets make split results correlated; this is the test we recommend beyond the papers.
 - Sign test (Ting & Zheng: one-tailed on win/loss counts), Wilcoxon signed-rank (Kang & Tian).
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -11,6 +11,7 @@ Statistics (each with its reference in :mod:`nbx.stats.multicompare` and :mod:`n
   number of classes, written from those numbers.
 No wall-clock times here: the report is identical on every run and machine (`nbx timings benchmark`).
 """
+
 from __future__ import annotations
 
 import functools
@@ -20,12 +21,13 @@ import numpy as np
 import pandas as pd
 
 from nbx.pipeline import layout
-from nbx.stats import multicompare, significance as stats
-from nbx.stats.bayes_signrank import bayes_signed_rank
 from nbx.report.context import ReportContext
 from nbx.report.figures import figure_path
 from nbx.report.stat_plots import cd_diagram, simplex_plot
 from nbx.report.tables import fmt, md_table
+from nbx.stats import multicompare
+from nbx.stats import significance as stats
+from nbx.stats.bayes_signrank import bayes_signed_rank
 
 METRICS = {  # column of data/results/<exp>.csv -> (title, higher is better, scale, digits)
     "accuracy": ("accuracy (%)", True, 100.0, 2),
@@ -34,7 +36,7 @@ METRICS = {  # column of data/results/<exp>.csv -> (title, higher is better, sca
     "ece": ("expected calibration error", False, 1.0, 3),
     "auc": ("macro AUC", True, 1.0, 3),
 }
-ROPE = 0.01        # one accuracy point on the 0-1 scale
+ROPE = 0.01  # one accuracy point on the 0-1 scale
 ALPHA = 0.05
 
 
@@ -46,10 +48,14 @@ def per_dataset(ctx: ReportContext, metric: str) -> pd.DataFrame:
 
 
 def rank_section(ctx: ReportContext, heading: str = "## Mean ranks per metric") -> list[str]:
-    out = [heading, "",
-           "Rank 1 = best on a data set (ties share their mean rank), averaged over the data sets; the value "
-           "columns are means over data sets. Friedman's test with the Iman-Davenport correction asks whether "
-           "the learners differ at all.", ""]
+    out = [
+        heading,
+        "",
+        "Rank 1 = best on a data set (ties share their mean rank), averaged over the data sets; the value "
+        "columns are means over data sets. Friedman's test with the Iman-Davenport correction asks whether "
+        "the learners differ at all.",
+        "",
+    ]
     header, rows, tests = ["learner"], {x: [f"`{x}`"] for x in ctx.learners}, []
     for metric, (title, higher, scale, digits) in METRICS.items():
         table = per_dataset(ctx, metric).dropna()
@@ -57,25 +63,40 @@ def rank_section(ctx: ReportContext, heading: str = "## Mean ranks per metric") 
         header += [f"{title}: rank", "mean"]
         for j, x in enumerate(ctx.learners):
             rows[x] += [f"{result.mean_ranks[j]:.2f}", fmt(scale * table[x].mean(), digits)]
-        tests.append(f"- {title}: {len(table)} data sets, Friedman χ² = {result.chi2:.1f} "
-                     f"(p = {result.p_chi2:.2g}), Iman-Davenport F = {result.ff:.2f} (p = {result.p_ff:.2g}).")
+        tests.append(
+            f"- {title}: {len(table)} data sets, Friedman χ² = {result.chi2:.1f} "
+            f"(p = {result.p_chi2:.2g}), Iman-Davenport F = {result.ff:.2f} (p = {result.p_ff:.2g})."
+        )
     order = np.argsort([float(rows[x][1]) for x in ctx.learners], kind="stable")
     return out + md_table(header, [rows[ctx.learners[j]] for j in order]) + tests + [""]
 
 
 def cd_section(ctx: ReportContext, heading: str = "## Critical-difference diagrams", suffix: str = "") -> list[str]:
-    out = [heading, "",
-           "Learners joined by a bar are not significantly different by the Nemenyi test at α = 0.05 "
-           "(Demšar 2006, §3.2.4); the best ranks are on the right.", ""]
+    out = [
+        heading,
+        "",
+        "Learners joined by a bar are not significantly different by the Nemenyi test at α = 0.05 "
+        "(Demšar 2006, §3.2.4); the best ranks are on the right.",
+        "",
+    ]
     for metric in ("accuracy", "log_loss"):
         title, higher, *_ = METRICS[metric]
         table = per_dataset(ctx, metric).dropna()
         ranks = multicompare.rank_rows(table.to_numpy(), higher).mean(axis=0)
         cd = multicompare.nemenyi_cd(len(ctx.learners), len(table), ALPHA)
-        groups = cd_diagram(figure_path(ctx, f"cd_{metric}{suffix}.png"), ranks, ctx.learners, cd,
-                            title=f"{title}: CD = {cd:.2f} over {len(table)} data sets")
-        out += [f"![CD diagram, {title}](figures/{ctx.exp.name}/cd_{metric}{suffix}.png)", "",
-                f"{title}: CD = {cd:.2f}; groups: " + "; ".join("{" + ", ".join(g) + "}" for g in groups) + ".", ""]
+        groups = cd_diagram(
+            figure_path(ctx, f"cd_{metric}{suffix}.png"),
+            ranks,
+            ctx.learners,
+            cd,
+            title=f"{title}: CD = {cd:.2f} over {len(table)} data sets",
+        )
+        out += [
+            f"![CD diagram, {title}](figures/{ctx.exp.name}/cd_{metric}{suffix}.png)",
+            "",
+            f"{title}: CD = {cd:.2f}; groups: " + "; ".join("{" + ", ".join(g) + "}" for g in groups) + ".",
+            "",
+        ]
     return out
 
 
@@ -95,15 +116,20 @@ def win_loss_matrix(ctx: ReportContext) -> list[str]:
             if x.mean() != y.mean() and stats.corrected_t(x, y, fraction) < ALPHA:
                 winner, loser = (a, b) if x.mean() > y.mean() else (b, a)
                 wins.loc[winner, loser] += 1
-    rows = [[f"`{a}`"] + ["·" if a == b else f"{wins.loc[a, b]}–{wins.loc[b, a]}" for b in ctx.learners]
-            for a in ctx.learners]
+    rows = [
+        [f"`{a}`"] + ["·" if a == b else f"{wins.loc[a, b]}–{wins.loc[b, a]}" for b in ctx.learners]
+        for a in ctx.learners
+    ]
     short = [f"{j + 1}" for j in range(len(ctx.learners))]
     legend = ", ".join(f"{j + 1} = `{x}`" for j, x in enumerate(ctx.learners))
-    return ["## Wins–losses per pair (accuracy, per data set)", "",
-            f"Cell (row, column) = data sets on which the row learner is significantly more – less accurate than "
-            f"the column learner (corrected resampled t-test, p < {ALPHA}, over the "
-            f"{int(ctx.splits['split'].max()) + 1} folds). Columns: {legend}.", ""] + \
-        md_table(["learner"] + short, [[r[0]] + r[1:] for r in rows])
+    return [
+        "## Wins–losses per pair (accuracy, per data set)",
+        "",
+        f"Cell (row, column) = data sets on which the row learner is significantly more – less accurate than "
+        f"the column learner (corrected resampled t-test, p < {ALPHA}, over the "
+        f"{int(ctx.splits['split'].max()) + 1} folds). Columns: {legend}.",
+        "",
+    ] + md_table(["learner"] + short, [[r[0]] + r[1:] for r in rows])
 
 
 PAIR_HEADER = ["A", "B", "mean A − B (points)", "p", "p (Holm)", "differ", "P(A)", "P(rope)", "P(B)"]
@@ -114,8 +140,19 @@ def _pair_rows(table: pd.DataFrame, pairs) -> list[list[str]]:
     rows = []
     for r in pairs:
         post = bayes_signed_rank(table[r.a].to_numpy(), table[r.b].to_numpy(), rope=ROPE, seed=0, n_samples=20_000)
-        rows.append([f"`{r.a}`", f"`{r.b}`", f"{100 * r.mean_diff:+.2f}", f"{r.p:.3g}", f"{r.p_holm:.3g}",
-                     "yes" if r.reject else "no", f"{post.p_a:.3f}", f"{post.p_rope:.3f}", f"{post.p_b:.3f}"])
+        rows.append(
+            [
+                f"`{r.a}`",
+                f"`{r.b}`",
+                f"{100 * r.mean_diff:+.2f}",
+                f"{r.p:.3g}",
+                f"{r.p_holm:.3g}",
+                "yes" if r.reject else "no",
+                f"{post.p_a:.3f}",
+                f"{post.p_rope:.3f}",
+                f"{post.p_b:.3f}",
+            ]
+        )
     return rows
 
 
@@ -127,39 +164,67 @@ def pairwise_section(ctx: ReportContext) -> list[str]:
     rows = _pair_rows(table, wil.itertuples())
     ranks = multicompare.rank_rows(table.to_numpy()).mean(axis=0)
     best = [ctx.learners[j] for j in np.argsort(ranks, kind="stable")[:2]]
-    out = ["## Every pair: Holm-corrected Wilcoxon and Bayesian signed-rank tests (accuracy)", "",
-           f"Per-data-set mean accuracies. Wilcoxon signed-rank p-values, Holm-corrected over the {len(wil)} pairs "
-           f"(Benavoli, Corani & Mangili 2016); Bayesian signed-rank test with a region of practical equivalence "
-           f"of ±{100 * ROPE:g} accuracy point (Benavoli et al. 2017; prior strength 0.5, 20,000 posterior "
-           f"samples, seed 0): P(A better), P(equivalent), P(B better).", ""]
+    out = [
+        "## Every pair: Holm-corrected Wilcoxon and Bayesian signed-rank tests (accuracy)",
+        "",
+        f"Per-data-set mean accuracies. Wilcoxon signed-rank p-values, Holm-corrected over the {len(wil)} pairs "
+        f"(Benavoli, Corani & Mangili 2016); Bayesian signed-rank test with a region of practical equivalence "
+        f"of ±{100 * ROPE:g} accuracy point (Benavoli et al. 2017; prior strength 0.5, 20,000 posterior "
+        f"samples, seed 0): P(A better), P(equivalent), P(B better).",
+        "",
+    ]
     out += md_table(PAIR_HEADER, rows)
     post = bayes_signed_rank(table[best[0]].to_numpy(), table[best[1]].to_numpy(), rope=ROPE, seed=0)
-    simplex_plot(figure_path(ctx, "simplex.png"), post, names=tuple(best),
-                 title=f"{best[0]} vs {best[1]}: P = {post.p_a:.2f} / {post.p_rope:.2f} / {post.p_b:.2f}")
-    out += [f"The two best-ranked learners, `{best[0]}` vs `{best[1]}`: P(`{best[0]}` better) = {post.p_a:.3f}, "
-            f"P(equivalent) = {post.p_rope:.3f}, P(`{best[1]}` better) = {post.p_b:.3f} (50,000 samples).", "",
-            f"![Bayesian signed-rank posterior](figures/{ctx.exp.name}/simplex.png)", ""]
+    simplex_plot(
+        figure_path(ctx, "simplex.png"),
+        post,
+        names=tuple(best),
+        title=f"{best[0]} vs {best[1]}: P = {post.p_a:.2f} / {post.p_rope:.2f} / {post.p_b:.2f}",
+    )
+    out += [
+        f"The two best-ranked learners, `{best[0]}` vs `{best[1]}`: P(`{best[0]}` better) = {post.p_a:.3f}, "
+        f"P(equivalent) = {post.p_rope:.3f}, P(`{best[1]}` better) = {post.p_b:.3f} (50,000 samples).",
+        "",
+        f"![Bayesian signed-rank posterior](figures/{ctx.exp.name}/simplex.png)",
+        "",
+    ]
     return out
 
 
 def data_set_traits(ctx: ReportContext) -> pd.DataFrame:
     """Rows, share of numeric attributes and classes of each data set (from the prepared tables)."""
     from nbx.pipeline.inputs import load_table
+
     rows = []
     for ds in ctx.datasets.values():
         t = load_table(ctx.exp.name, ds)
-        rows.append({"dataset": ds, "rows": len(t.y), "numeric": float(np.mean(t.n_values == 0)) if len(t.n_values)
-                     else 0.0, "classes": len(t.classes)})
+        rows.append(
+            {
+                "dataset": ds,
+                "rows": len(t.y),
+                "numeric": float(np.mean(t.n_values == 0)) if len(t.n_values) else 0.0,
+                "classes": len(t.classes),
+            }
+        )
     return pd.DataFrame(rows).set_index("dataset")
 
 
 GROUPS = {  # trait -> [(label, predicate)]
-    "rows": [("< 500 rows", lambda v: v < 500), ("500–5,000 rows", lambda v: 500 <= v <= 5000),
-             ("> 5,000 rows", lambda v: v > 5000)],
-    "numeric": [("no numeric attributes", lambda v: v == 0), ("some numeric (≤ 50%)", lambda v: 0 < v <= 0.5),
-                ("mostly numeric (> 50%)", lambda v: v > 0.5)],
-    "classes": [("2 classes", lambda v: v == 2), ("3–5 classes", lambda v: 3 <= v <= 5),
-                ("> 5 classes", lambda v: v > 5)],
+    "rows": [
+        ("< 500 rows", lambda v: v < 500),
+        ("500–5,000 rows", lambda v: 500 <= v <= 5000),
+        ("> 5,000 rows", lambda v: v > 5000),
+    ],
+    "numeric": [
+        ("no numeric attributes", lambda v: v == 0),
+        ("some numeric (≤ 50%)", lambda v: 0 < v <= 0.5),
+        ("mostly numeric (> 50%)", lambda v: v > 0.5),
+    ],
+    "classes": [
+        ("2 classes", lambda v: v == 2),
+        ("3–5 classes", lambda v: 3 <= v <= 5),
+        ("> 5 classes", lambda v: v > 5),
+    ],
 }
 
 
@@ -177,14 +242,25 @@ def which_learner_when(ctx: ReportContext) -> list[str]:
                 rows[x].append(fmt(group[x], 1))
             if len(members):
                 top = group.sort_values(kind="stable").index[:3]
-                lines.append(f"- {label} ({len(members)} data sets): best mean ranks "
-                             + ", ".join(f"`{x}` ({group[x]:.1f})" for x in top) + ".")
+                lines.append(
+                    f"- {label} ({len(members)} data sets): best mean ranks "
+                    + ", ".join(f"`{x}` ({group[x]:.1f})" for x in top)
+                    + "."
+                )
     overall = ranks.mean().sort_values(kind="stable")
-    return ["## Which learner when", "",
+    return (
+        [
+            "## Which learner when",
+            "",
             "Mean accuracy rank of each learner within groups of data sets (the number of data sets in "
             "parentheses). The sentences below list the three best mean ranks of each group; they are read "
-            "off this table, not taken from the papers' claims.", ""] + \
-        md_table(header, [rows[x] for x in overall.index]) + lines + [""]
+            "off this table, not taken from the papers' claims.",
+            "",
+        ]
+        + md_table(header, [rows[x] for x in overall.index])
+        + lines
+        + [""]
+    )
 
 
 def per_dataset_section(ctx: ReportContext) -> list[str]:
@@ -200,18 +276,28 @@ def per_dataset_section(ctx: ReportContext) -> list[str]:
                 mark = " v" if a.mean() > acc[ds, ref].mean() else " *"
             cells.append(f"{100 * a.mean():.1f}{mark}")
         rows.append(cells)
-    return ["## Accuracy per data set", "",
-            f"Mean accuracy (%) over the folds; `v` / `*` = significantly better / worse than the reference "
-            f"`{ref}` (corrected resampled t-test, p < {ALPHA}), as in Weka's Experimenter.", ""] + \
-        md_table(["data set"] + [f"`{x}`" for x in ctx.learners], rows)
+    return [
+        "## Accuracy per data set",
+        "",
+        f"Mean accuracy (%) over the folds; `v` / `*` = significantly better / worse than the reference "
+        f"`{ref}` (corrected resampled t-test, p < {ALPHA}), as in Weka's Experimenter.",
+        "",
+    ] + md_table(["data set"] + [f"`{x}`" for x in ctx.learners], rows)
 
 
 def plots(has) -> list[dict]:
     """``dvc plots``: this machine's accuracy vs fit-time front, from `nbx timings benchmark --pareto` (timings
     are not versioned, so the file exists only after that command; until then `dvc plots show` skips it)."""
-    return [{"path": str(layout.TIMINGS / "benchmark" / "pareto.csv"), "x": "fit_seconds", "y": "mean_rank",
-             "title": "total fit seconds vs mean accuracy rank (this machine; run `nbx timings benchmark --pareto`)",
-             "x_label": "total fit seconds", "y_label": "mean accuracy rank (1 = best)"}]
+    return [
+        {
+            "path": str(layout.TIMINGS / "benchmark" / "pareto.csv"),
+            "x": "fit_seconds",
+            "y": "mean_rank",
+            "title": "total fit seconds vs mean accuracy rank (this machine; run `nbx timings benchmark --pareto`)",
+            "x_label": "total fit seconds",
+            "y_label": "mean accuracy rank (1 = best)",
+        }
+    ]
 
 
 def limited_section(ctx: ReportContext) -> list[str]:
@@ -226,13 +312,20 @@ def limited_section(ctx: ReportContext) -> list[str]:
     limits = ctx.exp.limited[limited[0]]
     bounds = " and ".join(f"{v:,} {k}" for k, v in limits.items() if v != float("inf"))
     names = ", ".join(f"`{x}`" for x in limited)
-    return [f"## All {len(ctx.learners)} learners on the {len(datasets)} data sets within the size limits", "",
+    return (
+        [
+            f"## All {len(ctx.learners)} learners on the {len(datasets)} data sets within the size limits",
+            "",
             f"{names} run only on the data sets of at most {bounds} (`limited` in params.yaml, where the cost "
             "behind it is stated): the limits keep the pipeline within its time budget and follow from the fit "
             f"cost, not from any result. Over these {len(datasets)} data sets (the same folds) every learner is "
-            "ranked again; the sections above leave the limited learners out.", ""] + \
-        rank_section(sub, "### Mean ranks per metric") + \
-        cd_section(sub, "### Critical-difference diagrams", suffix="_limited") + limited_pairs(sub, limited)
+            "ranked again; the sections above leave the limited learners out.",
+            "",
+        ]
+        + rank_section(sub, "### Mean ranks per metric")
+        + cd_section(sub, "### Critical-difference diagrams", suffix="_limited")
+        + limited_pairs(sub, limited)
+    )
 
 
 def limited_pairs(ctx: ReportContext, limited: list[str]) -> list[str]:
@@ -240,10 +333,18 @@ def limited_pairs(ctx: ReportContext, limited: list[str]) -> list[str]:
     table = per_dataset(ctx, "accuracy").dropna()
     wil = multicompare.pairwise_wilcoxon_holm(table.to_numpy(), ctx.learners, ALPHA)
     pairs = [r for r in wil.itertuples() if r.a in limited or r.b in limited]
-    return ["### Pairs with a size-limited learner (accuracy)", "",
+    return (
+        [
+            "### Pairs with a size-limited learner (accuracy)",
+            "",
             f"As in the section on every pair, over these {len(table)} data sets; Holm's correction covers all "
             f"{len(wil)} pairs of the {len(ctx.learners)} learners, the table shows the {len(pairs)} with "
-            f"{', '.join(f'`{x}`' for x in limited)}.", ""] + md_table(PAIR_HEADER, _pair_rows(table, pairs)) + [""]
+            f"{', '.join(f'`{x}`' for x in limited)}.",
+            "",
+        ]
+        + md_table(PAIR_HEADER, _pair_rows(table, pairs))
+        + [""]
+    )
 
 
 def limited_learners(ctx: ReportContext) -> list[str]:
@@ -266,19 +367,36 @@ def overview_section(ctx: ReportContext) -> list[str]:
     limited = limited_learners(ctx)
     full = ctx.memo(full_view)
     traits = full.memo(data_set_traits)
-    out = [f"{len(full.learners)} learners on {len(full.datasets)} data sets ({int(traits['rows'].min())}–"
-           f"{int(traits['rows'].max())} rows, 2–{int(traits['classes'].max())} classes); every learner sees the "
-           "same folds, and discretization (MDL) and imputation are fitted on each fold's training part.", ""]
+    out = [
+        f"{len(full.learners)} learners on {len(full.datasets)} data sets ({int(traits['rows'].min())}–"
+        f"{int(traits['rows'].max())} rows, 2–{int(traits['classes'].max())} classes); every learner sees the "
+        "same folds, and discretization (MDL) and imputation are fitted on each fold's training part.",
+        "",
+    ]
     if limited:
-        out += [f"{', '.join(f'`{x}`' for x in limited)} run on the smaller data sets only (the time budget): "
-                "they are compared with every other learner in the last section.", ""]
+        out += [
+            f"{', '.join(f'`{x}`' for x in limited)} run on the smaller data sets only (the time budget): "
+            "they are compared with every other learner in the last section.",
+            "",
+        ]
     if ctx.exp.protocol.get("repeats", 1) < 3:
-        out += [f"Protocol: {ctx.exp.protocol.get('repeats', 1)} x {ctx.exp.protocol.get('folds')}-fold CV instead "
-                "of the planned 3 repeats, to keep the whole pipeline near its 30-minute budget on two cores "
-                "(`repeats: 3` in params.yaml reruns it with the first repeat's folds unchanged).", ""]
+        out += [
+            f"Protocol: {ctx.exp.protocol.get('repeats', 1)} x {ctx.exp.protocol.get('folds')}-fold CV instead "
+            "of the planned 3 repeats, to keep the whole pipeline near its 30-minute budget on two cores "
+            "(`repeats: 3` in params.yaml reruns it with the first repeat's folds unchanged).",
+            "",
+        ]
     return out
 
 
-SECTIONS = [overview_section, on_full(rank_section), on_full(cd_section), on_full(win_loss_matrix),
-            on_full(pairwise_section), on_full(which_learner_when), on_full(per_dataset_section), limited_section]
-CLAIMS = {}   # beyond the papers: no published claims to judge
+SECTIONS = [
+    overview_section,
+    on_full(rank_section),
+    on_full(cd_section),
+    on_full(win_loss_matrix),
+    on_full(pairwise_section),
+    on_full(which_learner_when),
+    on_full(per_dataset_section),
+    limited_section,
+]
+CLAIMS = {}  # beyond the papers: no published claims to judge

@@ -27,6 +27,7 @@ Result (JSON): ``settings`` (the values used, ``mc_noise`` = sqrt(2/S)) and ``re
 queries x classes), ``median_ratio`` (formula / var_MC; > 1 = the formula overstates), ``max_mean_error``
 (max over queries x classes of |E_MC[P(c|e)] - P_Θ̄(c|e)|, eq. 7) and ``median_variance`` (their scale).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,14 +38,14 @@ from nbx.models.variance import response_variance
 
 
 # ------------------------------------------------------------------------------------------ data
-def random_chain_network(rng, classes: int = 3, attributes: int = 4, values: int = 3,
-                         concentration: float = 2.0) -> tuple[np.ndarray, list[np.ndarray]]:
+def random_chain_network(
+    rng, classes: int = 3, attributes: int = 4, values: int = 3, concentration: float = 2.0
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """(class prior (K,), CP tables): tables[0] is P(X_0 | C) with shape (K, V); tables[j > 0] is
     P(X_j | C, X_{j-1}) with shape (K, V, V). Rows drawn from Dir(concentration)."""
     prior = rng.dirichlet(np.full(classes, concentration))
     tables = [rng.dirichlet(np.full(values, concentration), size=classes)]
-    tables += [rng.dirichlet(np.full(values, concentration), size=(classes, values))
-               for _ in range(attributes - 1)]
+    tables += [rng.dirichlet(np.full(values, concentration), size=(classes, values)) for _ in range(attributes - 1)]
     return prior, tables
 
 
@@ -81,7 +82,7 @@ def posterior_draws(model, Xq, n_draws: int, rng) -> np.ndarray:
             raise ValueError("Monte Carlo draws need complete queries (a missing TAN parent has no posterior)")
         rows = index.rows(cond)
         g = rng.gamma(np.broadcast_to(counts + model.alpha, (n_draws,) + counts.shape))
-        flat = g.transpose(1, 0, 2).reshape(counts.shape[0], -1)      # row totals per (attribute, parent)
+        flat = g.transpose(1, 0, 2).reshape(counts.shape[0], -1)  # row totals per (attribute, parent)
         totals = model._cpt_row_totals(flat).reshape(counts.shape[0], n_draws, k).transpose(1, 0, 2)
     elif isinstance(model, NaiveBayes):
         counts, index = model.feature_count_, model._index
@@ -101,22 +102,31 @@ def compare(model, Xq, n_draws: int, rng) -> dict:
     empirical = draws.var(axis=0, ddof=1)
     formula = response_variance(model, Xq)
     rel = np.abs(empirical - formula) / empirical
-    return {"median_rel_error": float(np.median(rel)), "max_rel_error": float(rel.max()),
-            "median_ratio": float(np.median(formula / empirical)),
-            "max_mean_error": float(np.abs(draws.mean(axis=0) - model.predict_proba(Xq)).max()),
-            "median_variance": float(np.median(empirical))}
+    return {
+        "median_rel_error": float(np.median(rel)),
+        "max_rel_error": float(rel.max()),
+        "median_ratio": float(np.median(formula / empirical)),
+        "max_mean_error": float(np.abs(draws.mean(axis=0) - model.predict_proba(Xq)).max()),
+        "median_variance": float(np.median(empirical)),
+    }
 
 
 # ------------------------------------------------------------------------------------------ check
 def run(block: dict, seed: int) -> dict:
-    settings = {"sizes": [int(n) for n in block.get("sizes", [300, 3000, 30000])],
-                "draws": int(block.get("draws", 4000)), "queries": int(block.get("queries", 40)),
-                "classes": int(block.get("classes", 3)), "attributes": int(block.get("attributes", 4)),
-                "values": int(block.get("values", 3)), "concentration": float(block.get("concentration", 2.0))}
+    settings = {
+        "sizes": [int(n) for n in block.get("sizes", [300, 3000, 30000])],
+        "draws": int(block.get("draws", 4000)),
+        "queries": int(block.get("queries", 40)),
+        "classes": int(block.get("classes", 3)),
+        "attributes": int(block.get("attributes", 4)),
+        "values": int(block.get("values", 3)),
+        "concentration": float(block.get("concentration", 2.0)),
+    }
     settings["mc_noise"] = float(np.sqrt(2.0 / settings["draws"]))
     rng = np.random.default_rng(seed)
-    network = random_chain_network(rng, settings["classes"], settings["attributes"], settings["values"],
-                                   settings["concentration"])
+    network = random_chain_network(
+        rng, settings["classes"], settings["attributes"], settings["values"], settings["concentration"]
+    )
     Xq, _ = sample_chain(network, settings["queries"], rng)
     results = {"nb": [], "tan": []}
     for n in settings["sizes"]:

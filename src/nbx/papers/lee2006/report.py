@@ -56,34 +56,35 @@ Claim: every part holds -> reproduced; every part fails -> not reproduced; other
 The paper's p bounds, its 5-of-12 count (L1) and the names of its classifiers and rules are data, in
 ``published/paper.yaml``.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 from scipy import stats as sps
 
-from nbx.pipeline import layout
-from nbx.stats import significance as stats
 from nbx.core.io import write_text
+from nbx.pipeline import layout
 from nbx.report import claims
 from nbx.report.context import ReportContext
 from nbx.report.figures import figure_path, plt, save_figure
 from nbx.report.paper import CLAIMS_SECTION, paper_data
 from nbx.report.tables import fmt, md_table
+from nbx.stats import significance as stats
 
 ALPHA = 0.05
 L7_TOLERANCE = 0.10
 HOLDS, DIRECTION, FAILS = "holds", "direction only", "fails"
 KS = (2, 3, 4)
-ADA_ROUNDS = (10, 25)   # AdaBoost rounds T beside T = k (Fig. 2(d) does not give T)
-STRUCTURES = {"nb": "nb_laplace", "tan": "tan"}   # base structure -> its single classifier (1NB, 1TAN)
+ADA_ROUNDS = (10, 25)  # AdaBoost rounds T beside T = k (Fig. 2(d) does not give T)
+STRUCTURES = {"nb": "nb_laplace", "tan": "tan"}  # base structure -> its single classifier (1NB, 1TAN)
 PAPER = paper_data("lee2006")
-NAMES = PAPER["learners"]                                        # display names: 1NB, 1TAN
-RULE_NAMES = PAPER["rules"]                                      # §4.5's five rules, SumP/V (js) first
-SUMPV = RULE_NAMES["js"]                                         # the MUV rule
-RULES = {r: t for r, t in RULE_NAMES.items() if r != "js"}       # the four rules it is compared with
+NAMES = PAPER["learners"]  # display names: 1NB, 1TAN
+RULE_NAMES = PAPER["rules"]  # §4.5's five rules, SumP/V (js) first
+SUMPV = RULE_NAMES["js"]  # the MUV rule
+RULES = {r: t for r, t in RULE_NAMES.items() if r != "js"}  # the four rules it is compared with
 
 
 def muv(structure: str, k: int | None, sampling: str, combiner: str) -> str:
@@ -128,15 +129,15 @@ def never_worse_status(wins: int, losses: int) -> str:
 
 @dataclass(frozen=True)
 class Comparison:
-    key: str                             # file stem of the CSV, e.g. "fig2a_boot"
-    title: str                           # e.g. "2(a) js vs mle (boot,bal)"
-    better: str                          # axis label of the side the paper says is better (y)
-    worse: str                           # and of the other side (x)
-    pairs: tuple[tuple[str, str], ...]   # (better learner, worse learner), pooled
-    paper_p: float | None                # the paper's bound "p < paper_p"
-    nonbinary: bool = False              # pool over the data sets with more than two classes only
+    key: str  # file stem of the CSV, e.g. "fig2a_boot"
+    title: str  # e.g. "2(a) js vs mle (boot,bal)"
+    better: str  # axis label of the side the paper says is better (y)
+    worse: str  # and of the other side (x)
+    pairs: tuple[tuple[str, str], ...]  # (better learner, worse learner), pooled
+    paper_p: float | None  # the paper's bound "p < paper_p"
+    nonbinary: bool = False  # pool over the data sets with more than two classes only
 
-    def restricted(self, has: Callable[..., bool]) -> "Comparison":
+    def restricted(self, has: Callable[..., bool]) -> Comparison:
         """The pairs whose two learners were run."""
         return replace(self, pairs=tuple(p for p in self.pairs if has(*p)))
 
@@ -144,11 +145,11 @@ class Comparison:
 @dataclass
 class Outcome:
     comparison: Comparison
-    n: int                                  # pooled situations
-    mean_diff: float                        # mean of better - worse, accuracy points
-    p: float                                # pooled one-sided p
-    means: dict[str, tuple[float, float]]   # data set -> (worse %, better %), averaged over pairs and folds
-    p_datasets: float                       # one-sided p over the per-data-set means
+    n: int  # pooled situations
+    mean_diff: float  # mean of better - worse, accuracy points
+    p: float  # pooled one-sided p
+    means: dict[str, tuple[float, float]]  # data set -> (worse %, better %), averaged over pairs and folds
+    p_datasets: float  # one-sided p over the per-data-set means
     wins: int
     losses: int
 
@@ -171,8 +172,16 @@ def evaluate(comp: Comparison, split_acc: Callable[[str, str], np.ndarray], data
         means[ds] = (100 * float(w.mean()), 100 * float(b.mean()))
     b, w = np.concatenate(better), np.concatenate(worse)
     x, y = np.array(list(means.values())).T
-    return Outcome(comp, len(b), 100 * float((b - w).mean()), one_sided_p(b, w), means,
-                   one_sided_p(y, x), int(np.sum(y > x)), int(np.sum(y < x)))
+    return Outcome(
+        comp,
+        len(b),
+        100 * float((b - w).mean()),
+        one_sided_p(b, w),
+        means,
+        one_sided_p(y, x),
+        int(np.sum(y > x)),
+        int(np.sum(y < x)),
+    )
 
 
 def nonbinary_status(drop_muv: dict[str, float], drop_ada: dict[str, float], nonbinary: list[str]) -> str:
@@ -202,56 +211,111 @@ def comparisons() -> dict[str, Comparison]:
     for sampling in ("boot", "disj"):
         pairs = tuple((muv(s, k, f"{sampling}_bal", "js"), muv(s, k, f"{sampling}_bal", "mle")) for s, k in xis)
         key, title = f"fig2a_{sampling}", f"2(a) js vs mle, {sampling},bal"
-        c[key] = Comparison(key, title, f"MUV(ξ, {sampling},bal, js)", f"MUV(ξ, {sampling},bal, mle)", pairs,
-                            bound[key])
-        c[f"{key}_nonbinary"] = replace(c[key], key=f"{key}_nonbinary", title=f"{title}, non-binary sets only",
-                                        paper_p=None, nonbinary=True)
-    c["fig2b"] = Comparison("fig2b", "2(b) boot vs disj (bal, js)", "MUV(ξ, boot,bal, js)", "MUV(ξ, disj,bal, js)",
-                            tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "disj_bal", "js")) for s, k in xis),
-                            bound["fig2b"])
-    c["fig2c"] = Comparison("fig2c", "2(c) bal vs skew (js), k class-sorted parts", "MUV(ξ, boot,bal, js)",
-                            "MUV(ξ, disj,skew, js)",
-                            tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "disj_skew", "js")) for s, k in xis),
-                            bound["fig2c"])
-    c["fig2c_per_class"] = Comparison("fig2c_per_class", "2(c) bal vs skew (js), one member per class (alternative)",
-                                      "MUV(ξ, boot,bal, js)", "MUV(NB/TAN per class, disj,skew, js)",
-                                      tuple((muv(s, k, "boot_bal", "js"), muv(s, None, "disj_skew", "js"))
-                                            for s, k in xis), bound["fig2c"])
-    c["fig2d"] = Comparison("fig2d", "2(d) MUV(kNB, Ada, js) vs AdaBoost(NB), T = k", "MUV(kNB, Ada, js)",
-                            "AdaBoost(NB)", tuple((f"muv_nb{k}_ada_js", f"adaboost_nb{k}") for k in KS),
-                            bound["fig2d"])
+        c[key] = Comparison(
+            key, title, f"MUV(ξ, {sampling},bal, js)", f"MUV(ξ, {sampling},bal, mle)", pairs, bound[key]
+        )
+        c[f"{key}_nonbinary"] = replace(
+            c[key], key=f"{key}_nonbinary", title=f"{title}, non-binary sets only", paper_p=None, nonbinary=True
+        )
+    c["fig2b"] = Comparison(
+        "fig2b",
+        "2(b) boot vs disj (bal, js)",
+        "MUV(ξ, boot,bal, js)",
+        "MUV(ξ, disj,bal, js)",
+        tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "disj_bal", "js")) for s, k in xis),
+        bound["fig2b"],
+    )
+    c["fig2c"] = Comparison(
+        "fig2c",
+        "2(c) bal vs skew (js), k class-sorted parts",
+        "MUV(ξ, boot,bal, js)",
+        "MUV(ξ, disj,skew, js)",
+        tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "disj_skew", "js")) for s, k in xis),
+        bound["fig2c"],
+    )
+    c["fig2c_per_class"] = Comparison(
+        "fig2c_per_class",
+        "2(c) bal vs skew (js), one member per class (alternative)",
+        "MUV(ξ, boot,bal, js)",
+        "MUV(NB/TAN per class, disj,skew, js)",
+        tuple((muv(s, k, "boot_bal", "js"), muv(s, None, "disj_skew", "js")) for s, k in xis),
+        bound["fig2c"],
+    )
+    c["fig2d"] = Comparison(
+        "fig2d",
+        "2(d) MUV(kNB, Ada, js) vs AdaBoost(NB), T = k",
+        "MUV(kNB, Ada, js)",
+        "AdaBoost(NB)",
+        tuple((f"muv_nb{k}_ada_js", f"adaboost_nb{k}") for k in KS),
+        bound["fig2d"],
+    )
     for t in ADA_ROUNDS:
-        c[f"fig2d_t{t}"] = Comparison(f"fig2d_t{t}", f"2(d) MUV(Ada, js) vs AdaBoost(NB), T = {t} (alternative)",
-                                      f"MUV({t}NB, Ada, js)", f"AdaBoost(NB), T = {t}",
-                                      ((f"muv_nb{t}_ada_js", f"adaboost_nb{t}"),), bound["fig2d"])
+        c[f"fig2d_t{t}"] = Comparison(
+            f"fig2d_t{t}",
+            f"2(d) MUV(Ada, js) vs AdaBoost(NB), T = {t} (alternative)",
+            f"MUV({t}NB, Ada, js)",
+            f"AdaBoost(NB), T = {t}",
+            ((f"muv_nb{t}_ada_js", f"adaboost_nb{t}"),),
+            bound["fig2d"],
+        )
     for s, single in STRUCTURES.items():
         key = f"fig3a_1{s}"
-        c[key] = Comparison(key, f"3(a) {SUMPV} vs {NAMES[single]}", f"{SUMPV} (k{s.upper()})", NAMES[single],
-                            tuple((muv(s, k, "boot_bal", "js"), single) for k in KS), bound[key])
+        c[key] = Comparison(
+            key,
+            f"3(a) {SUMPV} vs {NAMES[single]}",
+            f"{SUMPV} (k{s.upper()})",
+            NAMES[single],
+            tuple((muv(s, k, "boot_bal", "js"), single) for k in KS),
+            bound[key],
+        )
     for rule, name in RULES.items():
-        c[f"fig3a_{rule}"] = Comparison(f"fig3a_{rule}", f"3(a) {SUMPV} vs {name}", f"{SUMPV} (ξ)", f"{name} (ξ)",
-                                        tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "boot_bal", rule))
-                                              for s, k in xis), bound[f"fig3a_{rule}"])
+        c[f"fig3a_{rule}"] = Comparison(
+            f"fig3a_{rule}",
+            f"3(a) {SUMPV} vs {name}",
+            f"{SUMPV} (ξ)",
+            f"{name} (ξ)",
+            tuple((muv(s, k, "boot_bal", "js"), muv(s, k, "boot_bal", rule)) for s, k in xis),
+            bound[f"fig3a_{rule}"],
+        )
     for rule, name in RULES.items():
-        c[f"fig3b_{rule}"] = Comparison(f"fig3b_{rule}", f"3(b) MUV[MUV] vs {name}[MUV]", f"{SUMPV}[MUV]",
-                                        f"{name}[MUV]", (("muv_of_muv_js", f"muv_of_muv_{rule}"),),
-                                        bound.get(f"fig3b_{rule}"))
+        c[f"fig3b_{rule}"] = Comparison(
+            f"fig3b_{rule}",
+            f"3(b) MUV[MUV] vs {name}[MUV]",
+            f"{SUMPV}[MUV]",
+            f"{name}[MUV]",
+            (("muv_of_muv_js", f"muv_of_muv_{rule}"),),
+            bound.get(f"fig3b_{rule}"),
+        )
     return c
 
 
-FIGURES = {"fig2a": ["fig2a_boot", "fig2a_disj"], "fig2b": ["fig2b"], "fig2c": ["fig2c", "fig2c_per_class"],
-           "fig2d": ["fig2d"] + [f"fig2d_t{t}" for t in ADA_ROUNDS],
-           "fig3a": ["fig3a_1nb", "fig3a_1tan"] + [f"fig3a_{r}" for r in RULES],
-           "fig3b": [f"fig3b_{r}" for r in RULES]}
+FIGURES = {
+    "fig2a": ["fig2a_boot", "fig2a_disj"],
+    "fig2b": ["fig2b"],
+    "fig2c": ["fig2c", "fig2c_per_class"],
+    "fig2d": ["fig2d"] + [f"fig2d_t{t}" for t in ADA_ROUNDS],
+    "fig3a": ["fig3a_1nb", "fig3a_1tan"] + [f"fig3a_{r}" for r in RULES],
+    "fig3b": [f"fig3b_{r}" for r in RULES],
+}
 
 
 def plots(has: Callable[..., bool]) -> list[dict]:
     """The figures' CSVs as ``dvc plots`` (one point per data set; x = the side the paper says is worse), for
     the panels whose learners the experiment runs (``has(*learners)``)."""
     c = {key: comp.restricted(has) for key, comp in comparisons().items()}
-    return [{"file": f"{key}.csv", "title": f"Fig. {c[key].title}", "x": "x", "y": "y",
-             "x_label": c[key].worse, "y_label": c[key].better}
-            for keys in FIGURES.values() for key in keys if c[key].pairs]
+    return [
+        {
+            "file": f"{key}.csv",
+            "title": f"Fig. {c[key].title}",
+            "x": "x",
+            "y": "y",
+            "x_label": c[key].worse,
+            "y_label": c[key].better,
+        }
+        for keys in FIGURES.values()
+        for key in keys
+        if c[key].pairs
+    ]
 
 
 def nonbinary_datasets(ctx: ReportContext) -> list[str]:
@@ -261,8 +325,10 @@ def nonbinary_datasets(ctx: ReportContext) -> list[str]:
 def outcomes(ctx: ReportContext) -> dict[str, Outcome | None]:
     """Every comparison pooled over the data sets (shared by sections and claims: ``ctx.memo(outcomes)``)."""
     datasets, nonbinary = list(ctx.datasets), nonbinary_datasets(ctx)
-    return {key: evaluate(comp.restricted(ctx.has), ctx.split_acc, nonbinary if comp.nonbinary else datasets)
-            for key, comp in comparisons().items()}
+    return {
+        key: evaluate(comp.restricted(ctx.has), ctx.split_acc, nonbinary if comp.nonbinary else datasets)
+        for key, comp in comparisons().items()
+    }
 
 
 def agreement(ctx: ReportContext, a: str, b: str) -> float | None:
@@ -304,15 +370,16 @@ def scatter_png(ctx: ReportContext, name: str, panels: list[Outcome]) -> str:
         ax.set_xlabel(f"{o.comparison.worse} acc. (%)", fontsize=8)
         ax.set_ylabel(f"{o.comparison.better} acc. (%)", fontsize=8)
         ax.set_title(f"{o.comparison.title}\np = {o.p:.2g} (n = {o.n})", fontsize=8)
-    for ax in list(axes.flat)[len(panels):]:
+    for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
     fig.tight_layout()
     save_figure(fig, figure_path(ctx, f"{name}.png"))
     return f"![figure {name[3:]}](figures/{ctx.exp.name}/{name}.png)"
 
 
-def bars_png(ctx: ReportContext, name: str, groups: list[str], series: dict[str, list[float]],
-             lines: dict[str, float]) -> str:
+def bars_png(
+    ctx: ReportContext, name: str, groups: list[str], series: dict[str, list[float]], lines: dict[str, float]
+) -> str:
     """Average accuracies as grouped bars (the look of the paper's figure 3)."""
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(groups) + 2), 3.6))
     width = 0.8 / len(series)
@@ -324,8 +391,7 @@ def bars_png(ctx: ReportContext, name: str, groups: list[str], series: dict[str,
     vals = [v for s in series.values() for v in s] + list(lines.values())
     ax.set_ylim(min(vals) - 3, max(vals) + 1.5)
     ax.set_ylabel("average accuracy (%)")
-    ax.legend(fontsize=7, ncol=len(series) + len(lines), loc="lower center", bbox_to_anchor=(0.5, 1.0),
-              frameon=False)
+    ax.legend(fontsize=7, ncol=len(series) + len(lines), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     save_figure(fig, figure_path(ctx, f"{name}.png"))
     return f"![figure {name[3:]}](figures/{ctx.exp.name}/{name}.png)"
@@ -344,10 +410,31 @@ def summary_table(out: dict[str, Outcome | None]) -> list[str]:
             continue
         c = o.comparison
         paper = f"< {c.paper_p:g}" if c.paper_p is not None else "–"
-        rows.append([f"{c.title}", str(o.n), f"{o.mean_diff:+.2f}", _pfmt(o.p), paper, _pfmt(o.p_datasets),
-                     f"{o.wins}:{o.losses}", o.status])
-    return md_table(["comparison (better vs worse)", "situations", "mean diff (points)", "our p (pooled)",
-                     "paper p", "our p (data-set means)", "data sets won:lost", "result"], rows)
+        rows.append(
+            [
+                f"{c.title}",
+                str(o.n),
+                f"{o.mean_diff:+.2f}",
+                _pfmt(o.p),
+                paper,
+                _pfmt(o.p_datasets),
+                f"{o.wins}:{o.losses}",
+                o.status,
+            ]
+        )
+    return md_table(
+        [
+            "comparison (better vs worse)",
+            "situations",
+            "mean diff (points)",
+            "our p (pooled)",
+            "paper p",
+            "our p (data-set means)",
+            "data sets won:lost",
+            "result",
+        ],
+        rows,
+    )
 
 
 def side_by_side(out: dict[str, Outcome | None], keys: list[str], datasets: list[str]) -> list[str]:
@@ -382,11 +469,16 @@ def _part(label: str, o: Outcome | None) -> tuple[str, str]:
         return FAILS, f"- {label}: learners not run."
     c = o.comparison
     paper = f"paper p < {c.paper_p:g}" if c.paper_p is not None else "paper gives no p"
-    meets = "" if c.paper_p is None else (" (meets the paper's bound)" if o.p < c.paper_p else
-                                          " (does not meet the paper's bound)")
-    return o.status, (f"- {label}: ours {o.mean_diff:+.2f} accuracy points over {o.n} situations, one-sided "
-                      f"p = {_pfmt(o.p)}{meets}; {paper}; data sets won:lost {o.wins}:{o.losses}, "
-                      f"p over data-set means {_pfmt(o.p_datasets)} → *{o.status}*.")
+    meets = (
+        ""
+        if c.paper_p is None
+        else (" (meets the paper's bound)" if o.p < c.paper_p else " (does not meet the paper's bound)")
+    )
+    return o.status, (
+        f"- {label}: ours {o.mean_diff:+.2f} accuracy points over {o.n} situations, one-sided "
+        f"p = {_pfmt(o.p)}{meets}; {paper}; data sets won:lost {o.wins}:{o.losses}, "
+        f"p over data-set means {_pfmt(o.p_datasets)} → *{o.status}*."
+    )
 
 
 def _shown(label: str, o: Outcome | None) -> str:
@@ -394,8 +486,9 @@ def _shown(label: str, o: Outcome | None) -> str:
     return "" if o is None else _part(label, o)[1].replace(" → *", " → not counted, would be *")
 
 
-def _claim(claim: str, parts: list[tuple[str, str]], needs: list[str], ctx: ReportContext,
-           notes: list[str] = ()) -> claims.Verdict:
+def _claim(
+    claim: str, parts: list[tuple[str, str]], needs: list[str], ctx: ReportContext, notes: list[str] = ()
+) -> claims.Verdict:
     """Verdict from the parts' statuses; ``notes`` are appended to the evidence without counting."""
     lacking = [x for x in needs if not ctx.has(x)]
     if lacking:
@@ -423,15 +516,21 @@ def l1(ctx: ReportContext) -> claims.Verdict:
         s = never_worse_status(wins, losses)
         worse = ", ".join(f"{p} ({100 * a:.2f} vs {100 * b:.2f})" for p, (a, b) in ms.items() if a < b) or "none"
         published = PAPER["js_vs_mle_3nb"]
-        parts.append((s, f"- MUV(3NB,boot,bal) js vs mle per data set: better on {wins}, worse on {losses} of "
-                         f"{len(ms)} (paper: better on {published['better']} of {published['datasets']}, never worse); "
-                         "significant (paired t, p < 0.05) "
-                         f"{sum(m in ('+', '++') for m in sig.values())}:{sum(m in ('-', '--') for m in sig.values())}"
-                         f"; worse on: {worse} → *{s}*."))
+        parts.append(
+            (
+                s,
+                f"- MUV(3NB,boot,bal) js vs mle per data set: better on {wins}, worse on {losses} of "
+                f"{len(ms)} (paper: better on {published['better']} of {published['datasets']}, never worse); "
+                "significant (paired t, p < 0.05) "
+                f"{sum(m in ('+', '++') for m in sig.values())}:{sum(m in ('-', '--') for m in sig.values())}"
+                f"; worse on: {worse} → *{s}*.",
+            )
+        )
     parts.append(_part("disj,bal, js vs mle (fig. 2(a), §4.1 last sentence)", out["fig2a_disj"]))
-    notes = [_shown(f"{sampling},bal, js vs mle on the non-binary data sets only "
-                    f"({', '.join(o.means) if o else '–'})", o)
-             for sampling, o in (("boot", out["fig2a_boot_nonbinary"]), ("disj", out["fig2a_disj_nonbinary"]))]
+    notes = [
+        _shown(f"{sampling},bal, js vs mle on the non-binary data sets only ({', '.join(o.means) if o else '–'})", o)
+        for sampling, o in (("boot", out["fig2a_boot_nonbinary"]), ("disj", out["fig2a_disj_nonbinary"]))
+    ]
     verdict_l1 = _claim("L1", parts, _learners("fig2a_boot", "fig2a_disj"), ctx, notes)
     if verdict_l1.verdict != claims.NOT_TESTABLE:
         verdict_l1.evidence += JS_BINARY_NOTE
@@ -445,7 +544,8 @@ JS_BINARY_NOTE = (
     "S = Σ_i 1/σ_i² for both classes. That factor grows with T_c, so it never changes which class scores "
     "highest: on binary data js and mle make identical predictions, and accuracy can only differ on the "
     "multi-class sets (IRIS, WAVEFORM). The paper's 5-of-12 wins on mostly binary data need a js rule other "
-    "than eq. 4 as printed (for example one with class-specific variances).")
+    "than eq. 4 as printed (for example one with class-specific variances)."
+)
 
 
 def l2(ctx: ReportContext) -> claims.Verdict:
@@ -454,8 +554,13 @@ def l2(ctx: ReportContext) -> claims.Verdict:
 
 def l3(ctx: ReportContext) -> claims.Verdict:
     out = ctx.memo(outcomes)
-    return _claim("L3", [_part("boot,bal vs disj,skew (js), k class-sorted parts", out["fig2c"])],
-                  _learners("fig2c"), ctx, [_shown("alternative, one member per class", out["fig2c_per_class"])])
+    return _claim(
+        "L3",
+        [_part("boot,bal vs disj,skew (js), k class-sorted parts", out["fig2c"])],
+        _learners("fig2c"),
+        ctx,
+        [_shown("alternative, one member per class", out["fig2c_per_class"])],
+    )
 
 
 def ada_learners(rounds: int | None) -> tuple[list[str], list[str]]:
@@ -487,11 +592,16 @@ def _drop_part(ctx, rounds: int | None) -> tuple[str, str]:
     s = nonbinary_status(drop_muv, drop_ada, nonbinary)
     binary = [p for p in ctx.datasets if p not in nonbinary]
     detail = "; ".join(f"{p}: AdaBoost(NB) {drop_ada[p]:+.2f}, MUV {drop_muv[p]:+.2f}" for p in nonbinary)
-    mean = (lambda d, ps: f"{np.mean([d[p] for p in ps]):+.2f}" if ps else "–")
+
+    def mean(d, ps):
+        return f"{np.mean([d[p] for p in ps]):+.2f}" if ps else "–"
+
     which = "mean over T = k = 2, 3, 4" if rounds is None else f"T = {rounds}"
-    return s, (f"- drop below 1NB (points, {which}) on the non-binary data sets — {detail or 'none available'}; "
-               f"on the binary ones on average AdaBoost(NB) {mean(drop_ada, binary)}, MUV "
-               f"{mean(drop_muv, binary)} (paper: MUV degrades less on waveform) → *{s}*.")
+    return s, (
+        f"- drop below 1NB (points, {which}) on the non-binary data sets — {detail or 'none available'}; "
+        f"on the binary ones on average AdaBoost(NB) {mean(drop_ada, binary)}, MUV "
+        f"{mean(drop_muv, binary)} (paper: MUV degrades less on waveform) → *{s}*."
+    )
 
 
 def l4(ctx: ReportContext) -> claims.Verdict:
@@ -523,8 +633,13 @@ def l6(ctx: ReportContext) -> claims.Verdict:
         order = sorted(avg, key=avg.get, reverse=True)
         s = HOLDS if order[0] == "js" else FAILS
         ranking = ", ".join(f"{RULE_NAMES[r]} {avg[r]:.2f}" for r in order)
-        parts.append((s, f"- average accuracy of the five rules, best first: {ranking} (paper: SumP/V best, "
-                         f"MinVar second) → *{s}*."))
+        parts.append(
+            (
+                s,
+                f"- average accuracy of the five rules, best first: {ranking} (paper: SumP/V best, "
+                f"MinVar second) → *{s}*.",
+            )
+        )
     return _claim("L6", parts, needs, ctx)
 
 
@@ -537,15 +652,22 @@ def l7(ctx: ReportContext) -> claims.Verdict:
     for name in ("nb", "tan"):
         recs = sorted(res["results"][name], key=lambda r: r["n"])
         st.append(l7_status(recs))
-        errs = ", ".join(f"N = {r['n']}: {100 * r['median_rel_error']:.1f}% (max {100 * r['max_rel_error']:.0f}%, "
-                         f"ratio {r['median_ratio']:.3f})" for r in recs)
-        lines.append(f"- {name.upper()}: median relative error |var_MC − eq. 8| / var_MC over {s['queries']} "
-                     f"queries x {s['classes']} classes — {errs}; eq. 7 mean check max |E_MC − P_Θ̄| = "
-                     f"{recs[-1]['max_mean_error']:.1e} at the largest N → *{st[-1]}*.")
-    lines.append(f"- {s['draws']} posterior draws (Monte Carlo noise ≈ {100 * s['mc_noise']:.1f}%); data from a "
-                 f"random TAN chain ({s['attributes']} attributes x {s['values']} values), NB being the wrong "
-                 f"structure; tolerance {100 * L7_TOLERANCE:.0f}% at the largest N. The paper states this "
-                 "asymptotic agreement (after Van Allen et al. 2001) without a number.")
+        errs = ", ".join(
+            f"N = {r['n']}: {100 * r['median_rel_error']:.1f}% (max {100 * r['max_rel_error']:.0f}%, "
+            f"ratio {r['median_ratio']:.3f})"
+            for r in recs
+        )
+        lines.append(
+            f"- {name.upper()}: median relative error |var_MC − eq. 8| / var_MC over {s['queries']} "
+            f"queries x {s['classes']} classes — {errs}; eq. 7 mean check max |E_MC − P_Θ̄| = "
+            f"{recs[-1]['max_mean_error']:.1e} at the largest N → *{st[-1]}*."
+        )
+    lines.append(
+        f"- {s['draws']} posterior draws (Monte Carlo noise ≈ {100 * s['mc_noise']:.1f}%); data from a "
+        f"random TAN chain ({s['attributes']} attributes x {s['values']} values), NB being the wrong "
+        f"structure; tolerance {100 * L7_TOLERANCE:.0f}% at the largest N. The paper states this "
+        "asymptotic agreement (after Van Allen et al. 2001) without a number."
+    )
     return claims.Verdict("L7", verdict(st), "\n" + "\n".join(lines))
 
 
@@ -568,13 +690,17 @@ def adaboost_notes(ctx: ReportContext) -> list[str]:
         if runs:
             restarted = sum(any(v for v in r.get("restarts", {}).values()) for r in runs)
             kept = np.mean([r["kept"] for r in runs])
-            notes.append(f"AdaBoost(NB) with {k} rounds: {kept:.2f} models kept on average, restarts in "
-                         f"{restarted} of {len(runs)} runs")
+            notes.append(
+                f"AdaBoost(NB) with {k} rounds: {kept:.2f} models kept on average, restarts in "
+                f"{restarted} of {len(runs)} runs"
+            )
     if not notes:
         return []
-    return ["MUV(TNB, Ada) and AdaBoost(NB) with T rounds share their seed (`seed_as`), so they combine the same "
-            "base models. "
-            + "; ".join(notes) + ".", ""]
+    return [
+        "MUV(TNB, Ada) and AdaBoost(NB) with T rounds share their seed (`seed_as`), so they combine the same "
+        "base models. " + "; ".join(notes) + ".",
+        "",
+    ]
 
 
 def _result(o: Outcome | None) -> str:
@@ -595,24 +721,29 @@ def readings(ctx: ReportContext) -> list[str]:
     sorted_nb = [agreement(ctx, muv(s, k, "disj_skew", "js"), single) for s, single in STRUCTURES.items() for k in KS]
     sorted_nb = [x for x in sorted_nb if x is not None]
     sorted_range = f"{_pct(min(sorted_nb))} to {_pct(max(sorted_nb))}" if sorted_nb else "–"
-    ada_nb = ", ".join(f"{_pct(agreement(ctx, f'adaboost_nb{t}', 'nb_laplace'))} (T = {t})"
-                       for t in KS + ADA_ROUNDS if ctx.has(f"adaboost_nb{t}", "nb_laplace"))
+    ada_nb = ", ".join(
+        f"{_pct(agreement(ctx, f'adaboost_nb{t}', 'nb_laplace'))} (T = {t})"
+        for t in KS + ADA_ROUNDS
+        if ctx.has(f"adaboost_nb{t}", "nb_laplace")
+    )
     return [
-        "## Readings the paper leaves open", "",
+        "## Readings the paper leaves open",
+        "",
         "Each point below was run both ways. The claims are judged on the default, the reading the paper's own "
         "text supports; the alternative is shown beside it (in the table above and under the claim) and not "
-        "counted.", "",
-        "- **Fig. 2(c), skewed samples.** Default `MUV(skew=\"sorted\")`: the training rows sorted by class "
+        "counted.",
+        "",
+        '- **Fig. 2(c), skewed samples.** Default `MUV(skew="sorted")`: the training rows sorted by class '
         "(random order within a class) and cut into k = 2, 3, 4 contiguous disjoint parts. Evidence: the "
-        "caption of Fig. 2 averages (c) \"over all ξ ∈ {2,3,4} x {NB,TAN}\" like (a) and (b), and §4.2 "
+        'caption of Fig. 2 averages (c) "over all ξ ∈ {2,3,4} x {NB,TAN}" like (a) and (b), and §4.2 '
         "defines disjoint samples as k parts of ≈ |S|/k rows; with two classes and k = 2 they are §4.3's +/- "
-        "halves. Alternative `skew=\"per_class\"` (§4.3: \"k here corresponds to the number of classes\"): "
+        'halves. Alternative `skew="per_class"` (§4.3: "k here corresponds to the number of classes"): '
         "one member per class, trained on that class's rows only. Balanced − skewed: default "
         f"{_result(out.get('fig2c'))}; alternative {_result(out.get('fig2c_per_class'))}. The per-class MUV "
         f"predicts the class 1NB predicts on {same_nb['nb']} of the queries (TAN: the class of 1TAN on "
         f"{same_nb['tan']}), the class-sorted MUVs on {sorted_range}.",
         "- **Fig. 2(d), AdaBoost's rounds T.** Default T = k = 2, 3, 4. Evidence: §4.6 opens with \"the "
-        "previous sections investigated MUVs built from between 1 and 4 base classifiers\", and "
+        'previous sections investigated MUVs built from between 1 and 4 base classifiers", and '
         "MUV(kNB, Ada, js) carries the k of the other MUVs. Alternatives T = 10 and T = 25. MUV(Ada) − "
         f"AdaBoost(NB): T = k {_result(out.get('fig2d'))}; "
         + "; ".join(f"T = {t} {_result(out.get(f'fig2d_t{t}'))}" for t in ADA_ROUNDS)
@@ -625,7 +756,8 @@ def readings(ctx: ReportContext) -> list[str]:
         "members (k = 2, 4) the votes can tie. A tie goes to the class with the larger summed "
         "probability Σ_i μ_i(c) (before: to the lowest class index): SumVote returns "
         "(Σ_i V_i(c) + Σ_i μ_i(c) / k) / (k + 1), whose second term is below 1 and so only decides tied votes.",
-        ""]
+        "",
+    ]
 
 
 def rounds_table(ctx: ReportContext) -> list[str]:
@@ -638,58 +770,108 @@ def rounds_table(ctx: ReportContext) -> list[str]:
             continue
         o = evaluate(Comparison("", "", "", "", ((mix, boost),), None), ctx.split_acc, list(ctx.datasets))
         x, y = np.array(list(o.means.values())).T
-        rows.append([str(t) + ("" if t in KS else " (alternative)"), fmt(x.mean(), 2), fmt(y.mean(), 2),
-                     f"{o.mean_diff:+.2f}", _pfmt(o.p), f"{o.wins}:{o.losses}",
-                     _pct(agreement(ctx, boost, "nb_laplace")), _pct(agreement(ctx, mix, "nb_laplace"))])
+        rows.append(
+            [
+                str(t) + ("" if t in KS else " (alternative)"),
+                fmt(x.mean(), 2),
+                fmt(y.mean(), 2),
+                f"{o.mean_diff:+.2f}",
+                _pfmt(o.p),
+                f"{o.wins}:{o.losses}",
+                _pct(agreement(ctx, boost, "nb_laplace")),
+                _pct(agreement(ctx, mix, "nb_laplace")),
+            ]
+        )
     if not rows:
         return []
-    return (["Figure 2(d) per number of AdaBoost rounds T: average accuracy (%) over the data sets, MUV − "
-             "AdaBoost pooled over data sets and folds (one-sided p), and the share of test queries on which "
-             "each predicts the class 1NB predicts.", ""]
-            + md_table(["T", "AdaBoost(NB)", "MUV(TNB, Ada, js)", "mean diff", "p", "data sets won:lost",
-                        "AdaBoost = 1NB", "MUV(Ada) = 1NB"], rows))
+    return [
+        "Figure 2(d) per number of AdaBoost rounds T: average accuracy (%) over the data sets, MUV − "
+        "AdaBoost pooled over data sets and folds (one-sided p), and the share of test queries on which "
+        "each predicts the class 1NB predicts.",
+        "",
+    ] + md_table(
+        [
+            "T",
+            "AdaBoost(NB)",
+            "MUV(TNB, Ada, js)",
+            "mean diff",
+            "p",
+            "data sets won:lost",
+            "AdaBoost = 1NB",
+            "MUV(Ada) = 1NB",
+        ],
+        rows,
+    )
 
 
 def pooled_tests(ctx: ReportContext) -> list[str]:
-    return (["## Pooled one-sided paired t-tests (figures 2 and 3)", "",
-             "Each row pools the fold accuracies of the paired learners over the data sets, the base settings "
-             "ξ and the 5 folds (see the module docstring of `nbx.papers.lee2006.report` for the pooling). "
-             "*mean diff* = better − worse; *result* applies the verdict rule to the row (holds: p < 0.05 in "
-             "the paper's direction; direction only: p >= 0.05). Pooled folds are not independent, so the "
-             "pooled p is optimistic; the test over per-data-set means is the conservative one. As in the "
-             "paper, the combination rules combine the same members (shared seeds, `seed_as`).", ""]
-            + summary_table(ctx.memo(outcomes)))
+    return [
+        "## Pooled one-sided paired t-tests (figures 2 and 3)",
+        "",
+        "Each row pools the fold accuracies of the paired learners over the data sets, the base settings "
+        "ξ and the 5 folds (see the module docstring of `nbx.papers.lee2006.report` for the pooling). "
+        "*mean diff* = better − worse; *result* applies the verdict rule to the row (holds: p < 0.05 in "
+        "the paper's direction; direction only: p >= 0.05). Pooled folds are not independent, so the "
+        "pooled p is optimistic; the test over per-data-set means is the conservative one. As in the "
+        "paper, the combination rules combine the same members (shared seeds, `seed_as`).",
+        "",
+    ] + summary_table(ctx.memo(outcomes))
 
 
 def figure2(ctx: ReportContext) -> list[str]:
     out, names = ctx.memo(outcomes), list(ctx.datasets)
-    lines = ["## Figure 2: how to generate and combine the members", "",
-             "Per data set, mean accuracy (%) over ξ ∈ {2,3,4} x {NB, TAN} (2(d): k = 2,3,4 NB, or the T "
-             "named) and folds; ▲/▼: the paper's better side is above/below. Scatter: x = the paper's worse "
-             "side.", ""]
+    lines = [
+        "## Figure 2: how to generate and combine the members",
+        "",
+        "Per data set, mean accuracy (%) over ξ ∈ {2,3,4} x {NB, TAN} (2(d): k = 2,3,4 NB, or the T "
+        "named) and folds; ▲/▼: the paper's better side is above/below. Scatter: x = the paper's worse "
+        "side.",
+        "",
+    ]
     lines += side_by_side(out, FIGURES["fig2a"] + FIGURES["fig2b"], names)
     lines += side_by_side(out, FIGURES["fig2c"] + FIGURES["fig2d"], names)
     for name in ("fig2a", "fig2b", "fig2c", "fig2d"):
         lines += _fig_outputs(ctx, out, name)
     lines += rounds_table(ctx)
     if ctx.has(*_learners("fig2d"), "nb_laplace"):
-        lines += ["Figure 2(d), non-binary data (the paper's waveform remark): accuracy (%) and drop below 1NB "
-                  "(points), mean over k = 2,3,4.", ""]
-        lines += md_table(["data set", "classes", "1NB", "AdaBoost(NB)", "MUV(kNB,Ada,js)", "AdaBoost drop",
-                           "MUV drop"], ctx.memo(adaboost_rows, None)[0])
+        lines += [
+            "Figure 2(d), non-binary data (the paper's waveform remark): accuracy (%) and drop below 1NB "
+            "(points), mean over k = 2,3,4.",
+            "",
+        ]
+        lines += md_table(
+            ["data set", "classes", "1NB", "AdaBoost(NB)", "MUV(kNB,Ada,js)", "AdaBoost drop", "MUV drop"],
+            ctx.memo(adaboost_rows, None)[0],
+        )
     return lines + adaboost_notes(ctx)
 
 
 def figure3a(ctx: ReportContext) -> list[str]:
-    return (["## Figure 3(a): combination rules on the same kind of members", "",
-             "Per data set, mean accuracy (%) over folds and the ξ named (boot,bal members).", ""]
-            + fig3a_table(ctx, list(ctx.datasets)) + _fig_outputs(ctx, ctx.memo(outcomes), "fig3a") + fig3a_bars(ctx))
+    return (
+        [
+            "## Figure 3(a): combination rules on the same kind of members",
+            "",
+            "Per data set, mean accuracy (%) over folds and the ξ named (boot,bal members).",
+            "",
+        ]
+        + fig3a_table(ctx, list(ctx.datasets))
+        + _fig_outputs(ctx, ctx.memo(outcomes), "fig3a")
+        + fig3a_bars(ctx)
+    )
 
 
 def figure3b(ctx: ReportContext) -> list[str]:
-    return (["## Figure 3(b): combining nine MUVs (MUV[MUV])", "",
-             "Members: 1-4 NB, 1-4 TAN (boot,bal, js) and AdaBoost(NB); mean accuracy (%) over folds.", ""]
-            + fig3b_table(ctx, list(ctx.datasets)) + _fig_outputs(ctx, ctx.memo(outcomes), "fig3b") + fig3b_bars(ctx))
+    return (
+        [
+            "## Figure 3(b): combining nine MUVs (MUV[MUV])",
+            "",
+            "Members: 1-4 NB, 1-4 TAN (boot,bal, js) and AdaBoost(NB); mean accuracy (%) over folds.",
+            "",
+        ]
+        + fig3b_table(ctx, list(ctx.datasets))
+        + _fig_outputs(ctx, ctx.memo(outcomes), "fig3b")
+        + fig3b_bars(ctx)
+    )
 
 
 def fig3a_table(ctx: ReportContext, names: list[str]) -> list[str]:
@@ -713,8 +895,10 @@ def _mean_table(ctx, names, cols: dict[str, list[str]]) -> list[str]:
     if not cols or not names:
         return ["(learners not run)", ""]
     values = np.array([[_acc(ctx, p, xs) for xs in cols.values()] for p in names])
-    rows = [[p] + [f"**{fmt(v, 2)}**" if v == vals.max() else fmt(v, 2) for v in vals]   # best in bold
-            for p, vals in zip(names, values)]
+    rows = [
+        [p] + [f"**{fmt(v, 2)}**" if v == vals.max() else fmt(v, 2) for v in vals]  # best in bold
+        for p, vals in zip(names, values)
+    ]
     rows.append(["**average**"] + [f"**{fmt(v, 2)}**" for v in values.mean(axis=0)])
     return md_table(["data set"] + list(cols), rows)
 
@@ -726,11 +910,19 @@ def fig3a_bars(ctx: ReportContext) -> list[str]:
     if not ctx.has(*needs) or not ctx.datasets:
         return []
     groups = [f"{k}{s.upper()}" for s in STRUCTURES for k in KS]
-    series = {title: [np.mean([_acc(ctx, p, [muv(s, k, "boot_bal", r)]) for p in ctx.datasets])
-                      for s in STRUCTURES for k in KS] for r, title in rules.items()}
+    series = {
+        title: [
+            np.mean([_acc(ctx, p, [muv(s, k, "boot_bal", r)]) for p in ctx.datasets]) for s in STRUCTURES for k in KS
+        ]
+        for r, title in rules.items()
+    }
     base = {NAMES[x]: np.mean([_acc(ctx, p, [x]) for p in ctx.datasets]) for x in STRUCTURES.values()}
-    return ["Average accuracy over the data sets (the paper's figure 3(a) layout):", "",
-            bars_png(ctx, "fig3a_averages", groups, series, base), ""]
+    return [
+        "Average accuracy over the data sets (the paper's figure 3(a) layout):",
+        "",
+        bars_png(ctx, "fig3a_averages", groups, series, base),
+        "",
+    ]
 
 
 def fig3b_bars(ctx: ReportContext) -> list[str]:
@@ -738,8 +930,12 @@ def fig3b_bars(ctx: ReportContext) -> list[str]:
     if not ctx.has(*[f"muv_of_muv_{r}" for r in RULE_NAMES]) or not ctx.datasets:
         return []
     series = {"MUV[MUV]": [np.mean([_acc(ctx, p, [f"muv_of_muv_{r}"]) for p in ctx.datasets]) for r in RULE_NAMES]}
-    return ["Average accuracy over the data sets (the paper's figure 3(b) layout):", "",
-            bars_png(ctx, "fig3b_averages", [f"{t}[MUV]" for t in RULE_NAMES.values()], series, {}), ""]
+    return [
+        "Average accuracy over the data sets (the paper's figure 3(b) layout):",
+        "",
+        bars_png(ctx, "fig3b_averages", [f"{t}[MUV]" for t in RULE_NAMES.values()], series, {}),
+        "",
+    ]
 
 
 SECTIONS = [pooled_tests, readings, figure2, figure3a, figure3b, CLAIMS_SECTION]

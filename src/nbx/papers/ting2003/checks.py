@@ -25,6 +25,7 @@ Params block ``analyses.ting2003`` (all optional): ``n_rows`` (600), ``n_values`
 cardinalities, [2, 3, 4, 2, 3, 2, 3]), ``noise`` (0.15, label flip rate), ``n_estimators`` (100), ``m`` (2.0),
 ``tree_depth`` (3), ``min_split`` (30).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -71,7 +72,7 @@ def lstsq_residual(H: np.ndarray, phi: np.ndarray) -> dict:
     coef, *_ = np.linalg.lstsq(phi, H, rcond=None)
     resid = H - phi @ coef
     spread = float(H.std()) or 1.0
-    return {"max_abs": float(np.abs(resid).max()), "rel_rms": float(np.sqrt(np.mean(resid ** 2)) / spread)}
+    return {"max_abs": float(np.abs(resid).max()), "rel_rms": float(np.sqrt(np.mean(resid**2)) / spread)}
 
 
 def real_vote(ensemble, X) -> np.ndarray:
@@ -81,28 +82,33 @@ def real_vote(ensemble, X) -> np.ndarray:
 
 def summarize_fit(ensemble) -> dict:
     info = ensemble.fit_info()
-    return {"kept": info["kept"], "restarts": info["restarts"], "train_accuracy": info["train_accuracy"],
-            "mean_error": float(np.mean(info["errors"]))}
+    return {
+        "kept": info["kept"],
+        "restarts": info["restarts"],
+        "train_accuracy": info["train_accuracy"],
+        "mean_error": float(np.mean(info["errors"])),
+    }
 
 
 def _boost(base, X, y, nv, n_estimators, seed):
-    return AdaBoostM1(base=base, n_estimators=n_estimators, restart="bootstrap",
-                      random_state=seed).fit(X, y, n_values=nv)
+    return AdaBoostM1(base=base, n_estimators=n_estimators, restart="bootstrap", random_state=seed).fit(
+        X, y, n_values=nv
+    )
 
 
 def two_class(block: dict, rng: np.random.Generator, seed: int) -> dict:
-    X, y, nv = synthetic(block.get("n_rows", 600), block.get("n_values", [2, 3, 4, 2, 3, 2, 3]), 2,
-                         block.get("noise", 0.15), rng)
+    X, y, nv = synthetic(
+        block.get("n_rows", 600), block.get("n_values", [2, 3, 4, 2, 3, 2, 3]), 2, block.get("noise", 0.15), rng
+    )
     grid = attribute_space(nv)
     T, m = int(block.get("n_estimators", 100)), float(block.get("m", 2.0))
     boosted = _boost(NaiveBayes(prior="m_estimate", m=m), X, y, nv, T, seed)
     intercept, table, index = boosted_nb_linear_form(boosted)
-    out = {"n_rows": int(len(y)), "n_attributes": int(nv.size), "grid_size": int(len(grid)),
-           "fit_info": summarize_fit(boosted)}
+    out = {"n_rows": len(y), "n_attributes": int(nv.size), "grid_size": len(grid), "fit_info": summarize_fit(boosted)}
     devs, scales = [], []
     for Z in (grid, X):  # the whole attribute space, then the training rows (with missing values)
-        H = np.diff(real_vote(boosted, Z), axis=1)[:, 0]                # eq. (6), log P(1|v) - log P(0|v)
-        lin = np.diff(linear_form_score(intercept, table, index, Z), axis=1)[:, 0]   # eq. (7)
+        H = np.diff(real_vote(boosted, Z), axis=1)[:, 0]  # eq. (6), log P(1|v) - log P(0|v)
+        lin = np.diff(linear_form_score(intercept, table, index, Z), axis=1)[:, 0]  # eq. (7)
         devs.append(float(np.abs(H - lin).max()))
         scales.append(float(np.abs(H).max()))
     out["max_abs_deviation"] = max(devs)
@@ -116,8 +122,7 @@ def two_class(block: dict, rng: np.random.Generator, seed: int) -> dict:
     out["discrete_vote_agreement"] = float(np.mean((H_grid > 0) == (boosted.predict(grid) == 1)))
     # contrast: boosted leveled NB trees (BLNBT(d)) are no longer linear in per-attribute terms
     depth = int(block.get("tree_depth", 3))
-    trees = _boost(LeveledNBTree(max_depth=depth, min_split=float(block.get("min_split", 30)), m=m),
-                   X, y, nv, T, seed)
+    trees = _boost(LeveledNBTree(max_depth=depth, min_split=float(block.get("min_split", 30)), m=m), X, y, nv, T, seed)
     H_tree = np.diff(real_vote(trees, grid), axis=1)[:, 0]
     out["tree"] = {"depth": depth, "lstsq": lstsq_residual(H_tree, phi), "fit_info": summarize_fit(trees)}
     return out
@@ -125,22 +130,31 @@ def two_class(block: dict, rng: np.random.Generator, seed: int) -> dict:
 
 def multiclass(block: dict, rng: np.random.Generator, seed: int) -> dict:
     """K = 3: the real vote and the linear-form score differ by a per-instance constant only."""
-    X, y, nv = synthetic(block.get("n_rows", 600), block.get("n_values", [2, 3, 4, 2, 3, 2, 3]), 3,
-                         block.get("noise", 0.15), rng)
+    X, y, nv = synthetic(
+        block.get("n_rows", 600), block.get("n_values", [2, 3, 4, 2, 3, 2, 3]), 3, block.get("noise", 0.15), rng
+    )
     T, m = int(block.get("n_estimators", 100)), float(block.get("m", 2.0))
     boosted = _boost(NaiveBayes(prior="m_estimate", m=m), X, y, nv, T, seed)
     grid = attribute_space(nv)
     gap = real_vote(boosted, grid) - linear_form_score(*boosted_nb_linear_form(boosted), grid)
-    same_ranking = np.mean(np.argmax(real_vote(boosted, grid), axis=1)
-                           == np.argmax(linear_form_score(*boosted_nb_linear_form(boosted), grid), axis=1))
-    return {"n_classes": 3, "max_abs_class_dependent_gap": float(np.abs(gap - gap[:, :1]).max()),
-            "same_argmax": float(same_ranking), "fit_info": summarize_fit(boosted)}
+    same_ranking = np.mean(
+        np.argmax(real_vote(boosted, grid), axis=1)
+        == np.argmax(linear_form_score(*boosted_nb_linear_form(boosted), grid), axis=1)
+    )
+    return {
+        "n_classes": 3,
+        "max_abs_class_dependent_gap": float(np.abs(gap - gap[:, :1]).max()),
+        "same_argmax": float(same_ranking),
+        "fit_info": summarize_fit(boosted),
+    }
 
 
 def run(block: dict, seed: int) -> dict:
     """The T5 check (see the module docstring); JSON-able results for data/analysis/ting2003.json."""
     block = block or {}
     rng = np.random.default_rng([int(seed), 2003])
-    return {"two_class": two_class(block, rng, int(rng.integers(2 ** 31 - 1))),
-            "multiclass": multiclass(block, rng, int(rng.integers(2 ** 31 - 1))),
-            "params": {"n_estimators": int(block.get("n_estimators", 100)), "m": float(block.get("m", 2.0))}}
+    return {
+        "two_class": two_class(block, rng, int(rng.integers(2**31 - 1))),
+        "multiclass": multiclass(block, rng, int(rng.integers(2**31 - 1))),
+        "params": {"n_estimators": int(block.get("n_estimators", 100)), "m": float(block.get("m", 2.0))},
+    }

@@ -16,6 +16,7 @@ never, default; ``snbtree_rootstop``).
 The paper's learners, the reference learners and the readings' learners, their display names and the numbers
 the paper states in its text are data, in published/paper.yaml.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -24,13 +25,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from nbx.stats import significance as stats
 from nbx.pipeline.inputs import load_table
 from nbx.report import claims
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict
 from nbx.report.context import ReportContext
 from nbx.report.paper import CLAIMS_SECTION, paper_data
 from nbx.report.tables import comparison_table, fmt, md_table
+from nbx.stats import significance as stats
 
 DATA = paper_data("wang2006")
 PAPER, REFERENCE, NAMES = DATA["learners"], DATA["reference"], DATA["names"]
@@ -38,12 +39,13 @@ READINGS = DATA["readings"]  # per ambiguous point: default learner -> the alter
 KERNEL_COMPARISONS = {  # S3: kernel densities against Gaussian ones and against discretization
     "GNB kernel − Gauss": ("gnb", "gnb_gaussian"),
     "S-NBTree kernel − Gauss": ("snbtree", "snbtree_gaussian"),
-    "GNB kernel − NB (MDL bins)": ("gnb", "nb_laplace")}
+    "GNB kernel − NB (MDL bins)": ("gnb", "nb_laplace"),
+}
 KERNEL_LEARNERS = list(dict.fromkeys(x for pair in KERNEL_COMPARISONS.values() for x in pair))
 J48_GAP = 0.3  # a reference J48 run (Weka): our C4.5 equals it within this many points on every Wang data set
 FAR_BELOW = 10.0  # points by which a published C4.5 accuracy must trail ours to be called "far below"
 ALPHA = 0.05
-EXACT_N = 8       # up to 8! = 40320 orderings: exact Spearman p-values
+EXACT_N = 8  # up to 8! = 40320 orderings: exact Spearman p-values
 
 
 # ---------------------------------------------------------------------------------------------- pure helpers
@@ -63,7 +65,7 @@ def spearman(x, y) -> tuple[float, float]:
     rx, ry = sps.rankdata(x), sps.rankdata(y)
     perms = ry[np.array(list(itertools.permutations(range(len(ry)))))]
     rx, perms = rx - rx.mean(), perms - ry.mean()
-    null = perms @ rx / np.sqrt((rx ** 2).sum() * (perms ** 2).sum(1))
+    null = perms @ rx / np.sqrt((rx**2).sum() * (perms**2).sum(1))
     return rho, float(np.mean(np.abs(null) >= abs(rho) - 1e-12))
 
 
@@ -81,7 +83,7 @@ def within_class_skewness(X: np.ndarray, y: np.ndarray) -> np.ndarray:
         n = known.sum(0)
         mu = np.where(known, Xc, 0).sum(0) / np.maximum(n, 1)
         d = np.where(known, Xc - mu, 0)
-        m2, m3 = (d ** 2).sum(0) / np.maximum(n, 1), (d ** 3).sum(0) / np.maximum(n, 1)
+        m2, m3 = (d**2).sum(0) / np.maximum(n, 1), (d**3).sum(0) / np.maximum(n, 1)
         # a column with a single value in this class has no shape (and m2 is rounding noise)
         spread = np.where(known, Xc, -np.inf).max(0) > np.where(known, Xc, np.inf).min(0)
         ok = (n >= 3) & spread
@@ -97,8 +99,14 @@ def pairwise(a: dict[str, np.ndarray], b: dict[str, np.ndarray], test_fraction: 
     rows = []
     for p in a:
         x, z = np.asarray(a[p]), np.asarray(b[p])
-        rows.append({"dataset": p, "diff": 100 * float(np.mean(x - z)), "p_t": stats.paired_t(x, z),
-                     "p_corr": stats.corrected_t(x, z, test_fraction)})
+        rows.append(
+            {
+                "dataset": p,
+                "diff": 100 * float(np.mean(x - z)),
+                "p_t": stats.paired_t(x, z),
+                "p_corr": stats.corrected_t(x, z, test_fraction),
+            }
+        )
     return pd.DataFrame(rows, columns=["dataset", "diff", "p_t", "p_corr"]).set_index("dataset")
 
 
@@ -124,15 +132,18 @@ def verdict_s1(pw: pd.DataFrame, paper_marks: dict[str, str]) -> Verdict:
     paper_w = sum(m == "better" for m in pub.values())
     marked = [(m, d) for m, d in zip(pub.values(), pw["diff"]) if m in ("better", "worse")]
     same = sum((m == "better") == (d > 0) for m, d in marked)
-    ev = (f"Ours: S-NBTree beats NBTree on **{w} of {n}** data sets (losses {l}, ties {t}); significantly "
-          f"(p < {ALPHA}) {w_t}:{l_t} by the paired t-test over folds and {w_c}:{l_c} by the corrected "
-          f"resampled t-test. The paper: {paper_w} of the same {n} ({DATA['s1']['wins']} of its "
-          f"{DATA['s1']['data_sets']}). Our direction agrees with the paper's ✓/× mark on {same} of {len(marked)}.")
+    ev = (
+        f"Ours: S-NBTree beats NBTree on **{w} of {n}** data sets (losses {l}, ties {t}); significantly "
+        f"(p < {ALPHA}) {w_t}:{l_t} by the paired t-test over folds and {w_c}:{l_c} by the corrected "
+        f"resampled t-test. The paper: {paper_w} of the same {n} ({DATA['s1']['wins']} of its "
+        f"{DATA['s1']['data_sets']}). Our direction agrees with the paper's ✓/× mark on {same} of {len(marked)}."
+    )
     if w >= paper_w and w > l:
         return Verdict("S1", REPRODUCED, ev)
     if w > l:
-        return Verdict("S1", PARTLY, ev + f" S-NBTree wins on a majority, but on fewer data sets than the "
-                                         f"paper's {paper_w}.")
+        return Verdict(
+            "S1", PARTLY, ev + f" S-NBTree wins on a majority, but on fewer data sets than the paper's {paper_w}."
+        )
     return Verdict("S1", NOT_REPRODUCED, ev + " S-NBTree does not beat NBTree on a majority of data sets.")
 
 
@@ -143,23 +154,24 @@ def verdict_s2(diff, numeric_fraction, numeric_count, paper_diff=None) -> Verdic
     rho_n, p_n = spearman(numeric_count, diff)
     if not np.isfinite(rho):
         return Verdict("S2", NOT_TESTABLE, f"fewer than 3 data sets with varying values ({len(diff)}).")
-    ev = (f"Spearman ρ of our S-NBTree − NBTree accuracy difference with the fraction of numeric attributes "
-          f"= **{rho:+.2f}** (p = {p:.3f}, n = {np.isfinite(np.asarray(diff, float)).sum()}); with their "
-          f"number ρ = {rho_n:+.2f} (p = {fmt(p_n, 3)}).")
+    ev = (
+        f"Spearman ρ of our S-NBTree − NBTree accuracy difference with the fraction of numeric attributes "
+        f"= **{rho:+.2f}** (p = {p:.3f}, n = {np.isfinite(np.asarray(diff, float)).sum()}); with their "
+        f"number ρ = {rho_n:+.2f} (p = {fmt(p_n, 3)})."
+    )
     if paper_diff is not None:
         rho_p, p_p = spearman(numeric_fraction, paper_diff)
-        ev += (f" The same correlation on the paper's Table 1 differences: ρ = {fmt(rho_p, 2)} "
-               f"(p = {fmt(p_p, 3)}).")
+        ev += f" The same correlation on the paper's Table 1 differences: ρ = {fmt(rho_p, 2)} (p = {fmt(p_p, 3)})."
     if rho > 0 and p < ALPHA:
         return Verdict("S2", REPRODUCED, ev)
     if rho > 0:
         return Verdict("S2", PARTLY, ev + " The direction agrees but the association is not significant.")
-    return Verdict("S2", NOT_REPRODUCED, ev + " The advantage does not grow with the share of numeric "
-                                             "attributes.")
+    return Verdict("S2", NOT_REPRODUCED, ev + " The advantage does not grow with the share of numeric attributes.")
 
 
-def verdict_s3(kernel_vs_gauss: pd.DataFrame, tree_vs_gauss: pd.DataFrame, kernel_vs_bins: pd.DataFrame,
-               skew: pd.Series) -> Verdict:
+def verdict_s3(
+    kernel_vs_gauss: pd.DataFrame, tree_vs_gauss: pd.DataFrame, kernel_vs_bins: pd.DataFrame, skew: pd.Series
+) -> Verdict:
     """S3: kernel leaves beat Gaussian and discretized ones where attributes are not normal (§6, Fig. 3).
     Three parts: kernel GNB beats Gaussian GNB and kernel S-NBTree beats Gaussian S-NBTree on most data sets
     with numeric attributes, kernel GNB beats discretized NB, and the kernel advantage grows with
@@ -167,28 +179,43 @@ def verdict_s3(kernel_vs_gauss: pd.DataFrame, tree_vs_gauss: pd.DataFrame, kerne
     if len(kernel_vs_gauss) == 0:
         return Verdict("S3", NOT_TESTABLE, "no available data set has numeric attributes.")
     parts, lines = [], []
-    for label, pw in (("GNB kernel vs Gaussian", kernel_vs_gauss), ("S-NBTree kernel vs Gaussian leaves",
-                                                                    tree_vs_gauss),
-                      ("GNB kernel vs discretized NB", kernel_vs_bins)):
+    for label, pw in (
+        ("GNB kernel vs Gaussian", kernel_vs_gauss),
+        ("S-NBTree kernel vs Gaussian leaves", tree_vs_gauss),
+        ("GNB kernel vs discretized NB", kernel_vs_bins),
+    ):
         w, l, t = counts(pw["diff"])
         ws, ls, _ = counts(pw["diff"], pw["p_corr"])
         parts.append(w > l)
-        lines.append(f"{label}: {w}:{l} (ties {t}; corrected-t significant {ws}:{ls}), mean "
-                     f"{pw['diff'].mean():+.2f} points")
+        lines.append(
+            f"{label}: {w}:{l} (ties {t}; corrected-t significant {ws}:{ls}), mean {pw['diff'].mean():+.2f} points"
+        )
     rho, p = spearman(skew.reindex(kernel_vs_gauss.index), kernel_vs_gauss["diff"])
     parts.append(bool(np.isfinite(rho) and rho > 0))
-    lines.append(f"Spearman ρ of the GNB kernel − Gaussian difference with mean within-class |skewness| = "
-                 f"{fmt(rho, 2)} (p = {fmt(p, 3)})")
-    ev = ("Over the data sets with numeric attributes: " + "; ".join(lines) + ". The paper's example (HUE-MEAN "
-          "of Image segmentation, Fig. 3) is not one of the 12 data sets, so it is not rebuilt; the paper "
-          "gives no numbers for S3, only the figure.")
+    lines.append(
+        f"Spearman ρ of the GNB kernel − Gaussian difference with mean within-class |skewness| = "
+        f"{fmt(rho, 2)} (p = {fmt(p, 3)})"
+    )
+    ev = (
+        "Over the data sets with numeric attributes: " + "; ".join(lines) + ". The paper's example (HUE-MEAN "
+        "of Image segmentation, Fig. 3) is not one of the 12 data sets, so it is not rebuilt; the paper "
+        "gives no numbers for S3, only the figure."
+    )
     kernel_wins = parts[0] and parts[1]
     if all(parts):
         return Verdict("S3", REPRODUCED, ev)
     if not parts[0] and not parts[1]:
         return Verdict("S3", NOT_REPRODUCED, ev + " Kernel leaves do not beat Gaussian ones on most data sets.")
-    return Verdict("S3", PARTLY, ev + (" Kernel leaves beat Gaussian ones, but not every part holds."
-                                       if kernel_wins else " Only some of the comparisons favour kernels."))
+    return Verdict(
+        "S3",
+        PARTLY,
+        ev
+        + (
+            " Kernel leaves beat Gaussian ones, but not every part holds."
+            if kernel_wins
+            else " Only some of the comparisons favour kernels."
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------------------------- sections
@@ -200,27 +227,34 @@ def numeric_attributes(ctx: ReportContext) -> pd.DataFrame:
         t = load_table(ctx.exp.name, ds)
         numeric = t.n_values == 0
         skew = within_class_skewness(t.X[:, numeric], t.y) if numeric.any() else np.array([])
-        rows.append({"dataset": p, "attributes": len(numeric), "numeric": int(numeric.sum()),
-                     "fraction": float(numeric.mean()),
-                     "skew": float(np.nanmean(skew)) if np.isfinite(skew).any() else float("nan")})
+        rows.append(
+            {
+                "dataset": p,
+                "attributes": len(numeric),
+                "numeric": int(numeric.sum()),
+                "fraction": float(numeric.mean()),
+                "skew": float(np.nanmean(skew)) if np.isfinite(skew).any() else float("nan"),
+            }
+        )
     return pd.DataFrame(rows, columns=["dataset", "attributes", "numeric", "fraction", "skew"]).set_index("dataset")
 
 
 def _pairwise(ctx: ReportContext, a: str, b: str, names=None) -> pd.DataFrame:
     names = list(names if names is not None else ctx.datasets)
-    return pairwise({p: ctx.split_acc(p, a) for p in names}, {p: ctx.split_acc(p, b) for p in names},
-                    ctx.test_fraction())
+    return pairwise(
+        {p: ctx.split_acc(p, a) for p in names}, {p: ctx.split_acc(p, b) for p in names}, ctx.test_fraction()
+    )
 
 
 def paper_marks(ctx: ReportContext) -> dict[str, str]:
     """The paper's ✓/× column of Table 1 by paper data set name."""
     from nbx.report.published import name_key, read_table
+
     spec = next((s for s in ctx.exp.published if s["table"] == "wang2006_table1.csv"), None)
     if spec is None:
         return {}
     table = read_table(spec["table"], "wang2006")
-    return {p: str(table.loc[name_key(p), DATA["mark_column"]]) for p in ctx.exp.datasets
-            if name_key(p) in table.index}
+    return {p: str(table.loc[name_key(p), DATA["mark_column"]]) for p in ctx.exp.datasets if name_key(p) in table.index}
 
 
 def c45_note(ctx: ReportContext) -> list[str]:
@@ -230,46 +264,81 @@ def c45_note(ctx: ReportContext) -> list[str]:
         diffs = {p: ctx.acc(p, x) - ctx.published_acc(p, x) for p in ctx.datasets}
         diffs = {p: d for p, d in diffs.items() if np.isfinite(d)}
         if diffs:
-            far = [f"{p} ({ctx.published_acc(p, x):.1f} vs {ctx.acc(p, x):.1f})"
-                   for p, d in diffs.items() if d > FAR_BELOW]
-            lines.append(f"- {NAMES[x]}: ours − published = {np.mean(list(diffs.values())):+.1f} points on "
-                         f"average over {len(diffs)} data sets; published more than {FAR_BELOW:.0f} points "
-                         f"below ours on {len(far)}" + (f": {', '.join(far)}." if far else "."))
+            far = [
+                f"{p} ({ctx.published_acc(p, x):.1f} vs {ctx.acc(p, x):.1f})" for p, d in diffs.items() if d > FAR_BELOW
+            ]
+            lines.append(
+                f"- {NAMES[x]}: ours − published = {np.mean(list(diffs.values())):+.1f} points on "
+                f"average over {len(diffs)} data sets; published more than {FAR_BELOW:.0f} points "
+                f"below ours on {len(far)}" + (f": {', '.join(far)}." if far else ".")
+            )
     if ctx.has("nbtree"):
         margin = [ctx.published_acc(p, "snbtree") - ctx.published_acc(p, "nbtree") for p in ctx.datasets]
         gap = [ctx.acc(p, "nbtree") - ctx.published_acc(p, "nbtree") for p in ctx.datasets]
         if np.isfinite(margin).any():
             m, g = np.nanmean(margin), np.nanmean(gap)
-            lines.append(f"- The published S-NBTree − NBTree margin is {m:+.1f} points on average; our NBTree − "
-                         f"published NBTree is {g:+.1f}" + (": the published S-NBTree column lies below our "
-                                                           "NBTree on average." if m < g else "."))
+            lines.append(
+                f"- The published S-NBTree − NBTree margin is {m:+.1f} points on average; our NBTree − "
+                f"published NBTree is {g:+.1f}"
+                + (": the published S-NBTree column lies below our NBTree on average." if m < g else ".")
+            )
     if not lines:
         return []
-    return (["**Ours vs the paper.** Several published accuracies are far below what C4.5 is widely reported "
-             "to reach on these data sets (Vehicle, Optical). We did not tune toward them:", ""]
-            + lines + ["", f"The paper's C4.5 and NBTree columns cannot come from standard C4.5 and NBTree: our "
-                       f"C4.5 equals a reference J48 (Weka) within {J48_GAP} points on every one of these data "
-                       "sets (checked in an independent review of the readings), yet the published C4.5 and NBTree "
-                       "columns lie far below ours, while the published S-NBTree column lies much closer to our "
-                       "S-NBTree (the averages above). The published S-NBTree − NBTree margins therefore compare "
-                       "S-NBTree with a weaker NBTree than Kohavi's; the claim's real test is S-NBTree against *our* "
-                       "NBTree (S1, S2 below). The absolute published accuracies are not comparable with ours; the "
-                       "comparison supports only the *direction* of S-NBTree − NBTree per data set and its pattern "
-                       "across data sets.", ""])
+    return (
+        [
+            "**Ours vs the paper.** Several published accuracies are far below what C4.5 is widely reported "
+            "to reach on these data sets (Vehicle, Optical). We did not tune toward them:",
+            "",
+        ]
+        + lines
+        + [
+            "",
+            f"The paper's C4.5 and NBTree columns cannot come from standard C4.5 and NBTree: our "
+            f"C4.5 equals a reference J48 (Weka) within {J48_GAP} points on every one of these data "
+            "sets (checked in an independent review of the readings), yet the published C4.5 and NBTree "
+            "columns lie far below ours, while the published S-NBTree column lies much closer to our "
+            "S-NBTree (the averages above). The published S-NBTree − NBTree margins therefore compare "
+            "S-NBTree with a weaker NBTree than Kohavi's; the claim's real test is S-NBTree against *our* "
+            "NBTree (S1, S2 below). The absolute published accuracies are not comparable with ours; the "
+            "comparison supports only the *direction* of S-NBTree − NBTree per data set and its pattern "
+            "across data sets.",
+            "",
+        ]
+    )
 
 
 def s1_table(pw: pd.DataFrame, info: pd.DataFrame, marks: dict[str, str], paper_diff) -> list[str]:
-    rows = [[p, f"{info.loc[p, 'numeric']}/{info.loc[p, 'attributes']}", f"{r['diff']:+.2f}",
-             fmt(r["p_t"], 3), fmt(r["p_corr"], 3), (f"{d:+.2f} " if np.isfinite(d) else "– ") + "{}".format(
-                 {"better": "✓", "worse": "×"}.get(marks.get(p), "–"))]
-            for (p, r), d in zip(pw.iterrows(), paper_diff)]
-    return md_table(["data set", "numeric attrs", "S-NBTree − NBTree (points)", "paired t p", "corrected t p",
-                     "paper's difference and mark"], rows)
+    rows = [
+        [
+            p,
+            f"{info.loc[p, 'numeric']}/{info.loc[p, 'attributes']}",
+            f"{r['diff']:+.2f}",
+            fmt(r["p_t"], 3),
+            fmt(r["p_corr"], 3),
+            (f"{d:+.2f} " if np.isfinite(d) else "– ")
+            + "{}".format({"better": "✓", "worse": "×"}.get(marks.get(p), "–")),
+        ]
+        for (p, r), d in zip(pw.iterrows(), paper_diff)
+    ]
+    return md_table(
+        [
+            "data set",
+            "numeric attrs",
+            "S-NBTree − NBTree (points)",
+            "paired t p",
+            "corrected t p",
+            "paper's difference and mark",
+        ],
+        rows,
+    )
 
 
 def s3_table(info: pd.DataFrame, comps: dict[str, pd.DataFrame]) -> list[str]:
-    rows = [[p, f"{info.loc[p, 'numeric']}", fmt(info.loc[p, "skew"], 2)]
-            + [f"{pw.loc[p, 'diff']:+.2f}" for pw in comps.values()] for p in next(iter(comps.values())).index]
+    rows = [
+        [p, f"{info.loc[p, 'numeric']}", fmt(info.loc[p, "skew"], 2)]
+        + [f"{pw.loc[p, 'diff']:+.2f}" for pw in comps.values()]
+        for p in next(iter(comps.values())).index
+    ]
     return md_table(["data set", "numeric attrs", "mean within-class abs skewness"] + list(comps), rows)
 
 
@@ -281,48 +350,56 @@ def bandwidth_shares(ctx: ReportContext, learner: str, names: list[str]) -> dict
     for p in names:
         runs = [r for r in info.get(ctx.exp.datasets[p], []) if r and r.get("kernel_c_at_min") is not None]
         if runs:
-            out[p] = (100 * np.mean([r["kernel_c_at_min"] for r in runs]),
-                      100 * np.mean([r["kernel_c_at_max"] for r in runs]))
+            out[p] = (
+                100 * np.mean([r["kernel_c_at_min"] for r in runs]),
+                100 * np.mean([r["kernel_c_at_max"] for r in runs]),
+            )
     return out
 
 
 def bandwidth_note(ctx: ReportContext, names: list[str]) -> list[str]:
     """Where GNB's bandwidth searches ended (grid bounds), in range units (default) and std units."""
     units = {x: bandwidth_shares(ctx, x, names) for x in ("gnb", "gnb_stdunit")}
-    rows = [[p] + [f"{units[x][p][i]:.0f}" if p in units[x] else "–" for x in units for i in (0, 1)]
-            for p in names if any(p in u for u in units.values())]
+    rows = [
+        [p] + [f"{units[x][p][i]:.0f}" if p in units[x] else "–" for x in units for i in (0, 1)]
+        for p in names
+        if any(p in u for u in units.values())
+    ]
     if not rows:
         return []
-    return ["Where GNB's leave-one-out bandwidth search (§4, c_X ∈ [0.2, 0.8]) ended, % of (numeric attribute, "
-            "class) pairs, mean over folds, with h in range units (the default) and in within-class standard "
-            "deviations. At a bound the criterion wanted a width outside the grid. At the lower bound: with "
-            "few distinct, repeated values (letter, optdigits: small integers) ties make narrow kernels look "
-            "good to leave-one-out, and test values unseen in a class then get almost no density, the likely "
-            "reason kernel leaves trail there.", ""] + \
-        md_table(["data set", "range: at 0.2 (%)", "range: at 0.8 (%)", "std: at 0.2 (%)", "std: at 0.8 (%)"],
-                 rows)
+    return [
+        "Where GNB's leave-one-out bandwidth search (§4, c_X ∈ [0.2, 0.8]) ended, % of (numeric attribute, "
+        "class) pairs, mean over folds, with h in range units (the default) and in within-class standard "
+        "deviations. At a bound the criterion wanted a width outside the grid. At the lower bound: with "
+        "few distinct, repeated values (letter, optdigits: small integers) ties make narrow kernels look "
+        "good to leave-one-out, and test values unseen in a class then get almost no density, the likely "
+        "reason kernel leaves trail there.",
+        "",
+    ] + md_table(["data set", "range: at 0.2 (%)", "range: at 0.8 (%)", "std: at 0.2 (%)", "std: at 0.8 (%)"], rows)
 
 
 def readings_section(ctx: ReportContext) -> list[str]:
     """The ambiguous points of the paper (found in an independent review of the readings): the default reading
     and the alternative, per data set."""
     texts = {
-        "kernel_unit":
-         "**Unit of the kernel width (§4).** The paper gives h = c_X/√m with c_X ∈ [0.2, 0.8] and no unit for "
-         "x. Default: range units, h = c_X·(max − min)/√m within the class, the convention of the 1/√m kernel "
-         "estimator of John & Langley (1995) as Weka implements it; the paper's own search supports it: in "
-         "range units its grid contains the leave-one-out optimum far more often (table in the S3 section: in "
-         "standard deviations most searches on the continuous data sets end at the grid's upper bound). "
-         "Alternative: within-class standard deviations (our earlier default).",
-        "root_stop":
-         "**Stopping rule at the root (Fig. 2 step 4).** The figure applies the stopping criteria to the "
-         "*descendant* node, after partitioning, so the root is always split. Default: as the figure "
-         "(`split_root: true`). Alternative: the root tested like any other node.",
+        "kernel_unit": "**Unit of the kernel width (§4).** The paper gives h = c_X/√m with c_X ∈ [0.2, 0.8] and no "
+        "unit for x. Default: range units, h = c_X·(max − min)/√m within the class, the convention of the 1/√m kernel "
+        "estimator of John & Langley (1995) as Weka implements it; the paper's own search supports it: in "
+        "range units its grid contains the leave-one-out optimum far more often (table in the S3 section: in "
+        "standard deviations most searches on the continuous data sets end at the grid's upper bound). "
+        "Alternative: within-class standard deviations (our earlier default).",
+        "root_stop": "**Stopping rule at the root (Fig. 2 step 4).** The figure applies the stopping criteria to the "
+        "*descendant* node, after partitioning, so the root is always split. Default: as the figure "
+        "(`split_root: true`). Alternative: the root tested like any other node.",
     }
-    out = ["## Readings of the paper: defaults and alternatives", "",
-           "Where the text admits more than one reading, the default follows the paper's own text, figures or "
-           "diagnostics (never the accuracy closer to Table 1); the alternative runs as an extra cell. Accuracy "
-           f"(%), mean over the {_folds(ctx)}; claims S1-S3 use the defaults.", ""]
+    out = [
+        "## Readings of the paper: defaults and alternatives",
+        "",
+        "Where the text admits more than one reading, the default follows the paper's own text, figures or "
+        "diagnostics (never the accuracy closer to Table 1); the alternative runs as an extra cell. Accuracy "
+        f"(%), mean over the {_folds(ctx)}; claims S1-S3 use the defaults.",
+        "",
+    ]
     shown = False
     for point, text in texts.items():
         first, *others = READINGS[point].items()
@@ -330,8 +407,9 @@ def readings_section(ctx: ReportContext) -> list[str]:
             continue
         shown = True
         pairs = [first] + [pair for pair in others if ctx.has(*pair)]
-        head = ["data set"] + [NAMES[x] for pair in pairs for x in pair] + [f"{NAMES[x]} − {NAMES[z]}"
-                                                                           for x, z in pairs]
+        head = (
+            ["data set"] + [NAMES[x] for pair in pairs for x in pair] + [f"{NAMES[x]} − {NAMES[z]}" for x, z in pairs]
+        )
         rows, diffs = [], [[] for _ in pairs]
         for p in ctx.datasets:
             accs = [(ctx.acc(p, x), ctx.acc(p, z)) for x, z in pairs]
@@ -369,39 +447,58 @@ def kernel_comparisons(ctx: ReportContext) -> dict[str, pd.DataFrame]:
 
 
 def table1_section(ctx: ReportContext) -> list[str]:
-    out = ["## Table 1: accuracy (%), C4.5, NBTree and S-NBTree", "",
-           f"Ours: mean ± std over the {_folds(ctx)}; marks vs NBTree (paired t over folds: ++/+ better at "
-           "p < 0.01/0.05, −/−− worse, = otherwise); *pub.* = the paper's Table 1.", ""]
+    out = [
+        "## Table 1: accuracy (%), C4.5, NBTree and S-NBTree",
+        "",
+        f"Ours: mean ± std over the {_folds(ctx)}; marks vs NBTree (paired t over folds: ++/+ better at "
+        "p < 0.01/0.05, −/−− worse, = otherwise); *pub.* = the paper's Table 1.",
+        "",
+    ]
     return out + comparison_table(ctx, PAPER, baseline="nbtree", names=NAMES) + c45_note(ctx)
 
 
 def reference_section(ctx: ReportContext) -> list[str]:
     if not any(ctx.has(x) for x in REFERENCE):
         return []
-    return ["### Reference learners (beyond the paper's table)", "", "Marks vs S-NBTree (kernel leaves).", ""] + \
-        comparison_table(ctx, REFERENCE, baseline="snbtree" if ctx.has("snbtree") else None, names=NAMES)
+    return [
+        "### Reference learners (beyond the paper's table)",
+        "",
+        "Marks vs S-NBTree (kernel leaves).",
+        "",
+    ] + comparison_table(ctx, REFERENCE, baseline="snbtree" if ctx.has("snbtree") else None, names=NAMES)
 
 
 def s1_section(ctx: ReportContext) -> list[str]:
     if not ctx.has("snbtree", "nbtree"):
         return []
     pw = snbtree_vs_nbtree(ctx)
-    out = ["## S-NBTree vs NBTree per data set", "",
-           f"Our difference in mean accuracy over the {_folds(ctx)}, p-values of the paired t-test over "
-           "folds and of Nadeau & Bengio's corrected resampled t-test; the paper's Table 1 difference "
-           "and its ✓ (better) / × (worse) mark.", ""]
-    return out + (s1_table(pw, ctx.memo(numeric_attributes), ctx.memo(paper_marks), paper_difference(ctx)) if len(pw)
-                  else ["No data set available.", ""])
+    out = [
+        "## S-NBTree vs NBTree per data set",
+        "",
+        f"Our difference in mean accuracy over the {_folds(ctx)}, p-values of the paired t-test over "
+        "folds and of Nadeau & Bengio's corrected resampled t-test; the paper's Table 1 difference "
+        "and its ✓ (better) / × (worse) mark.",
+        "",
+    ]
+    return out + (
+        s1_table(pw, ctx.memo(numeric_attributes), ctx.memo(paper_marks), paper_difference(ctx))
+        if len(pw)
+        else ["No data set available.", ""]
+    )
 
 
 def s3_section(ctx: ReportContext) -> list[str]:
     if not ctx.has(*KERNEL_LEARNERS):
         return []
     comps, names = ctx.memo(kernel_comparisons), with_numeric(ctx)
-    out = ["## Kernel vs Gaussian vs discretized leaves (S3)", "",
-           "Accuracy differences in points over the data sets with numeric attributes; skewness is "
-           "measured per numeric attribute within each class (NB's normality assumption is class-"
-           "conditional), averaged over attributes.", ""]
+    out = [
+        "## Kernel vs Gaussian vs discretized leaves (S3)",
+        "",
+        "Accuracy differences in points over the data sets with numeric attributes; skewness is "
+        "measured per numeric attribute within each class (NB's normality assumption is class-"
+        "conditional), averaged over attributes.",
+        "",
+    ]
     out += s3_table(ctx.memo(numeric_attributes), comps) if names else ["No data set with numeric attributes.", ""]
     return out + bandwidth_note(ctx, names)
 
@@ -416,8 +513,12 @@ def s2(ctx: ReportContext) -> Verdict:
     if not ctx.has("snbtree", "nbtree"):
         return claims.missing("S2", "snbtree", "nbtree")
     pw, info = snbtree_vs_nbtree(ctx), ctx.memo(numeric_attributes)
-    return verdict_s2(pw["diff"].to_numpy(), info["fraction"].reindex(pw.index).to_numpy(),
-                      info["numeric"].reindex(pw.index).to_numpy(), paper_difference(ctx))
+    return verdict_s2(
+        pw["diff"].to_numpy(),
+        info["fraction"].reindex(pw.index).to_numpy(),
+        info["numeric"].reindex(pw.index).to_numpy(),
+        paper_difference(ctx),
+    )
 
 
 def s3(ctx: ReportContext) -> Verdict:

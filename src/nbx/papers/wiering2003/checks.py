@@ -13,6 +13,7 @@
 jitter 0.01, sigma 0.1). Cost: about 45 µs of CPU per EM step for the 6- and 7-layer HMs, i.e. ~2 s per seed,
 depth and reading for 3000 passes over 16 patterns; the runs are spread over the cores.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,10 +28,21 @@ def _summary(scores: np.ndarray) -> dict:
 
 
 def _loading(X, y, layers, n_iter: int, seeds: range, denominator: str) -> dict:
-    scores = np.array([HierarchicalMixtureNB(layers=list(layers), n_iter=n_iter, denominator=denominator,
-                                             random_state=s).fit(X, y).score(X, y) for s in seeds])
-    return {"layers": list(layers), "denominator": denominator, "passes": n_iter, "seeds": len(scores),
-            **_summary(scores)}
+    scores = np.array(
+        [
+            HierarchicalMixtureNB(layers=list(layers), n_iter=n_iter, denominator=denominator, random_state=s)
+            .fit(X, y)
+            .score(X, y)
+            for s in seeds
+        ]
+    )
+    return {
+        "layers": list(layers),
+        "denominator": denominator,
+        "passes": n_iter,
+        "seeds": len(scores),
+        **_summary(scores),
+    }
 
 
 def _seed_curve(X, y, layers, passes: list[int], seed: int, denominator: str) -> list[float]:
@@ -48,13 +60,20 @@ def _loading_curves(X, y, settings: list[tuple], passes: list[int], seeds: range
     """One loading curve per (layers, denominator) in ``settings``; the runs (one per setting and seed, each
     a few seconds of sequential online EM) are spread over the cores (:func:`nbx.protocol.runner.parallel_map`)."""
     from nbx.protocol.runner import parallel_map
+
     runs = [(layers, seed, den) for layers, den in settings for seed in seeds]
     curves = parallel_map(_seed_curve, [(X, y, layers, passes, seed, den) for layers, seed, den in runs])
     out = []
     for k, (layers, den) in enumerate(settings):
-        scores = np.array(curves[k * len(seeds):(k + 1) * len(seeds)])
-        out.append({"layers": list(layers), "denominator": den, "seeds": len(seeds),
-                    "curve": [{"passes": p, **_summary(scores[:, j])} for j, p in enumerate(passes)]})
+        scores = np.array(curves[k * len(seeds) : (k + 1) * len(seeds)])
+        out.append(
+            {
+                "layers": list(layers),
+                "denominator": den,
+                "seeds": len(seeds),
+                "curve": [{"passes": p, **_summary(scores[:, j])} for j, p in enumerate(passes)],
+            }
+        )
     return out
 
 
@@ -66,12 +85,23 @@ def run(block: dict, seed: int) -> dict:
     X2, y2, _, _ = parity(bits=2)
     X4, y4, _, _ = parity(bits=4)
     return {
-        "xor": [_loading(X2, y2, layers, int(block.get("xor_passes", 5)), xor_seeds, den)
-                for den in denominators for layers in block.get("xor_layers", [[2], [4]])],
-        "parity": _loading_curves(X4, y4, [([2] * depth, den) for den in denominators
-                                           for depth in block.get("parity_layers", [6, 7])], passes, parity_seeds),
+        "xor": [
+            _loading(X2, y2, layers, int(block.get("xor_passes", 5)), xor_seeds, den)
+            for den in denominators
+            for layers in block.get("xor_layers", [[2], [4]])
+        ],
+        "parity": _loading_curves(
+            X4,
+            y4,
+            [([2] * depth, den) for den in denominators for depth in block.get("parity_layers", [6, 7])],
+            passes,
+            parity_seeds,
+        ),
         "naive_bayes_train_accuracy": {
-            den: {"xor": float(NaiveBayes(alpha=0.1, denominator=den).fit(X2, y2).score(X2, y2)),
-                  "parity": float(NaiveBayes(alpha=0.1, denominator=den).fit(X4, y4).score(X4, y4))}
-            for den in denominators},
+            den: {
+                "xor": float(NaiveBayes(alpha=0.1, denominator=den).fit(X2, y2).score(X2, y2)),
+                "parity": float(NaiveBayes(alpha=0.1, denominator=den).fit(X4, y4).score(X4, y4)),
+            }
+            for den in denominators
+        },
     }

@@ -35,17 +35,18 @@ on the comparable data sets, which without Abalone gives 7:2 wins:losses for bot
   training accuracy from fit_info); Spam part: the second boosted model has weighted error >= 0.5 in most
   splits (fit_info: models kept and restarts). Both -> reproduced, one -> partly.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from nbx.stats import significance as stats
 from nbx.pipeline.inputs import load_plan
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED, Verdict, missing
 from nbx.report.context import ReportContext
 from nbx.report.paper import CLAIMS_SECTION, paper_data
 from nbx.report.published import name_key, read_table
 from nbx.report.tables import comparison_table, error_reduction, fmt, marks, md_table, win_loss
+from nbx.stats import significance as stats
 
 DATA = paper_data("wiering2003")
 LEARNERS = DATA["learners"]
@@ -60,7 +61,8 @@ DENOMINATOR_EVIDENCE = (
     "§2.2 writes P_i(f_i|C) = c_i(f_i, C)/c(C) with every counter started at γ (§3.2 the same for the experts), "
     "so the default divides by the class counter γ + n_C; dividing by the attribute's total n_C + V·γ, which "
     "makes P(·|C) a distribution over the values, is our earlier reading, kept as the alternative. Both keep "
-    "counters for every class of the data set (see the next section).")
+    "counters for every class of the data set (see the next section)."
+)
 CLASSES_EVIDENCE = (
     "§2.2 initializes the counters, c(C) for every class and tot = Σ_C c(C), to γ before the first example, so "
     "an NBC (and every expert of an HM, §3.2) holds counters for every class of the problem, also for one its "
@@ -68,7 +70,8 @@ CLASSES_EVIDENCE = (
     "counter as denominator, P_i(f_i|C) = γ/γ = 1 for every value, so it can win where the other classes' "
     "products are small. That is the default; counters only for the classes of the training half (a missing "
     "class gets probability 0) is our earlier reading, kept as `*_seenclasses`. (With the attribute's total as "
-    "denominator such a class would get the uniform P(f|C) = 1/V instead.)")
+    "denominator such a class would get the uniform P(f|C) = 1/V instead.)"
+)
 
 
 def comparable(ctx: ReportContext) -> list[str]:
@@ -79,8 +82,10 @@ def comparable(ctx: ReportContext) -> list[str]:
 def published_marks(ctx: ReportContext) -> dict[str, dict[str, str]]:
     """The paper's marks per learner and paper data set name."""
     table = read_table("wiering2003_table2.csv", "wiering2003")
-    return {x: {p: str(table.loc[name_key(p), col]) for p in ctx.exp.datasets if name_key(p) in table.index}
-            for x, col in SIG_COLUMNS.items()}
+    return {
+        x: {p: str(table.loc[name_key(p), col]) for p in ctx.exp.datasets if name_key(p) in table.index}
+        for x, col in SIG_COLUMNS.items()
+    }
 
 
 def corrected_marks(ctx: ReportContext, learner: str, baseline: str = NB) -> dict[str, str]:
@@ -111,15 +116,24 @@ def summary_rows(ctx: ReportContext, names: list[str], label: str, learners: lis
     avg = lambda x, f: np.mean([f(p, x) for p in names])  # noqa: E731
     return [
         [f"average accuracy, {label}"] + [f"{avg(x, ctx.acc):.1f} / {avg(x, ctx.published_acc):.1f}" for x in learners],
-        [f"average error reduction %, {label}"] +
-        ["–" if x == base else f"{error_reduction(ctx, x, base, names):.1f} / "
-         f"{error_reduction(ctx, x, base, names, ctx.published_acc):.1f}" for x in learners],
-        [f"significant win:loss, t-test, {label}"] +
-        ["ref" if x == base else "%d:%d / %d:%d" % (win_loss(only(ctx.memo(marks, x, base), names)) +
-                                                   win_loss(only(paper.get(d, {}), names)))
-         for x, d in zip(learners, LEARNERS)],
-        [f"win:loss, corrected resampled t-test (ours), {label}"] +
-        ["ref" if x == base else "%d:%d" % win_loss(only(corrected_marks(ctx, x, base), names)) for x in learners],
+        [f"average error reduction %, {label}"]
+        + [
+            "–"
+            if x == base
+            else f"{error_reduction(ctx, x, base, names):.1f} / "
+            f"{error_reduction(ctx, x, base, names, ctx.published_acc):.1f}"
+            for x in learners
+        ],
+        [f"significant win:loss, t-test, {label}"]
+        + [
+            "ref"
+            if x == base
+            else "%d:%d / %d:%d"
+            % (win_loss(only(ctx.memo(marks, x, base), names)) + win_loss(only(paper.get(d, {}), names)))
+            for x, d in zip(learners, LEARNERS)
+        ],
+        [f"win:loss, corrected resampled t-test (ours), {label}"]
+        + ["ref" if x == base else "%d:%d" % win_loss(only(corrected_marks(ctx, x, base), names)) for x in learners],
     ]
 
 
@@ -128,9 +142,11 @@ def summary(ctx: ReportContext, learners: list[str]) -> list[str]:
     every = [p for p in ctx.datasets if all(np.isfinite(ctx.published_acc(p, x)) for x in learners)]
     rows = summary_rows(ctx, kept, f"{len(kept)} comparable data sets", learners)
     rows += summary_rows(ctx, every, f"all {len(every)} (with {', '.join(NOT_COMPARABLE)})", learners)
-    return ["Summary, ours / the paper's (the paper's values recomputed from its table; over all data sets "
-            "they match its printed summary rows up to rounding):", ""] + \
-        md_table([""] + [TITLES[x] for x in LEARNERS], rows)
+    return [
+        "Summary, ours / the paper's (the paper's values recomputed from its table; over all data sets "
+        "they match its printed summary rows up to rounding):",
+        "",
+    ] + md_table([""] + [TITLES[x] for x in LEARNERS], rows)
 
 
 def direction(mark: str) -> int:
@@ -150,9 +166,11 @@ def mark_table(ctx: ReportContext) -> list[str]:
             if p not in NOT_COMPARABLE:
                 agree, total = agree + (direction(o) == direction(q)), total + 1
         rows.append(row)
-    return [f"Significance marks vs NBC, ours / paper (the paper's text lost `--`; it writes every loss `-`). "
-            f"Same direction of significance in {agree} of {total} cells of the comparable data sets.", ""] + \
-        md_table(["data set"] + [TITLES[x] for x in learners], rows)
+    return [
+        f"Significance marks vs NBC, ours / paper (the paper's text lost `--`; it writes every loss `-`). "
+        f"Same direction of significance in {agree} of {total} cells of the comparable data sets.",
+        "",
+    ] + md_table(["data set"] + [TITLES[x] for x in learners], rows)
 
 
 def halves_lacking_a_class(ctx: ReportContext, p: str) -> str:
@@ -164,8 +182,15 @@ def halves_lacking_a_class(ctx: ReportContext, p: str) -> str:
     return f"{lacking}/{len(test)}"
 
 
-def reading_section(ctx: ReportContext, title: str, evidence: str, alternative: dict[str, str], caption: str,
-                    name: str, extra: tuple | None = None) -> list[str]:
+def reading_section(
+    ctx: ReportContext,
+    title: str,
+    evidence: str,
+    alternative: dict[str, str],
+    caption: str,
+    name: str,
+    extra: tuple | None = None,
+) -> list[str]:
     """Every learner under the default and an alternative reading (``alternative``: default -> its
     alternative learner), side by side, with the summary rows of the alternative; ``extra`` = (column
     header, function of the data set) adds a column."""
@@ -184,26 +209,38 @@ def reading_section(ctx: ReportContext, title: str, evidence: str, alternative: 
     if all(ctx.has(x) for x in alt):
         kept = [p for p in comparable(ctx) if np.isfinite(ctx.published_acc(p, NB))]
         out += [f"Summary of the {name}, ours / the paper's (marks vs its own NBC):", ""]
-        out += md_table([""] + [TITLES[x] for x in LEARNERS],
-                        summary_rows(ctx, kept, f"{len(kept)} comparable data sets", alt) +
-                        summary_rows(ctx, list(ctx.datasets), f"all {len(ctx.datasets)}", alt))
+        out += md_table(
+            [""] + [TITLES[x] for x in LEARNERS],
+            summary_rows(ctx, kept, f"{len(kept)} comparable data sets", alt)
+            + summary_rows(ctx, list(ctx.datasets), f"all {len(ctx.datasets)}", alt),
+        )
     return out
 
 
 def denominator_section(ctx: ReportContext) -> list[str]:
     return reading_section(
-        ctx, "## P(f | C): class counter (default) vs attribute total", DENOMINATOR_EVIDENCE, ATTRNORM,
+        ctx,
+        "## P(f | C): class counter (default) vs attribute total",
+        DENOMINATOR_EVIDENCE,
+        ATTRNORM,
         "Accuracy (%) with P(f|C) = c(f, C) / c(C) / with P(f|C) = c(f, C) / Σ_v c(v, C) (`*_attrnorm` "
-        "learners, same seeds), and the paper's NBC:", "per-attribute reading")
+        "learners, same seeds), and the paper's NBC:",
+        "per-attribute reading",
+    )
 
 
 def classes_section(ctx: ReportContext) -> list[str]:
     return reading_section(
-        ctx, "## Counters for every class (default) vs the training half's classes", CLASSES_EVIDENCE, SEEN,
+        ctx,
+        "## Counters for every class (default) vs the training half's classes",
+        CLASSES_EVIDENCE,
+        SEEN,
         "Accuracy (%) with counters for every class of the data set / only for the classes of the training "
         "half (`*_seenclasses` learners, same seeds), both with P(f|C) = c(f, C) / c(C); the paper's NBC; and "
-        "how many training halves lack a class (only their runs can differ):", "training-half classes",
-        extra=("halves lacking a class", halves_lacking_a_class))
+        "how many training halves lack a class (only their runs can differ):",
+        "training-half classes",
+        extra=("halves lacking a class", halves_lacking_a_class),
+    )
 
 
 def analysis(ctx: ReportContext) -> dict | None:
@@ -213,13 +250,18 @@ def analysis(ctx: ReportContext) -> dict | None:
 def parity_curve(a: dict) -> list[str]:
     """The loading curve over passes, one row per architecture and reading."""
     passes = [c["passes"] for c in a["parity"][0]["curve"]]
-    rows = [[f"{len(r['layers'])}-layer binary HM", r["denominator"]] +
-            [f"{c['loaded']}/{r['seeds']} ({c['mean_train_accuracy']:.2f})" for c in r["curve"]] for r in a["parity"]]
+    rows = [
+        [f"{len(r['layers'])}-layer binary HM", r["denominator"]]
+        + [f"{c['loaded']}/{r['seeds']} ({c['mean_train_accuracy']:.2f})" for c in r["curve"]]
+        for r in a["parity"]
+    ]
     nb = "; ".join(f"{d}: {v['parity']:.2f}" for d, v in a["naive_bayes_train_accuracy"].items())
-    return ["4-bit parity: seeds that load all 16 patterns (mean training accuracy) after n online EM passes; "
-            f"P(f|C) reading `class` = c(f,C)/c(C) (default), `attribute` = over the attribute's total. "
-            f"Naive Bayes' training accuracy: {nb}.", ""] + \
-        md_table(["architecture", "P(f|C)"] + [f"{p} passes" for p in passes], rows)
+    return [
+        "4-bit parity: seeds that load all 16 patterns (mean training accuracy) after n online EM passes; "
+        f"P(f|C) reading `class` = c(f,C)/c(C) (default), `attribute` = over the attribute's total. "
+        f"Naive Bayes' training accuracy: {nb}.",
+        "",
+    ] + md_table(["architecture", "P(f|C)"] + [f"{p} passes" for p in passes], rows)
 
 
 def w1(ctx: ReportContext, reading: str = "class") -> Verdict:
@@ -232,17 +274,25 @@ def w1(ctx: ReportContext, reading: str = "class") -> Verdict:
     xor_ok = all(r["loaded"] == r["seeds"] for r in xor) and nb["xor"] < 1
     longest = [(r, r["curve"][-1]) for r in par]
     parity_ok = any(c["loaded"] >= 0.9 * r["seeds"] for r, c in longest)
-    xor_text = "; ".join(f"1-{r['layers'][0]} HM loads XOR in {r['loaded']}/{r['seeds']} seeds ({r['passes']} passes)"
-                         for r in xor)
-    par_text = "; ".join(f"{len(r['layers'])}-layer binary HM loads 4-bit parity in " +
-                         ", ".join(f"{c['loaded']}/{r['seeds']}" for c in r["curve"]) + " seeds after " +
-                         ", ".join(str(c["passes"]) for c in r["curve"]) + " passes" for r in par)
-    evidence = (f"P(f|C) = c(f,C)/c(C). {xor_text}; NB's training accuracy on XOR is {nb['xor']:.2f}. {par_text} "
-                f"(NB: {nb['parity']:.2f}). The paper does not say how long it trained for this test; the rule "
-                "is applied after the longest training.")
+    xor_text = "; ".join(
+        f"1-{r['layers'][0]} HM loads XOR in {r['loaded']}/{r['seeds']} seeds ({r['passes']} passes)" for r in xor
+    )
+    par_text = "; ".join(
+        f"{len(r['layers'])}-layer binary HM loads 4-bit parity in "
+        + ", ".join(f"{c['loaded']}/{r['seeds']}" for c in r["curve"])
+        + " seeds after "
+        + ", ".join(str(c["passes"]) for c in r["curve"])
+        + " passes"
+        for r in par
+    )
+    evidence = (
+        f"P(f|C) = c(f,C)/c(C). {xor_text}; NB's training accuracy on XOR is {nb['xor']:.2f}. {par_text} "
+        f"(NB: {nb['parity']:.2f}). The paper does not say how long it trained for this test; the rule "
+        "is applied after the longest training."
+    )
     verdict = REPRODUCED if xor_ok and parity_ok else PARTLY if xor_ok or parity_ok else NOT_REPRODUCED
     if xor_ok and not parity_ok:
-        evidence += " XOR is reproduced; \"reliably\" learning parity is not."
+        evidence += ' XOR is reproduced; "reliably" learning parity is not.'
     return Verdict("W1", verdict, evidence)
 
 
@@ -256,10 +306,14 @@ def w2(ctx: ReportContext) -> Verdict:
     better = all(w > l for w, l in wl.values())
     verdict = REPRODUCED if close else PARTLY if better else NOT_REPRODUCED
     printed = " and ".join(f"{PRINTED['win_loss'][x][0]}:{PRINTED['win_loss'][x][1]}" for x in (HM14, HM22))
-    return Verdict("W2", verdict, f"significant win:loss vs NBC over the {len(names)} comparable data sets: "
-                   f"1-4 HM {wl[HM14][0]}:{wl[HM14][1]}, 2-2 HM {wl[HM22][0]}:{wl[HM22][1]} (paper on the same "
-                   f"data sets {ref[HM14][0]}:{ref[HM14][1]} and {ref[HM22][0]}:{ref[HM22][1]}; {printed} "
-                   f"with {', '.join(NOT_COMPARABLE)}).")
+    return Verdict(
+        "W2",
+        verdict,
+        f"significant win:loss vs NBC over the {len(names)} comparable data sets: "
+        f"1-4 HM {wl[HM14][0]}:{wl[HM14][1]}, 2-2 HM {wl[HM22][0]}:{wl[HM22][1]} (paper on the same "
+        f"data sets {ref[HM14][0]}:{ref[HM14][1]} and {ref[HM22][0]}:{ref[HM22][1]}; {printed} "
+        f"with {', '.join(NOT_COMPARABLE)}).",
+    )
 
 
 def printed(row: str) -> str:
@@ -278,9 +332,13 @@ def w3(ctx: ReportContext) -> Verdict:
     close = all(abs(ours[x] - paper[x]) <= 1.5 for x in LEARNERS)
     verdict = REPRODUCED if order and close else PARTLY if order else NOT_REPRODUCED
     text = ", ".join(f"{TITLES[x]} {ours[x]:.1f} ({paper[x]:.1f})" for x in LEARNERS)
-    return Verdict("W3", verdict, f"our average accuracy over the {len(names)} comparable data sets (the paper's "
-                   f"on the same data sets in parentheses; {printed('average_accuracy')}): "
-                   f"{text}. Order HMs > Boosting > NBC ≥ Bagging: {'yes' if order else 'no'}.")
+    return Verdict(
+        "W3",
+        verdict,
+        f"our average accuracy over the {len(names)} comparable data sets (the paper's "
+        f"on the same data sets in parentheses; {printed('average_accuracy')}): "
+        f"{text}. Order HMs > Boosting > NBC ≥ Bagging: {'yes' if order else 'no'}.",
+    )
 
 
 def w4(ctx: ReportContext) -> Verdict:
@@ -290,11 +348,20 @@ def w4(ctx: ReportContext) -> Verdict:
     red = {x: error_reduction(ctx, x, NB, names) for x in (HM14, HM22, BAG, BOOST)}
     paper = {x: error_reduction(ctx, x, NB, names, ctx.published_acc) for x in red}
     signs = all(np.sign(red[x]) == np.sign(paper[x]) for x in paper)
-    verdict = REPRODUCED if signs and min(red[HM14], red[HM22]) > red[BOOST] else \
-        PARTLY if red[HM14] > 0 and red[HM22] > 0 else NOT_REPRODUCED
+    verdict = (
+        REPRODUCED
+        if signs and min(red[HM14], red[HM22]) > red[BOOST]
+        else PARTLY
+        if red[HM14] > 0 and red[HM22] > 0
+        else NOT_REPRODUCED
+    )
     text = ", ".join(f"{TITLES[x]} {red[x]:.1f}% ({paper[x]:.1f}%)" for x in paper)
-    return Verdict("W4", verdict, f"our average error reduction vs NBC over the {len(names)} comparable data sets "
-                   f"(the paper's on the same data sets in parentheses; {printed('error_reduction')}): {text}.")
+    return Verdict(
+        "W4",
+        verdict,
+        f"our average error reduction vs NBC over the {len(names)} comparable data sets "
+        f"(the paper's on the same data sets in parentheses; {printed('error_reduction')}): {text}.",
+    )
 
 
 def w5(ctx: ReportContext) -> Verdict:
@@ -307,9 +374,13 @@ def w5(ctx: ReportContext) -> Verdict:
     if not boosted:
         return Verdict("W5", NOT_TESTABLE, "our boosting beats NBC significantly on no comparable data set.")
     verdict = REPRODUCED if len(both) == len(boosted) else PARTLY if both else NOT_REPRODUCED
-    return Verdict("W5", verdict, f"our boosting beats NBC (p < 0.05) on {len(boosted)} comparable data sets: "
-                   f"{detail}; both HMs beat NBC too on {len(both)} of them "
-                   f"(paper: {', '.join(DATA['boosting_wins'])}).")
+    return Verdict(
+        "W5",
+        verdict,
+        f"our boosting beats NBC (p < 0.05) on {len(boosted)} comparable data sets: "
+        f"{detail}; both HMs beat NBC too on {len(both)} of them "
+        f"(paper: {', '.join(DATA['boosting_wins'])}).",
+    )
 
 
 def w6(ctx: ReportContext) -> Verdict:
@@ -324,8 +395,10 @@ def w6(ctx: ReportContext) -> Verdict:
         test, nb = ctx.acc(p, BOOST), ctx.acc(p, NB)
         ok = ours[BOOST][p] in ("-", "--") and train - test > 2
         overfit_ok.append(ok)
-        parts.append(f"{p}: boosting test {test:.1f} vs NBC {nb:.1f} (mark {ours[BOOST][p]}), boosting training "
-                     f"accuracy {train:.1f}")
+        parts.append(
+            f"{p}: boosting test {test:.1f} vs NBC {nb:.1f} (mark {ours[BOOST][p]}), boosting training "
+            f"accuracy {train:.1f}"
+        )
     spam_ok = None
     if spam in ctx.datasets and ctx.exp.datasets[spam] in info:
         runs = info[ctx.exp.datasets[spam]]
@@ -333,27 +406,39 @@ def w6(ctx: ReportContext) -> Verdict:
         kept = np.mean([r["kept"] for r in runs])
         restarts = np.mean([r["restarts"]["error>=0.5"] for r in runs])
         spam_ok = stuck > 0.5
-        parts.append(f"{spam}: on average {kept:.1f} of 10 models kept and {restarts:.1f} restarts after a "
-                     f"weighted error ≥ 0.5 per split; a model after the first hit error ≥ 0.5 in {100 * stuck:.0f}% "
-                     "of the splits")
+        parts.append(
+            f"{spam}: on average {kept:.1f} of 10 models kept and {restarts:.1f} restarts after a "
+            f"weighted error ≥ 0.5 per split; a model after the first hit error ≥ 0.5 in {100 * stuck:.0f}% "
+            "of the splits"
+        )
     if not parts:
         return Verdict("W6", NOT_TESTABLE, f"{', '.join(DATA['boosting_overfits'])} and {spam} were not run.")
     over = bool(overfit_ok) and all(overfit_ok)
     verdict = REPRODUCED if over and spam_ok else PARTLY if over or spam_ok else NOT_REPRODUCED
-    return Verdict("W6", verdict, "; ".join(parts) + ". (Our boosting restarts by U(0.9, 1.1) reweighting, as §4 says.)")
+    return Verdict(
+        "W6", verdict, "; ".join(parts) + ". (Our boosting restarts by U(0.9, 1.1) reweighting, as §4 says.)"
+    )
 
 
 def table2_section(ctx: ReportContext) -> list[str]:
     learners = [x for x in LEARNERS if ctx.has(x)]
-    out = ["## Table 2: accuracy (%) over 50 random half/half splits", "",
-           "Ours ± std with our paired t-test mark vs NBC, then the paper's number (*pub.*). P(f|C) = c(f, C) / "
-           "c(C) as §2.2 writes it, with counters for every class of the data set (the per-attribute reading and "
-           "counters for the training half's classes only are compared below).", ""]
-    out += [f"**Not comparable: {p}** — {why}. The average and win:loss rows of this table, the summary and the "
-            f"claims leave {p} out; the summary also shows them with it." for p, why in NOT_COMPARABLE.items()
-            if p in ctx.datasets] + [""]
-    return out + comparison_table(ctx, learners, baseline=NB if ctx.has(NB) else None, names=TITLES,
-                                  average_over=comparable(ctx))
+    out = [
+        "## Table 2: accuracy (%) over 50 random half/half splits",
+        "",
+        "Ours ± std with our paired t-test mark vs NBC, then the paper's number (*pub.*). P(f|C) = c(f, C) / "
+        "c(C) as §2.2 writes it, with counters for every class of the data set (the per-attribute reading and "
+        "counters for the training half's classes only are compared below).",
+        "",
+    ]
+    out += [
+        f"**Not comparable: {p}** — {why}. The average and win:loss rows of this table, the summary and the "
+        f"claims leave {p} out; the summary also shows them with it."
+        for p, why in NOT_COMPARABLE.items()
+        if p in ctx.datasets
+    ] + [""]
+    return out + comparison_table(
+        ctx, learners, baseline=NB if ctx.has(NB) else None, names=TITLES, average_over=comparable(ctx)
+    )
 
 
 def summary_section(ctx: ReportContext) -> list[str]:
