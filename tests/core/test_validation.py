@@ -11,19 +11,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from estimators import estimator_classes
 
 from nbx.core.validation import InvalidParameterError, NotFittedError, scans_skipped
-from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, ModeImputer, NoDiscretizer, StdDevDiscretizer
+from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, NoDiscretizer
 from nbx.models.c45 import C45Tree
-from nbx.models.ensembles import AdaBoostM1, Bagging
-from nbx.models.hbayes import HBayesNB, HBayesTAN
+from nbx.models.ensembles import AdaBoostM1
+from nbx.models.hbayes import HBayesNB
 from nbx.models.hierarchical_mixture import HierarchicalMixtureNB
 from nbx.models.kernel_nb import GeneralNB
 from nbx.models.leveled_tree import LeveledNBTree
 from nbx.models.logistic import LogisticRegression
-from nbx.models.muv import MUV, MUVofMUV
+from nbx.models.muv import MUV
 from nbx.models.naive_bayes import NaiveBayes
-from nbx.models.nbtree import NBTree
 from nbx.models.snbtree import SelfAdaptiveNBTree
 from nbx.models.tan import TAN
 
@@ -37,21 +37,11 @@ INF[3, 1] = np.inf
 NUM_INF = NUM.copy()
 NUM_INF[5, 2] = np.inf
 
-DISCRETE = [
-    NaiveBayes,
-    HierarchicalMixtureNB,
-    NBTree,
-    TAN,
-    LeveledNBTree,
-    HBayesNB,
-    HBayesTAN,
-    MUV,
-    MUVofMUV,
-    Bagging,
-    AdaBoostM1,
-]
-MIXED = [C45Tree, GeneralNB, SelfAdaptiveNBTree, LogisticRegression]
-TRANSFORMERS = [MDLDiscretizer, StdDevDiscretizer, EqualWidthDiscretizer, ModeImputer]
+LEARNERS = estimator_classes("nbx.models")
+# by the input a learner takes on its own (an ensemble's depends on its base: NaiveBayes, so discrete codes)
+DISCRETE = [cls for cls in LEARNERS if cls().input_kind == "discrete"]
+MIXED = [cls for cls in LEARNERS if cls().input_kind == "mixed"]
+TRANSFORMERS = [cls for cls in estimator_classes("nbx.discretize") if cls is not NoDiscretizer]  # numeric input
 
 
 def fitted(cls, X=CODES, y=Y, **params):

@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hand_built import write_results
 from scipy import stats as sps
 
 from nbx.data.prepare import Table
@@ -177,26 +178,7 @@ def _experiment(root, name, datasets, learners, accuracy, folds, published, fit=
                         "accuracy": accuracy(ds, x, s),
                     }
                 )
-    frame = pd.DataFrame(rows)
-    metrics = {
-        ds: {
-            x: {
-                "acc": 100 * g["accuracy"].mean(),
-                "acc_std": 100 * g["accuracy"].std(ddof=1),
-                "err": 100 - 100 * g["accuracy"].mean(),
-                "splits": folds,
-            }
-            for x, g in frame[frame["dataset"] == ds].groupby("learner")
-        }
-        for ds in datasets.values()
-    }
-    layout.RESULTS.mkdir(parents=True, exist_ok=True)
-    layout.results(name, "json").write_text(json.dumps(metrics))
-    frame.to_csv(layout.results(name), index=False)
-    layout.prepared(name).mkdir(parents=True, exist_ok=True)
-    layout.availability(name).write_text(
-        json.dumps({ds: {"available": True, "reason": ""} for ds in datasets.values()})
-    )
+    write_results(name, rows, folds)
     for x in learners:
         seconds = (fit or {}).get(x, 1.0)
         layout.predictions(name, x).mkdir(parents=True, exist_ok=True)

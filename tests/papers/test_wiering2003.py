@@ -1,16 +1,16 @@
 """Wiering (2003) report: the paper-report contract (nbx.report.paper), paper.yaml against the published
 Table 2, and the sections and claims on a small hand-built experiment directory."""
 
-import json
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hand_built import write_results
 
 from nbx.papers.wiering2003 import report as W
-from nbx.pipeline import config, layout
+from nbx.pipeline import config
 from nbx.report import paper
 from nbx.report.claims import NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
@@ -68,24 +68,7 @@ def _experiment(datasets, accuracy, splits):
         for x in W.LEARNERS
         for s in range(splits)
     ]
-    frame = pd.DataFrame(rows)
-    metrics = {
-        ds: {
-            x: {
-                "acc": 100 * g["accuracy"].mean(),
-                "acc_std": 100 * g["accuracy"].std(ddof=1),
-                "err": 100 - 100 * g["accuracy"].mean(),
-                "splits": splits,
-            }
-            for x, g in frame[frame["dataset"] == ds].groupby("learner")
-        }
-        for ds in datasets.values()
-    }
-    layout.RESULTS.mkdir(parents=True)
-    layout.results("wiering2003", "json").write_text(json.dumps(metrics))
-    frame.to_csv(layout.results("wiering2003"), index=False)
-    layout.prepared("wiering2003").mkdir(parents=True)
-    layout.availability("wiering2003").write_text(json.dumps({ds: {"available": True} for ds in datasets.values()}))
+    write_results("wiering2003", rows, splits)
     published = config.load_params(REPO / "params.yaml")["experiments"]["wiering2003"]["published"]
     return {
         "seed": 0,
