@@ -1,12 +1,17 @@
-"""How much the results depend on the kind of machine: rerun train cells as an AVX2 machine would (numpy's AVX-512
-code and OpenBLAS's AVX-512 kernels turned off) and compare with this workspace's predictions.
+"""Whether the results depend on the kind of machine: rerun train cells with an AVX2 machine's own kernels and
+with this machine's own kernels, and compare both with this workspace's predictions.
 
     python benchmarks/machine_kinds.py [EXPERIMENT/LEARNER[:DATA,SETS] ...]   # default: the README's table
 
-Per data set: how many test predictions change, and the accuracy (mean over splits, as in data/results/) of this
-workspace's run and of the emulated one. Meaningful on an AVX-512 machine whose data/ comes from its own
-`dvc repro`; on a machine without AVX-512 both runs are the same kind and nothing changes. Run it from the
-workspace's root (like run_cell.py, it reads params.yaml and data/ there). Writes nothing tracked.
+Every stage pins its numeric kernels (nbx.pipeline.kernels): on x86-64 with AVX2 and FMA, numpy dispatches at
+that level and OpenBLAS uses its Haswell kernels. Two reruns of each cell, each in a fresh process with the pin
+turned off (NBX_NATIVE_KERNELS=1):
+- "AVX2 machine": numpy's AVX-512 code and OpenBLAS's AVX-512 kernels turned off, as on a CPU without them. With the
+  pin this must equal the workspace's predictions byte for byte: that is what makes the two kinds agree.
+- "native": this machine's own kernels, i.e. what the pin takes away (on an AVX-512 machine, its last bits).
+Per data set: how many test predictions change and the accuracy (mean over splits, as in data/results/). Run it
+from the workspace's root after a `dvc repro` (like run_cell.py, it reads params.yaml and data/ there). Writes
+nothing tracked.
 """
 
 from __future__ import annotations
@@ -22,13 +27,24 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 CELLS = ["wiering2003/nb_wiering", "wiering2003/hm22", "kang2006/hbayes_nb"]
-AVX2 = {"NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR", "OPENBLAS_CORETYPE": "Haswell"}
+sys.path.insert(0, str(REPO / "src"))
+from nbx.pipeline.kernels import pinned_environment  # noqa: E402
+
+AVX2 = pinned_environment({}, v3=True)  # the pin, i.e. what a CPU without AVX-512 runs anyway
 
 
-def emulated_run(experiment: str, learner: str, datasets: str | None, out: Path) -> None:
-    """The cell's predictions under the AVX2 emulation, written to ``out`` by run_cell.py in a fresh process (the
-    switches act when numpy and OpenBLAS load)."""
-    env = dict(os.environ, **AVX2, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
+KINDS = {"AVX2 machine": AVX2, "native": {}}
+
+
+def rerun(experiment: str, learner: str, datasets: str | None, kind: dict, out: Path) -> None:
+    """The cell's predictions with the pin off and ``kind``'s switches on, written to ``out`` by run_cell.py in a
+    fresh process (the switches act when numpy and OpenBLAS load)."""
+    env = dict(
+        os.environ,
+        **kind,
+        NBX_NATIVE_KERNELS="1",
+        PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]),
+    )
     cmd = [
         sys.executable,
         str(REPO / "benchmarks" / "run_cell.py"),
@@ -69,13 +85,14 @@ def compare(experiment: str, learner: str, out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cells", nargs="*", default=CELLS, help="EXPERIMENT/LEARNER[:DATA,SETS]")
-    sys.path.insert(0, str(REPO / "src"))
-    with tempfile.TemporaryDirectory() as tmp:
-        for cell in ap.parse_args().cells:
-            name, _, datasets = cell.partition(":")
-            experiment, learner = name.split("/")
-            emulated_run(experiment, learner, datasets or None, Path(tmp))
-            compare(experiment, learner, Path(tmp))
+    for cell in ap.parse_args().cells:
+        name, _, datasets = cell.partition(":")
+        experiment, learner = name.split("/")
+        for kind, switches in KINDS.items():
+            with tempfile.TemporaryDirectory() as tmp:
+                print(f"{kind}:")
+                rerun(experiment, learner, datasets or None, switches, Path(tmp))
+                compare(experiment, learner, Path(tmp))
 
 
 if __name__ == "__main__":

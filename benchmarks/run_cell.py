@@ -15,8 +15,9 @@ import os
 import sys
 import time
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+from nbx.pipeline.kernels import pin
+
+pin()  # the train stage's kernels and threads, before numpy loads
 
 import numpy as np
 

@@ -1,5 +1,9 @@
 """Accuracy per split, per data set and a summary per learner (metrics/<experiment>/) from the predictions."""
 
+from nbx.pipeline.kernels import pin
+
+pin()  # one BLAS thread and one set of numeric kernels, before numpy loads
+
 from nbx.pipeline.evaluate import evaluate
 from nbx.pipeline.stage import run_stage
 
