@@ -35,7 +35,12 @@ BACKENDS = ("loky", "dask", "ray")
 
 
 class TrainError(NbxError, RuntimeError):
-    """A learner failed on one split; the message names the data set and split (one line)."""
+    """A learner failed on one split; the message names the data set and split (one line), as do the attributes
+    ``dataset``, ``split`` and ``cause`` (``Type: message`` of the learner's exception)."""
+
+    def __init__(self, message: str, dataset: str | None = None, split: int | None = None, cause: str = ""):
+        super().__init__(message)
+        self.dataset, self.split, self.cause = dataset, split, cause
 
 
 @dataclass
@@ -177,11 +182,12 @@ def _parallel_backend(name: str):
             yield
 
 
-def _run(fn, task: tuple, where: str):
+def _run(fn, task: tuple, experiment: str, dataset: str, split: int):
     try:
         return fn(*task)
     except Exception as exc:  # re-raised as one line naming the data set and split
-        raise TrainError(f"{where}: {type(exc).__name__}: {exc}") from exc
+        cause = f"{type(exc).__name__}: {exc}"
+        raise TrainError(f"{experiment}/{dataset} split {split}: {cause}", dataset, split, cause) from exc
 
 
 def parallel_map(fn, args: list[tuple]) -> list:
@@ -240,7 +246,7 @@ def run_datasets(
     def task(i):
         ds, s = tasks[i]
         model = _seeded(clone(bases[ds]), dataset_seed(seed, experiment, ds, seed_name, str(s)))
-        return (fit_predict, (model,) + data[ds].task(s), f"{experiment}/{ds} split {s}")
+        return (fit_predict, (model,) + data[ds].task(s), experiment, ds, s)
 
     results: dict[str, list] = {ds: [] for ds in data}
     pending = list(data)  # data sets not yet yielded, in order
