@@ -29,9 +29,12 @@ def did_you_mean(name, known) -> str:
 def _expected(exc: BaseException) -> bool:
     """An error of the user's making: ours, a file that cannot be read or written, a hyperparameter out of range
     (scikit-learn's convention, :class:`nbx.core.validation.InvalidParameterError`)."""
-    from nbx.core.validation import InvalidParameterError
-
-    return isinstance(exc, NbxError | OSError | InvalidParameterError)
+    # looked up, not imported: no such error exists before the module is loaded, and an import here would add
+    # core/validation.py to the code digest of every stage (nbx.pipeline.dvcgen follows imports in functions too)
+    validation = sys.modules.get("nbx.core.validation")
+    return isinstance(exc, NbxError | OSError) or (
+        validation is not None and isinstance(exc, validation.InvalidParameterError)
+    )
 
 
 def message(exc: BaseException) -> str:
