@@ -171,6 +171,16 @@ def test_another_stage_names_itself_and_its_experiment(project, capsys):
     )
 
 
+def test_a_discretizer_that_cannot_take_a_data_set_names_it(project, capsys):
+    Path("params.yaml").write_text(PARAMS.replace("discretizer: {kind: mdl}", "discretizer: {kind: none}"))
+    assert run(capsys, discretize, "toy", script="stages/discretize.py") == (
+        1,
+        "",
+        "discretize toy: params.yaml:6: experiments.toy.discretizer: data set a: discretizer.kind 'none' needs all "
+        "columns nominal; numeric columns: [0]\n",
+    )
+
+
 def test_a_wrong_command_line_is_one_line(project, capsys):
     assert run(capsys, train_stage.train, "toy") == (
         1,

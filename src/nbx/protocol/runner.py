@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -275,8 +276,13 @@ def run_datasets(
             outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
                 joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks))
             )
-            for j, out in enumerate(outputs, start=i):
-                yield from collect(j, out)
+            try:
+                for j, out in enumerate(outputs, start=i):
+                    yield from collect(j, out)
+            finally:  # after an error or Ctrl-C, joblib warns that it dropped the tasks left: noise under the one line
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", ".*You could benefit from adjusting the input task iterator")
+                    outputs.close()
 
 
 def _assemble(data: SplitData, results: list) -> SplitPredictions:
