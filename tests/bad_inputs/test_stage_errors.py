@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +41,7 @@ learners:
   boost: {class: AdaBoostM1, base: {class: NaiveBayes}, n_estimators: 3}
 """  # the learners list of toy is on line 8
 SPLITS = 6  # per data set: 3 folds x 2 repeats
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _csv(path: Path, seed: int, n: int) -> Path:
@@ -253,3 +256,16 @@ def test_the_key_covers_the_code(project, tmp_path_factory, monkeypatch):
     (package / "model.py").write_text("ALPHA = 2\n")
     assert train_stage.resume_key(params, "toy", "nb") != before
     assert train_stage.resume_key(params, "toy", "boost") != train_stage.resume_key(params, "toy", "nb")
+
+
+def test_the_code_digest_stage_names_a_missing_source_file(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(REPO / "stages" / "code_digest.py"), "digest.txt", "src/nbx/core/io.py", "gone.py"],
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (out.returncode, out.stdout, out.stderr) == (1, "", "code_digest: gone.py: No such file or directory\n")
+    assert not (REPO / "digest.txt").exists()
