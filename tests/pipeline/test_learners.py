@@ -136,5 +136,6 @@ def test_the_first_stage_and_the_train_stage_stop_before_reading_data(tmp_path, 
         text=True,
         check=False,
     )
-    assert (out.returncode, out.stdout, out.stderr) == (1, "", f"error: {message}\n")
+    label = " ".join([Path(script).stem, "/".join(args)]).strip()  # the stage and its arguments
+    assert (out.returncode, out.stdout, out.stderr) == (1, "", f"{label}: {message}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]  # nothing read, nothing written

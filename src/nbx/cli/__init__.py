@@ -5,18 +5,19 @@ One module per command group: :mod:`.evaluate` (``evaluate``), :mod:`.model` (``
 :mod:`.results` (``results``, ``timings``). Each has ``register(subparsers)``, which adds its parser with
 ``func`` set to the function that runs it.
 
-Every error a user can cause (a bad option, an unknown name, a malformed file) is printed as one line
-``nbx: error: ...`` and exits 1; ``NBX_DEBUG=1`` shows the traceback instead.
+Every error is printed as one line ``nbx: error: ...`` and exits 1: the ones a user can cause (a bad option, an
+unknown name, a malformed file, a file that cannot be written) say what to fix, any other says ``internal
+error``; Ctrl-C prints ``nbx: interrupted`` and exits 130. ``NBX_DEBUG=1`` also prints the traceback
+(:func:`nbx.core.errors.run_reported`).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 
-from nbx.core.errors import NbxError
+from nbx.core.errors import NbxError, run_reported
 
 GROUPS = ("evaluate", "model", "show", "listing", "add_data", "results")
 
@@ -52,15 +53,13 @@ def build_parser() -> Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; returns the exit code (0, or 1 after printing a user's error as one line)."""
-    try:
+    """Run one command; returns the exit code: 0, 1 after printing an error as one line, 130 after Ctrl-C."""
+
+    def run():
         args = build_parser().parse_args(argv)
-        args.func(args)
-    except NbxError as exc:
-        if os.environ.get("NBX_DEBUG"):
-            raise
-        print(f"nbx: error: {exc}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:  # `nbx ... | head`
-        sys.stderr.close()
-    return 0
+        try:
+            args.func(args)
+        except BrokenPipeError:  # `nbx ... | head`: the reader has all it wanted
+            sys.stderr.close()
+
+    return run_reported(run, "nbx: error", "nbx: interrupted")

@@ -116,16 +116,37 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
 
 
 def discretizer_spec(text: str) -> dict:
-    """``mdl`` or ``equal_width(bins=5)`` -> {"kind": ..., options}, checked by building it."""
-    from nbx.discretize import make_discretizer
+    """``mdl`` or ``equal_width(bins=5)`` -> {"kind": ..., options}, checked by building it and checking its
+    options against the class's constraints, as a learner's are."""
+    from nbx.core.base import validate_params
+    from nbx.discretize import KINDS, make_discretizer
 
     spec = parse_spec(text, "--discretizer")
     spec = {"kind": spec.pop("class"), **spec}
+    if spec["kind"] not in KINDS:
+        raise SpecError(
+            f"--discretizer: unknown discretizer {spec['kind']!r}{config.did_you_mean(spec['kind'], KINDS)}"
+        )
     try:
-        make_discretizer(spec)
+        validate_params(make_discretizer(spec))
     except (TypeError, ValueError) as exc:
-        raise SpecError(f"--discretizer: {exc}") from None
+        reason = re.sub(
+            r"^The '(\w+)' parameter of \w+ must be (.*)\. Got (.*) instead\.$", r"\1 must be \2, got \3", str(exc)
+        ).removeprefix("discretizer.")
+        raise SpecError(f"--discretizer: {text.strip()}: {reason}") from None
     return spec
+
+
+def check_discretizer(spec: dict, table, learners: list[Learner]) -> None:
+    """``--discretizer none`` keeps codes as they are: a discrete learner then needs every column nominal."""
+    numeric = [a["name"] for a in table.attributes if a["kind"] != "nominal"]
+    discrete = [x.name for x in learners if x.input == "discrete"]
+    if spec["kind"] == "none" and numeric and discrete:
+        columns = f"column {numeric[0]} is" if len(numeric) == 1 else f"columns {', '.join(numeric)} are"
+        raise SpecError(
+            f"--discretizer none: the learner {discrete[0]} needs nominal inputs, but {columns} numeric; "
+            "choose mdl, equal_width(bins=N) or stddev"
+        )
 
 
 # ------------------------------------------------------------------------------------------------- data

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from nbx.cli.common import (
     SpecError,
+    check_discretizer,
     describe,
     discretizer_spec,
     load_params,
@@ -80,6 +81,7 @@ def run(args) -> None:
         raise SpecError("--learners: a learner is listed twice")
     discretizer = discretizer_spec(args.discretizer)
     table = read_table(args.data, args.class_column).table
+    check_discretizer(discretizer, table, learners)
     how = None if args.impute == "none" else "mode"
     try:
         cv = cross_validate(

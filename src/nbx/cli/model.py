@@ -18,7 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-from nbx.cli.common import SpecError, describe, discretizer_spec, load_params, read_table, resolve_learner
+from nbx.cli.common import (
+    SpecError,
+    check_discretizer,
+    describe,
+    discretizer_spec,
+    load_params,
+    read_table,
+    resolve_learner,
+)
 from nbx.core.errors import NbxError
 from nbx.core.io import sha256_file, write_bytes, write_text
 from nbx.data.parsers import read_arff, read_delimited
@@ -138,6 +146,7 @@ def run_fit(args) -> None:
     learner = resolve_learner(args.learner, load_params(), "--learner")
     disc = discretizer_spec(args.discretizer)
     data = read_table(args.data, args.class_column)
+    check_discretizer(disc, data.table, [learner])
     bundle = fit_bundle(data, learner, disc, None if args.impute == "none" else "mode", args.seed, args.data)
     write_bytes(args.save, pickle.dumps(bundle, protocol=pickle.HIGHEST_PROTOCOL))
     print(f"wrote {args.save}: {learner.name} fitted on {args.data} ({describe(data.table)})")

@@ -1,4 +1,5 @@
-"""Atomic file output and hashing: nothing half-written survives a crash or an error."""
+"""Atomic file output and hashing: nothing half-written survives a crash or an error, and an error names the file
+being written, never the temporary file behind it."""
 
 from __future__ import annotations
 
@@ -18,18 +19,36 @@ def atomic_path(path: str | os.PathLike):
     """Yield a temporary path next to ``path``; rename it over ``path`` only if the block succeeds.
 
     The file gets the mode a plain ``open`` would give (0666 minus the umask): mkstemp's private 0600
-    would otherwise survive the rename and hide reports from other users of a shared machine."""
+    would otherwise survive the rename and hide reports from other users of a shared machine. An OSError
+    about the folder or the temporary file is raised as one about ``path`` (same errno, so the same subclass:
+    PermissionError, IsADirectoryError, ...)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
     try:
-        yield Path(tmp)
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a parent is a file, or not writable
+        raise _about(path, exc, f"cannot create the folder {exc.filename}: {exc.strerror}") from exc
+    try:
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _about(path, exc) from exc
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
+    except OSError as exc:
+        if isinstance(exc.filename, str | bytes) and Path(os.fsdecode(exc.filename)) not in (tmp, path):
+            raise  # about another file the block used: its own name is the right one
+        raise _about(path, exc) from exc
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _about(path: Path, exc: OSError, reason: str | None = None) -> OSError:
+    """``exc`` naming ``path``; OSError(errno, ...) picks the subclass of the errno."""
+    return OSError(exc.errno, reason or exc.strerror or str(exc), str(path))
 
 
 def _umask() -> int:

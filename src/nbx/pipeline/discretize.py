@@ -20,4 +20,8 @@ def discretize(params: config.Params, name: str) -> None:
     for ds in available(name):
         table = load_table(name, ds)
         test, _ = load_plan(name, ds)
-        write_npz(layout.fold_codes(name, ds), **fold_codes(table, test, exp.discretizer, exp.impute))
+        try:
+            codes = fold_codes(table, test, exp.discretizer, exp.impute)
+        except ValueError as exc:  # the discretizer cannot take this data set (kind none on numeric columns)
+            raise params.error(("experiments", name, "discretizer"), f"data set {ds}: {exc}") from exc
+        write_npz(layout.fold_codes(name, ds), **codes)

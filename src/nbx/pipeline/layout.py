@@ -4,8 +4,9 @@ Per experiment (each one a DVC output, so changing one experiment never invalida
 ``data/prepared/<exp>/`` tables, ``data/splits/<exp>/`` resampling plans, ``data/folds/<exp>/`` per-split
 codes, ``data/predictions/<exp>/<learner>/`` test-set probabilities, ``data/results/<exp>.*`` per-split and
 per-data-set accuracy, ``data/analysis/<exp>.json`` synthetic checks, ``metrics/<exp>/<learner>.json``
-summaries, ``reports/<exp>.md``. Not versioned: ``data/raw/`` (the download cache, verified by sha256) and
-``data/timings/`` (wall-clock times of this machine's last run).
+summaries, ``reports/<exp>.md``. Not versioned: ``data/raw/`` (the download cache, verified by sha256),
+``data/timings/`` (wall-clock times of this machine's last run) and ``data/resume/`` (the data sets an interrupted
+train cell finished, see :mod:`nbx.pipeline.train`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ PREDICTIONS = DATA / "predictions"
 RESULTS = DATA / "results"
 ANALYSIS = DATA / "analysis"
 TIMINGS = DATA / "timings"
+RESUME = DATA / "resume"
 CODE = DATA / "code"
 PARAMS = DATA / "params"
 LOCAL = DATA / "local"
@@ -57,6 +59,10 @@ def fit_info(experiment: str, learner: str) -> Path:
 
 def timings(experiment: str, learner: str) -> Path:
     return TIMINGS / experiment / f"{learner}.json"
+
+
+def resume(experiment: str, learner: str) -> Path:
+    return RESUME / experiment / learner
 
 
 def results(experiment: str, suffix: str = "csv") -> Path:

@@ -1,13 +1,15 @@
 """What every script in stages/ does: parse its arguments (with a --help that lists the valid experiments and
-learners), read params.yaml, run one stage function, and print a user's error as one line."""
+learners), read params.yaml, run one stage function, and report any error as one line naming the stage and its
+arguments, ``train ting2003/blnbt3: data set splice, split 3: ValueError: ...`` (exit 1; Ctrl-C: ``...:
+interrupted``, exit 130; ``NBX_DEBUG=1`` adds the traceback, :func:`nbx.core.errors.run_reported`)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from pathlib import Path
 
-from nbx.core.errors import NbxError
+from nbx.core.errors import NbxError, run_reported
 from nbx.pipeline import config
 
 
@@ -19,24 +21,45 @@ def _choices(params, arg: str, experiment: str | None) -> str:
     return ", ".join(params["learners"])
 
 
-def run_stage(stage, description: str, args: tuple[str, ...] = ("experiment",)) -> None:
-    """Call ``stage(params, *args)``; errors the user can fix exit with one line (NBX_DEBUG=1: traceback)."""
-    try:
-        params = config.load_params()
-    except NbxError as exc:
-        params = None
-        load_error = exc
-    parser = argparse.ArgumentParser(prog=f"python {sys.argv[0]}", description=description)
-    given = sys.argv[1:]
-    for _i, arg in enumerate(args):
-        valid = _choices(params, arg, given[0] if given else None) if params else "(params.yaml unreadable)"
-        parser.add_argument(arg, help=f"one of: {valid}")
-    values = vars(parser.parse_args())
-    try:
-        if params is None:
+class _Parser(argparse.ArgumentParser):
+    """A wrong command line is one line too (argparse prints the usage and exits 2)."""
+
+    def error(self, message):
+        raise NbxError(f"{message} (see `{self.prog} --help`)")
+
+
+def run_stage(stage, description: str, args: tuple[str, ...] = ("experiment",), argv: list[str] | None = None):
+    """Exit with :func:`main`'s code."""
+    sys.exit(main(stage, description, args, argv))
+
+
+def main(stage, description: str, args: tuple[str, ...] = ("experiment",), argv: list[str] | None = None) -> int:
+    """Call ``stage(params, *args)`` with the arguments of ``argv`` (default ``sys.argv``: the script, then one
+    value per name of ``args``); return the exit code: 0, 1 after one line naming the stage (the script's name)
+    and its arguments, 130 after Ctrl-C."""
+    script, *given = sys.argv if argv is None else argv
+    name = Path(script).stem
+    params, values, load_error = None, {}, None
+
+    def parse():
+        nonlocal params, load_error
+        try:
+            params = config.load_params()
+        except NbxError as exc:  # reported after --help had its chance
+            load_error = exc
+        parser = _Parser(prog=f"python {script}", description=description)
+        for arg in args:
+            valid = _choices(params, arg, given[0] if given else None) if params else "(params.yaml unreadable)"
+            parser.add_argument(arg, help=f"one of: {valid}")
+        values.update(vars(parser.parse_args(given)))
+
+    if code := run_reported(parse, name, f"{name}: interrupted"):
+        return code
+    label = " ".join([name, "/".join(values[a] for a in args)]).strip()
+
+    def run():
+        if load_error is not None:
             raise load_error
         stage(params, *(values[a] for a in args))
-    except NbxError as exc:
-        if os.environ.get("NBX_DEBUG"):
-            raise
-        sys.exit(f"error: {exc}")
+
+    return run_reported(run, label, f"{label}: interrupted")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +36,12 @@ BACKENDS = ("loky", "dask", "ray")
 
 
 class TrainError(NbxError, RuntimeError):
-    """A learner failed on one split; the message names the data set and split (one line)."""
+    """A learner failed on one split; the message names the data set and split (one line), as do the attributes
+    ``dataset``, ``split`` and ``cause`` (``Type: message`` of the learner's exception)."""
+
+    def __init__(self, message: str, dataset: str | None = None, split: int | None = None, cause: str = ""):
+        super().__init__(message)
+        self.dataset, self.split, self.cause = dataset, split, cause
 
 
 @dataclass
@@ -177,11 +183,12 @@ def _parallel_backend(name: str):
             yield
 
 
-def _run(fn, task: tuple, where: str):
+def _run(fn, task: tuple, experiment: str, dataset: str, split: int):
     try:
         return fn(*task)
     except Exception as exc:  # re-raised as one line naming the data set and split
-        raise TrainError(f"{where}: {type(exc).__name__}: {exc}") from exc
+        cause = f"{type(exc).__name__}: {exc}"
+        raise TrainError(f"{experiment}/{dataset} split {split}: {cause}", dataset, split, cause) from exc
 
 
 def parallel_map(fn, args: list[tuple]) -> list:
@@ -240,7 +247,7 @@ def run_datasets(
     def task(i):
         ds, s = tasks[i]
         model = _seeded(clone(bases[ds]), dataset_seed(seed, experiment, ds, seed_name, str(s)))
-        return (fit_predict, (model,) + data[ds].task(s), f"{experiment}/{ds} split {s}")
+        return (fit_predict, (model,) + data[ds].task(s), experiment, ds, s)
 
     results: dict[str, list] = {ds: [] for ds in data}
     pending = list(data)  # data sets not yet yielded, in order
@@ -269,8 +276,13 @@ def run_datasets(
             outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
                 joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks))
             )
-            for j, out in enumerate(outputs, start=i):
-                yield from collect(j, out)
+            try:
+                for j, out in enumerate(outputs, start=i):
+                    yield from collect(j, out)
+            finally:  # after an error or Ctrl-C, joblib warns that it dropped the tasks left: noise under the one line
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", ".*You could benefit from adjusting the input task iterator")
+                    outputs.close()
 
 
 def _assemble(data: SplitData, results: list) -> SplitPredictions:
