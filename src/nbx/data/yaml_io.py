@@ -75,6 +75,14 @@ def key_lines(node, prefix: tuple = ()) -> dict[tuple, int]:
     return out
 
 
+def located(path, lines: dict[tuple, int], keys: tuple) -> str:
+    """``file:LINE`` of a key path: the line of the deepest key of it that exists (``file`` when none does)."""
+    for n in range(len(keys), 0, -1):
+        if keys[:n] in lines:
+            return f"{path}:{lines[keys[:n]]}"
+    return str(path)
+
+
 def unknown_key(key, known, of: str) -> str:
     """``key 'refrence' is not a known key of experiments.kang2006; did you mean reference?``: the message of
     every closed mapping, params.yaml's and the catalogues'."""

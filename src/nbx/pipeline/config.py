@@ -21,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from nbx.core.errors import NbxError, did_you_mean
-from nbx.data.yaml_io import key_lines, load_yaml, unknown_key, yaml_error_at
+from nbx.data.yaml_io import key_lines, load_yaml, located, unknown_key, yaml_error_at
 from nbx.protocol.spec import IMPUTE, ProtocolError
 from nbx.protocol.spec import check_protocol as check_protocol_block
 
@@ -44,10 +44,7 @@ class Params(dict):
 
     def at(self, *keys) -> str:
         """``params.yaml:LINE`` of a key path (the line of the deepest key that exists; no line when none does)."""
-        for n in range(len(keys), 0, -1):
-            if keys[:n] in self._lines:
-                return f"{self.path}:{self._lines[keys[:n]]}"
-        return str(self.path)
+        return located(self.path, self._lines, keys)
 
     def where(self, *keys) -> str:
         """``params.yaml:LINE: a.b.c`` for a key path."""
@@ -58,7 +55,9 @@ class Params(dict):
 
     def unknown_key(self, keys: tuple, known, of: str = "") -> ConfigError:
         """``params.yaml:LINE: key 'k' is not a known key of a.b; did you mean ...?`` for the key path a.b.k."""
-        return ConfigError(f"{self.at(*keys)}: {unknown_key(keys[-1], known, of or '.'.join(map(str, keys[:-1])) or 'the top level')}")
+        return ConfigError(
+            f"{self.at(*keys)}: {unknown_key(keys[-1], known, of or '.'.join(map(str, keys[:-1])) or 'the top level')}"
+        )
 
     def closed(self, keys: tuple, block: dict, known) -> None:
         """The first key of ``block`` (at ``keys``) that is not in ``known`` is an error."""
