@@ -6,7 +6,9 @@ edits the committed params.yaml; LINE is found from the edited text, so the test
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +18,7 @@ import yaml
 
 from nbx.core.errors import NbxError
 from nbx.data.yaml_io import UniqueKeyLoader
-from nbx.pipeline import config
+from nbx.pipeline import analyse, config
 from nbx.pipeline.params_digest import params_digest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -158,6 +160,20 @@ CASES = [
         "  wang2066: {}",
         "wang2066",
         "key 'wang2066' is not a known key of analyses; did you mean wang2006, kang2006?",
+    ),
+    (
+        "unknown option of a synthetic check",
+        "xor_seeds: 20",
+        "xor_seed: 20",
+        "xor_seed:",
+        "key 'xor_seed' is not a known key of analyses.wiering2003; did you mean xor_seeds, xor_passes, parity_seeds?",
+    ),
+    (
+        "option of an experiment without synthetic checks",
+        "  wang2006: {}",
+        "  wang2006: {sizes: [300]}",
+        "wang2006: {sizes",
+        "key 'sizes' is not a known key of analyses.wang2006; it takes no keys",
     ),
     (
         "misspelled pipeline key of a learner",
@@ -421,6 +437,15 @@ def test_every_stage_and_the_nbx_command_stop_with_the_same_line(tmp_path, case)
     line = _expected(text, at, message)
     assert _run(tmp_path, str(REPO / "stages" / "split.py"), "kang2006") == (1, "", f"error: {line}\n")
     assert _run(tmp_path, "-m", "nbx.cli", "learners") == (1, "", f"nbx: error: {line}\n")
+
+
+@pytest.mark.parametrize(
+    "module", [m for n in yaml.safe_load(PARAMS)["experiments"] if (m := analyse.checks_module(n))]
+)
+def test_the_options_of_a_synthetic_check_are_the_keys_its_run_reads(module):
+    """``OPTIONS`` (what params.yaml's analyses block may hold) lists exactly the keys the module reads."""
+    checks = importlib.import_module(module)
+    assert set(checks.OPTIONS) == set(re.findall(r'block\.get\("(\w+)"', Path(checks.__file__).read_text()))
 
 
 def test_the_committed_params_load_as_plain_yaml_does():

@@ -86,4 +86,4 @@ def located(path, lines: dict[tuple, int], keys: tuple) -> str:
 def unknown_key(key, known, of: str) -> str:
     """``key 'refrence' is not a known key of experiments.kang2006; did you mean reference?``: the message of
     every closed mapping, params.yaml's and the catalogues'."""
-    return f"key {key!r} is not a known key of {of}{did_you_mean(key, known)}"
+    return f"key {key!r} is not a known key of {of}{did_you_mean(key, known) if known else '; it takes no keys'}"
