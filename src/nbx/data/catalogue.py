@@ -77,6 +77,7 @@ def _one_of(options):
 
 _TEXT = (lambda v: isinstance(v, str)), "a string"
 _NAMES = _list_of(_scalar, "names")
+_MARKERS = _list_of(_scalar, "markers")
 _MAPPING = (lambda v: isinstance(v, dict)), "a mapping"
 FIELDS = {  # an entry's keys (see the module docstring)
     "title": _TEXT,
@@ -84,7 +85,7 @@ FIELDS = {  # an entry's keys (see the module docstring)
     "format": _one_of(FORMATS),
     "header_lines": _ints(0),
     "columns": _TEXT,
-    "missing": ((lambda v: _scalar(v) or _NAMES[0](v)), "a marker or a list of markers"),
+    "missing": ((lambda v: _scalar(v) or _MARKERS[0](v)), "a marker or a list of markers"),
     "rows": _ints(1),
     "attributes": _ints(1),
     "classes": _ints(1),
@@ -98,7 +99,7 @@ FIELDS = {  # an entry's keys (see the module docstring)
     "names": _NAMES,
     "notes": _TEXT,
     "papers": _list_of(lambda v: isinstance(v, str), "experiment names"),
-    "class": ((lambda v: _scalar(v)), "a column name"),
+    "class": (_scalar, "a column name"),
 }
 FILE_FIELDS = {
     "path": _TEXT,
@@ -110,7 +111,6 @@ FILE_FIELDS = {
     "origin": _MAPPING,
 }
 ORIGIN_FIELDS = {"path": _TEXT, "compression": _one_of(COMPRESSIONS)}
-# a generator block: ``name`` (a key of nbx.data.synthetic.GENERATORS) and that function's arguments
 INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator", "class_column")
 MISSING = ["?"]
 LOCAL_MISSING = ["?", "", "NA"]  # a local file's default: also what spreadsheets, pandas and R write
