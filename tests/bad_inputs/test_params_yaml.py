@@ -20,6 +20,7 @@ from nbx.core.errors import NbxError
 from nbx.data.yaml_io import UniqueKeyLoader
 from nbx.pipeline import analyse, config
 from nbx.pipeline.params_digest import params_digest
+from nbx.pipeline.prepare import prepare
 
 REPO = Path(__file__).resolve().parents[2]
 PARAMS = (REPO / "params.yaml").read_text()
@@ -125,13 +126,6 @@ CASES = [
         "      fold: 10\n",
         "      fold: 10",
         "key 'fold' is not a known key of experiments.kang2006.protocol (kind 'cv'); did you mean folds?",
-    ),
-    (
-        "unknown data set in folds_by_dataset",
-        "{chess: 3,",
-        "{chesss: 3,",
-        "chesss",
-        "key 'chesss' is not a known key of experiments.kang2006.protocol.folds_by_dataset; did you mean chess?",
     ),
     (
         "unknown discretizer option",
@@ -269,8 +263,8 @@ CASES = [
         "columns: {hbayes_nb: hbayes_nb_err,",
         "columns: {hbayes_nbb: hbayes_nb_err,",
         "hbayes_nbb",
-        "experiments.kang2006.published.0.columns.hbayes_nbb: 'hbayes_nbb' is not one of the experiment's learners; "
-        "did you mean hbayes_nb, hbayes_tan, hbayes_tan_cmi?",
+        "experiments.kang2006.published.0.columns.hbayes_nbb: unknown learner 'hbayes_nbb'; did you mean hbayes_nb, "
+        "hbayes_tan, hbayes_tan_cmi?",
     ),
     (
         "hyperparameter of the wrong type",
@@ -397,6 +391,22 @@ def _first_error(tmp_path: Path, monkeypatch, text: str) -> str:
 def test_every_mistake_is_one_exact_line_at_its_key(tmp_path, monkeypatch, old, new, at, message):
     text = _edit(old, new)
     assert _first_error(tmp_path, monkeypatch, text) == _expected(text, at, message)
+
+
+def test_an_unknown_data_set_in_folds_by_dataset_stops_prepare_before_reading_data(tmp_path, monkeypatch):
+    """``folds_by_dataset`` names data sets of the catalogue, which the prepare stage reads first (an experiment
+    may list fewer data sets than its protocol names, e.g. a quick run on one)."""
+    text = _edit("{chess: 3,", "{chesss: 3,")
+    (tmp_path / "params.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(NbxError) as err:
+        prepare(config.load_params(), "kang2006")
+    line = _line(text, "chesss")
+    assert str(err.value) == (
+        f"params.yaml:{line}: experiments.kang2006.protocol.folds_by_dataset.chesss: unknown data set 'chesss'; "
+        "did you mean chess?"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]
 
 
 def _run(cwd: Path, *args: str) -> tuple[int, str, str]:

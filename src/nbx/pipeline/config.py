@@ -164,11 +164,10 @@ def protocol_error(params: Params, name: str, exc: ProtocolError) -> ConfigError
     return params.error(keys, exc.message)
 
 
-def check_protocol(params: Params, name: str, protocol, datasets) -> dict:
-    """The resampling protocol block, checked by :func:`nbx.protocol.spec.check_protocol`;
-    ``folds_by_dataset`` names the experiment's data sets (catalogue ids)."""
+def check_protocol(params: Params, name: str, protocol) -> dict:
+    """The resampling protocol block, checked by :func:`nbx.protocol.spec.check_protocol`."""
     try:
-        return check_protocol_block(protocol, datasets)
+        return check_protocol_block(protocol)
     except ProtocolError as exc:
         raise protocol_error(params, name, exc) from None
 
@@ -225,11 +224,11 @@ def experiment(params: Params, name: str) -> Experiment:
         name,
         title,
         {str(k): str(v) for k, v in datasets.items()},
-        check_protocol(params, name, block["protocol"], list(datasets.values())),
+        check_protocol(params, name, block["protocol"]),
         discretizer,
         impute,
         list(learners),
-        check_published(params, name, learners),
+        check_published(params, name),
         reference,
         check_limited(params, name, learners, reference),
     )
@@ -246,7 +245,7 @@ def _names(params: Params, keys: tuple, names: list, what: str) -> None:
         first[item] = i
 
 
-def check_published(params: Params, name: str, learners: list[str]) -> list[dict]:
+def check_published(params: Params, name: str) -> list[dict]:
     """The experiment's ``published`` list: ``{table: FILE.csv, metric: NAME, columns: {learner: column}}`` per
     table of the paper (:func:`nbx.report.published.published_accuracy` reads them and checks ``metric``)."""
     specs = params["experiments"][name].get("published") or []
@@ -263,11 +262,11 @@ def check_published(params: Params, name: str, learners: list[str]) -> list[dict
         columns = spec.get("columns") or {}
         if not isinstance(columns, dict):
             raise params.error(keys + (i, "columns"), f"{columns!r} must be a mapping learner -> column")
-        for learner, column in columns.items():
-            if learner not in learners:
+        for learner, column in columns.items():  # a learner the experiment does not run has no numbers beside it
+            if learner not in params["learners"]:
                 raise params.error(
                     keys + (i, "columns", learner),
-                    f"{learner!r} is not one of the experiment's learners{did_you_mean(learner, learners)}",
+                    f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}",
                 )
             if not isinstance(column, str):
                 raise params.error(keys + (i, "columns", learner), f"{column!r} must be a column name")

@@ -34,9 +34,9 @@ def _int(keys: tuple, value, low: int) -> int:
     return value
 
 
-def check_protocol(protocol, datasets=None) -> dict:
+def check_protocol(protocol) -> dict:
     """``protocol`` itself when every key is known for its kind (:data:`KEYS`) and every value has the right type
-    and range; ``datasets``, when given, are the data sets ``folds_by_dataset`` may name."""
+    and range (the data sets ``folds_by_dataset`` names are checked against the catalogue by the prepare stage)."""
     if not isinstance(protocol, dict):
         raise ProtocolError((), f"{protocol!r} must be a mapping with a 'kind'")
     kind = protocol.get("kind")
@@ -56,9 +56,6 @@ def check_protocol(protocol, datasets=None) -> dict:
         if not isinstance(by_ds, dict):
             raise ProtocolError(("folds_by_dataset",), "must be a mapping data set -> folds")
         for ds, k in by_ds.items():
-            if datasets is not None and ds not in datasets:
-                message = f"{ds!r} is not one of the experiment's data sets{did_you_mean(ds, datasets)}"
-                raise ProtocolError(("folds_by_dataset", ds), message, tuple(datasets))
             _int(("folds_by_dataset", ds), k, 2)
     else:
         fraction = protocol.get("test_fraction", 0.5)
