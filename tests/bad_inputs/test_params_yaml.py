@@ -259,12 +259,11 @@ CASES = [
         "analyses.wang2006: 'none' must be a mapping ({} for none)",
     ),
     (
-        "published column of an unknown learner",
+        "published column not a name",
         "columns: {hbayes_nb: hbayes_nb_err,",
-        "columns: {hbayes_nbb: hbayes_nb_err,",
-        "hbayes_nbb",
-        "experiments.kang2006.published.0.columns.hbayes_nbb: unknown learner 'hbayes_nbb'; did you mean hbayes_nb, "
-        "hbayes_tan, hbayes_tan_cmi?",
+        "columns: {hbayes_nb: [hbayes_nb_err],",
+        "columns: {hbayes_nb: [",
+        "experiments.kang2006.published.0.columns.hbayes_nb: ['hbayes_nb_err'] must be a column name",
     ),
     (
         "hyperparameter of the wrong type",
