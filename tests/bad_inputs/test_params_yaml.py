@@ -280,6 +280,13 @@ CASES = [
         "all_classes: yes",
         "learners.nb_kang.all_classes: 'yes please' must be true or false",
     ),
+    (
+        "learner listed twice",
+        "    learners: [hbayes_nb, hbayes_tan,",
+        "    learners: [hbayes_nb, hbayes_nb,",
+        "learners: [hbayes_nb, hbayes_nb,",
+        "experiments.kang2006.learners.1: learner 'hbayes_nb' is listed twice (also item 0)",
+    ),
     # ------------------------------------------------------------------------------------- out of range
     ("negative seed", "seed: 2026", "seed: -1", "seed:", "seed: -1 must be a non-negative integer"),
     (

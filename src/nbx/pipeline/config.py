@@ -7,10 +7,10 @@ where a name is unknown. Every mapping is closed: the keys this module reads are
 :mod:`nbx.protocol.spec`, a learner block's in :mod:`nbx.pipeline.learners`), an unknown key is
 ``params.yaml:141: key 'refrence' is not a known key of experiments.kang2006; did you mean reference?``, and a key
 written twice is refused by the loader (:mod:`nbx.data.yaml_io`). :func:`load_params` checks everything but the
-learner blocks (building those imports their models; the params stage builds them all) and the discretizer
-options (checked by the params stage with the discretizer classes). Data-set names are checked against the
-catalogue by the prepare stage (:mod:`nbx.data.catalogue`), so this module does not import it (train cells
-depend on this file).
+learner blocks, the discretizer options and the options of the synthetic checks: the params stage checks those
+with the classes and modules that read them, which a train cell must not import. Data-set names are checked
+against the catalogue by the prepare stage (:mod:`nbx.data.catalogue`), so this module does not import it
+(train cells depend on this file).
 """
 
 from __future__ import annotations
