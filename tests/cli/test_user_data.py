@@ -109,7 +109,9 @@ def test_count_check_of_a_local_entry_says_to_rerun_add_data(repo):
 def test_columns_needed_without_a_header_and_catalogue_errors_name_file_and_line(repo):
     with pytest.raises(CatalogueError, match=r"cat\.yaml:2: data set 'mine': needs 'columns'"):
         _catalogue(repo, "    source: local\n    files: [{path: data/local/mine.csv}]\n")
-    with pytest.raises(CatalogueError, match=r"cat\.yaml:2: data set 'mine': invalid literal"):
+    with pytest.raises(
+        CatalogueError, match=r"^\S*cat\.yaml:\d+: datasets\.mine\.rows: 'many' must be an integer >= 1$"
+    ):
         _catalogue(repo, LOCAL + "    rows: many\n")
 
 

@@ -82,7 +82,7 @@ def test_catalogue_errors_name_the_problem(tmp_path):
     with pytest.raises(CatalogueError, match="unknown data set 'iriss'.*did you mean iris"):
         get_entry(cat, "iriss")
     bad = tmp_path / "mine.yaml"
-    bad.write_text("datasets:\n  mine:\n    files: [{path: a.csv, sha256: ab}]\n    columns: nnx\n")
+    bad.write_text(f"datasets:\n  mine:\n    files: [{{path: a.csv, sha256: {'a' * 64}}}]\n    columns: nnx\n")
     with pytest.raises(CatalogueError, match="'mine'.*exactly one y"):
         load_catalogue([bad])
     bad.write_text("datasets:\n  mine:\n    base: nothere\n")

@@ -50,7 +50,7 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
         ("experiments", "kang2006", "protocol", "fold"),
         10,
         "experiment",
-        "experiments.kang2006.protocol.fold: unknown key for kind 'cv'; did you mean folds",
+        "key 'fold' is not a known key of experiments.kang2006.protocol (kind 'cv'); did you mean folds?",
     ),
     (
         ("experiments", "kang2006", "protocol", "stratified"),
@@ -104,7 +104,7 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
         ("experiments", "benchmark", "limited", "max_row"),
         10,
         "experiment",
-        "experiments.benchmark.limited.max_row: unknown key; did you mean max_rows",
+        "key 'max_row' is not a known key of experiments.benchmark.limited; did you mean max_rows?",
     ),
     (("seed",), -5, "load", "seed: -5 must be a non-negative integer"),
     (("seed",), "2026", "load", "seed: '2026' must be a non-negative integer"),
@@ -118,7 +118,7 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
         ("learners", "nb_kang", "alpah"),
         1,
         "learner",
-        "learners.nb_kang.alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?",
+        "key 'alpah' is not a known key of learners.nb_kang (NaiveBayes); did you mean alpha?",
     ),
     (("learners", "lr_kang", "input"), "codes", "learner", "learners.lr_kang.input: 'codes' must be one of"),
     (

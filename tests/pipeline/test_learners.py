@@ -64,7 +64,7 @@ MISTAKES = [
     ),
     (
         "bad: {class: NaiveBayes, alpah: 1}",
-        "params.yaml:8: learners.bad.alpah: NaiveBayes has no parameter 'alpah'; did you mean alpha?",
+        "params.yaml:8: key 'alpah' is not a known key of learners.bad (NaiveBayes); did you mean alpha?",
     ),
     (
         "bad: {class: AdaBoostM1, n_estimators: ten}",

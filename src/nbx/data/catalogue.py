@@ -31,43 +31,86 @@ over the built-in ones. Entry fields:
                  set split over files of different formats (Ting & Zheng's solar flare: ARFF + text).
 ``generator``    ``{name, rows, seed, ...}`` for synthetic domains (see :mod:`nbx.data.synthetic`).
 ``names``        optional attribute names (one per attribute, in order).
+
+Every mapping of a catalogue file is closed (:data:`FIELDS`, :data:`FILE_FIELDS`, :data:`ORIGIN_FIELDS`, a
+generator's arguments; ``papers`` and ``notes`` are for readers): :func:`check_document` stops at an unknown key
+(``cat.yaml:12: key 'titel' is not a known key of datasets.mine; did you mean title?``) or a value of the wrong
+type or range, with the file and line of the key, and the loader refuses a key written twice.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import yaml
 
 from nbx.core.errors import NbxError
-from nbx.data.yaml_io import load_yaml, yaml_error_at
+from nbx.data.synthetic import GENERATORS
+from nbx.data.yaml_io import key_lines, load_yaml, located, unknown_key, yaml_error_at
 
 BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
 FORMATS = ("csv", "whitespace", "arff")
-FIELDS = {
-    "title",
-    "files",
-    "format",
-    "header_lines",
-    "columns",
-    "missing",
-    "rows",
-    "attributes",
-    "classes",
-    "source",
-    "reason",
-    "base",
-    "join",
-    "class_map",
-    "class_bins",
-    "generator",
-    "names",
-    "notes",
-    "papers",
-    "class",
+COMPRESSIONS = ("Z",)  # how the archive stores a file (nbx.data.fetch unpacks it)
+
+
+# ------------------------------------------------------------------------------------------------ the schema
+# Every mapping of a catalogue file is closed: the keys below, each with what its value must be (a test and
+# the words for it), checked with the key's line before any entry is built.
+def _scalar(v) -> bool:
+    return isinstance(v, (str, int, float)) and not isinstance(v, bool)
+
+
+def _ints(low: int):
+    return (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low), f"an integer >= {low}"
+
+
+def _list_of(test, words: str):
+    return (lambda v: isinstance(v, list) and all(map(test, v))), f"a list of {words}"
+
+
+def _one_of(options):
+    return (lambda v: v in options), f"one of {', '.join(options)}"
+
+
+_TEXT = (lambda v: isinstance(v, str)), "a string"
+_NAMES = _list_of(_scalar, "names")
+_MARKERS = _list_of(_scalar, "markers")
+_MAPPING = (lambda v: isinstance(v, dict)), "a mapping"
+FIELDS = {  # an entry's keys (see the module docstring)
+    "title": _TEXT,
+    "files": ((lambda v: isinstance(v, list) and len(v) > 0), "a non-empty list of {path, sha256} mappings"),
+    "format": _one_of(FORMATS),
+    "header_lines": _ints(0),
+    "columns": _TEXT,
+    "missing": ((lambda v: _scalar(v) or _MARKERS[0](v)), "a marker or a list of markers"),
+    "rows": _ints(1),
+    "attributes": _ints(1),
+    "classes": _ints(1),
+    "source": _one_of(SOURCES),
+    "reason": _TEXT,
+    "base": _TEXT,
+    "join": _list_of(lambda v: isinstance(v, str), "entry names"),
+    "class_map": ((lambda v: isinstance(v, dict) and all(map(_scalar, [*v, *v.values()]))), "a mapping label -> label"),
+    "class_bins": _list_of(lambda v: _scalar(v) and not isinstance(v, str), "numbers"),
+    "generator": _MAPPING,
+    "names": _NAMES,
+    "notes": _TEXT,
+    "papers": _list_of(lambda v: isinstance(v, str), "experiment names"),
+    "class": (_scalar, "a column name"),
 }
+FILE_FIELDS = {
+    "path": _TEXT,
+    "sha256": (
+        (lambda v: v is None or (isinstance(v, str) and len(v) == 64 and not v.strip("0123456789abcdefABCDEF"))),
+        "64 hexadecimal digits",
+    ),
+    "local": ((lambda v: isinstance(v, bool)), "true or false"),
+    "origin": _MAPPING,
+}
+ORIGIN_FIELDS = {"path": _TEXT, "compression": _one_of(COMPRESSIONS)}
 INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator", "class_column")
 MISSING = ["?"]
 LOCAL_MISSING = ["?", "", "NA"]  # a local file's default: also what spreadsheets, pandas and R write
@@ -155,9 +198,6 @@ def _build_join(name: str, raw: dict, built: dict[str, Entry]) -> Entry:
 
 
 def _build(name: str, raw: dict, entries: dict, out_entries: dict[str, Entry]) -> Entry:
-    unknown = set(raw) - FIELDS
-    if unknown:
-        raise CatalogueError(f"data set {name!r}: unknown field(s) {sorted(unknown)}")
     merged = dict(raw)
     if "base" in raw:
         base_name = raw["base"]
@@ -219,12 +259,45 @@ def _validate(e: Entry) -> None:
         raise CatalogueError(f"data set {e.name!r}: columns {e.columns!r} must use n/c/y/x/s with exactly one y")
 
 
-def _entry_lines(node) -> dict[str, int]:
-    """Line (1-based) of each entry under ``datasets:`` (the document's node tree), for error messages."""
-    for key, value in node.value if isinstance(node, yaml.MappingNode) else []:
-        if key.value == "datasets" and isinstance(value, yaml.MappingNode):
-            return {k.value: k.start_mark.line + 1 for k, _ in value.value}
-    return {}
+def check_document(doc, path, lines: dict[tuple, int]) -> None:
+    """Every key of a catalogue file's document known and every value of the type :data:`FIELDS` (and
+    :data:`FILE_FIELDS`, :data:`ORIGIN_FIELDS`, a generator's arguments) says, else a :class:`CatalogueError`
+    ``file:line: ...`` at the key (``lines``: :func:`nbx.data.yaml_io.key_lines` of the file)."""
+
+    def closed(keys: tuple, block: dict, known) -> None:
+        for key in block:
+            if key not in known:
+                at = located(path, lines, keys + (key,))
+                raise CatalogueError(f"{at}: {unknown_key(key, known, '.'.join(map(str, keys)) or 'the top level')}")
+
+    def typed(keys: tuple, value, rule) -> None:
+        test, words = rule
+        if not test(value):
+            raise CatalogueError(f"{located(path, lines, keys)}: {'.'.join(map(str, keys))}: {value!r} must be {words}")
+
+    def fields(keys: tuple, block, rules: dict) -> None:
+        typed(keys, block, _MAPPING)
+        closed(keys, block, rules)
+        for key, value in block.items():
+            typed(keys + (key,), value, rules[key])
+
+    if isinstance(doc, dict):
+        closed((), doc, ("datasets",))
+    if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
+        raise CatalogueError(f"catalogue {path}: expected a top-level 'datasets' mapping")
+    for name, entry in doc["datasets"].items():
+        keys = ("datasets", name)
+        fields(keys, entry, FIELDS)
+        for i, spec in enumerate(entry.get("files", [])):
+            fields(keys + ("files", i), spec, FILE_FIELDS)
+            if "origin" in spec:
+                fields(keys + ("files", i, "origin"), spec["origin"], ORIGIN_FIELDS)
+        if "generator" in entry:
+            generator = entry["generator"]
+            typed(keys + ("generator", "name"), generator.get("name"), _one_of(GENERATORS))
+            closed(
+                keys + ("generator",), generator, ["name", *inspect.signature(GENERATORS[generator["name"]]).parameters]
+            )
 
 
 def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
@@ -235,17 +308,14 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
     for path in [BUILTIN, *extra]:
         try:
             doc, node = load_yaml(Path(path).read_text())
-            lines = _entry_lines(node)
+            lines = key_lines(node)
         except OSError as exc:
             raise CatalogueError(f"cannot read catalogue {path}: {exc.strerror}") from None
         except yaml.YAMLError as exc:
             raise CatalogueError(yaml_error_at(path, exc)) from None
-        if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
-            raise CatalogueError(f"catalogue {path}: expected a top-level 'datasets' mapping")
+        check_document(doc, path, lines)
         for name, entry in doc["datasets"].items():
-            where[str(name)] = f"{path}:{lines.get(str(name), '?')}"
-            if not isinstance(entry, dict):
-                raise CatalogueError(f"{where[str(name)]}: entry {name!r} is not a mapping")
+            where[str(name)] = located(path, lines, ("datasets", name))
             raw[str(name)] = entry
     for name, entry in raw.items():
         for ref in ([entry["base"]] if "base" in entry else []) + list(entry.get("join", [])):
@@ -264,8 +334,6 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
                     out[name] = _build(name, pending.pop(name), entries, out)
                 except CatalogueError as exc:
                     raise CatalogueError(f"{where[name]}: {exc}") from None
-                except (TypeError, ValueError) as exc:  # e.g. rows: many
-                    raise CatalogueError(f"{where[name]}: data set {name!r}: {exc}") from None
                 entries[name] = {k: getattr(out[name], k) for k in INHERITED}
                 progressed = True
         if not progressed:

@@ -2,8 +2,15 @@
 
 Every error a user can cause here is a :class:`ConfigError` whose message is one line of the form
 ``params.yaml:57: experiments.kang2006.protocol.folds: 'ten' must be an integer >= 2``, with a did-you-mean
-where a name is unknown. Data-set names are checked against the catalogue by the prepare stage
-(:mod:`nbx.data.catalogue`), so this module does not import it (train cells depend on this file).
+where a name is unknown. Every mapping is closed: the keys this module reads are listed here (:data:`TOP_KEYS`,
+:data:`DATA_KEYS`, :data:`EXPERIMENT_KEYS`, :data:`PUBLISHED_KEYS`, :data:`LIMITS`; the protocol's in
+:mod:`nbx.protocol.spec`, a learner block's in :mod:`nbx.pipeline.learners`), an unknown key is
+``params.yaml:141: key 'refrence' is not a known key of experiments.kang2006; did you mean reference?``, and a key
+written twice is refused by the loader (:mod:`nbx.data.yaml_io`). :func:`load_params` checks everything but the
+learner blocks, the discretizer options and the options of the synthetic checks: the params stage checks those
+with the classes and modules that read them, which a train cell must not import. Data-set names are checked
+against the catalogue by the prepare stage (:mod:`nbx.data.catalogue`), so this module does not import it
+(train cells depend on this file).
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ from pathlib import Path
 import yaml
 
 from nbx.core.errors import NbxError, did_you_mean
-from nbx.data.yaml_io import load_yaml, yaml_error_at
+from nbx.data.yaml_io import key_lines, load_yaml, located, unknown_key, yaml_error_at
 from nbx.protocol.spec import IMPUTE, ProtocolError
 from nbx.protocol.spec import check_protocol as check_protocol_block
 
 PARAMS_FILE = Path("params.yaml")
+TOP_KEYS = ("seed", "data", "experiments", "learners", "analyses")
+DATA_KEYS = ("catalogues",)
 
 
 class ConfigError(NbxError, ValueError):
@@ -33,42 +42,43 @@ class Params(dict):
         self.path = Path(path)
         self._lines = lines
 
+    def at(self, *keys) -> str:
+        """``params.yaml:LINE`` of a key path (the line of the deepest key that exists; no line when none does)."""
+        return located(self.path, self._lines, keys)
+
     def where(self, *keys) -> str:
-        """``params.yaml:LINE: a.b.c`` for a key path (the line of the deepest key that exists)."""
-        for n in range(len(keys), 0, -1):
-            if keys[:n] in self._lines:
-                return f"{self.path}:{self._lines[keys[:n]]}: {'.'.join(map(str, keys))}"
-        return f"{self.path}: {'.'.join(map(str, keys))}"
+        """``params.yaml:LINE: a.b.c`` for a key path."""
+        return f"{self.at(*keys)}: {'.'.join(map(str, keys))}"
 
     def error(self, keys: tuple, message: str) -> ConfigError:
         return ConfigError(f"{self.where(*keys)}: {message}")
 
+    def unknown_key(self, keys: tuple, known, of: str = "") -> ConfigError:
+        """``params.yaml:LINE: key 'k' is not a known key of a.b; did you mean ...?`` for the key path a.b.k."""
+        return ConfigError(
+            f"{self.at(*keys)}: {unknown_key(keys[-1], known, of or '.'.join(map(str, keys[:-1])) or 'the top level')}"
+        )
 
-def _key_lines(node, prefix: tuple = ()) -> dict[tuple, int]:
-    """Line (1-based) of every mapping key and sequence item below a composed YAML node."""
-    out: dict[tuple, int] = {}
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            path = prefix + (key.value,)
-            out[path] = key.start_mark.line + 1
-            out.update(_key_lines(value, path))
-    elif isinstance(node, yaml.SequenceNode):
-        for i, value in enumerate(node.value):
-            out[prefix + (i,)] = value.start_mark.line + 1
-            out.update(_key_lines(value, prefix + (i,)))
-    return out
+    def closed(self, keys: tuple, block: dict, known) -> None:
+        """The first key of ``block`` (at ``keys``) that is not in ``known`` is an error."""
+        for key in block:
+            if key not in known:
+                raise self.unknown_key(keys + (key,), known)
 
 
 def load_params(path: Path | str = PARAMS_FILE) -> Params:
+    """params.yaml, checked (see the module docstring): every stage and the ``nbx`` command read it here, so a
+    mistake stops any of them with the same line."""
     path = Path(path)
     try:
         data, node = load_yaml(path.read_text())
-        lines = _key_lines(node)
+        lines = key_lines(node)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}; run from the repository root") from None
     except yaml.YAMLError as exc:
         raise ConfigError(yaml_error_at(path, exc)) from None
     params = Params(data if isinstance(data, dict) else {}, path, lines)
+    params.closed((), params, TOP_KEYS)
     for key in ("seed", "experiments", "learners"):
         if key not in params:
             raise ConfigError(f"{path}: missing top-level key {key!r}")
@@ -78,7 +88,38 @@ def load_params(path: Path | str = PARAMS_FILE) -> Params:
     for key in ("experiments", "learners"):
         if not isinstance(params[key], dict) or not params[key]:
             raise params.error((key,), "must be a non-empty mapping")
+    check_data(params)
+    for name in params["experiments"]:
+        experiment(params, name)
+    check_analyses(params)
     return params
+
+
+def check_data(params: Params) -> None:
+    """The ``data`` block: ``catalogues``, a list of catalogue files (read by the prepare stage)."""
+    block = params.get("data")
+    if block is None:
+        return
+    if not isinstance(block, dict):
+        raise params.error(("data",), f"{block!r} must be a mapping with the key catalogues")
+    params.closed(("data",), block, DATA_KEYS)
+    files = block.get("catalogues")
+    if files is not None and (not isinstance(files, list) or not all(isinstance(f, str) for f in files)):
+        raise params.error(("data", "catalogues"), f"{files!r} must be a list of catalogue files")
+
+
+def check_analyses(params: Params) -> None:
+    """The ``analyses`` block: experiment name -> the options of its synthetic checks (a mapping, read by
+    ``nbx.papers.<experiment>.checks``)."""
+    block = params.get("analyses")
+    if block is None:
+        return
+    if not isinstance(block, dict):
+        raise params.error(("analyses",), f"{block!r} must be a mapping experiment -> options")
+    params.closed(("analyses",), block, params["experiments"])
+    for name, options in block.items():
+        if not isinstance(options, dict):
+            raise params.error(("analyses", name), f"{options!r} must be a mapping ({{}} for none)")
 
 
 def as_params(params) -> Params:
@@ -117,7 +158,10 @@ def _int(params: Params, keys: tuple, value, low: int) -> int:
 
 def protocol_error(params: Params, name: str, exc: ProtocolError) -> ConfigError:
     """A protocol error of experiment ``name`` at the line and key of params.yaml it is about."""
-    return params.error(("experiments", name, "protocol") + exc.keys, exc.message)
+    keys = ("experiments", name, "protocol") + exc.keys
+    if exc.known is not None:
+        return params.unknown_key(keys, exc.known, ".".join(map(str, keys[:-1])) + exc.of)
+    return params.error(keys, exc.message)
 
 
 def check_protocol(params: Params, name: str, protocol) -> dict:
@@ -134,53 +178,110 @@ def experiment(params: Params, name: str) -> Experiment:
     if name not in blocks:
         raise params.error(("experiments",), f"unknown experiment {name!r}{did_you_mean(name, blocks)}")
     block = blocks[name]
+    keys = ("experiments", name)
     if not isinstance(block, dict):
-        raise params.error(("experiments", name), "must be a mapping")
+        raise params.error(keys, "must be a mapping")
+    params.closed(keys, block, EXPERIMENT_KEYS)
     for key in ("datasets", "protocol", "discretizer", "learners"):
         if key not in block:
-            raise params.error(("experiments", name), f"missing key {key!r}")
+            raise params.error(keys, f"missing key {key!r}")
+    title = block.get("title", name)
+    if not isinstance(title, str):
+        raise params.error(keys + ("title",), f"{title!r} must be a string")
     datasets = block["datasets"]
     if isinstance(datasets, list):
+        _names(params, keys + ("datasets",), datasets, "data set")
         datasets = {d: d for d in datasets}
     if not isinstance(datasets, dict) or not datasets:
-        raise params.error(("experiments", name, "datasets"), "must be a non-empty list or mapping")
+        raise params.error(keys + ("datasets",), "must be a non-empty list or mapping")
+    for paper_name, ds in datasets.items():
+        if not isinstance(ds, str):
+            raise params.error(keys + ("datasets", paper_name), f"{ds!r} must be a data set name of the catalogue")
     learners = block["learners"]
     if not isinstance(learners, list) or not learners:
-        raise params.error(("experiments", name, "learners"), "must be a non-empty list of learner names")
+        raise params.error(keys + ("learners",), "must be a non-empty list of learner names")
+    _names(params, keys + ("learners",), learners, "learner")
     for i, learner in enumerate(learners):
         if learner not in params["learners"]:
             raise params.error(
-                ("experiments", name, "learners", i),
-                f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}",
+                keys + ("learners", i), f"unknown learner {learner!r}{did_you_mean(learner, params['learners'])}"
             )
     impute = block.get("impute")
     if impute not in IMPUTE:
-        raise params.error(("experiments", name, "impute"), f"{impute!r} must be one of {IMPUTE} (null = none)")
+        raise params.error(keys + ("impute",), f"{impute!r} must be one of {IMPUTE} (null = none)")
     discretizer = block["discretizer"]
     if isinstance(discretizer, str):
         discretizer = {"kind": discretizer}
     if not isinstance(discretizer, dict) or "kind" not in discretizer:
-        raise params.error(("experiments", name, "discretizer"), f"{discretizer!r} must be a mapping with a 'kind'")
+        raise params.error(keys + ("discretizer",), f"{discretizer!r} must be a mapping with a 'kind'")
     reference = block.get("reference", learners[0])
     if reference not in learners:
         raise params.error(
-            ("experiments", name, "reference"),
+            keys + ("reference",),
             f"{reference!r} is not one of the experiment's learners{did_you_mean(reference, learners)}",
         )
     return Experiment(
         name,
-        block.get("title", name),
+        title,
         {str(k): str(v) for k, v in datasets.items()},
         check_protocol(params, name, block["protocol"]),
         discretizer,
         impute,
         list(learners),
-        list(block.get("published") or []),
+        check_published(params, name),
         reference,
         check_limited(params, name, learners, reference),
     )
 
 
+def _names(params: Params, keys: tuple, names: list, what: str) -> None:
+    """A list of names (strings), each once."""
+    first: dict = {}
+    for i, item in enumerate(names):
+        if not isinstance(item, str):
+            raise params.error(keys + (i,), f"{item!r} must be a {what} name")
+        if item in first:
+            raise params.error(keys + (i,), f"{what} {item!r} is listed twice (also item {first[item]})")
+        first[item] = i
+
+
+def check_published(params: Params, name: str) -> list[dict]:
+    """The experiment's ``published`` list: ``{table: FILE.csv, metric: NAME, columns: {learner: column}}`` per
+    table of the paper (:func:`nbx.report.published.published_accuracy` reads them and checks ``metric``)."""
+    specs = params["experiments"][name].get("published") or []
+    keys = ("experiments", name, "published")
+    if not isinstance(specs, list):
+        raise params.error(keys, f"{specs!r} must be a list of {{table, metric, columns}} mappings")
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, dict):
+            raise params.error(keys + (i,), f"{spec!r} must be a mapping with the keys {', '.join(PUBLISHED_KEYS)}")
+        params.closed(keys + (i,), spec, PUBLISHED_KEYS)
+        for key in ("table", "metric"):
+            if not isinstance(spec.get(key), str):
+                raise params.error(keys + (i, key), f"{spec.get(key)!r} must be a string")
+        columns = spec.get("columns") or {}
+        if not isinstance(columns, dict):
+            raise params.error(keys + (i, "columns"), f"{columns!r} must be a mapping learner -> column")
+        # the learners are not checked: a trimmed experiment (or params file) keeps its paper's columns, and a
+        # learner it does not run has no numbers beside them
+        for learner, column in columns.items():
+            if not isinstance(column, str):
+                raise params.error(keys + (i, "columns", learner), f"{column!r} must be a column name")
+    return list(specs)
+
+
+EXPERIMENT_KEYS = (
+    "title",
+    "datasets",
+    "protocol",
+    "discretizer",
+    "impute",
+    "learners",
+    "reference",
+    "limited",
+    "published",
+)
+PUBLISHED_KEYS = ("table", "metric", "columns")
 LIMITS = ("max_rows", "max_attributes", "max_classes")
 
 
@@ -192,11 +293,10 @@ def check_limited(params: Params, name: str, learners: list[str], reference: str
     keys = ("experiments", name, "limited")
     if block is None:
         return {}
+    if isinstance(block, dict):
+        params.closed(keys, block, ("learners", *LIMITS))
     if not isinstance(block, dict) or "learners" not in block or not set(block) & set(LIMITS):
         raise params.error(keys, f"must be a mapping with the key learners and one or more of {', '.join(LIMITS)}")
-    for key in block:
-        if key not in ("learners", *LIMITS):
-            raise params.error(keys + (key,), f"unknown key{did_you_mean(key, ('learners', *LIMITS))}")
     limits = {
         key.removeprefix("max_"): _int(params, keys + (key,), block[key], 1) if key in block else float("inf")
         for key in LIMITS

@@ -38,7 +38,6 @@ HEADER = (
     "# GENERATED from params.yaml by `python -m nbx.pipeline.dvcgen`: do not edit by hand. After changing the\n"
     "# experiments or learners in params.yaml, run it again (tests/test_dvcgen.py fails while it is stale).\n"
 )
-PARAMS_KEYS = ("seed", "data", "experiments", "learners", "analyses")  # declared by the params stage only
 
 
 # ------------------------------------------------------------------------------------------ import closure
@@ -203,7 +202,7 @@ def top_level(params: config.Params, families: dict) -> dict:
             "params": {
                 "cmd": "python stages/params_digest.py",
                 "deps": [digest("params")],
-                "params": list(PARAMS_KEYS),
+                "params": list(config.TOP_KEYS),  # declared by the params stage only
                 "outs": [layout.PARAMS.as_posix()],
             }
         },

@@ -51,11 +51,12 @@ CLASSES = discover_learners()
 
 
 class LearnerError(NbxError, ValueError):
-    """A learner block cannot be built; ``keys`` is the path of the key at fault inside the block."""
+    """A learner block cannot be built; ``keys`` is the path of the key at fault inside the block. For an
+    unknown key, ``known`` are the keys the block may have and ``of`` its class."""
 
-    def __init__(self, keys: tuple, message: str):
+    def __init__(self, keys: tuple, message: str, known: tuple | None = None, of: str = ""):
         super().__init__(f"{'.'.join(map(str, keys))}: {message}" if keys else message)
-        self.keys, self.message = tuple(keys), message
+        self.keys, self.message, self.known, self.of = tuple(keys), message, known, of
 
 
 def learner_class(name, keys: tuple = ()):
@@ -65,22 +66,32 @@ def learner_class(name, keys: tuple = ()):
     return getattr(importlib.import_module(module), attr)
 
 
-def make_learner(spec: dict, keys: tuple = ()):
-    """Build an estimator from a params block (see the module docstring), its hyperparameters checked."""
+def make_learner(spec: dict, keys: tuple = (), pipeline_keys: tuple = ()):
+    """Build an estimator from a params block (see the module docstring), its hyperparameters checked. The
+    block's keys are ``class`` and the class's parameters; ``pipeline_keys`` are further keys the caller has
+    already taken out of it (offered by the did-you-mean of an unknown key)."""
     if not isinstance(spec, dict) or "class" not in spec:
         raise LearnerError(keys, f"{spec!r} must be a mapping with a 'class' key")
     cls = learner_class(spec["class"], keys)
     valid = cls._param_names()
     for key in spec:
         if key != "class" and key not in valid:
-            raise LearnerError(keys + (key,), f"{spec['class']} has no parameter {key!r}{did_you_mean(key, valid)}")
-    learner = cls(**{key: _built(value, keys + (key,)) for key, value in spec.items() if key != "class"})
-    try:  # nested blocks were checked when they were built, so a failure here is about this block's own keys
-        validate_params(learner)
+            known = ("class", *valid, *pipeline_keys)
+            message = f"{spec['class']} has no parameter {key!r}{did_you_mean(key, known)}"
+            raise LearnerError(keys + (key,), message, known, spec["class"])
+    # nested blocks were checked when they were built, so a failure here is about this block's own keys
+    return checked(cls(**{key: _built(value, keys + (key,)) for key, value in spec.items() if key != "class"}), keys)
+
+
+def checked(estimator, keys: tuple = ()):
+    """``estimator`` once its parameters satisfy its class's ``_parameter_constraints``; else a
+    :class:`LearnerError` at the key of the first parameter that does not (``keys``: the block's path)."""
+    try:
+        validate_params(estimator)
     except (ValueError, TypeError) as exc:
         param = re.match(r"The '(\w+)' parameter of", str(exc))
         raise LearnerError(keys + ((param[1],) if param else ()), str(exc)) from None
-    return learner
+    return estimator
 
 
 def _built(value, keys: tuple):
@@ -94,6 +105,8 @@ def _built(value, keys: tuple):
 
 # ------------------------------------------------------------------------------------ params.yaml learners
 INPUTS = ("discrete", "mixed")
+FLAGS = ("all_classes", "numeric_ordinal")
+PIPELINE_KEYS = ("input", "seed_as", *FLAGS)  # what build() takes out of a block before the class's parameters
 
 
 @dataclass
@@ -135,18 +148,20 @@ def build(block, name: str) -> LearnerSetup:
         raise LearnerError((), f"{block!r} must be a mapping with a 'class' key")
     spec = dict(block)
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
-    flags = {key: spec.pop(key, False) for key in ("all_classes", "numeric_ordinal")}
+    flags = {key: spec.pop(key, False) for key in FLAGS}
     if kind is not None and kind not in INPUTS:
         raise LearnerError(("input",), f"{kind!r} must be one of {INPUTS}")
+    if not isinstance(seed_name, str):
+        raise LearnerError(("seed_as",), f"{seed_name!r} must be a name")
     for key, value in flags.items():
         if not isinstance(value, bool):
             raise LearnerError((key,), f"{value!r} must be true or false")
-    learner = make_learner(spec)
+    learner = make_learner(spec, pipeline_keys=PIPELINE_KEYS)
     if flags["all_classes"] and "classes" not in learner.get_params(deep=False):
         raise LearnerError(("all_classes",), f"{type(learner).__name__} has no 'classes' parameter to set")
     if flags["numeric_ordinal"] and not ordinal_params(learner):
         raise LearnerError(("numeric_ordinal",), f"{type(learner).__name__} has no 'ordinal' parameter to set")
-    return LearnerSetup(learner, kind or input_kind(learner), str(seed_name), **flags)
+    return LearnerSetup(learner, kind or input_kind(learner), seed_name, **flags)
 
 
 def build_learner(params: Params, name: str) -> LearnerSetup:
@@ -155,7 +170,10 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     try:
         return build(learner_spec(params, name), name)
     except LearnerError as exc:
-        raise params.error(("learners", name) + exc.keys, exc.message) from None
+        keys = ("learners", name) + exc.keys
+        if exc.known is not None:
+            raise params.unknown_key(keys, exc.known, f"{'.'.join(map(str, keys[:-1]))} ({exc.of})") from None
+        raise params.error(keys, exc.message) from None
 
 
 def check_learners(params: Params) -> None:

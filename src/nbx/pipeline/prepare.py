@@ -25,6 +25,8 @@ def catalogue(params: config.Params) -> dict:
 def prepare(params: config.Params, name: str) -> dict:
     exp = config.experiment(params, name)
     cat = catalogue(params)
+    for ds in exp.protocol.get("folds_by_dataset") or {}:  # an unknown name would leave its data set's folds as is
+        get_entry(cat, ds, params.where("experiments", name, "protocol", "folds_by_dataset", ds))
     availability = {}
     for paper_name, ds in exp.datasets.items():
         entry = get_entry(cat, ds, params.where("experiments", name, "datasets", paper_name))

@@ -11,16 +11,21 @@ from __future__ import annotations
 
 from nbx.core.errors import NbxError, did_you_mean
 
-KINDS = ("cv", "holdout")
+KEYS = {  # the keys a protocol of each kind may have
+    "cv": ("kind", "repeats", "stratified", "folds", "folds_by_dataset"),
+    "holdout": ("kind", "repeats", "stratified", "test_fraction"),
+}
+KINDS = tuple(KEYS)
 IMPUTE = (None, "mode", "mode_after_discretize")  # an experiment's ``impute`` key, see nbx.protocol.folds
 
 
 class ProtocolError(NbxError, ValueError):
-    """A protocol value that cannot work; ``keys`` is the key path inside the protocol, ``message`` says why."""
+    """A protocol value that cannot work; ``keys`` is the key path inside the protocol, ``message`` says why.
+    For an unknown key, ``known`` are the keys allowed there and ``of`` says for what (e.g. `` (kind 'cv')``)."""
 
-    def __init__(self, keys: tuple, message: str):
+    def __init__(self, keys: tuple, message: str, known: tuple | None = None, of: str = ""):
         super().__init__(f"protocol.{'.'.join(map(str, keys))}: {message}" if keys else f"protocol: {message}")
-        self.keys, self.message = tuple(keys), message
+        self.keys, self.message, self.known, self.of = tuple(keys), message, known, of
 
 
 def _int(keys: tuple, value, low: int) -> int:
@@ -30,16 +35,18 @@ def _int(keys: tuple, value, low: int) -> int:
 
 
 def check_protocol(protocol) -> dict:
-    """``protocol`` itself when every key is known for its kind and every value has the right type and range."""
+    """``protocol`` itself when every key is known for its kind (:data:`KEYS`) and every value has the right type
+    and range (the data sets ``folds_by_dataset`` names are checked against the catalogue by the prepare stage)."""
     if not isinstance(protocol, dict):
         raise ProtocolError((), f"{protocol!r} must be a mapping with a 'kind'")
     kind = protocol.get("kind")
     if kind not in KINDS:
         raise ProtocolError(("kind",), f"{kind!r} must be one of {KINDS}")
-    known = {"kind", "repeats", "stratified"} | ({"folds", "folds_by_dataset"} if kind == "cv" else {"test_fraction"})
+    known = KEYS[kind]
     for key in protocol:
         if key not in known:
-            raise ProtocolError((key,), f"unknown key for kind {kind!r}{did_you_mean(key, known)}")
+            message = f"unknown key for kind {kind!r}{did_you_mean(key, known)}"
+            raise ProtocolError((key,), message, known, f" (kind {kind!r})")
     _int(("repeats",), protocol.get("repeats", 1), 1)
     if not isinstance(protocol.get("stratified", True), bool):
         raise ProtocolError(("stratified",), f"{protocol['stratified']!r} must be true or false")

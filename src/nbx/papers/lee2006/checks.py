@@ -112,6 +112,17 @@ def compare(model, Xq, n_draws: int, rng) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ check
+OPTIONS = (
+    "sizes",
+    "draws",
+    "queries",
+    "classes",
+    "attributes",
+    "values",
+    "concentration",
+)  # the keys of params.yaml's analyses.lee2006 block (read by run)
+
+
 def run(block: dict, seed: int) -> dict:
     settings = {
         "sizes": [int(n) for n in block.get("sizes", [300, 3000, 30000])],

@@ -149,6 +149,17 @@ def multiclass(block: dict, rng: np.random.Generator, seed: int) -> dict:
     }
 
 
+OPTIONS = (
+    "n_rows",
+    "n_values",
+    "noise",
+    "n_estimators",
+    "m",
+    "tree_depth",
+    "min_split",
+)  # the keys of params.yaml's analyses.ting2003 block (read by run)
+
+
 def run(block: dict, seed: int) -> dict:
     """The T5 check (see the module docstring); JSON-able results for data/analysis/ting2003.json."""
     block = block or {}

@@ -77,6 +77,17 @@ def _loading_curves(X, y, settings: list[tuple], passes: list[int], seeds: range
     return out
 
 
+OPTIONS = (
+    "xor_layers",
+    "xor_passes",
+    "xor_seeds",
+    "parity_layers",
+    "parity_passes",
+    "parity_seeds",
+    "denominators",
+)  # the keys of params.yaml's analyses.wiering2003 block (read by run)
+
+
 def run(block: dict, seed: int) -> dict:
     xor_seeds = range(seed, seed + int(block.get("xor_seeds", 20)))
     parity_seeds = range(seed, seed + int(block.get("parity_seeds", 10)))

@@ -1,0 +1,470 @@
+"""params.yaml has a closed schema: a key written twice, an unknown key (with its did-you-mean), a value of the
+wrong type or out of range, at every level (top, data, experiment, protocol, discretizer, limited, published,
+analyses, learner block, nested learner block) and a YAML syntax error each stop the params stage, the first
+of ``dvc repro``, before anything is read or written, as one exact line ``params.yaml:LINE: ...``. Each case
+edits the committed params.yaml; LINE is found from the edited text, so the tests follow the file."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from nbx.core.errors import NbxError
+from nbx.data.yaml_io import UniqueKeyLoader
+from nbx.pipeline import analyse, config
+from nbx.pipeline.params_digest import params_digest
+from nbx.pipeline.prepare import prepare
+
+REPO = Path(__file__).resolve().parents[2]
+PARAMS = (REPO / "params.yaml").read_text()
+ENV = {"PYTHONPATH": str(REPO / "src"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+# the parser's words for a colon after a plain value: libyaml's, or PyYAML's pure-Python parser's without it
+MAPPING_VALUES = "mapping values are not allowed " + (
+    "in this context" if issubclass(UniqueKeyLoader, getattr(yaml, "CSafeLoader", ())) else "here"
+)
+EXTRA = "\n  extra:\n"  # a learner appended to the file (no experiment runs it): room for multi-line nested blocks
+
+# (id, text replaced (its first occurrence; "" appends), replacement, the error's line as a text unique in the
+# edited file, the message after "params.yaml:LINE: " ({first}: the line of the text in FIRST, for duplicates))
+CASES = [
+    # ------------------------------------------------------------------------------------ duplicate keys
+    (
+        "duplicate top-level key",
+        "seed: 2026\n",
+        "seed: 2026\nseed: 7\n",
+        "seed: 7",
+        "duplicate key 'seed' (first at line {first})",
+    ),
+    (
+        "duplicate experiment",
+        "  ting2003:\n",
+        "  kang2006: {title: again}\n  ting2003:\n",
+        "  kang2006: {title: again}",
+        "duplicate key 'kang2006' (first at line {first})",
+    ),
+    (
+        "duplicate key in an experiment",
+        "    reference: nb_kang",
+        "    reference: nb_kang\n    reference: hbayes_nb",
+        "    reference: hbayes_nb",
+        "duplicate key 'reference' (first at line {first})",
+    ),
+    (
+        "duplicate key in a protocol",
+        "      folds: 10\n",
+        "      folds: 10\n      folds: 5\n",
+        "      folds: 5",
+        "duplicate key 'folds' (first at line {first})",
+    ),
+    (
+        "duplicate learner block",
+        "  nb_ting:   ",
+        "  nb_kang: {class: NaiveBayes}\n  nb_ting:   ",
+        "  nb_kang: {class: NaiveBayes}\n",
+        "duplicate key 'nb_kang' (first at line {first})",
+    ),
+    (
+        "duplicate key in a learner block",
+        "{class: NaiveBayes, prior: kang}",
+        "{class: NaiveBayes, prior: kang, prior: laplace}",
+        "prior: kang, prior: laplace",
+        "duplicate key 'prior' (first at line {first})",
+    ),
+    (
+        "duplicate key in a nested block",
+        "",
+        EXTRA + "    class: AdaBoostM1\n    base:\n      class: NaiveBayes\n      m: 2.0\n      m: 3.0\n",
+        "      m: 3.0",
+        "duplicate key 'm' (first at line {first})",
+    ),
+    # ------------------------------------------------------------------------------------- unknown keys
+    (
+        "unknown top-level key",
+        "seed: 2026",
+        "seeed: 2026",
+        "seeed",
+        "key 'seeed' is not a known key of the top level; did you mean seed?",
+    ),
+    (
+        "unknown data key",
+        "  catalogues: []",
+        "  catalogue: []",
+        "catalogue:",
+        "key 'catalogue' is not a known key of data; did you mean catalogues?",
+    ),
+    (
+        "misspelled reference",
+        "    reference: nb_kang",
+        "    refrence: nb_kang",
+        "refrence",
+        "key 'refrence' is not a known key of experiments.kang2006; did you mean reference?",
+    ),
+    (
+        "misspelled impute",
+        "    impute: mode_after_discretize",
+        "    imupte: mode_after_discretize",
+        "imupte",
+        "key 'imupte' is not a known key of experiments.kang2006; did you mean impute, limited?",
+    ),
+    (
+        "misspelled learners",
+        "    learners: [hbayes_nb,",
+        "    learnres: [hbayes_nb,",
+        "learnres",
+        "key 'learnres' is not a known key of experiments.kang2006; did you mean learners?",
+    ),
+    (
+        "unknown protocol key",
+        "      folds: 10\n",
+        "      fold: 10\n",
+        "      fold: 10",
+        "key 'fold' is not a known key of experiments.kang2006.protocol (kind 'cv'); did you mean folds?",
+    ),
+    (
+        "unknown discretizer option",
+        "{kind: equal_width, bins: 10}",
+        "{kind: equal_width, bin: 10}",
+        "bin: 10",
+        "key 'bin' is not a known key of experiments.kang2006.discretizer; did you mean bins?",
+    ),
+    (
+        "unknown limited key",
+        "limited: {learners:",
+        "limited: {learner:",
+        "limited: {learner:",
+        "key 'learner' is not a known key of experiments.benchmark.limited; did you mean learners?",
+    ),
+    (
+        "unknown published key",
+        "{table: kang2006_table1.csv,",
+        "{tabel: kang2006_table1.csv,",
+        "tabel",
+        "key 'tabel' is not a known key of experiments.kang2006.published.0; did you mean table?",
+    ),
+    (
+        "unknown analyses experiment",
+        "  wang2006: {}",
+        "  wang2066: {}",
+        "wang2066",
+        "key 'wang2066' is not a known key of analyses; did you mean wang2006, kang2006?",
+    ),
+    (
+        "unknown option of a synthetic check",
+        "xor_seeds: 20",
+        "xor_seed: 20",
+        "xor_seed:",
+        "key 'xor_seed' is not a known key of analyses.wiering2003; did you mean xor_seeds, xor_passes, parity_seeds?",
+    ),
+    (
+        "option of an experiment without synthetic checks",
+        "  wang2006: {}",
+        "  wang2006: {sizes: [300]}",
+        "wang2006: {sizes",
+        "key 'sizes' is not a known key of analyses.wang2006; it takes no keys",
+    ),
+    (
+        "misspelled pipeline key of a learner",
+        "{class: NaiveBayes, prior: kang}",
+        "{class: NaiveBayes, prior: kang, seeed_as: nb}",
+        "seeed_as",
+        "key 'seeed_as' is not a known key of learners.nb_kang (NaiveBayes); did you mean seed_as?",
+    ),
+    (
+        "misspelled hyperparameter",
+        "{class: NaiveBayes, prior: kang}",
+        "{class: NaiveBayes, prior: kang, alpah: 1}",
+        "alpah",
+        "key 'alpah' is not a known key of learners.nb_kang (NaiveBayes); did you mean alpha?",
+    ),
+    (
+        "misspelled nested hyperparameter",
+        "",
+        EXTRA + "    class: AdaBoostM1\n    base:\n      class: NaiveBayes\n      mm: 2.0\n",
+        "mm: 2.0",
+        "key 'mm' is not a known key of learners.extra.base (NaiveBayes); did you mean m?",
+    ),
+    (
+        "misspelled hyperparameter of a list member",
+        "",
+        EXTRA
+        + "    class: MUVofMUV\n    members:\n      - {class: MUV, n_estimators: 2}\n      - {class: MUV, n_estimator: 3}\n",
+        "n_estimator: 3",
+        "key 'n_estimator' is not a known key of learners.extra.members.1 (MUV); did you mean n_estimators?",
+    ),
+    # --------------------------------------------------------------------------------------- wrong types
+    ("seed as a string", "seed: 2026", "seed: '2026'", "seed:", "seed: '2026' must be a non-negative integer"),
+    (
+        "catalogues not a list",
+        "  catalogues: []",
+        "  catalogues: mine.yaml",
+        "catalogues:",
+        "data.catalogues: 'mine.yaml' must be a list of catalogue files",
+    ),
+    (
+        "title not a string",
+        "    title: Kang & Tian (2006), HBayes hybrid generative/discriminative classifier — Table 1",
+        "    title: 2006",
+        "title: 2006",
+        "experiments.kang2006.title: 2006 must be a string",
+    ),
+    (
+        "data set id not a name",
+        "      Labor: labor",
+        "      Labor: [labor]",
+        "Labor:",
+        "experiments.kang2006.datasets.Labor: ['labor'] must be a data set name of the catalogue",
+    ),
+    (
+        "folds as a word",
+        "      folds: 10\n",
+        "      folds: ten\n",
+        "folds: ten",
+        "experiments.kang2006.protocol.folds: 'ten' must be an integer >= 2",
+    ),
+    (
+        "stratified not a boolean",
+        "      stratified: true\n",
+        "      stratified: yes please\n",
+        "stratified: yes",
+        "experiments.kang2006.protocol.stratified: 'yes please' must be true or false",
+    ),
+    (
+        "discretizer option of the wrong type",
+        "{kind: equal_width, bins: 10}",
+        "{kind: equal_width, bins: ten}",
+        "bins: ten",
+        "experiments.kang2006.discretizer.bins: The 'bins' parameter of EqualWidthDiscretizer must be an int in the "
+        "range [1, inf). Got 'ten' instead.",
+    ),
+    (
+        "unknown discretizer kind",
+        "{kind: equal_width, bins: 10}",
+        "{kind: equal_widht, bins: 10}",
+        "equal_widht",
+        "experiments.kang2006.discretizer.kind: 'equal_widht' must be one of mdl, stddev, equal_width, none; did you "
+        "mean equal_width?",
+    ),
+    (
+        "analyses block not a mapping",
+        "  wang2006: {}",
+        "  wang2006: none",
+        "wang2006: none",
+        "analyses.wang2006: 'none' must be a mapping ({} for none)",
+    ),
+    (
+        "published column not a name",
+        "columns: {hbayes_nb: hbayes_nb_err,",
+        "columns: {hbayes_nb: [hbayes_nb_err],",
+        "columns: {hbayes_nb: [",
+        "experiments.kang2006.published.0.columns.hbayes_nb: ['hbayes_nb_err'] must be a column name",
+    ),
+    (
+        "hyperparameter of the wrong type",
+        "{class: NaiveBayes, prior: kang}",
+        "{class: NaiveBayes, prior: kang, alpha: abc}",
+        "alpha: abc",
+        "learners.nb_kang.alpha: The 'alpha' parameter of NaiveBayes must be a float in the range [0.0, inf). Got "
+        "'abc' instead.",
+    ),
+    (
+        "pipeline flag not a boolean",
+        "{class: NaiveBayes, prior: kang}",
+        "{class: NaiveBayes, prior: kang, all_classes: yes please}",
+        "all_classes: yes",
+        "learners.nb_kang.all_classes: 'yes please' must be true or false",
+    ),
+    (
+        "learner listed twice",
+        "    learners: [hbayes_nb, hbayes_tan,",
+        "    learners: [hbayes_nb, hbayes_nb,",
+        "learners: [hbayes_nb, hbayes_nb,",
+        "experiments.kang2006.learners.1: learner 'hbayes_nb' is listed twice (also item 0)",
+    ),
+    # ------------------------------------------------------------------------------------- out of range
+    ("negative seed", "seed: 2026", "seed: -1", "seed:", "seed: -1 must be a non-negative integer"),
+    (
+        "one fold",
+        "      folds: 10\n",
+        "      folds: 1\n",
+        "      folds: 1\n",
+        "experiments.kang2006.protocol.folds: 1 must be an integer >= 2",
+    ),
+    (
+        "one fold for one data set",
+        "{chess: 3,",
+        "{chess: 1,",
+        "{chess: 1,",
+        "experiments.kang2006.protocol.folds_by_dataset.chess: 1 must be an integer >= 2",
+    ),
+    (
+        "no repeats",
+        "protocol: {kind: cv, folds: 3, repeats: 10,",
+        "protocol: {kind: cv, folds: 3, repeats: 0,",
+        "repeats: 0",
+        "experiments.ting2003.protocol.repeats: 0 must be an integer >= 1",
+    ),
+    (
+        "test fraction above one",
+        "test_fraction: 0.5",
+        "test_fraction: 1.5",
+        "test_fraction: 1.5",
+        "experiments.wiering2003.protocol.test_fraction: 1.5 must be a number in (0, 1)",
+    ),
+    (
+        "no bins",
+        "{kind: equal_width, bins: 10}",
+        "{kind: equal_width, bins: 0}",
+        "bins: 0",
+        "experiments.kang2006.discretizer.bins: The 'bins' parameter of EqualWidthDiscretizer must be an int in the "
+        "range [1, inf). Got 0 instead.",
+    ),
+    (
+        "no rows allowed",
+        "max_rows: 5000",
+        "max_rows: 0",
+        "max_rows: 0",
+        "experiments.benchmark.limited.max_rows: 0 must be an integer >= 1",
+    ),
+    (
+        "negative smoothing",
+        "{class: NaiveBayes, prior: kang}",
+        "{class: NaiveBayes, prior: kang, alpha: -1}",
+        "alpha: -1",
+        "learners.nb_kang.alpha: The 'alpha' parameter of NaiveBayes must be a float in the range [0.0, inf). Got -1 "
+        "instead.",
+    ),
+    (
+        "nested value out of range",
+        "",
+        EXTRA + "    class: AdaBoostM1\n    base:\n      class: NaiveBayes\n      m: -2.0\n",
+        "m: -2.0",
+        "learners.extra.base.m: The 'm' parameter of NaiveBayes must be a float in the range [0.0, inf). Got -2.0 "
+        "instead.",
+    ),
+    # ------------------------------------------------------------------------------------------- syntax
+    (
+        "YAML syntax error",
+        "    reference: nb_kang",
+        "    reference: nb_kang: 2",
+        "reference: nb_kang: 2",
+        f"not valid YAML ({MAPPING_VALUES})",
+    ),
+]
+
+
+def _edit(old: str, new: str) -> str:
+    if not old:
+        return PARAMS + new
+    assert old in PARAMS, old
+    return PARAMS.replace(old, new, 1)
+
+
+def _line(text: str, needle: str) -> int:
+    assert text.count(needle) == 1, needle
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def _expected(text: str, at: str, message: str) -> str:
+    first = {"seed": "seed: 2026", "kang2006": "  kang2006:\n    title", "reference": "    reference: nb_kang"}
+    first |= {
+        "folds": "      folds: 10\n",
+        "nb_kang": "  nb_kang:   ",
+        "prior": "prior: kang, prior",
+        "m": "      m: 2.0",
+    }
+    key = message.split("'")[1] if message.startswith("duplicate key") else None
+    return f"params.yaml:{_line(text, at)}: " + (message.format(first=_line(text, first[key])) if key else message)
+
+
+def _first_error(tmp_path: Path, monkeypatch, text: str) -> str:
+    """What the params stage stops with (in-process), after checking it wrote nothing."""
+    (tmp_path / "params.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(NbxError) as err:
+        params_digest(config.load_params())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]
+    return str(err.value)
+
+
+@pytest.mark.parametrize("old, new, at, message", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_every_mistake_is_one_exact_line_at_its_key(tmp_path, monkeypatch, old, new, at, message):
+    text = _edit(old, new)
+    assert _first_error(tmp_path, monkeypatch, text) == _expected(text, at, message)
+
+
+def test_an_unknown_data_set_in_folds_by_dataset_stops_prepare_before_reading_data(tmp_path, monkeypatch):
+    """``folds_by_dataset`` names data sets of the catalogue, which the prepare stage reads first (an experiment
+    may list fewer data sets than its protocol names, e.g. a quick run on one)."""
+    text = _edit("{chess: 3,", "{chesss: 3,")
+    (tmp_path / "params.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(NbxError) as err:
+        prepare(config.load_params(), "kang2006")
+    line = _line(text, "chesss")
+    assert str(err.value) == (
+        f"params.yaml:{line}: experiments.kang2006.protocol.folds_by_dataset.chesss: unknown data set 'chesss'; "
+        "did you mean chess?"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]
+
+
+def _run(cwd: Path, *args: str) -> tuple[int, str, str]:
+    out = subprocess.run([sys.executable, *args], cwd=cwd, env=ENV, capture_output=True, text=True, check=False)
+    return out.returncode, out.stdout, out.stderr
+
+
+STAGE_CASES = [
+    "duplicate learner block",
+    "misspelled reference",
+    "misspelled nested hyperparameter",
+    "YAML syntax error",
+]
+
+
+@pytest.mark.parametrize("case", STAGE_CASES)
+def test_the_first_stage_of_dvc_repro_stops_with_the_line(tmp_path, case):
+    """``dvc repro`` runs ``python stages/params_digest.py`` first: it exits 1 with the one line, no traceback,
+    and writes nothing."""
+    _, old, new, at, message = next(c for c in CASES if c[0] == case)
+    text = _edit(old, new)
+    (tmp_path / "params.yaml").write_text(text)
+    assert _run(tmp_path, str(REPO / "stages" / "params_digest.py")) == (
+        1,
+        "",
+        f"error: {_expected(text, at, message)}\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]
+
+
+@pytest.mark.parametrize("case", ["duplicate experiment", "misspelled impute"])
+def test_every_stage_and_the_nbx_command_stop_with_the_same_line(tmp_path, case):
+    """Mistakes outside the learner blocks are found when params.yaml is loaded, by every stage (here the
+    split stage, whose inputs do not exist) and by the ``nbx`` command alike."""
+    _, old, new, at, message = next(c for c in CASES if c[0] == case)
+    text = _edit(old, new)
+    (tmp_path / "params.yaml").write_text(text)
+    line = _expected(text, at, message)
+    assert _run(tmp_path, str(REPO / "stages" / "split.py"), "kang2006") == (1, "", f"error: {line}\n")
+    assert _run(tmp_path, "-m", "nbx.cli", "learners") == (1, "", f"nbx: error: {line}\n")
+
+
+@pytest.mark.parametrize(
+    "module", [m for n in yaml.safe_load(PARAMS)["experiments"] if (m := analyse.checks_module(n))]
+)
+def test_the_options_of_a_synthetic_check_are_the_keys_its_run_reads(module):
+    """``OPTIONS`` (what params.yaml's analyses block may hold) lists exactly the keys the module reads."""
+    checks = importlib.import_module(module)
+    assert set(checks.OPTIONS) == set(re.findall(r'block\.get\("(\w+)"', Path(checks.__file__).read_text()))
+
+
+def test_the_committed_params_load_as_plain_yaml_does():
+    """The checks change nothing for a valid file: the same document as PyYAML's safe loader reads."""
+    params = config.load_params(REPO / "params.yaml")
+    assert dict(params) == yaml.safe_load(PARAMS)
