@@ -120,7 +120,9 @@ def counts(diff, p=None) -> tuple[int, int, int]:
 
 
 # ---------------------------------------------------------------------------------------------- verdicts
-def verdict_s1(pw: pd.DataFrame, paper_marks: dict[str, str], readings: dict[str, pd.DataFrame] = None) -> Verdict:
+def verdict_s1(
+    pw: pd.DataFrame, paper_marks: dict[str, str], readings: dict[str, pd.DataFrame] | None = None
+) -> Verdict:
     """S1: S-NBTree beats NBTree on 10 of 12 (Table 1's ✓/× marks, no test). One part: our count of data sets
     where S-NBTree's mean accuracy is higher equals the paper's count on the same data sets; ``readings``
     (alternative reading -> its S-NBTree - NBTree frame) judges it under each reading too."""
@@ -184,7 +186,8 @@ def sign_test_status(pw: pd.DataFrame) -> tuple[str, str]:
     w, l, t = counts(pw["diff"])
     p = stats.sign_test(w, l)
     ws, ls, _ = counts(pw["diff"], pw["p_corr"])
-    text = f"{w}:{l} (ties {t}; sign test p = {p:.3f}; corrected-t significant {ws}:{ls}), mean {pw['diff'].mean():+.2f} points"
+    text = f"{w}:{l} (ties {t}; sign test p = {p:.3f}; corrected-t significant {ws}:{ls})"
+    text += f", mean {pw['diff'].mean():+.2f} points"
     return claims.sign_status(w - l, p, ALPHA), text
 
 

@@ -316,7 +316,8 @@ def w1(ctx: ReportContext) -> Verdict:
             for r, x in rows.items()
         ]
     xor_text = "; ".join(
-        f"1-{x['layers'][0]} HM ({READING_NAMES[r]}) loads XOR in {x['loaded']}/{x['seeds']} seeds ({x['passes']} passes)"
+        f"1-{x['layers'][0]} HM ({READING_NAMES[r]}) loads XOR in {x['loaded']}/{x['seeds']} seeds "
+        f"({x['passes']} passes)"
         for r in readings
         for x in xor[r]
     )
