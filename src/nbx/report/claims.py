@@ -58,10 +58,11 @@ class Part:
             raise ValueError(f"part {self.name!r}: status {bad[0]!r} is not one of {', '.join(STATUSES)}")
 
     def under(self, reading: str | None) -> str:
-        """The status under ``reading`` (a part without readings has the same status under every one)."""
+        """The status under ``reading``: a part without readings, or without this one (a reading of another point
+        of the paper), has its default status (the first) under it."""
         if not isinstance(self.status, dict):
             return self.status
-        return self.status[reading if reading is not None else next(iter(self.status))]
+        return self.status.get(reading, next(iter(self.status.values())))
 
 
 def readings_of(parts: list[Part]) -> list[str]:
@@ -87,15 +88,17 @@ def rubric(parts: list[Part], reading: str | None = None) -> tuple[str, str]:
     return NOT_REPRODUCED, f"no stated part holds: {others}"
 
 
-def judge(claim: str, parts: list[Part], evidence: str) -> Verdict:
+def judge(claim: str, parts: list[Part], evidence: str, because: str = "") -> Verdict:
     """The claim's :class:`Verdict` by :func:`rubric`, under each reading when a part depends on one; the
-    rationale is appended to ``evidence``."""
+    rationale (with ``because``, what the evidence says about why, when given) is appended to ``evidence``."""
     readings = readings_of(parts)
+    tail = f" {because}" if because else ""
     if not readings:
         word, why = rubric(parts)
-        return Verdict(claim, word, f"{evidence}\n\nRubric: {why}.")
+        return Verdict(claim, word, f"{evidence}\n\nRubric: {why}.{tail}")
     judged = {r: rubric(parts, r) for r in readings}
     lines = "\n".join(f"- reading *{r}*: **{w}** — {why}." for r, (w, why) in judged.items())
+    lines += f"\n\n{because}" if because else ""
     return Verdict(
         claim,
         judged[readings[0]][0],
