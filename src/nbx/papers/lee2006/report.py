@@ -37,9 +37,9 @@ base models.
 Verdict rules: the rubric of :mod:`nbx.report.claims` (README, "Reading the results") over each claim's stated
 parts. A test part *holds* when our mean difference has the paper's sign and the one-sided p < 0.05; it is
 *direction only* when the sign agrees but p >= 0.05 (which alone does not make a claim partly reproduced); it
-*fails* when the difference is zero or of the other sign. Whether our p also meets the paper's bound (e.g. p < 2.3e-5) is
-shown, not required: a pooled p depends on fold noise and the number of situations as much as on the effect.
-Other parts:
+*fails* when the difference is zero or of the other sign. Whether our p also meets the paper's bound (e.g.
+p < 2.3e-5) is shown, not required: a pooled p depends on fold noise and the number of situations as much as
+on the effect. Other parts:
 
 - L1 "MUV(3NB,boot,bal,js) better than mle on 5 of 12 sets, never worse": holds when no data set has js's
   mean fold accuracy below mle's and at least one above; direction only when wins > losses; else fails.
