@@ -321,7 +321,9 @@ def test_l3_verdict_per_reading_and_l1_rationale(tmp_path, monkeypatch):
         "one member per class (§4.3's text)": claims.NOT_REPRODUCED,
     }
     assert v.verdict == claims.REPRODUCED
-    assert claims.cell(v).startswith("**reproduced** (k class-sorted parts") and "**not reproduced** (one" in claims.cell(v)
+    assert claims.cell(v).startswith(
+        "**reproduced** (k class-sorted parts"
+    ) and "**not reproduced** (one" in claims.cell(v)
     l1 = L.l1(FakeContext(learners, js=-2.0))
     assert l1.verdict == claims.NOT_REPRODUCED and "on two-class data eq. 4's js and mle predict the same class" in (
         l1.evidence

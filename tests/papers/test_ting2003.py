@@ -89,6 +89,7 @@ def test_t4_checks_on_the_papers_table4_all_hold_and_a_flip_fails():
     }
     checks = tz.t4_checks(bias, var)
     assert len(checks) == 14 and all(ok for _, ok in checks)
+
     def stub(variance):
         data = SimpleNamespace(t4=tz.published()[2])
         return SimpleNamespace(memo=lambda fn: (bias, variance, {}) if fn is tz.domain_means else data)
@@ -275,7 +276,10 @@ def test_repeat_errors_and_t1_parts_on_the_stub(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rows = [(0, 0, 10, 0.5), (0, 1, 30, 1.0), (1, 2, 20, 0.8), (1, 3, 20, 0.6)]  # (repeat, split, rows, acc)
     frame = pd.DataFrame(
-        [{"dataset": "d", "learner": "x", "split": s, "repeat": r, "test_rows": n, "accuracy": a} for r, s, n, a in rows]
+        [
+            {"dataset": "d", "learner": "x", "split": s, "repeat": r, "test_rows": n, "accuracy": a}
+            for r, s, n, a in rows
+        ]
     )
     one = SimpleNamespace(splits=frame, exp=SimpleNamespace(datasets={"D": "d"}))
     assert tz.repeat_errors(one, "D", "x") == pytest.approx([100 * 5 / 40, 100 * 12 / 40])

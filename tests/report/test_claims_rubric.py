@@ -91,7 +91,10 @@ def test_readings_of_two_points_fall_back_to_each_parts_default():
 
 def test_same_verdict_under_every_reading_shows_one_word():
     v = judge("S1", [Part("10 of 12", {"default": FAILS, "root tested": FAILS})], "ev")
-    assert claims.cell(v) == "**not reproduced**" and v.readings == {"default": NOT_REPRODUCED, "root tested": NOT_REPRODUCED}
+    assert claims.cell(v) == "**not reproduced**" and v.readings == {
+        "default": NOT_REPRODUCED,
+        "root tested": NOT_REPRODUCED,
+    }
 
 
 def test_judge_appends_the_rationale_and_the_because():

@@ -347,7 +347,7 @@ def w2(ctx: ReportContext) -> Verdict:
     return judge(
         "W2",
         parts,
-        f"significant win:loss vs NBC (paired t-test over the 50 splits, p < 0.05, as the paper) over the "
+        f"significant win:loss vs NBC (paired t-test over the splits, p < 0.05, as the paper) over the "
         f"{len(names)} comparable data sets: 1-4 HM {wl[HM14][0]}:{wl[HM14][1]}, 2-2 HM {wl[HM22][0]}:{wl[HM22][1]} "
         f"(paper on the same data sets {ref[HM14][0]}:{ref[HM14][1]} and {ref[HM22][0]}:{ref[HM22][1]}; {printed} "
         f"with {', '.join(NOT_COMPARABLE)}). Counts are compared exactly (the paper states whole numbers).",
@@ -478,6 +478,8 @@ def w6(ctx: ReportContext) -> Verdict:
         )
     else:
         parts.append(Part(f"on {spam} the second boosted model has weighted error > 50%", UNTESTABLE, "not run"))
+    if not texts:
+        return Verdict("W6", NOT_TESTABLE, f"{', '.join(DATA['boosting_overfits'])} and {spam} were not run.")
     return judge(
         "W6",
         parts,
