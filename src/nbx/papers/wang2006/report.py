@@ -416,7 +416,7 @@ def readings_section(ctx: ReportContext) -> list[str]:
         "",
         "Where the text admits more than one reading, the default follows the paper's own text, figures or "
         "diagnostics (never the accuracy closer to Table 1); the alternative runs as an extra cell. Accuracy "
-        f"(%), mean over the {_folds(ctx)}; claims S1-S3 use the defaults.",
+        f"(%), mean over the {_folds(ctx)}; claims S1-S3 are judged under each reading (the default's verdict first).",
         "",
     ]
     shown = False

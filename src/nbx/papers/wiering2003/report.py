@@ -6,7 +6,8 @@ average accuracy, average error reduction (Bauer & Kohavi: mean over data sets o
 significant win:loss. Beyond the paper we give the win:loss under Nadeau & Bengio's corrected resampled t-test,
 since 50 overlapping half/half splits make the plain t-test overconfident.
 
-Two readings of §2.2, each reported side by side with the default; the claims are marked from the default.
+Two readings of §2.2, each reported side by side with the default; the claims are marked from the default (W1
+also under the attribute-total reading, whose loading curves the analysis computes).
 P(f | C): the default learners use §2.2's P_i(f_i | C) = c_i(f_i, C) / c(C) (counters started at γ, so the
 denominator is the class counter γ + n_C); the ``*_attrnorm`` learners divide by the attribute's total
 n_C + V·γ instead. Classes: the default learners keep counters for every class of the data set (§2.2
