@@ -114,7 +114,10 @@ def test_sections_and_claims_on_a_hand_built_experiment(tmp_path, monkeypatch):
     # W3, W4: the order and the signs hold, but every number is far from the paper's on Car and Vote
     assert "printed over all 19: 76.8, 78.1, 78.3, 76.7, 77.5)" in text
     assert "NBC 70.4 ± 0.1 (87.7)" in text and "1-4 HM 78.1 (91.1 on the comparable data sets) (fails)" in text
-    assert "printed over all 19: 6.7, 6.6, -1.5, 3.2)" in text and "Bagging -1.5% (-6.0% on the comparable data sets) (fails)" in text
+    assert (
+        "printed over all 19: 6.7, 6.6, -1.5, 3.2)" in text
+        and "Bagging -1.5% (-6.0% on the comparable data sets) (fails)" in text
+    )
     # W5: Car and Vote hold, Chess (a data set the paper names) is not in this run
     assert "does not hold: both HMs beat NBC on Chess (not testable: data set not available)" in text
     assert "Breast Cancer, Hepatitis and Spam were not run." in text

@@ -129,3 +129,8 @@ def test_std_of_mean_and_of_an_average():
     y = np.array([0.0, 2.0, 4.0, 6.0])
     expected = np.sqrt(claims.std_of_mean(x) ** 2 + claims.std_of_mean(y) ** 2) / 2
     assert claims.std_of_average([x, y]) == pytest.approx(expected)
+
+
+def test_only_the_default_reading_run_is_judged_without_readings():
+    v = judge("T3", [Part("16% over NB", {"default": FAILS}), Part("w/l", HOLDS)], "ev")
+    assert v.readings == {} and v.verdict == PARTLY and "Rubric: holds: w/l; does not hold: 16% over NB" in v.evidence

@@ -93,7 +93,7 @@ def judge(claim: str, parts: list[Part], evidence: str, because: str = "") -> Ve
     rationale (with ``because``, what the evidence says about why, when given) is appended to ``evidence``."""
     readings = readings_of(parts)
     tail = f" {because}" if because else ""
-    if not readings:
+    if len(readings) < 2:  # no reading, or only the default ran
         word, why = rubric(parts)
         return Verdict(claim, word, f"{evidence}\n\nRubric: {why}.{tail}")
     judged = {r: rubric(parts, r) for r in readings}
