@@ -48,10 +48,6 @@ def test_status_and_verdict_rules():
     assert L.status(0.4, 0.01) == L.HOLDS
     assert L.status(0.4, 0.2) == L.DIRECTION
     assert L.status(0.0, 0.5) == L.FAILS and L.status(-1.0, 0.99) == L.FAILS
-    assert L.verdict([L.HOLDS, L.HOLDS]) == claims.REPRODUCED
-    assert L.verdict([L.HOLDS, L.DIRECTION]) == claims.PARTLY
-    assert L.verdict([L.DIRECTION]) == claims.PARTLY
-    assert L.verdict([L.FAILS, L.FAILS]) == claims.NOT_REPRODUCED
     assert L.never_worse_status(5, 0) == L.HOLDS
     assert L.never_worse_status(0, 0) == L.FAILS
     assert L.never_worse_status(5, 1) == L.DIRECTION
@@ -308,3 +304,27 @@ def test_posterior_draws_rejects_incomplete_tan_queries():
     Xq[:, 0] = -1  # attribute 0 is the root: parent of attribute 1
     with pytest.raises(ValueError, match="complete"):
         vc.posterior_draws(model, Xq, 10, rng)
+
+
+def test_l3_verdict_per_reading_and_l1_rationale(tmp_path, monkeypatch):
+    """L3 is judged under both readings of the skewed samples (here: the per-class members beat the balanced ones,
+    the class-sorted parts do not); L1's rationale says why js cannot beat mle on two-class data."""
+    monkeypatch.chdir(tmp_path)
+    learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
+    ctx = FakeContext(learners, js=2.0)
+    for p in ctx.datasets:
+        for s in L.STRUCTURES:
+            ctx._acc[p, L.muv(s, None, "disj_skew", "js")] = ctx._acc[p, L.muv(s, 2, "boot_bal", "js")] + 0.03
+    v = L.l3(ctx)
+    assert v.readings == {
+        "k class-sorted parts (default, from Fig. 2's caption)": claims.REPRODUCED,
+        "one member per class (§4.3's text)": claims.NOT_REPRODUCED,
+    }
+    assert v.verdict == claims.REPRODUCED
+    assert claims.cell(v).startswith(
+        "**reproduced** (k class-sorted parts"
+    ) and "**not reproduced** (one" in claims.cell(v)
+    l1 = L.l1(FakeContext(learners, js=-2.0))
+    assert l1.verdict == claims.NOT_REPRODUCED and "on two-class data eq. 4's js and mle predict the same class" in (
+        l1.evidence
+    )

@@ -7,13 +7,14 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from nbx.core.io import write_npz
 from nbx.papers.ting2003 import checks as lfc
 from nbx.papers.ting2003 import report as tz
 from nbx.pipeline import config, layout
-from nbx.report import paper
+from nbx.report import claims, paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
 from nbx.report.published import folder
@@ -66,24 +67,14 @@ def _rec(wins, losses, mean_ratio):
     return tz.record_from_diff([-1] * wins + [1] * losses, [mean_ratio] * (wins + losses))
 
 
-def test_verdict_t1():
-    assert tz.verdict_t1(_rec(14, 11, 0.96)) == REPRODUCED  # paper's numbers
-    assert tz.verdict_t1(_rec(14, 11, 0.70)) == PARTLY  # not significant but 30% reduction
-    assert tz.verdict_t1(_rec(20, 2, 0.60)) == NOT_REPRODUCED  # significant and large
-
-
-def test_verdict_t2():
-    paper = {0: 0.96, 1: 0.91, 3: 0.74, 5: 0.74, 10: 0.74}
-    p = {0: 0.345, 1: 0.2122, 3: 0.002, 5: 0.0073, 10: 0.0073}
-    assert tz.verdict_t2(paper, p) == REPRODUCED
-    assert tz.verdict_t2(paper, {**p, 10: 0.2}) == PARTLY
-    assert tz.verdict_t2({**paper, 3: 1.0, 5: 1.0, 10: 1.0}, dict.fromkeys(p, 0.5)) == NOT_REPRODUCED
-
-
-def test_verdict_t3():
-    assert tz.verdict_t3(_rec(17, 8, 0.84), _rec(18, 7, 0.85)) == REPRODUCED
-    assert tz.verdict_t3(_rec(17, 8, 0.95), _rec(18, 7, 0.85)) == PARTLY  # 5% < 8% over NB
-    assert tz.verdict_t3(_rec(10, 15, 1.02), _rec(9, 16, 1.05)) == NOT_REPRODUCED
+def test_count_and_sign_test_statuses():
+    # a w/l record the paper states holds only when equal to its record on the same domains
+    assert tz.count_status(_rec(13, 9, 0.9), _rec(13, 9, 0.93)) == claims.HOLDS
+    assert tz.count_status(_rec(15, 7, 0.9), _rec(13, 9, 0.93)) == claims.FAILS
+    # "significantly more often": one-tailed sign test at 0.05 (15/7: p = 0.0669; 16/6: p = 0.0262)
+    assert tz.sign_test_status(_rec(15, 7, 0.9)) == claims.DIRECTION
+    assert tz.sign_test_status(_rec(16, 6, 0.9)) == claims.HOLDS
+    assert tz.sign_test_status(_rec(11, 11, 0.9)) == claims.FAILS
 
 
 def test_t4_checks_on_the_papers_table4_all_hold_and_a_flip_fails():
@@ -98,9 +89,16 @@ def test_t4_checks_on_the_papers_table4_all_hold_and_a_flip_fails():
     }
     checks = tz.t4_checks(bias, var)
     assert len(checks) == 14 and all(ok for _, ok in checks)
-    assert tz.verdict_from_checks(checks) == REPRODUCED
-    flipped = tz.t4_checks(bias, {**var, "blnbt3": 8.0, "blnbt5": 8.0, "blnbt10": 8.0})
-    assert sum(not ok for _, ok in flipped) == 3 and tz.verdict_from_checks(flipped) == PARTLY
+
+    def stub(variance):
+        data = SimpleNamespace(t4=tz.published()[2])
+        return SimpleNamespace(memo=lambda fn: (bias, variance, {}) if fn is tz.domain_means else data)
+
+    assert tz.claim_t4(stub(var)).verdict == REPRODUCED
+    flipped = {**var, "blnbt3": 8.0, "blnbt5": 8.0, "blnbt10": 8.0}
+    assert sum(not ok for _, ok in tz.t4_checks(bias, flipped)) == 3
+    v = tz.claim_t4(stub(flipped))
+    assert v.verdict == PARTLY and "variance BLNBT(10) 8.00 < LNBT(10) 7.30 (fails)" in v.evidence
 
 
 # ------------------------------------------------------------------------------ T5 synthetic check
@@ -119,12 +117,14 @@ def test_t5_boosted_nb_is_one_linear_form(t5_result):
     assert two["fit_info"]["kept"] == 20
     # boosted trees (and the discrete M1 vote) are not linear in per-attribute terms
     assert two["tree"]["lstsq"]["rel_rms"] > 1e-3
-    assert tz.verdict_t5(t5_result) == REPRODUCED
+    assert tz.t5_status(t5_result) == claims.HOLDS
+    assert tz.claim_t5(SimpleNamespace(analysis=t5_result)).verdict == REPRODUCED
 
 
 def test_t5_verdict_fails_on_a_deviation(t5_result):
     bad = {**t5_result, "two_class": {**t5_result["two_class"], "max_abs_deviation": 1e-3}}
-    assert tz.verdict_t5(bad) == NOT_REPRODUCED
+    assert tz.t5_status(bad) == claims.FAILS
+    assert tz.claim_t5(SimpleNamespace(analysis=bad)).verdict == NOT_REPRODUCED
     assert tz.claim_t5(SimpleNamespace(analysis={})).verdict == NOT_TESTABLE  # analyse@ting2003 not run
 
 
@@ -221,11 +221,15 @@ class StubCtx:
     def fit_info(self, learner):
         return self._fit_info.get(learner, {})
 
+    @property
+    def splits(self):
+        return pd.DataFrame(self._splits)
+
 
 def _stub(tmp_path, learners):
     rng = np.random.default_rng(3)
     names = ["Glass", "Pima", "Sonar"]
-    ys, accs = {}, {x: {} for x in learners}
+    ys, accs, splits = {}, {x: {} for x in learners}, []
     for p in names:
         y = rng.integers(0, 2, 40)
         ys[p] = y
@@ -233,12 +237,18 @@ def _stub(tmp_path, learners):
             preds = np.where(rng.random((3, 40)) < 0.8, y, 1 - y)
             _write_fake("ting2003", p.lower(), x, y, preds)
             accs[x][p] = 100 * float(np.mean(preds == y))
+            splits += [
+                {"dataset": p.lower(), "learner": x, "split": r, "repeat": r, "test_rows": 40, "accuracy": a}
+                for r, a in enumerate(np.mean(preds == y, axis=1))
+            ]
     info = {
         "blnbt0": {
             p.lower(): [{"kept": 100, "restarts": {"error>=0.5": 2, "error=0": int(p == "Pima")}}] * 6 for p in names
         }
     }
-    return StubCtx(learners, names, ys, accs, info)
+    ctx = StubCtx(learners, names, ys, accs, info)
+    ctx._splits = splits
+    return ctx
 
 
 def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
@@ -259,6 +269,25 @@ def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
     for x in ("nb_ting", "blnbt3"):
         for p, bv in zip(data.names, data.bv(x)):
             assert bv.bias2 + bv.variance == pytest.approx(1 - ctx.acc(p, x) / 100)
+
+
+def test_repeat_errors_and_t1_parts_on_the_stub(tmp_path, monkeypatch):
+    """Per-repetition errors pool the folds by test rows; T1 lists its five stated parts."""
+    monkeypatch.chdir(tmp_path)
+    rows = [(0, 0, 10, 0.5), (0, 1, 30, 1.0), (1, 2, 20, 0.8), (1, 3, 20, 0.6)]  # (repeat, split, rows, acc)
+    frame = pd.DataFrame(
+        [
+            {"dataset": "d", "learner": "x", "split": s, "repeat": r, "test_rows": n, "accuracy": a}
+            for r, s, n, a in rows
+        ]
+    )
+    one = SimpleNamespace(splits=frame, exp=SimpleNamespace(datasets={"D": "d"}))
+    assert tz.repeat_errors(one, "D", "x") == pytest.approx([100 * 5 / 40, 100 * 12 / 40])
+    ctx = _stub(tmp_path, ["nb_ting", "blnbt0"])
+    v = tz.claim_t1(ctx)
+    for part in ("sign test p >= 0.05", "w/l 14/11", "mean relative error reduction 4%", "mean error of NB 20.2"):
+        assert part in v.evidence
+    assert v.verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED)
 
 
 def test_sections_with_missing_learners_mark_claims_not_testable(tmp_path, monkeypatch):

@@ -58,7 +58,9 @@ def test_readings_section_pairs_each_default_with_its_alternative():
         "gnb_stdunit": {"A": 75.5, "B": 60.0},
     }
     lines = S.readings_section(FakeContext(accs))
-    assert lines[2].endswith("Accuracy (%), mean over the 10 folds; claims S1-S3 use the defaults.")
+    assert lines[2].endswith(
+        "Accuracy (%), mean over the 10 folds; claims S1-S3 are judged under each reading (the default's verdict first)."
+    )
     assert (
         "| data set | S-NBTree | S-NBTree (h in std) | GNB (kernel) | GNB (h in std) "
         "| S-NBTree − S-NBTree (h in std) | GNB (kernel) − GNB (h in std) |"

@@ -3,6 +3,7 @@ Table 2, and the sections and claims on a small hand-built experiment directory.
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ from hand_built import write_results
 from nbx.papers.wiering2003 import report as W
 from nbx.pipeline import config
 from nbx.report import paper
-from nbx.report.claims import NOT_TESTABLE, PARTLY, REPRODUCED
+from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
 from nbx.report.published import folder
 
@@ -103,17 +104,22 @@ def test_sections_and_claims_on_a_hand_built_experiment(tmp_path, monkeypatch):
     assert claim_rows == [
         ("W1", NOT_TESTABLE),
         ("W2", REPRODUCED),
-        ("W3", PARTLY),
-        ("W4", REPRODUCED),
-        ("W5", REPRODUCED),
+        ("W3", NOT_REPRODUCED),
+        ("W4", NOT_REPRODUCED),
+        ("W5", PARTLY),
         ("W6", NOT_TESTABLE),
     ]
     # W2: 2:0 for both HMs over Car and Vote, as the paper's marks there; its printed 8:2 counts Abalone in
     assert "paper on the same data sets 2:0 and 2:0; 8:2 and 8:2 with Abalone)" in text
-    # W3: the order holds, but our 70 % are far from the paper's 87-94 % on Car and Vote
+    # W3, W4: the order and the signs hold, but every number is far from the paper's on Car and Vote
     assert "printed over all 19: 76.8, 78.1, 78.3, 76.7, 77.5)" in text
-    assert "printed over all 19: 6.7, 6.6, -1.5, 3.2)" in text
-    assert "both HMs beat NBC too on 2 of them (paper: Car, Chess, Vote)." in text
+    assert "NBC 70.4 ± 0.1 (87.7)" in text and "1-4 HM 78.1 (91.1 on the comparable data sets) (fails)" in text
+    assert (
+        "printed over all 19: 6.7, 6.6, -1.5, 3.2)" in text
+        and "Bagging -1.5% (-6.0% on the comparable data sets) (fails)" in text
+    )
+    # W5: Car and Vote hold, Chess (a data set the paper names) is not in this run
+    assert "does not hold: both HMs beat NBC on Chess (not testable: data set not available)" in text
     assert "Breast Cancer, Hepatitis and Spam were not run." in text
     assert "run `dvc repro analyse@wiering2003`." in text
     # Abalone is shown, marked not comparable, and left out of the averages of Table 2
@@ -130,3 +136,54 @@ def test_sections_and_claims_on_a_hand_built_experiment(tmp_path, monkeypatch):
     # the marks vs NBC are computed once and shared by the sections and the claims
     assert {(W.our_marks,), (W.published_marks,)} <= set(ctx._memo)
     assert ctx._memo[(W.our_marks,)][W.HM14] == {"Abalone": "=", "Car": "++", "Vote": "++"}
+
+
+def _parity(reading, layers, loaded):
+    return {"denominator": reading, "layers": [2] * layers, "seeds": 10, "curve": [{"passes": 3000, "loaded": loaded}]}
+
+
+def test_w1_needs_both_the_6_and_the_7_layer_model_reliably_under_each_reading():
+    xor = [{"denominator": r, "layers": [2], "loaded": 20, "seeds": 20, "passes": 5} for r in ("class", "attribute")]
+    analysis = {
+        "naive_bayes_train_accuracy": {r: {"xor": 0.5, "parity": 0.5} for r in ("class", "attribute")},
+        "xor": xor,
+        # "reliably": at least 9 of 10 seeds; the 6-layer model loads parity in 6 (default) / 9 (attribute total)
+        "parity": [
+            _parity("class", 6, 6),
+            _parity("class", 7, 10),
+            _parity("attribute", 6, 9),
+            _parity("attribute", 7, 9),
+        ],
+    }
+    v = W.w1(SimpleNamespace(analysis=analysis))
+    assert v.readings == {"c(f,C)/c(C), default": PARTLY, "attribute total": REPRODUCED}
+    assert v.verdict == PARTLY
+    assert "does not hold: the 6-layer binary HM reliably loads 4-bit parity (fails)" in v.evidence
+
+
+def test_w6_overfitting_is_a_training_fit_above_nbc_with_a_test_accuracy_below():
+    """Boosting overfits a data set when its training accuracy is above NBC's (boosting's first model, ε_1) and its
+    test accuracy significantly below NBC's; Spam's part needs the second model stuck at ε >= 0.5."""
+    datasets = {"Breast Cancer": "breast-w", "Hepatitis": "hepatitis", "Spam": "spambase"}
+    runs = {
+        "breast-w": [{"train_accuracy": 0.97, "errors": [0.04, 0.1], "kept": 10, "restarts": {"error>=0.5": 0}}] * 2,
+        # training accuracy below NBC's: not overfitting, though the test accuracy is lower
+        "hepatitis": [{"train_accuracy": 0.88, "errors": [0.10, 0.2], "kept": 10, "restarts": {"error>=0.5": 0}}] * 2,
+        "spambase": [{"train_accuracy": 0.9, "errors": [0.1], "kept": 1, "restarts": {"error>=0.5": 25}}] * 2,
+    }
+    marks = {W.BOOST: {"Breast Cancer": "--", "Hepatitis": "-", "Spam": "="}}
+    accs = {("Breast Cancer", W.BOOST): 95.0, ("Breast Cancer", W.NB): 96.5, ("Hepatitis", W.BOOST): 82.0}
+    accs[("Hepatitis", W.NB)] = 85.0
+    ctx = SimpleNamespace(
+        has=lambda *xs: True,
+        memo=lambda fn: marks,
+        fit_info=lambda x: runs,
+        datasets=datasets,
+        exp=SimpleNamespace(datasets=datasets),
+        acc=lambda p, x: accs[p, x],
+    )
+    v = W.w6(ctx)
+    assert v.verdict == PARTLY
+    assert "Breast Cancer: boosting training 97.0 vs NBC training 96.0, test 95.0 vs NBC 96.5" in v.evidence
+    assert "does not hold: boosting overfits Hepatitis (fails)" in v.evidence
+    assert "holds: boosting overfits Breast Cancer; on Spam the second boosted model" in v.evidence

@@ -1,13 +1,26 @@
-"""Published claims (``nbx/papers/<experiment>/published/claims.md``) and our verdict on each, with the evidence."""
+"""Published claims (``nbx/papers/<experiment>/published/claims.md``) and our verdict on each, with the evidence.
+
+Every claim is judged by one rubric (README, "Reading the results"), applied by :func:`rubric`: a claim is a list
+of its stated :class:`Part` s, each *holds* (the paper's own comparison, run as the paper ran it, gives the same
+direction and significance; a number lies within the paper's stated precision or 2 std of our estimate),
+*direction only* (same direction, not significant), *fails* or *not testable* (with the reason), per reading of
+the paper where readings matter. Every part holds -> reproduced; at least one holds -> partly reproduced (the
+rationale names the others); none holds -> not reproduced ("direction only" alone is not partly); no part
+testable -> not testable.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from nbx.report.published import PAPERS
 
 REPRODUCED, NOT_REPRODUCED, PARTLY, NOT_TESTABLE = "reproduced", "not reproduced", "partly reproduced", "not testable"
+HOLDS, DIRECTION, FAILS, UNTESTABLE = "holds", "direction only", "fails", "not testable"
+STATUSES = (HOLDS, DIRECTION, FAILS, UNTESTABLE)
 
 
 def claim_texts() -> dict[str, str]:
@@ -24,8 +37,74 @@ def claim_texts() -> dict[str, str]:
 @dataclass
 class Verdict:
     claim: str  # id, e.g. "W2"
-    verdict: str  # one of the four constants above
+    verdict: str  # one of the four constants above (under the default reading where there are several)
     evidence: str  # markdown: our numbers and the reason for the verdict
+    readings: dict[str, str] = field(default_factory=dict)  # reading -> verdict, when the verdict depends on one
+
+
+@dataclass(frozen=True)
+class Part:
+    """One stated part of a claim: its name, its status (one of :data:`STATUSES`, or reading -> status where the
+    paper's text allows several readings) and, for a part that is not testable, the reason."""
+
+    name: str
+    status: str | dict[str, str]
+    reason: str = ""
+
+    def __post_init__(self):
+        statuses = self.status.values() if isinstance(self.status, dict) else [self.status]
+        bad = [s for s in statuses if s not in STATUSES]
+        if bad:
+            raise ValueError(f"part {self.name!r}: status {bad[0]!r} is not one of {', '.join(STATUSES)}")
+
+    def under(self, reading: str | None) -> str:
+        """The status under ``reading``: a part without readings, or without this one (a reading of another point
+        of the paper), has its default status (the first) under it."""
+        if not isinstance(self.status, dict):
+            return self.status
+        return self.status.get(reading, next(iter(self.status.values())))
+
+
+def readings_of(parts: list[Part]) -> list[str]:
+    """The readings the parts distinguish, in the order first met (the first is the default); [] when none."""
+    return list(dict.fromkeys(r for p in parts if isinstance(p.status, dict) for r in p.status))
+
+
+def rubric(parts: list[Part], reading: str | None = None) -> tuple[str, str]:
+    """The verdict word and a one-line rationale naming the parts that do not hold, under ``reading`` (None: the
+    default, the first reading a part names)."""
+    statuses = [(p, p.under(reading)) for p in parts]
+    testable = [(p, s) for p, s in statuses if s != UNTESTABLE]
+    held = [p.name for p, s in testable if s == HOLDS]
+    others = "; ".join(
+        f"{p.name} ({s}{': ' + p.reason if s == UNTESTABLE and p.reason else ''})" for p, s in statuses if s != HOLDS
+    )
+    if not testable:
+        return NOT_TESTABLE, f"no part is testable: {others}" if parts else "the claim has no testable part"
+    if len(held) == len(parts):
+        return REPRODUCED, "every stated part holds" if len(parts) > 1 else "its one stated part holds"
+    if held:
+        return PARTLY, f"holds: {'; '.join(held)}; does not hold: {others}"
+    return NOT_REPRODUCED, f"no stated part holds: {others}"
+
+
+def judge(claim: str, parts: list[Part], evidence: str, because: str = "") -> Verdict:
+    """The claim's :class:`Verdict` by :func:`rubric`, under each reading when a part depends on one; the
+    rationale (with ``because``, what the evidence says about why, when given) is appended to ``evidence``."""
+    readings = readings_of(parts)
+    tail = f" {because}" if because else ""
+    if len(readings) < 2:  # no reading, or only the default ran
+        word, why = rubric(parts)
+        return Verdict(claim, word, f"{evidence}\n\nRubric: {why}.{tail}")
+    judged = {r: rubric(parts, r) for r in readings}
+    lines = "\n".join(f"- reading *{r}*: **{w}** — {why}." for r, (w, why) in judged.items())
+    lines += f"\n\n{because}" if because else ""
+    return Verdict(
+        claim,
+        judged[readings[0]][0],
+        f"{evidence}\n\nRubric, per reading:\n{lines}",
+        {r: w for r, (w, _) in judged.items()},
+    )
 
 
 def missing(claim: str, *learners: str) -> Verdict:
@@ -33,11 +112,49 @@ def missing(claim: str, *learners: str) -> Verdict:
     return Verdict(claim, NOT_TESTABLE, f"learner(s) {', '.join(f'`{x}`' for x in learners)} not in this run.")
 
 
+def sign_status(diff: float, p: float, alpha: float = 0.05) -> str:
+    """A one-sided comparison in the paper's direction: holds (diff > 0, p < alpha), direction only, or fails."""
+    if not np.isfinite(diff) or diff <= 0:
+        return FAILS
+    return HOLDS if np.isfinite(p) and p < alpha else DIRECTION
+
+
+def number_status(ours: float, paper: float, precision: float, std: float = float("nan")) -> str:
+    """A number the paper states: holds within its stated precision (half a unit of its last digit,
+    ``precision``) or within 2 std of our estimate; fails otherwise."""
+    if not (np.isfinite(ours) and np.isfinite(paper)):
+        return UNTESTABLE
+    gap = abs(ours - paper)
+    return HOLDS if gap <= precision / 2 + 1e-12 or (np.isfinite(std) and gap <= 2 * std) else FAILS
+
+
+def std_of_mean(per_split: np.ndarray) -> float:
+    """The standard deviation of our estimate of a mean over splits, s/√n (NaN splits ignored). The paper ran on
+    the same data sets, so what a rerun changes is only which splits are drawn, independently of each other."""
+    x = np.asarray(per_split, float)
+    x = x[np.isfinite(x)]
+    return float(np.std(x, ddof=1) / np.sqrt(x.size)) if x.size >= 2 else float("nan")
+
+
+def std_of_average(per_split: list[np.ndarray]) -> float:
+    """The standard deviation of an average over data sets of per-data-set means over splits (the data sets'
+    splits are drawn independently): √(Σ std_of_mean²) / N."""
+    var = [std_of_mean(x) ** 2 for x in per_split]
+    return float(np.sqrt(np.sum(var)) / len(var)) if var else float("nan")
+
+
 def render(verdicts: list[Verdict]) -> list[str]:
     texts = claim_texts()
     out = ["## Published claims", "", "| claim | verdict |", "|---|---|"]
-    out += [f"| {v.claim} | **{v.verdict}** |" for v in verdicts]
+    out += [f"| {v.claim} | {cell(v)} |" for v in verdicts]
     out.append("")
     for v in verdicts:
         out += [f"**{v.claim}** — *{texts.get(v.claim, '')}*", "", f"→ **{v.verdict}.** {v.evidence}", ""]
     return out
+
+
+def cell(v: Verdict) -> str:
+    """The claims table's verdict: one word, or the verdict under each reading when they differ."""
+    if len(set(v.readings.values())) > 1:
+        return "; ".join(f"**{w}** ({r})" for r, w in v.readings.items())
+    return f"**{v.verdict}**"

@@ -85,14 +85,25 @@ def paper_module(name: str):
         return None
 
 
-def agreement_section(ctx: ReportContext) -> list[str]:
-    """Mean absolute difference from each published column, with a scatter plot per learner."""
+def agreement_section(ctx: ReportContext, module=None) -> list[str]:
+    """Mean absolute difference from each published column, with a scatter plot per learner. The mean leaves out
+    the paper module's ``NOT_COMPARABLE`` data sets (the plot shows them); it is in error points when every
+    published table gives errors (|difference| is the same in accuracy and error)."""
+    excluded = {p: why for p, why in getattr(module, "NOT_COMPARABLE", {}).items() if p in ctx.datasets}
+    names = [p for p in ctx.datasets if p not in excluded]
+    errors = ctx.exp.published and all(s["metric"].startswith("error") for s in ctx.exp.published)
+    unit = "error" if errors else "accuracy"
     out = ["## Agreement with the published numbers", ""]
+    if excluded:
+        out += [
+            f"Not comparable, left out of the means (shown in the plots): {', '.join(excluded)} (see above).",
+            "",
+        ]
     for learner in ctx.learners:
-        mad, n = mean_abs_difference(ctx, learner)
+        mad, n = mean_abs_difference(ctx, learner, names)
         if n and scatter(ctx, learner, figure_path(ctx, f"{learner}_vs_published.png")):
             out += [
-                f"- `{learner}`: mean |ours − published| = **{mad:.2f}** accuracy points over {n} data sets.",
+                f"- `{learner}`: mean |ours − published| = **{mad:.2f}** {unit} points over {n} data sets.",
                 f"  ![{learner} vs published](figures/{ctx.exp.name}/{learner}_vs_published.png)",
             ]
     return out + ([""] if len(out) > 2 else ["The paper publishes no table we can compare with.", ""])
@@ -142,7 +153,7 @@ def render(params: dict, name: str) -> str:
     else:
         out += comparison_table(ctx, ctx.learners)
     if exp.published:
-        out += agreement_section(ctx)
+        out += agreement_section(ctx, module)
     if len(ctx.learners) <= 10:
         accuracy_chart(ctx, ctx.learners, figure_path(ctx, "accuracy.png"))
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]

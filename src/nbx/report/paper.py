@@ -3,8 +3,11 @@
 - ``SECTIONS``: the report's sections in order, each a function ``ctx -> list of markdown lines``; the
   string ``"claims"`` stands where the claims table goes.
 - ``CLAIMS``: claim id -> a function ``ctx -> Verdict`` (:class:`nbx.report.claims.Verdict`), in the order of
-  the paper's ``published/claims.md``; each returns its verdict with the evidence it rests on.
-- optionally ``plots(has) -> list of dvc plot specs`` (see :func:`nbx.pipeline.dvcgen.plots`).
+  the paper's ``published/claims.md``; each lists the claim's stated parts with their status from the evidence
+  and returns :func:`nbx.report.claims.judge`'s verdict (the one rubric), with the evidence it rests on.
+- optionally ``plots(has) -> list of dvc plot specs`` (see :func:`nbx.pipeline.dvcgen.plots`), and
+  ``NOT_COMPARABLE``: the paper's data set name -> why our setup does not match the paper's (left out of the
+  agreement means, :func:`nbx.report.experiment_report.agreement_section`).
 
 What is data rather than code lives in ``published/`` beside the module (the report stage depends on that
 folder): the paper's tables (CSV), its claims (``claims.md``) and ``paper.yaml``, the display names, learner

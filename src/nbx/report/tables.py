@@ -44,9 +44,10 @@ def error_reduction(ctx: ReportContext, learner: str, baseline: str, paper_names
     return 100 * float(np.mean(ratios)) if ratios else float("nan")
 
 
-def mean_abs_difference(ctx: ReportContext, learner: str) -> tuple[float, int]:
-    """Mean |ours - published| accuracy (points) over data sets with both, and their number."""
-    diffs = [ctx.acc(p, learner) - ctx.published_acc(p, learner) for p in ctx.datasets]
+def mean_abs_difference(ctx: ReportContext, learner: str, names=None) -> tuple[float, int]:
+    """Mean |ours - published| accuracy (points) over data sets with both (of ``names``, default all available),
+    and their number."""
+    diffs = [ctx.acc(p, learner) - ctx.published_acc(p, learner) for p in (ctx.datasets if names is None else names)]
     diffs = [d for d in diffs if np.isfinite(d)]
     return (float(np.mean(np.abs(diffs))) if diffs else float("nan")), len(diffs)
 
