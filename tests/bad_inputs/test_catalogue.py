@@ -252,6 +252,6 @@ def test_the_prepare_stage_and_nbx_datasets_stop_before_reading_data(tmp_path):
     text = _edit("    title:", "    titel:")
     (tmp_path / "cat.yaml").write_text(text)
     line = f"cat.yaml:{_line(text, 'titel')}: key 'titel' is not a known key of datasets.mine; did you mean title?"
-    assert _run(tmp_path, str(REPO / "stages" / "prepare.py"), "toy") == (1, "", f"error: {line}\n")
+    assert _run(tmp_path, str(REPO / "stages" / "prepare.py"), "toy") == (1, "", f"prepare toy: {line}\n")
     assert _run(tmp_path, "-m", "nbx.cli", "datasets") == (1, "", f"nbx: error: {line}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cat.yaml", "params.yaml"]

@@ -438,7 +438,7 @@ def test_the_first_stage_of_dvc_repro_stops_with_the_line(tmp_path, case):
     assert _run(tmp_path, str(REPO / "stages" / "params_digest.py")) == (
         1,
         "",
-        f"error: {_expected(text, at, message)}\n",
+        f"params_digest: {_expected(text, at, message)}\n",
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]
 
@@ -451,7 +451,7 @@ def test_every_stage_and_the_nbx_command_stop_with_the_same_line(tmp_path, case)
     text = _edit(old, new)
     (tmp_path / "params.yaml").write_text(text)
     line = _expected(text, at, message)
-    assert _run(tmp_path, str(REPO / "stages" / "split.py"), "kang2006") == (1, "", f"error: {line}\n")
+    assert _run(tmp_path, str(REPO / "stages" / "split.py"), "kang2006") == (1, "", f"split kang2006: {line}\n")
     assert _run(tmp_path, "-m", "nbx.cli", "learners") == (1, "", f"nbx: error: {line}\n")
 
 
