@@ -109,8 +109,9 @@ def standardizer(Z: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Weka's weighted mean and standard deviation per column (NaN ignored); zero deviation -> (0, 1).
 
     A column whose values reach beyond 2**±256 (x² would overflow near 1e306 or vanish near 1e-300, and the
-    column would be left unscaled or turn into NaN) is summed divided by a power of two
-    (:func:`_exponents`), and its mean and deviation multiplied back. Dividing by a power of two is exact, and
+    column would be left unscaled or turn into NaN) is summed divided by a power of two 2**e
+    (:func:`_exponents`), and its mean and deviation multiplied back; a constant such column gets (0, 2**e),
+    i.e. it is left as is but brought into range, where a constant 1e306 would overflow the scores. Dividing by a power of two is exact, and
     the standardized column (x - mean) / sd, on which the coefficients and the ridge penalty live, is the
     same for x and 2**k x, so the fit is the one of the rescaled column; other columns are untouched.
     """
@@ -126,7 +127,7 @@ def standardizer(Z: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     var = np.divide(np.abs(sq - tot * mean**2), tot - 1, out=np.zeros(Z.shape[1]), where=tot > 1)
     sd = np.sqrt(var)
     keep = sd > 0
-    return np.where(keep, np.ldexp(mean, e), 0.0), np.where(keep, np.ldexp(sd, e), 1.0)
+    return np.where(keep, np.ldexp(mean, e), 0.0), np.ldexp(np.where(keep, sd, 1.0), e)
 
 
 def standardize(Z: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
