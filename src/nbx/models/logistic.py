@@ -111,9 +111,10 @@ def standardizer(Z: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     A column whose values reach beyond 2**±256 (x² would overflow near 1e306 or vanish near 1e-300, and the
     column would be left unscaled or turn into NaN) is summed divided by a power of two 2**e
     (:func:`_exponents`), and its mean and deviation multiplied back; a constant such column gets (0, 2**e),
-    i.e. it is left as is but brought into range, where a constant 1e306 would overflow the scores. Dividing by a power of two is exact, and
-    the standardized column (x - mean) / sd, on which the coefficients and the ridge penalty live, is the
-    same for x and 2**k x, so the fit is the one of the rescaled column; other columns are untouched.
+    i.e. it is left as is but brought into range, where a constant 1e306 would overflow the scores. Dividing
+    by a power of two is exact, and the standardized column (x - mean) / sd, on which the coefficients and the
+    ridge penalty live, is the same for x and 2**k x, so the fit is the one of the rescaled column; other
+    columns are untouched.
     """
     ok = ~np.isnan(Z)
     Zf = np.where(ok, Z, 0.0)
