@@ -186,9 +186,10 @@ def test_classes_keep_counters_for_a_class_without_rows():
     np.testing.assert_allclose(np.exp(attr.log_table_[:-1, 2]), np.full(6, 1 / 3))
 
 
-def test_classes_equal_a_class_of_zero_weight_rows_and_none_is_unchanged():
-    """A class without rows is the same model as a class whose rows all have weight 0; classes equal to
-    the labels of y (in any order, repeated) change nothing."""
+def test_classes_keep_a_class_without_rows_and_zero_weight_rows_are_absent():
+    """A class given in ``classes`` keeps its counters without rows, also when its rows all have weight 0 (rows
+    of weight 0 are absent rows); without ``classes`` such a class is not a class at all. classes equal to the
+    labels of y (in any order, repeated) change nothing."""
     rng = np.random.default_rng(5)
     X = rng.integers(0, 3, size=(40, 4))
     y = rng.choice(["a", "c"], size=40)
@@ -197,9 +198,14 @@ def test_classes_equal_a_class_of_zero_weight_rows_and_none_is_unchanged():
         np.testing.assert_array_equal(model.classes_, ["a", "b", "c"])
         Xb, yb = np.vstack([X, X[:3]]), np.concatenate([y, ["b"] * 3])
         w = np.concatenate([np.ones(40), np.zeros(3)])
-        ref = NaiveBayes(alpha=0.1, denominator=den).fit(Xb, yb, sample_weight=w, n_values=[3] * 4)
+        ref = NaiveBayes(alpha=0.1, denominator=den, classes=["a", "b", "c"])
+        ref.fit(Xb, yb, sample_weight=w, n_values=[3] * 4)
         assert np.array_equal(model.log_table_, ref.log_table_)
         assert np.array_equal(model.class_log_prior_, ref.class_log_prior_)
+        absent = NaiveBayes(alpha=0.1, denominator=den).fit(Xb, yb, sample_weight=w, n_values=[3] * 4)
+        without = NaiveBayes(alpha=0.1, denominator=den).fit(X, y, n_values=[3] * 4)
+        np.testing.assert_array_equal(absent.classes_, ["a", "c"])
+        assert np.array_equal(absent.log_table_, without.log_table_)
         plain = NaiveBayes(alpha=0.1, denominator=den).fit(X, y)
         same = NaiveBayes(alpha=0.1, denominator=den, classes=["c", "a"]).fit(X, y)
         assert np.array_equal(plain.log_table_, same.log_table_) and np.array_equal(plain.classes_, same.classes_)

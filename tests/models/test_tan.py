@@ -206,10 +206,13 @@ def test_probabilities_determinism_and_edge_cases():
     np.testing.assert_allclose(p.sum(1), 1)
     np.testing.assert_allclose(np.exp(a.predict_log_proba(X)), p)
     assert np.isfinite(a.decision_function(X)).all()
-    # class with no training weight: uniform CP tables, prior alpha / (N + K alpha)
+    # a class given in classes whose rows all weigh 0: uniform CP tables, prior alpha / (N + K alpha); without
+    # classes those rows are absent rows and it is no class
     w = np.where(y == 1, 0.0, 1.0)
-    c = TAN().fit(X, y, sample_weight=w)
+    c = TAN(classes=np.unique(y)).fit(X, y, sample_weight=w, n_values=[3] * 5)
     np.testing.assert_allclose(c.conditional_table(0)[:, 1, :], 1 / 3)
+    np.testing.assert_allclose(np.exp(c.class_log_prior_[1]), 1 / (w.sum() + len(c.classes_)))
+    assert 1 not in TAN().fit(X, y, sample_weight=w).classes_
     # no attributes / one attribute
     with pytest.raises(ValueError, match=r"0 feature\(s\)"):
         TAN().fit(X[:, :0], y)

@@ -43,6 +43,7 @@ from nbx.core.validation import (
     check_consistent_length,
     check_labels,
     check_sample_weight,
+    drop_absent_rows,
     scans_skipped,
     set_input_features,
     tracked_fit,
@@ -52,6 +53,7 @@ encode_labels = check_labels  # (classes_, y as class indices); older name
 check_weights = check_sample_weight  # older name
 
 N_VALUES = [ARRAY_LIKE, NONE]  # the constraint of every ``n_values`` parameter
+MAX_CODE = 2**31 - 1  # the largest float code as_codes accepts (its n_values would not fit in memory anyway)
 # The constraint of a ``classes`` parameter: the class labels to keep counters for, also those absent from
 # the training data (None = the labels in y, which must be among them); scikit-learn's partial_fit takes
 # them as a keyword, a constructor parameter also survives clone and pipelines.
@@ -325,7 +327,8 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
     """Discrete input as an int64 array with -1 for missing (NaN or any negative value).
 
     Non-integer values are an error (discrete learners need codes; discretize numeric columns first), and
-    so is infinity. ``estimator`` names the learner in the message; ``fit`` tells whether this is a fit
+    so are infinity and float codes above :data:`MAX_CODE` (e.g. 1e306, which the cast would silently turn
+    into a missing value). ``estimator`` names the learner in the message; ``fit`` tells whether this is a fit
     (see :func:`nbx.core.validation.scans_skipped`). An int64 input without negative codes is returned as it is
     (no copy: callers must not write into the result).
     """
@@ -352,6 +355,12 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
                 f"{who} needs integer codes (0..n-1, NaN or negative = missing), got non-integer "
                 f"values in columns {cols}; discretize numeric columns first, e.g. "
                 f"make_pipeline(MDLDiscretizer(), {who}())"
+            )
+        if known.size and known.max() > MAX_CODE:  # the int64 cast would turn it into garbage (often -1: missing)
+            who = type(estimator).__name__ if estimator is not None else "A discrete learner"
+            cols = np.flatnonzero(np.any(~missing & (X > MAX_CODE), axis=0)).tolist()
+            raise ValueError(
+                f"{who} got codes above {MAX_CODE} in columns {cols}: not nominal codes; discretize those columns"
             )
     return np.where(missing | (X < 0), -1, np.nan_to_num(X)).astype(np.int64)
 
@@ -380,15 +389,19 @@ def check_discrete_fit(
     """The fit preamble of a discrete learner: checks the parameters and the input, sets ``classes_``
     (``classes`` if given, which y's labels must be among, else those in y; see :data:`CLASS_LABELS`),
     ``n_values_`` (the ``n_values`` keyword, else the constructor's, else inferred), ``n_features_in_``.
+    Rows of weight 0 are dropped after the input checks (:func:`nbx.core.validation.drop_absent_rows`): they
+    add no class and no value to an inferred ``n_values_``, and the learner never sees them.
 
-    Returns (codes with -1 for missing, class indices, sample weights).
+    Returns (codes with -1 for missing, class indices, sample weights) of the rows of positive weight.
     """
     validate_params(estimator)
     arr = check_array(estimator, X, fit=True)
+    given = classes is not None
     classes, y_idx = check_labels(y, estimator, classes)
     check_consistent_length(arr, y_idx)
     w = check_sample_weight(sample_weight, arr.shape[0])
-    codes = as_codes(arr, estimator, fit=True)
+    kept, y_idx, w, classes = drop_absent_rows(arr, y_idx, w, classes, keep_classes=given)
+    codes = as_codes(kept, estimator, fit=True)
     estimator.n_values_ = resolve_n_values(
         codes, n_values if n_values is not None else getattr(estimator, "n_values", None)
     )
@@ -434,14 +447,16 @@ def mixed_n_values(X: np.ndarray, n_values, fit: bool = True) -> np.ndarray:
 def check_mixed_fit(estimator, X, y, sample_weight, n_values):
     """The fit preamble of a mixed-input learner: checks the parameters and the input, sets
     ``n_features_in_``; returns (X as float, n_values (the keyword, else the constructor's; None = all
-    numeric), classes_, y as class indices, sample weights)."""
+    numeric), classes_, y as class indices, sample weights) of the rows of positive weight (rows of weight 0
+    are dropped after the input checks, :func:`nbx.core.validation.drop_absent_rows`)."""
     validate_params(estimator)
     arr = check_array(estimator, X, fit=True).astype(np.float64, copy=False)
     classes, y_idx = check_labels(y, estimator)
     check_consistent_length(arr, y_idx)
     w = check_sample_weight(sample_weight, arr.shape[0])
-    nv = mixed_n_values(arr, n_values if n_values is not None else getattr(estimator, "n_values", None))
     set_input_features(estimator, X, arr)
+    arr, y_idx, w, classes = drop_absent_rows(arr, y_idx, w, classes)
+    nv = mixed_n_values(arr, n_values if n_values is not None else getattr(estimator, "n_values", None))
     return arr, nv, classes, y_idx, w
 
 

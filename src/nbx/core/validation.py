@@ -11,7 +11,14 @@ estimators pass its common checks) without importing scikit-learn:
   NaN is always allowed: every nbx estimator reads it as a missing value;
 * :func:`check_labels` checks a classification target (1-D, no NaN, not continuous, not a mix of strings
   and numbers) and encodes it; :func:`check_sample_weight` checks weights (shape, finite, non-negative,
-  not all zero).
+  not all zero);
+* :func:`drop_absent_rows` then removes the rows of weight 0: every fit preamble (``check_discrete_fit``,
+  ``check_mixed_fit`` in :mod:`nbx.core.base`, the ensembles', the discretizers') calls it right after these
+  checks, so a row of weight 0 is an absent row everywhere: it adds no class to ``classes_``, no value to an
+  inferred ``n_values_``, no cut point, no split, no bootstrap draw. Fitting with integer weights w is then
+  fitting on the rows repeated w times wherever the learner counts weights (scikit-learn's
+  ``check_sample_weight_equivalence_on_dense_data``); the learners whose draws depend on the number of rows
+  say so in their docstrings.
 
 :class:`NotFittedError` (raised by every predict/transform before fit), :class:`InvalidParameterError`,
 :class:`DataConversionWarning` and :class:`ConvergenceWarning` have scikit-learn's names and bases; when
@@ -252,7 +259,8 @@ def check_array(estimator, X, *, fit: bool) -> np.ndarray:
                 f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required by {name}."
             )
     if arr.dtype.kind == "f" and not scans_skipped(fit) and _has_inf(arr):
-        raise ValueError(f"Input X contains infinity or a value too large for {arr.dtype!r}.")
+        columns = np.flatnonzero(np.isinf(arr).any(axis=0)).tolist()
+        raise ValueError(f"Input X contains infinity or a value too large for {arr.dtype!r}. Columns: {columns}.")
     if fit:
         return arr
     _check_feature_names(estimator, names)
@@ -415,3 +423,26 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
     if n and not np.any(w > 0):
         raise ValueError("Sample weights must contain at least one non-zero number.")
     return w
+
+
+def drop_absent_rows(arr: np.ndarray, y_idx, w: np.ndarray, classes=None, keep_classes: bool = False):
+    """(arr, y_idx, w, classes) without the rows of weight 0, which are absent rows (see the module docstring).
+
+    ``y_idx`` (class indices into ``classes``) may be None (an unsupervised fit). Unless ``keep_classes`` (the
+    estimator was given its ``classes``), a class left without rows leaves ``classes`` and y is re-encoded,
+    as if those rows had never been passed. Without rows of weight 0 the inputs are returned as they are (no
+    copy). Every row of weight 0 is an error, as in :func:`check_sample_weight` (whose scans a nested fit skips).
+    """
+    keep = w > 0
+    if keep.all():
+        return arr, y_idx, w, classes
+    if not keep.any():
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    arr, w = arr[keep], w[keep]
+    if y_idx is not None:
+        y_idx = y_idx[keep]
+        if not keep_classes:
+            used = np.flatnonzero(np.bincount(y_idx, minlength=len(classes)))
+            if used.size < len(classes):
+                classes, y_idx = classes[used], np.searchsorted(used, y_idx).astype(np.intp)
+    return arr, y_idx, w, classes

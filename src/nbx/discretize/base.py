@@ -26,6 +26,7 @@ from nbx.core.validation import (
     check_consistent_length,
     check_labels,
     check_sample_weight,
+    drop_absent_rows,
     not_fitted_error,
     set_input_features,
 )
@@ -123,7 +124,8 @@ class Discretizer(TransformerMixin, BaseEstimator):
 
     ``x`` holds the column's non-missing training values with positive weight, ``y`` their class indices
     (supervised discretizers) and ``w`` their weights (weights act as counts: weight k == k copies, weight 0
-    == row absent).
+    == row absent: :meth:`fit` drops those rows first, :func:`nbx.core.validation.drop_absent_rows`, so they
+    set no cut point, no class of ``classes_`` and no inferred ``n_values``).
 
     Fitted attributes: ``cut_points_`` (per column a sorted float array, or None for nominal columns),
     ``n_values_`` (output cardinality per column, to pass on to a learner), ``input_n_values_``,
@@ -136,15 +138,19 @@ class Discretizer(TransformerMixin, BaseEstimator):
         validate_params(self)
         arr = check_array(self, X, fit=True).astype(np.float64, copy=False)
         w = check_sample_weight(sample_weight, arr.shape[0])
-        y_idx = None
+        y_idx = classes = None
         if self.supervised:
-            self.classes_, y_idx = check_labels(y, self)
+            classes, y_idx = check_labels(y, self)
             check_consistent_length(arr, y_idx)
+        set_input_features(self, X, arr)
+        arr, y_idx, w, classes = drop_absent_rows(arr, y_idx, w, classes)
+        if self.supervised:
+            self.classes_ = classes
         nv = self._input_n_values(arr)
         numeric = np.flatnonzero(nv == 0)
         columns = []
         for j in numeric:
-            keep = ~np.isnan(arr[:, j]) & (w > 0)
+            keep = ~np.isnan(arr[:, j])
             columns.append((arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]))
         cuts = [None] * arr.shape[1]
         for j, col in zip(numeric, self._cuts_of_columns(columns)):
@@ -152,7 +158,6 @@ class Discretizer(TransformerMixin, BaseEstimator):
         self.cut_points_ = cuts
         self.input_n_values_ = nv
         self.n_values_ = np.array([nv[j] if c is None else len(c) + 1 for j, c in enumerate(cuts)], dtype=np.int64)
-        set_input_features(self, X, arr)
         return self
 
     def _transform(self, X) -> np.ndarray:

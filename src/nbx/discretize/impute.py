@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values, validate_params
-from nbx.core.validation import Options, check_array, check_sample_weight, set_input_features
+from nbx.core.validation import Options, check_array, check_sample_weight, drop_absent_rows, set_input_features
 from nbx.discretize.base import TransformerMixin, nominal_codes
 
 NUMERIC_OPTIONS = ("mean", "mode")
@@ -93,6 +93,8 @@ class ModeImputer(TransformerMixin, BaseEstimator):
         validate_params(self)
         arr = check_array(self, X, fit=True).astype(np.float64, copy=False)
         w = check_sample_weight(sample_weight, arr.shape[0])
+        set_input_features(self, X, arr)
+        arr, _, w, _ = drop_absent_rows(arr, None, w)  # a row of weight 0 is an absent row
         nv = mixed_n_values(arr, self.n_values)
         fill = np.full(arr.shape[1], np.nan)
         nominal = nv > 0
@@ -104,7 +106,6 @@ class ModeImputer(TransformerMixin, BaseEstimator):
             fill[numeric] = stat(arr[:, numeric], w)
         self.fill_values_ = fill
         self.input_n_values_ = nv
-        set_input_features(self, X, arr)
         return self
 
     def _transform(self, X) -> np.ndarray:

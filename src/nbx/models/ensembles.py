@@ -53,6 +53,7 @@ from nbx.core.validation import (
     check_consistent_length,
     check_labels,
     check_sample_weight,
+    drop_absent_rows,
     set_input_features,
 )
 
@@ -98,7 +99,9 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         return tags
 
     def _prepare(self, X, y, sample_weight, n_values):
-        """Checked (X, class indices, weights); discrete input becomes codes (-1 = missing)."""
+        """Checked (X, class indices, weights) of the rows of positive weight: a row of weight 0 is an absent
+        row (:func:`nbx.core.validation.drop_absent_rows`), so it adds no class, no value to the inferred
+        ``n_values_`` and no bootstrap draw. Discrete input becomes codes (-1 = missing)."""
         validate_params(self)
         if self.base is not None and self.base.get_params(deep=False).get("classes") is not None:
             raise ValueError(
@@ -106,15 +109,16 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
                 "are fitted on class indices)"
             )
         arr = check_array(self, X, fit=True)
-        self.classes_, y_idx = check_labels(y, self, self.classes)
+        classes, y_idx = check_labels(y, self, self.classes)
         check_consistent_length(arr, y_idx)
         w = check_sample_weight(sample_weight, arr.shape[0])
+        set_input_features(self, X, arr)
+        arr, y_idx, w, self.classes_ = drop_absent_rows(arr, y_idx, w, classes, keep_classes=self.classes is not None)
         n_values = n_values if n_values is not None else self.n_values
         if self.input_kind == "discrete":
             arr = as_codes(arr, self, fit=True)
             n_values = resolve_n_values(arr, n_values)
         self.n_values_ = n_values
-        set_input_features(self, X, arr)
         return arr, y_idx, w
 
     def _check_X(self, X) -> np.ndarray:
@@ -178,10 +182,12 @@ class Bagging(_Ensemble):
     base; the ``fit`` keyword wins).
 
     Sample weights: rows are drawn with probability proportional to ``sample_weight``, and
-    round(max_samples · n_rows) rows are drawn (so a weight of k matches k copies only in distribution).
+    round(max_samples · n_rows) rows are drawn, n_rows counting the rows of positive weight. A row of weight
+    0 is an absent row (same draws, same models as without it); a weight of k matches k copies only in
+    distribution, since the number of draws and the random stream depend on n_rows.
 
     Fitted attributes: ``classes_``, ``estimators_``, ``bootstrap_counts_`` (per model, how often each
-    training row was drawn).
+    training row of positive weight was drawn).
 
     Examples
     --------
@@ -267,6 +273,10 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
 
     ``n_iter_`` counts the trials run, discarded models included.
 
+    Sample weights: a row of weight 0 is an absent row (the same run as without it). A weight of k equals k
+    copies only while no restart draws: the restarts draw per row (N bootstrap draws, or one U(0.9, 1.1)
+    factor per row), and the 1e-8 floor applies per row, so weights and copies then part.
+
     Reinitialization: ``restart="bootstrap"`` (Ting & Zheng) draws N rows with replacement (probability
     ∝ ``sample_weight``), each drawn row getting weight 1 per draw, undrawn rows 0 (rows with weight 0
     are left out of the next fit; they get the 1e-8 floor at the following reweighting, as step (iii)
@@ -328,10 +338,6 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
-        keep = w > 0  # weight 0 rows are absent rows
-        X, y_idx, w = X[keep], y_idx[keep], w[keep]
-        if w.size == 0:
-            raise ValueError("sample_weight sums to 0")
         rng = check_rng(self.random_state)
         total = w.sum()
         weights = w.copy()

@@ -41,10 +41,10 @@ Training: online generalized EM (§3.2). For every example (D, C*), in a seeded 
 ``n_iter`` more passes (on data with the same classes and attribute values), so 100 passes and then 200
 more equal 300 passes (``n_iter_`` counts the passes the counters have seen: 300).
 
-``sample_weight`` multiplies each example's update weight (rows of weight 0 are dropped, so they equal
-absent rows). Because the EM is online, a weight of k is not the same as k copies of the row (the
-copies would be learned one after another with changing posteriors); this is the one exception to the
-library's weight convention.
+``sample_weight`` multiplies each example's update weight (rows of weight 0 are absent rows: the fit
+preamble drops them, :func:`nbx.core.validation.drop_absent_rows`). Because the EM is online, a weight of k is
+not the same as k copies of the row (the copies would be learned one after another with changing
+posteriors), an exception to the library's weight convention (tests/estimators.py lists them).
 
 Implementation: the counters of all NBs of one level (the gating NBs of a layer, or all experts) are
 stacked in one array (n_counter_rows, n_models, n_outputs) whose rows are the value counters over the
@@ -405,10 +405,7 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
             self._layers = layers
             self._levels = self._init_levels(layers, len(self.classes_), self._rng)
             self.n_iter_ = 0
-        keep = w > 0
-        if not np.any(keep):
-            raise ValueError("sample_weight: no training row has positive weight")
-        self._online_em(self._index.rows(codes[keep]), codes[keep] >= 0, y_idx[keep], w[keep], self._rng)
+        self._online_em(self._index.rows(codes), codes >= 0, y_idx, w, self._rng)  # rows of positive weight
         self.n_iter_ += self.n_iter
         return self
 

@@ -26,7 +26,13 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations; on one-hot codes the Hessian is
   assembled from each row's active columns (:class:`IndicatorHessian`). A fit that stops on ``max_iter``
   (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
-  ``converged_ = False``.
+  ``converged_ = False``; if that model is moreover no better than the class prior on the training data
+  (weighted log-likelihood), fit raises a ValueError instead: a failed optimization is never returned as a
+  model behind a warning.
+* Numeric range: standardization is exact under scaling a column by a power of two, so a column with values
+  beyond 2**±256 (near 1e306 its squares overflow, near 1e-300 they vanish) is standardized divided by its
+  power of two (:func:`standardizer`); the standardized design, hence the fit and the ridge penalty, is the
+  one of the rescaled column, and columns within that range are computed exactly as before.
 
 Fitted attributes: ``classes_``, ``theta_`` (shape (p+1, K-1), standardized scale, row 0 = intercepts),
 ``coef_`` (p, K-1) and ``intercept_`` (K-1,) on the original indicator/numeric scale (as Weka reports),
@@ -89,22 +95,48 @@ def design_matrix(X, n_values) -> tuple[np.ndarray, np.ndarray]:
     return Z, owner
 
 
+SAFE_EXPONENT = 256  # |x| in [2**-256, 2**256]: x², Σ w x² and x - mean stay normal, finite floats
+
+
+def _exponents(magnitude: np.ndarray) -> np.ndarray:
+    """Per column the power of two to divide by before summing: 0 when the column's largest magnitude lies in
+    [2**-256, 2**256] (or is 0), else its binary exponent, which brings the column to magnitudes below 1."""
+    e = np.frexp(magnitude)[1]
+    return np.where((magnitude == 0) | (np.abs(e) <= SAFE_EXPONENT), 0, e)
+
+
 def standardizer(Z: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Weka's weighted mean and standard deviation per column (NaN ignored); zero deviation -> (0, 1)."""
+    """Weka's weighted mean and standard deviation per column (NaN ignored); zero deviation -> (0, 1).
+
+    A column whose values reach beyond 2**±256 (x² would overflow near 1e306 or vanish near 1e-300, and the
+    column would be left unscaled or turn into NaN) is summed divided by a power of two 2**e
+    (:func:`_exponents`), and its mean and deviation multiplied back; a constant such column gets (0, 2**e),
+    i.e. it is left as is but brought into range, where a constant 1e306 would overflow the scores. Dividing
+    by a power of two is exact, and the standardized column (x - mean) / sd, on which the coefficients and the
+    ridge penalty live, is the same for x and 2**k x, so the fit is the one of the rescaled column; other
+    columns are untouched.
+    """
     ok = ~np.isnan(Z)
+    Zf = np.where(ok, Z, 0.0)
+    e = _exponents(np.abs(Zf).max(axis=0, initial=0.0))
+    if e.any():
+        Zf = np.ldexp(Zf, -e)
     wz = w[:, None] * ok
     tot = wz.sum(axis=0)
-    Zf = np.where(ok, Z, 0.0)
     mean = np.divide((wz * Zf).sum(axis=0), tot, out=np.zeros(Z.shape[1]), where=tot > 0)
     sq = (wz * Zf**2).sum(axis=0)
     var = np.divide(np.abs(sq - tot * mean**2), tot - 1, out=np.zeros(Z.shape[1]), where=tot > 1)
     sd = np.sqrt(var)
     keep = sd > 0
-    return np.where(keep, mean, 0.0), np.where(keep, sd, 1.0)
+    return np.where(keep, np.ldexp(mean, e), 0.0), np.ldexp(np.where(keep, sd, 1.0), e)
 
 
 def standardize(Z: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
-    """(Z - mean) / scale with a leading column of ones; NaN (missing numeric) becomes the mean (0)."""
+    """(Z - mean) / scale with a leading column of ones; NaN (missing numeric) becomes the mean (0). Columns
+    of a scale beyond 2**±256 are divided by its power of two first (exact), so Z - mean cannot overflow."""
+    e = _exponents(scale)
+    if e.any():
+        Z, mean, scale = np.ldexp(Z, -e), np.ldexp(mean, -e), np.ldexp(scale, -e)
     S = (Z - mean) / scale
     return np.hstack([np.ones((Z.shape[0], 1)), np.nan_to_num(S, nan=0.0)])
 
@@ -361,10 +393,12 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         one_hot_only = np.all(self.n_values_ > 0)  # then the indicator Hessian
         active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_) if one_hot_only else None
         hess = hessian_for(Z1, active, self.mean_, self.scale_, k - 1)
+        Y = one_hot(y_idx, k)
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
-            Z1, one_hot(y_idx, k), w, self.ridge, theta0, self.tol, int(self.max_iter), hess
+            Z1, Y, w, self.ridge, theta0, self.tol, int(self.max_iter), hess
         )
         if not self.converged_:
+            self._check_useful(Z1, Y, w)
             warn(
                 f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above the gradient "
                 f"tolerance tol={self.tol:g} (max_iter={self.max_iter})",
@@ -374,6 +408,21 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         self.coef_ = self.theta_[1:] / self.scale_[:, None]
         self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_
         return self
+
+    def _check_useful(self, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray) -> None:
+        """After a fit that did not converge: raise if the model is no better than the class prior on its own
+        training rows (weighted log-likelihood Σ w log P(y | x) <= Σ_c W_c log(W_c / W)), so a failed
+        optimization never passes as a model behind a warning that filters may hide."""
+        fitted = float(np.sum(w * np.sum(Y * log_proba(Z1, self.theta_), axis=1)))
+        class_weight = Y.T @ w
+        seen = class_weight > 0
+        prior = float(np.sum(class_weight[seen] * np.log(class_weight[seen] / class_weight.sum())))
+        if not fitted > prior:
+            raise ValueError(
+                f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations without converging "
+                f"(tol={self.tol:g}, max_iter={self.max_iter}) at a model no better than the class prior on the "
+                f"training data (log-likelihood {fitted:.6g} <= {prior:.6g}); not returning it"
+            )
 
     def fit_info(self) -> dict:
         """Newton iterations and convergence of the fit, for fit_info.json."""

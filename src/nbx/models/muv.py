@@ -267,8 +267,8 @@ class MUV(_CombinedMembers, BaseEstimator):
         """AdaBoost.M1's base models (§4.4), refitted on the full data under the weights AdaBoost gave each.
 
         AdaBoostM1 fits its members on class indices and on the rows of positive weight only, so a member
-        can miss classes; refitting the same (deterministic) learner under the same weights, with the other
-        rows at weight 0, gives the same CP tables but every class in ``classes_``. AdaBoost keeps its weights
+        can miss classes; refitting the same (deterministic) learner under the same weights, given every class
+        (:meth:`_member`), gives the same CP tables but every class in ``classes_``. AdaBoost keeps its weights
         summing to N, so the counts (and effective sample sizes) stay in units of rows.
         """
         try:
@@ -281,13 +281,7 @@ class MUV(_CombinedMembers, BaseEstimator):
         boost = AdaBoostM1(base=clone(self._base()), n_estimators=int(self.n_estimators), random_state=random_state)
         boost.fit(X, y, sample_weight=w, n_values=n_values)
         self.boost_ = boost
-        kept = w > 0  # AdaBoostM1 drops rows of weight 0 before boosting
-        weights = []
-        for tw in boost.training_weights_:
-            full = np.zeros(w.shape[0])
-            full[kept] = tw
-            weights.append(full)
-        return weights, boost.n_values_
+        return list(boost.training_weights_), boost.n_values_  # the rows here all have positive weight
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
@@ -298,11 +292,16 @@ class MUV(_CombinedMembers, BaseEstimator):
         else:
             weights = self._member_weights(rng, y_idx, w, len(self.classes_))
         self.sample_weights_ = np.stack(weights)
-        self.estimators_ = [clone(self._base()).fit(X, y, sample_weight=mw, n_values=n_values) for mw in weights]
-        for est in self.estimators_:
-            if not np.array_equal(est.classes_, self.classes_):
-                raise ValueError("a base model saw different classes than the ensemble")
+        self.estimators_ = [self._member().fit(X, y, sample_weight=mw, n_values=n_values) for mw in weights]
         return self
+
+    def _member(self):
+        """An unfitted clone of ``base`` given every class of the ensemble: a member's rows of weight 0 are
+        absent rows, and a class absent from its sample keeps its Dirichlet prior (module docstring)."""
+        est = clone(self._base())
+        if "classes" not in est.get_params(deep=False):
+            raise ValueError(f"MUV's base needs a classes parameter (NaiveBayes or TAN), {type(est).__name__} has none")
+        return est.set_params(classes=self.classes_)
 
 
 class MUVofMUV(_CombinedMembers, BaseEstimator):
@@ -346,14 +345,14 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
         return [clone(spec) for spec in specs]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        codes, y_idx, _w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)
         self.estimators_ = []
         for est in self._members():
             if "random_state" in est.get_params(deep=False):
                 est.set_params(random_state=int(rng.integers(2**31)))
-            self.estimators_.append(est.fit(X, y, sample_weight=sample_weight, n_values=n_values))
+            self.estimators_.append(est.fit(X, y, sample_weight=w, n_values=n_values))
         return self
 
 

@@ -55,6 +55,7 @@ from nbx.core.validation import (
     check_consistent_length,
     check_labels,
     check_sample_weight,
+    drop_absent_rows,
 )
 
 PRIORS = ("laplace", "m_estimate", "kang")
@@ -259,6 +260,7 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
             _, y_idx = check_labels(y, self, self.classes_)
             check_consistent_length(arr, y_idx)
             w = check_sample_weight(sample_weight, arr.shape[0])
+            arr, y_idx, w, _ = drop_absent_rows(arr, y_idx, w, self.classes_, keep_classes=True)
             codes = as_codes(arr, self, fit=True)
             self._grow(
                 np.maximum(self.n_values_, resolve_n_values(codes, n_values if n_values is not None else self.n_values))

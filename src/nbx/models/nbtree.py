@@ -236,12 +236,9 @@ class NBTree(ClassifierMixin, BaseEstimator):
         return self
 
     def _leaf_nb(self, codes, y, w):
-        """NB over the node's rows that knows every class (zero-weight dummy rows, all values missing)."""
-        K = len(self.classes_)
-        Xa = np.vstack([codes, -np.ones((K, codes.shape[1]), np.int64)])
-        nb = NaiveBayes(prior="laplace", alpha=self.alpha)
-        nb.fit(Xa, np.concatenate([y, np.arange(K)]), np.concatenate([w, np.zeros(K)]), self.n_values_)
-        return nb
+        """NB over the node's rows that knows every class (its ``classes``: the tree's class indices)."""
+        nb = NaiveBayes(prior="laplace", alpha=self.alpha, classes=np.arange(len(self.classes_)))
+        return nb.fit(codes, y, w, self.n_values_)
 
     def _grow(self, codes, y, w, depth):
         self.depth_ = max(self.depth_, depth)

@@ -64,7 +64,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import gammaln
 
-from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_discrete_fit, check_discrete_X
+from nbx.core.base import CLASS_LABELS, N_VALUES, BaseEstimator, LogScoreMixin, check_discrete_fit, check_discrete_X
 from nbx.core.counting import ValueIndex
 from nbx.core.validation import Interval, Options
 from nbx.models.naive_bayes import nb_log_tables
@@ -223,7 +223,10 @@ class TAN(LogScoreMixin, BaseEstimator):
     "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges),
     ``criterion`` (edge weights: "cmi" = Friedman et al., "bayes" = Weka's BAYES score) and
     ``criterion_alpha`` (the Dirichlet α of the "bayes" score, Weka's 0.5; the CP tables use ``alpha``),
-    ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
+    ``classes`` (None = the labels in y; as in :class:`~nbx.models.naive_bayes.NaiveBayes`: a class without
+    training rows keeps only its Dirichlet prior, P(c) = α / (N + Kα) and uniform CP tables, and adds no
+    weight to the edge scores), ``n_values`` (per column the number of values; the ``fit`` keyword wins;
+    None = max code + 1).
 
     Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
     training) counts as missing.
@@ -256,6 +259,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         "structure": [Options(*STRUCTURES)],
         "criterion": [Options(*CRITERIA)],
         "criterion_alpha": [Interval(Real, 0, None, "neither")],
+        "classes": CLASS_LABELS,
         "n_values": N_VALUES,
     }
 
@@ -266,6 +270,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         structure: str = "tree",
         criterion: str = "cmi",
         criterion_alpha: float = 0.5,
+        classes=None,
         n_values=None,
     ):
         self.alpha = alpha
@@ -273,6 +278,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         self.structure = structure
         self.criterion = criterion
         self.criterion_alpha = criterion_alpha
+        self.classes = classes
         self.n_values = n_values
 
     # ----------------------------------------------------------------------------------------- fitting
@@ -289,7 +295,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         return int(self.root)
 
     def fit(self, X, y, sample_weight=None, n_values=None):
-        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         d = codes.shape[1]
         self._check_params(d)
         k = len(self.classes_)
