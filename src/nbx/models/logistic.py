@@ -22,7 +22,7 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   search (:func:`fit_ridge_logistic`) and stop when max |∇f| / W <= ``tol`` (W = total weight, so the
   tolerance does not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data
   sets are separable: the optimum lies far out, and quasi-Newton methods stop on small relative progress
-  long before it (Weka on labor: objective 10x above the optimum, coefficients 4x smaller; our former
+  far from it (Weka on labor: objective 10x above the optimum, coefficients about 4x larger; our former
   L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations; on one-hot codes the Hessian is
   assembled from each row's active columns (:class:`IndicatorHessian`). A fit that stops on ``max_iter``
   (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
