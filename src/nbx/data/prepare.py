@@ -15,17 +15,9 @@ import numpy as np
 
 from nbx.data.catalogue import Entry
 from nbx.data.infer import class_index, infer_columns
-from nbx.data.parsers import DataFormatError, RawTable, read_arff, read_delimited
+from nbx.data.parsers import DataFormatError, RawTable, read_arff, read_delimited, value_order
 from nbx.data.synthetic import generate
 from nbx.protocol.table import Table
-
-
-def _value_order(values) -> list[str]:
-    values = sorted({str(v) for v in values})
-    try:
-        return sorted(values, key=float)
-    except ValueError:
-        return values
 
 
 def _read_files(entry: Entry, paths: list[Path]) -> RawTable:
@@ -101,12 +93,12 @@ def _join(entry: Entry, paths: list[Path]) -> Table:
         start += len(part.files)
     first = tables[0]
     attributes = [
-        dict(a, values=_value_order(v for t in tables for v in t.attributes[j]["values"]))
+        dict(a, values=value_order(v for t in tables for v in t.attributes[j]["values"]))
         if a["kind"] == "nominal"
         else dict(a)
         for j, a in enumerate(first.attributes)
     ]
-    classes = _value_order(c for t in tables for c in t.classes)
+    classes = value_order(c for t in tables for c in t.classes)
     blocks, ys = [], []
     for t in tables:
         if [a["kind"] for a in t.attributes] != [a["kind"] for a in attributes]:
@@ -149,7 +141,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
             attributes.append({"kind": "numeric", "values": []})
         elif kind == "c":
             declared = raw.declared[j][2] if raw.declared else None
-            order = declared or _value_order(col[~is_missing])
+            order = declared or value_order(col[~is_missing])
             lookup = {v: k for k, v in enumerate(order)}
             codes = np.full(len(col), np.nan)
             for i in np.flatnonzero(~is_missing):
@@ -167,7 +159,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
                     f"{where[bad[0]]}: column {j + 1}: sequence length {len(strings[bad[0]])}, expected {width}"
                 )
             chars = np.array([list(s) for s in strings])
-            order = [str(c) for c in _value_order(chars.ravel())]
+            order = [str(c) for c in value_order(chars.ravel())]
             codes = np.searchsorted(np.array(order), chars).astype(float)
             blocks.append(codes)
             attributes += [{"kind": "nominal", "values": list(order)} for _ in range(width)]
@@ -197,7 +189,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
     else:
         # A class_map relabels the classes, so the ARFF's declared class values no longer apply.
         declared = raw.declared[y_col][2] if raw.declared and entry.class_map is None else None
-        classes = declared or _value_order(labels)
+        classes = declared or value_order(labels)
         lookup = {c: k for k, c in enumerate(classes)}
         y = np.array([lookup[c] for c in labels])
         present = np.flatnonzero(np.bincount(y))  # np.unique would import numpy.ma (~20 ms)
