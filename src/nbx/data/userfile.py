@@ -79,6 +79,9 @@ class UserFile:
     missing: list[str]
     lines: np.ndarray  # the file line of each table row
     labels: np.ndarray | None  # the class cells as written (predict compares them), None without a class column
+    kinds: str  # per file column n / c / y / x (a catalogue entry's ``columns``)
+    delimiter: str | None  # None for ARFF
+    header: bool  # whether the first line named the columns (ARFF: always)
     assumptions: list[str] = field(default_factory=list)  # disputable guesses, with the option that changes each
 
     def note(self, path) -> str | None:
@@ -161,15 +164,16 @@ def sniff(lines: list[str], missing, delimiter: str | None = None, header: bool 
 def read_user_file(
     path,
     options: Options | None = None,
-    kinds: dict[str, str] | None = None,
+    kinds: dict[str, str] | str | None = None,
     keep_unlabelled: bool = False,
     name: str | None = None,
     label: str | None = None,
 ) -> UserFile:
     """Read a user's CSV or ARFF file (see the module docstring) as a :class:`UserFile`.
 
-    ``kinds`` fixes the kind of named columns (``n`` numeric, ``c`` nominal, ``y`` class, ``x`` skipped; every
-    column not named is skipped): ``nbx predict`` reads a new file with a fitted model's columns so. ``name``:
+    ``kinds`` fixes the columns' kinds (``n`` numeric, ``c`` nominal, ``y`` class, ``x`` skipped): by name (every
+    column not named is skipped; ``nbx predict`` reads a new file with a fitted model's columns so), or as a
+    string of letters in column order (a catalogue entry's ``columns``). ``name``:
     the table's name (default the file's stem); ``label``: how errors name the file (default its path)."""
     path = Path(path)
     options = options or Options()
@@ -195,6 +199,8 @@ class _Read:
     lines: np.ndarray
     found: Counter  # missing marker -> cells
     assumptions: list[str]
+    delimiter: str | None = None
+    header: bool = True
     declared: frozenset = frozenset()  # file columns whose values keep their declared order (ARFF nominal)
 
 
@@ -248,7 +254,7 @@ def _read_csv(path: Path, label: str, missing, options: Options, kinds) -> _Read
         except _KindChange as change:
             file_kinds = file_kinds[: change.column] + "c" + file_kinds[change.column + 1 :]
             continue
-        read.assumptions = assumptions
+        read.assumptions, read.delimiter, read.header = assumptions, dialect.delimiter, dialect.header
         return read
 
 
@@ -283,9 +289,15 @@ def _initial_kinds(names, rows, missing, class_column, kinds, label) -> str:
     return "".join(out)
 
 
-def _given_kinds(kinds: dict[str, str], names: list[str], label: str) -> str:
-    """Per file column the kind ``kinds`` gives its name (``x`` when none); every name but the class's must be
-    there."""
+def _given_kinds(kinds: dict[str, str] | str, names: list[str], label: str) -> str:
+    """Per file column its kind: ``kinds`` as letters in column order (a catalogue's ``columns``), or by name
+    (``x`` for a name not given; every name but the class's must be in the file)."""
+    if isinstance(kinds, str):
+        if len(kinds) != len(names) or set(kinds) - set("ncyx") or kinds.count("y") != 1:
+            raise UserFileError(
+                f"{label}: columns {kinds!r} must have one letter n/c/y/x per column ({len(names)}) and one y"
+            )
+        return kinds
     absent = [n for n, k in kinds.items() if k != "y" and n not in names]
     if absent:
         needed = ", ".join(n for n, k in kinds.items() if k != "y")
@@ -573,7 +585,7 @@ def _read_arff(path: Path, label: str, missing, options: Options, kinds) -> _Rea
         )
     for j, (n, kind, _) in enumerate(raw.declared):
         if file_kinds[j] == "n" and kind != "numeric":
-            raise UserFileError(f"{label}: attribute {n!r} is nominal in this file, numeric in the model")
+            raise UserFileError(f"{label}: attribute {n!r} is declared nominal, but is to be read as numeric")
     ids = [{v: k for k, v in enumerate(d[2])} for d in raw.declared]
     found: Counter = Counter()
     ctx = _Context(label, ",", names, file_kinds, set(missing), True, ids, found)
@@ -650,7 +662,9 @@ def _finish(read: _Read, name, label, missing, options: Options, kinds, keep_unl
         assumptions.append(
             f"missing values: {met}" + ("" if options.missing is not None else " (--missing to change)")
         )
-    return UserFile(table, read.names, class_column, missing, lines, labels, assumptions)
+    return UserFile(
+        table, read.names, class_column, missing, lines, labels, read.kinds, read.delimiter, read.header, assumptions
+    )
 
 
 def _recode(column: np.ndarray, ids: list[str], order: list[str]) -> None:
