@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pickle
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from nbx.cli.common import (
     resolve_learner,
 )
 from nbx.core.errors import NbxError
-from nbx.core.io import sha256_file, write_bytes, write_text
+from nbx.core.io import atomic_path, sha256_file, write_bytes
 from nbx.data.userfile import Options, read_user_file
 from nbx.discretize import ModeImputer, make_discretizer
 from nbx.protocol.runner import with_ordinal
@@ -203,31 +204,47 @@ def read_rows(bundle: Bundle, path: str, options: Options) -> tuple[np.ndarray, 
     return X, labels, read.lines, notes
 
 
+PREDICT_ROWS = 1 << 16  # rows predicted and written at a time: the features and the text stay small
+
+
 def run_predict(args) -> None:
     bundle = load_bundle(args.model)
+    classes = np.asarray(bundle.classes)
     with memory_guard(args.data):
         X, labels, lines, notes = read_rows(bundle, args.data, file_options(args))
-        proba = bundle.model.predict_proba(bundle.features(X))
-    predicted = np.asarray(bundle.classes)[bundle.model.classes_[np.argmax(proba, axis=1)]]
-    full = np.zeros((len(X), len(bundle.classes)))
-    full[:, bundle.model.classes_] = proba
-    header = ["line"] + (["actual"] if labels is not None else []) + ["predicted"] + [f"P({c})" for c in bundle.classes]
-    first = [lines.tolist()] + ([[_csv(v) for v in labels.tolist()]] if labels is not None else [])
-    first.append([_csv(v) for v in predicted.tolist()])
-    out = [",".join(_csv(h) for h in header)]
-    out += [",".join([*map(str, cells), *map(repr, p)]) for *cells, p in zip(*first, full.tolist())]
-    text = "\n".join(out) + "\n"
-    if args.output:
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+        header = ["line"] + (["actual"] if labels is not None else []) + ["predicted"]
+        header += [f"P({c})" for c in bundle.classes]
+        correct = 0
+        with _output(args.output) as out:
+            out.write(",".join(_csv(h) for h in header) + "\n")
+            for start in range(0, len(X), PREDICT_ROWS):
+                rows = slice(start, start + PREDICT_ROWS)
+                proba = bundle.model.predict_proba(bundle.features(X[rows]))
+                predicted = classes[bundle.model.classes_[np.argmax(proba, axis=1)]]
+                full = np.zeros((len(proba), len(classes)))
+                full[:, bundle.model.classes_] = proba
+                cells = [lines[rows].tolist()]
+                if labels is not None:
+                    cells.append([_csv(v) for v in labels[rows].tolist()])
+                    correct += int(np.sum(predicted == labels[rows]))
+                cells.append([_csv(v) for v in predicted.tolist()])
+                out.write("".join(",".join([*map(str, c), *map(repr, p)]) + "\n" for *c, p in zip(*cells, full.tolist())))
     for line in notes:
         note(line)
     if labels is not None:
-        known = labels != ""  # a missing class cell
-        if known.any():
-            acc = float(np.mean(predicted[known] == labels[known]))
-            print(f"accuracy on the {int(known.sum())} rows with a class: {100 * acc:.2f}%", file=sys.stderr)
+        known = int(np.sum(labels != ""))  # "": a missing class cell
+        if known:
+            print(f"accuracy on the {known} rows with a class: {100 * correct / known:.2f}%", file=sys.stderr)
+
+
+@contextmanager
+def _output(path: str | None):
+    """The file ``path`` (written whole or not at all), else standard output."""
+    if path is None:
+        yield sys.stdout
+        return
+    with atomic_path(path) as tmp, open(tmp, "w") as out:
+        yield out
 
 
 def _csv(text) -> str:

@@ -31,6 +31,7 @@ from nbx.core.validation import (
 )
 
 TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
+FIT_VALUES = 1 << 18  # training values searched together by _cuts_of_columns; more columns go in several calls
 OUTPUTS = ("default", "pandas")  # set_output's containers
 
 
@@ -142,13 +143,18 @@ class Discretizer(TransformerMixin, BaseEstimator):
             check_consistent_length(arr, y_idx)
         nv = self._input_n_values(arr)
         numeric = np.flatnonzero(nv == 0)
-        columns = []
-        for j in numeric:
-            keep = ~np.isnan(arr[:, j]) & (w > 0)
-            columns.append((arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]))
         cuts = [None] * arr.shape[1]
-        for j, col in zip(numeric, self._cuts_of_columns(columns)):
-            cuts[j] = np.sort(np.asarray(col, float))
+        # Columns are searched independently, so batching them bounds the memory of a search over many rows
+        # (a batch's temporaries grow with its values) and leaves every cut point as it is.
+        per_batch = max(1, FIT_VALUES // max(arr.shape[0], 1))
+        for start in range(0, len(numeric), per_batch):
+            batch = numeric[start : start + per_batch]
+            columns = []
+            for j in batch:
+                keep = ~np.isnan(arr[:, j]) & (w > 0)
+                columns.append((arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]))
+            for j, col in zip(batch, self._cuts_of_columns(columns)):
+                cuts[j] = np.sort(np.asarray(col, float))
         self.cut_points_ = cuts
         self.input_n_values_ = nv
         self.n_values_ = np.array([nv[j] if c is None else len(c) + 1 for j, c in enumerate(cuts)], dtype=np.int64)
@@ -162,15 +168,18 @@ class Discretizer(TransformerMixin, BaseEstimator):
         nv = self.input_n_values_
         out = np.empty(X.shape, dtype=np.int64)
         nominal = nv > 0
-        if nominal.any():
-            out[:, nominal] = nominal_codes(X[:, nominal], nv[nominal])
         numeric = np.flatnonzero(~nominal)
-        if numeric.size:
-            width = max([len(self.cut_points_[j]) for j in numeric] + [0])
-            padded = np.full((numeric.size, width), np.inf)
-            for row, j in enumerate(numeric):  # pack the ragged cut lists once
-                padded[row, : len(self.cut_points_[j])] = self.cut_points_[j]
-            out[:, numeric] = bin_codes(X[:, numeric], padded)
+        width = max([len(self.cut_points_[j]) for j in numeric] + [0])
+        padded = np.full((numeric.size, width), np.inf)
+        for row, j in enumerate(numeric):  # pack the ragged cut lists once
+            padded[row, : len(self.cut_points_[j])] = self.cut_points_[j]
+        step = max(TRANSFORM_CHUNK, FIT_VALUES // max(X.shape[1], 1))
+        for start in range(0, X.shape[0], step):  # row blocks: no copy of all numeric columns at once
+            rows = slice(start, start + step)
+            if nominal.any():
+                out[rows, nominal] = nominal_codes(X[rows][:, nominal], nv[nominal])
+            if numeric.size:
+                out[rows, numeric] = bin_codes(X[rows][:, numeric], padded)
         return out
 
     def _input_n_values(self, X: np.ndarray) -> np.ndarray:
