@@ -556,14 +556,19 @@ def _distinct(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if cells.dtype.kind != "S" or cells.dtype.itemsize % 8 or not len(cells):
         _, first, inverse = np.unique(cells, return_index=True, return_inverse=True)
         return first, inverse
-    words = np.ascontiguousarray(cells).view(np.uint64).reshape(len(cells), -1)
-    checksum = np.zeros(len(cells), np.uint64)
-    for k in range(words.shape[1]):
-        checksum = checksum * np.uint64(0x9E3779B97F4A7C15) + words[:, k]  # wraps around: a multiplicative hash
-    _, first, inverse = np.unique(checksum, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(_checksum(cells), return_index=True, return_inverse=True)
     if not (cells[first][inverse] == cells).all():  # two values with one checksum: compare the strings
         _, first, inverse = np.unique(cells, return_index=True, return_inverse=True)
     return first, inverse
+
+
+def _checksum(cells: np.ndarray) -> np.ndarray:
+    """A multiplicative hash of each byte string's 8-byte words (uint64 arithmetic wraps around)."""
+    words = np.ascontiguousarray(cells).view(np.uint64).reshape(len(cells), -1)
+    checksum = np.zeros(len(cells), np.uint64)
+    for k in range(words.shape[1]):
+        checksum = checksum * np.uint64(0x9E3779B97F4A7C15) + words[:, k]
+    return checksum
 
 
 def _read_arff(path: Path, label: str, missing, options: Options, kinds) -> _Read:
@@ -657,7 +662,9 @@ def _finish(read: _Read, name, label, missing, options: Options, kinds, keep_unl
         assumptions.append(f"class column {class_column!r}, the last (--class NAME to change)")
     if read.found:
         met = ", ".join(
-            f"{'empty' if m == '' else repr(m)} ({n} cell{'s' if n > 1 else ''})" for m, n in sorted(read.found.items())
+            f"{'empty' if m == '' else repr(m)} ({read.found[m]} cell{'s' if read.found[m] > 1 else ''})"
+            for m in missing
+            if m in read.found
         )
         assumptions.append(
             f"missing values: {met}" + ("" if options.missing is not None else " (--missing to change)")
