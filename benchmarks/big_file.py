@@ -50,9 +50,7 @@ def write_file(path: Path, rows: int, chunk: int = 100_000) -> None:
             y = np.digitize(score, [-5, 5])
             cells = np.char.mod("%.6f", X)
             body = [",".join(row) for row in cells.tolist()]
-            out.write(
-                "\n".join(f"{b},{NOMINAL[k]},c{c}" for b, k, c in zip(body, nominal.tolist(), y.tolist())) + "\n"
-            )
+            out.write("\n".join(f"{b},{NOMINAL[k]},c{c}" for b, k, c in zip(body, nominal.tolist(), y.tolist())) + "\n")
     tmp.replace(path)
 
 
@@ -101,7 +99,9 @@ def main() -> None:
         write_file(path, args.rows)
         print(f"wrote {path} ({args.rows} rows) in {time.perf_counter() - t:.1f} s")
     size = path.stat().st_size
-    print(f"{path}: {size / 1e6:.0f} MB; targets: evaluate <= {TARGET_SECONDS:.0f} s, peak <= {TARGET_MEMORY:.0f}x file")
+    print(
+        f"{path}: {size / 1e6:.0f} MB; targets: evaluate <= {TARGET_SECONDS:.0f} s, peak <= {TARGET_MEMORY:.0f}x file"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         commands = {
             "evaluate NaiveBayes --cv 2": ["evaluate", str(path), "--learners", "NaiveBayes", "--cv", "2"],

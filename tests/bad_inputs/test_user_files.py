@@ -24,7 +24,12 @@ def nbx(capsys, *argv) -> tuple[int, str, list[str], list[str]]:
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     lines = err.splitlines()
-    return code, out, [x for x in lines if x.startswith("nbx: error: ")], [x for x in lines if x.startswith("nbx: note: ")]
+    return (
+        code,
+        out,
+        [x for x in lines if x.startswith("nbx: error: ")],
+        [x for x in lines if x.startswith("nbx: note: ")],
+    )
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
@@ -207,7 +212,9 @@ def model(tmp_path, capsys) -> Path:
 
 def test_predict_matches_columns_by_name_in_any_order(tmp_path, capsys, model):
     straight = write(tmp_path, "a.csv", csv_text())
-    reordered = write(tmp_path, "b.csv", csv_text(header=("label", "w", "colour"), rows=[(r[2], r[0], r[1]) for r in ROWS]))
+    reordered = write(
+        tmp_path, "b.csv", csv_text(header=("label", "w", "colour"), rows=[(r[2], r[0], r[1]) for r in ROWS])
+    )
     code_a, out_a, *_ = nbx(capsys, "predict", model, straight)
     code_b, out_b, *_ = nbx(capsys, "predict", model, reordered)
     assert code_a == code_b == 0 and out_a == out_b and len(out_a.splitlines()) == 5
@@ -251,8 +258,10 @@ def repo(tmp_path, monkeypatch) -> Path:
 def test_add_data_refuses_a_taken_name_without_replace(repo, capsys):
     write(repo, "data/local/x.csv", csv_text(";"))
     params = yaml.safe_load((repo / "params.yaml").read_text())
-    listed = {e: b["datasets"].values() if isinstance(b["datasets"], dict) else b["datasets"] for e, b in
-              params["experiments"].items()}
+    listed = {
+        e: b["datasets"].values() if isinstance(b["datasets"], dict) else b["datasets"]
+        for e, b in params["experiments"].items()
+    }
     users = [e for e, ids in listed.items() if "iris" in ids]
     assert users  # the archive's iris is used
     assert one_error(capsys, "add-data", "data/local/x.csv", "--name", "iris") == (
@@ -279,4 +288,7 @@ def test_add_data_then_prepare_reads_the_semicolon_file(repo, capsys):
     np.testing.assert_array_equal(table.X, [[1.5, 1], [2, 0], [3.25, 1], [0.5, 0]])
     assert table.classes == ["no", "yes"]
     code, _, errors, _ = nbx(capsys, "add-data", "data/local/x.csv", "--name", "mine")
-    assert code == 1 and "your file would replace the local data set 'mine' (x.csv), which no experiment lists" in errors[0]
+    assert (
+        code == 1
+        and "your file would replace the local data set 'mine' (x.csv), which no experiment lists" in errors[0]
+    )

@@ -393,7 +393,9 @@ def test_add_data_then_prepare_builds_the_table_with_header_names(capsys, tmp_pa
     X, _, y, _ = by_hand(data_csv)
     np.testing.assert_array_equal(table.X, X)
     np.testing.assert_array_equal(table.y, y)
-    assert "then `dvc repro`" in nbx(capsys, "add-data", "data/local/toy.csv", "--name", "toy", "--replace")[1]  # listed now
+    assert (
+        "then `dvc repro`" in nbx(capsys, "add-data", "data/local/toy.csv", "--name", "toy", "--replace")[1]
+    )  # listed now
 
 
 def test_add_data_outside_data_local_writes_the_sha256(capsys, tmp_path, data_csv, monkeypatch):

@@ -32,7 +32,7 @@ def test_the_most_consistent_delimiter_wins_and_a_ragged_line_costs_confidence()
 
 
 def test_quoted_delimiters_do_not_count():
-    lines = ['a,b,c', '1,"x, y",p', '2,"z, w",q']
+    lines = ["a,b,c", '1,"x, y",p', '2,"z, w",q']
     assert sniff(lines, MISSING).delimiter == ","
 
 

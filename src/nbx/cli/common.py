@@ -17,7 +17,6 @@ import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 import yaml
 

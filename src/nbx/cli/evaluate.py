@@ -87,7 +87,13 @@ def run(args) -> None:
     try:
         with memory_guard(args.data):
             cv = cross_validate(
-                table, {x.name: x for x in learners}, protocol, discretizer, how, args.seed, label=f"evaluate {args.data}"
+                table,
+                {x.name: x for x in learners},
+                protocol,
+                discretizer,
+                how,
+                args.seed,
+                label=f"evaluate {args.data}",
             )
     except ProtocolError as exc:  # more folds than rows
         raise option_error(exc) from None

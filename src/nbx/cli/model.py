@@ -195,9 +195,10 @@ def read_rows(bundle: Bundle, path: str, options: Options) -> tuple[np.ndarray, 
         unseen = X[:, j] < 0
         if unseen.any():
             first = int(np.flatnonzero(unseen)[0])
+            value = table.attributes[k]["values"][int(codes[first])]
             notes.append(
                 f"{path}: column {attr['name']!r}: {int(unseen.sum())} value(s) not seen in training "
-                f"read as missing (first: {table.attributes[k]['values'][int(codes[first])]!r}, line {read.lines[first]})"
+                f"read as missing (first: {value!r}, line {read.lines[first]})"
             )
             X[unseen, j] = np.nan
     labels = read.labels if bundle.class_column in read.names else None
@@ -228,7 +229,9 @@ def run_predict(args) -> None:
                     cells.append([_csv(v) for v in labels[rows].tolist()])
                     correct += int(np.sum(predicted == labels[rows]))
                 cells.append([_csv(v) for v in predicted.tolist()])
-                out.write("".join(",".join([*map(str, c), *map(repr, p)]) + "\n" for *c, p in zip(*cells, full.tolist())))
+                out.write(
+                    "".join(",".join([*map(str, c), *map(repr, p)]) + "\n" for *c, p in zip(*cells, full.tolist()))
+                )
     for line in notes:
         note(line)
     if labels is not None:

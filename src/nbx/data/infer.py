@@ -9,7 +9,6 @@ numbers (e.g. 1 = red, 2 = green).
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from nbx.data.parsers import DataFormatError

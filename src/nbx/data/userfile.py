@@ -278,15 +278,20 @@ def _initial_kinds(names, rows, missing, class_column, kinds, label) -> str:
     """Per column n / c / y / x: ``kinds`` given, else from the sampled rows (numeric until a value says not)."""
     if kinds is not None:
         return _given_kinds(kinds, names, label)
-    if class_column is not None and class_column not in names:
-        raise UserFileError(f"{label}: no column {class_column!r} for the class{did_you_mean(class_column, names)}")
-    y = names.index(class_column) if class_column is not None else len(names) - 1
+    y = _class_index(names, class_column, label)
     missing = set(missing)
     out = []
     for j in range(len(names)):
         cells = [r[j] for r in rows if len(r) > j and r[j] not in missing]
         out.append("y" if j == y else "n" if all(map(_is_number, cells)) else "c")
     return "".join(out)
+
+
+def _class_index(names: list[str], class_column: str | None, label: str) -> int:
+    """The class column: ``--class`` by name, else the last."""
+    if class_column is not None and class_column not in names:
+        raise UserFileError(f"{label}: no column {class_column!r} for the class{did_you_mean(class_column, names)}")
+    return names.index(class_column) if class_column is not None else len(names) - 1
 
 
 def _given_kinds(kinds: dict[str, str] | str, names: list[str], label: str) -> str:
@@ -406,9 +411,7 @@ def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds:
         raise UserFileError(f"{label}: no data rows")
     values = [list(ids[j]) if kinds[j] == "c" else [] for j in attr]
     classes = list(ids[kinds.index("y")]) if y is not None else []
-    return _Read(
-        names, kinds, X[:at], values, y[:at] if y is not None else None, classes, lines[:at], found, []
-    )
+    return _Read(names, kinds, X[:at], values, y[:at] if y is not None else None, classes, lines[:at], found, [])
 
 
 @dataclass
@@ -501,7 +504,9 @@ def _numbers(cells: np.ndarray, lines: np.ndarray, j: int, ctx: _Context) -> np.
             out[present] = [float(c) for c in cells[present]]
         elif not ctx.fixed:
             raise _KindChange(j) from None
-        raise UserFileError(f"{ctx.label}:{lines[bad]}: column {ctx.names[j]!r}: {cells[bad]!r} is not a number") from None
+        raise UserFileError(
+            f"{ctx.label}:{lines[bad]}: column {ctx.names[j]!r}: {cells[bad]!r} is not a number"
+        ) from None
     infinite = present[~np.isfinite(out[present])]
     if len(infinite):
         i = infinite[0]
@@ -580,11 +585,7 @@ def _read_arff(path: Path, label: str, missing, options: Options, kinds) -> _Rea
     if kinds is not None:
         file_kinds = _given_kinds(kinds, names, label)
     else:
-        if options.class_column is not None and options.class_column not in names:
-            raise UserFileError(
-                f"{label}: no attribute {options.class_column!r} for the class{did_you_mean(options.class_column, names)}"
-            )
-        y = names.index(options.class_column) if options.class_column is not None else len(names) - 1
+        y = _class_index(names, options.class_column, label)
         file_kinds = "".join(
             "y" if j == y else "n" if kind == "numeric" else "c" for j, (_, kind, _) in enumerate(raw.declared)
         )
@@ -666,9 +667,7 @@ def _finish(read: _Read, name, label, missing, options: Options, kinds, keep_unl
             for m in missing
             if m in read.found
         )
-        assumptions.append(
-            f"missing values: {met}" + ("" if options.missing is not None else " (--missing to change)")
-        )
+        assumptions.append(f"missing values: {met}" + ("" if options.missing is not None else " (--missing to change)"))
     return UserFile(
         table, read.names, class_column, missing, lines, labels, read.kinds, read.delimiter, read.header, assumptions
     )
