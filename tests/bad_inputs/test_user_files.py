@@ -197,7 +197,7 @@ def test_memory_estimate_refuses_before_reading(tmp_path):
     from nbx.data.userfile import MemoryFileError, check_memory
 
     path = write(tmp_path, "x.csv", csv_text())
-    with pytest.raises(MemoryFileError, match=r"x\.csv: 0 MB \(1,000,000,000,000 lines x 3 columns\) needs about "):
+    with pytest.raises(MemoryFileError, match=r"x\.csv: 0 MiB \(1,000,000,000,000 lines x 3 columns\) needs about "):
         check_memory(path, 10**12, 3, str(path))
 
 

@@ -101,16 +101,16 @@ def _scan(path: Path) -> tuple[str, int]:
     """(encoding, number of lines) in one pass: UTF-8 (a byte-order mark dropped) when the whole file decodes
     so, else Latin-1 (as :func:`nbx.data.parsers._read_text`)."""
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    encoding, n = "utf-8-sig", 1
+    encoding, n, last = "utf-8-sig", 0, b"\n"
     with open(path, "rb") as f:
         while chunk := f.read(BLOCK_BYTES):
-            n += chunk.count(b"\n")
+            n, last = n + chunk.count(b"\n"), chunk[-1:]
             if decoder is not None:
                 try:
                     decoder.decode(chunk)
                 except UnicodeDecodeError:
                     encoding, decoder = "latin-1", None
-    return encoding, n
+    return encoding, n + (last != b"\n")  # a last line without its newline
 
 
 def _split_cells(lines: list[str], delimiter: str) -> list[list[str]]:
@@ -356,7 +356,7 @@ class MemoryFileError(UserFileError):
 
 
 def _mb(n: int) -> str:
-    return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.0f} MB"
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
 
 
 def _blocks(path: Path, encoding: str):
