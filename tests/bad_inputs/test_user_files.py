@@ -201,6 +201,21 @@ def test_memory_estimate_refuses_before_reading(tmp_path):
         check_memory(path, 10**12, 3, str(path))
 
 
+def test_running_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
+    """numpy's MemoryError while a command works on the file (here: in the cross-validation) names the file."""
+    import nbx.cli.evaluate
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(nbx.cli.evaluate, "cross_validate", exhausted)
+    path = write(tmp_path, "x.csv", csv_text())
+    assert one_error(capsys, *evaluate(path)) == (
+        f"nbx: error: {path}: 0 MiB: ran out of memory; free memory or raise the limit (ulimit -v), or use a "
+        "sample of the rows (e.g. `head -n 100000`)"
+    )
+
+
 # ------------------------------------------------------------------------------------------------ predict
 @pytest.fixture
 def model(tmp_path, capsys) -> Path:
