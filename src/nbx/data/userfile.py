@@ -214,14 +214,12 @@ class _KindChange(Exception):
 def _read_csv(path: Path, label: str, missing, options: Options, kinds) -> _Read:
     encoding, n_lines = _scan(path)
     with open(path, "rb") as f:
-        head = _decode(f.read(1 << 20), encoding)
-    sample = [line for line in head.split("\n")[: SAMPLE_LINES + 1] if line.strip()]
-    if len(head) >= 1 << 20:
-        sample = sample[:-1]  # the last line may be cut
+        head = f.read(1 << 20)
+        if f.read(1):  # more follows: the last line of the sample may be cut
+            head = head[: head.rfind(b"\n") + 1]
+    sample = [line for line in _decode(head, encoding).split("\n")[:SAMPLE_LINES] if line.strip()]
     if not sample:
         raise UserFileError(f"{label}: the file is empty")
-    if options.delimiter is not None and options.delimiter not in DELIMITERS and len(options.delimiter) != 1:
-        raise UserFileError(f"--delimiter: {options.delimiter!r} is not one character")
     try:
         dialect = sniff(sample, set(missing), options.delimiter, options.header)
     except ValueError as exc:
