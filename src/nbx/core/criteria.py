@@ -15,8 +15,8 @@ def entropy(counts: np.ndarray) -> np.ndarray:
     total = counts.sum(axis=-1, keepdims=True)
     # p log2 p computed only where p > 0, in place: the same numbers as the plain expression with half the
     # temporaries, which is what an MDL search over a million candidates spends its time on.
-    p = np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
-    terms = np.zeros_like(p)
+    p = np.divide(counts, total, out=np.zeros(counts.shape), where=total > 0)
+    terms = np.zeros(p.shape)
     np.log2(p, out=terms, where=p > 0)
     terms *= p
     return -terms.sum(axis=-1)

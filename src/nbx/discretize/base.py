@@ -30,7 +30,6 @@ from nbx.core.validation import (
     set_input_features,
 )
 
-TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
 FIT_VALUES = 1 << 18  # training values searched together by _cuts_of_columns; more columns go in several calls
 OUTPUTS = ("default", "pandas")  # set_output's containers
 
@@ -107,17 +106,6 @@ def nominal_codes(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:
     return np.where((codes >= 0) & (codes < n_values), codes, -1)
 
 
-def bin_codes(X: np.ndarray, cuts: np.ndarray) -> np.ndarray:
-    """Bin index = number of cuts strictly below x; cuts is (d, m) padded with +inf; NaN -> -1."""
-    out = np.empty(X.shape, dtype=np.int64)
-    for start in range(0, X.shape[0], TRANSFORM_CHUNK):
-        block = X[start : start + TRANSFORM_CHUNK]
-        # NaN > c is False, so missing rows count 0 here and are overwritten below.
-        out[start : start + TRANSFORM_CHUNK] = (block[:, :, None] > cuts[None, :, :]).sum(axis=2)
-    out[np.isnan(X)] = -1
-    return out
-
-
 class Discretizer(TransformerMixin, BaseEstimator):
     """Base class: subclasses implement ``_column_cuts(x, y, w)`` for one numeric column, or
     ``_cuts_of_columns(columns)`` when they search all numeric columns of a fit together (MDL).
@@ -168,18 +156,12 @@ class Discretizer(TransformerMixin, BaseEstimator):
         nv = self.input_n_values_
         out = np.empty(X.shape, dtype=np.int64)
         nominal = nv > 0
-        numeric = np.flatnonzero(~nominal)
-        width = max([len(self.cut_points_[j]) for j in numeric] + [0])
-        padded = np.full((numeric.size, width), np.inf)
-        for row, j in enumerate(numeric):  # pack the ragged cut lists once
-            padded[row, : len(self.cut_points_[j])] = self.cut_points_[j]
-        step = max(TRANSFORM_CHUNK, FIT_VALUES // max(X.shape[1], 1))
-        for start in range(0, X.shape[0], step):  # row blocks: no copy of all numeric columns at once
-            rows = slice(start, start + step)
-            if nominal.any():
-                out[rows, nominal] = nominal_codes(X[rows][:, nominal], nv[nominal])
-            if numeric.size:
-                out[rows, numeric] = bin_codes(X[rows][:, numeric], padded)
+        if nominal.any():
+            out[:, nominal] = nominal_codes(X[:, nominal], nv[nominal])
+        for j in np.flatnonzero(~nominal):
+            # Bin index = the number of cut points strictly below x (a binary search of the sorted cuts).
+            out[:, j] = np.searchsorted(self.cut_points_[j], X[:, j], side="left")
+            out[np.isnan(X[:, j]), j] = -1
         return out
 
     def _input_n_values(self, X: np.ndarray) -> np.ndarray:
