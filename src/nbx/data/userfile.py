@@ -41,7 +41,7 @@ from nbx.data.parsers import DataFormatError, read_arff, value_order
 from nbx.protocol.table import Table
 
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
-BLOCK_BYTES = 8 << 20  # one block of lines parsed at a time
+BLOCK_BYTES = 2 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
 SAMPLE_LINES = 200  # lines the dialect and the initial column kinds are sniffed from
 STRING_WIDTH = 32  # bytes of a nominal cell in the fast reader; a longer cell sends its block to the csv reader
 MEMORY_FACTOR = 4  # a command's peak memory, in units of the table's float64 cells (table + codes + fold copies)
