@@ -65,6 +65,10 @@ def test_byte_order_mark_and_crlf_line_endings(tmp_path):
     assert_toy_table(read)
 
 
+def test_old_mac_cr_line_endings(tmp_path):
+    assert_toy_table(read_user_file(write(tmp_path, "toy.csv", csv_text(end="\r"))))
+
+
 def test_quoted_fields_hold_the_delimiter(tmp_path):
     text = 'w;colour;label\n1.5;"red; dark";yes\n2;blue;no\n3.25;"red; dark";yes\n0.5;blue;no\n'
     read = read_user_file(write(tmp_path, "toy.csv", text))

@@ -101,16 +101,16 @@ def _scan(path: Path) -> tuple[str, int]:
     """(encoding, number of lines) in one pass: UTF-8 (a byte-order mark dropped) when the whole file decodes
     so, else Latin-1 (as :func:`nbx.data.parsers._read_text`)."""
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    encoding, n, last = "utf-8-sig", 0, b"\n"
+    encoding, n, n_cr, last = "utf-8-sig", 0, 0, b"\n"
     with open(path, "rb") as f:
         while chunk := f.read(BLOCK_BYTES):
-            n, last = n + chunk.count(b"\n"), chunk[-1:]
+            n, n_cr, last = n + chunk.count(b"\n"), n_cr + chunk.count(b"\r"), chunk[-1:]
             if decoder is not None:
                 try:
                     decoder.decode(chunk)
                 except UnicodeDecodeError:
                     encoding, decoder = "latin-1", None
-    return encoding, n + (last != b"\n")  # a last line without its newline
+    return encoding, max(n, n_cr) + (last not in b"\r\n")  # CR-only line ends; a last line without its end
 
 
 def _split_cells(lines: list[str], delimiter: str) -> list[list[str]]:
