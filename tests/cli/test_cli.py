@@ -149,6 +149,7 @@ def test_evaluate_is_repeatable_and_takes_an_arff(capsys, in_repo, data_csv, tmp
 )
 def test_user_errors_are_one_line_with_exit_code_1(capsys, in_repo, data_csv, argv, message):
     code, _out, err = nbx(capsys, *[a.format(data=data_csv) for a in argv])
+    err = "".join(line for line in err.splitlines(keepends=True) if not line.startswith("nbx: note: "))
     assert code == 1 and err.count("\n") == 1 and err.startswith("nbx: error: "), err
     assert re.search(message, err), err
 
@@ -392,7 +393,9 @@ def test_add_data_then_prepare_builds_the_table_with_header_names(capsys, tmp_pa
     X, _, y, _ = by_hand(data_csv)
     np.testing.assert_array_equal(table.X, X)
     np.testing.assert_array_equal(table.y, y)
-    assert "then `dvc repro`" in nbx(capsys, "add-data", "data/local/toy.csv", "--name", "toy")[1]  # listed now
+    assert (
+        "then `dvc repro`" in nbx(capsys, "add-data", "data/local/toy.csv", "--name", "toy", "--replace")[1]
+    )  # listed now
 
 
 def test_add_data_outside_data_local_writes_the_sha256(capsys, tmp_path, data_csv, monkeypatch):

@@ -42,7 +42,7 @@ def test_arff_reader(tmp_path):
 def test_non_numeric_value_in_numeric_column_names_line(tmp_path):
     (tmp_path / "x.data").write_text("1.0,a\nfoo,b\n")
     entry = Entry(name="toy", source="local", format="csv", columns="ny", files=[FileSpec(path="x.data", sha256="")])
-    with pytest.raises(DataFormatError, match=r"toy: x\.data:2: column 1: 'foo' is not a number"):
+    with pytest.raises(DataFormatError, match=r"toy: x\.data:2: column 'a1': 'foo' is not a number"):
         build_table(entry, [tmp_path / "x.data"])
 
 

@@ -1,9 +1,12 @@
-"""``nbx add-data FILE --name N [--class COL]``: write (or update) the catalogue entry of your own file, then
-print what to add to params.yaml.
+"""``nbx add-data FILE --name N [--class COL]``: write the catalogue entry of your own file, then print what to add
+to params.yaml.
 
-The entry is what ``prepare`` would infer (:mod:`nbx.data.infer`): column kinds from the header and values,
-the class column (``--class`` or the last), the missing markers (``?``, the empty cell and ``NA`` unless
-``--missing`` says otherwise), and the row, attribute and class counts that ``prepare`` checks. A file under
+The entry records how :mod:`nbx.data.userfile` read the file, which ``prepare`` then reads the same way: the
+delimiter (when not a comma), whether the first line is a header, the column kinds, the class column (``--class``
+or the last), the missing markers (``?``, the empty cell and ``NA`` unless ``--missing`` says otherwise), and the
+row, attribute and class counts that ``prepare`` checks. A name the catalogues already have (the archive's
+``iris``, or an earlier entry of yours) is refused unless ``--replace``: every experiment that lists the name
+would read your file instead. A file under
 data/local/ gets no sha256 (the prepare stages depend on that folder, so DVC sees every edit); any other file
 gets its sha256, and after editing it you run this command again. The catalogue file (default
 data/catalogue.yaml) is rewritten as YAML: comments in it are not kept.
@@ -16,11 +19,10 @@ from pathlib import Path
 
 import yaml
 
-from nbx.cli.common import SpecError, load_params
+from nbx.cli.common import SpecError, add_file_options, file_options, load_params, memory_guard, note
 from nbx.core.io import sha256_file, write_text
-from nbx.data.catalogue import LOCAL_DIR, LOCAL_MISSING, in_local_dir, load_catalogue
-from nbx.data.infer import local_entry
-from nbx.data.prepare import build_table, read_columns
+from nbx.data.catalogue import LOCAL_DIR, in_local_dir, load_catalogue
+from nbx.data.userfile import read_user_file
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
 
@@ -33,12 +35,12 @@ def register(sub) -> None:
     )
     p.add_argument(
         "file",
-        help="a CSV file whose first line names the columns, or an ARFF file (a path "
+        help="a CSV file (delimiter and header line sniffed) or an ARFF file (a path "
         f"relative to the repository root; put it under {LOCAL_DIR}/ to skip the sha256)",
     )
     p.add_argument("--name", required=True, help="the data set's catalogue id (what params.yaml names)")
-    p.add_argument("--class", dest="class_column", metavar="COL", help="class column name (default: the last)")
-    p.add_argument("--missing", help=f"comma-separated missing-value markers (default: {LOCAL_MISSING!r})")
+    add_file_options(p)
+    p.add_argument("--replace", action="store_true", help="replace an entry of the same name (see above)")
     p.add_argument("--title", help="a title for reports (default: the file name)")
     p.add_argument(
         "--catalogue", default="data/catalogue.yaml", help="the catalogue file to write (default data/catalogue.yaml)"
@@ -46,23 +48,44 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def entry_for(path: Path, name: str, class_column: str | None, missing: list[str] | None, title: str | None):
-    """(catalogue entry as a dict, the prepared table) for a user's file."""
-    entry = local_entry(path, name, class_column, missing)
-    names, columns = read_columns(entry, [path])
-    table = build_table(entry, [path])
+def entry_for(path: Path, name: str, options, title: str | None):
+    """(catalogue entry as a dict, the file as read) for a user's file."""
+    with memory_guard(str(path)):
+        read = read_user_file(path, options, name=name)
+    note(read.note(path))
     spec = {"path": path.as_posix()}
     if not in_local_dir(path.as_posix()):
         spec["sha256"] = sha256_file(path)
-    raw = {"title": title or path.name, "source": "local", "files": [spec], "format": entry.format}
-    if entry.format == "csv":
-        raw.update(header_lines=1, columns=columns)
-    elif class_column:
-        raw["class"] = class_column
-    if missing is not None:
-        raw["missing"] = list(missing)
+    raw = {"title": title or path.name, "source": "local", "files": [spec], "format": "csv"}
+    if read.delimiter is None:
+        raw["format"] = "arff"
+        if options.class_column:
+            raw["class"] = options.class_column
+    else:
+        raw["header_lines"] = int(read.header)
+        if read.delimiter != ",":
+            raw["delimiter"] = read.delimiter
+        raw["columns"] = read.kinds
+    if options.missing is not None:
+        raw["missing"] = list(options.missing)
+    table = read.table
     raw.update(rows=len(table.y), attributes=int(table.X.shape[1]), classes=len(table.classes))
-    return raw, table, names[columns.index("y")]
+    return raw, read
+
+
+def shadowed(catalogue: Path, name: str) -> str | None:
+    """What an entry ``name`` would replace: the entry it shadows and the experiments that list it, or None."""
+    params = load_params()
+    files = [Path(c) for c in ((params or {}).get("data") or {}).get("catalogues") or []]
+    files = [f for f in files if f.exists() and f.resolve() != catalogue.resolve()]
+    known = load_catalogue(files + ([catalogue] if catalogue.exists() else []))
+    if name not in known:
+        return None
+    entry = known[name]
+    experiments = params["experiments"] if params is not None else {}
+    users = [exp for exp, block in experiments.items() if name in _dataset_ids(block)]
+    what = f"the {entry.source} data set {name!r} ({entry.title or name})"
+    return what + (f", which experiments {', '.join(users)} list" if users else ", which no experiment lists yet")
 
 
 def run(args) -> None:
@@ -76,23 +99,34 @@ def run(args) -> None:
             raise SpecError(f"{args.file}: not inside this repository; copy it to {LOCAL_DIR}/ first") from None
     if not args.name.replace("-", "").replace("_", "").isalnum():
         raise SpecError(f"--name: {args.name!r} must be letters, digits, '-' or '_'")
-    missing = [m.strip() for m in args.missing.split(",")] if args.missing is not None else None
-    raw, table, class_name = entry_for(path, args.name, args.class_column, missing, args.title)
     catalogue = Path(args.catalogue)
     doc = read_catalogue(catalogue)
-    updated = args.name in doc["datasets"]
+    replaced = shadowed(catalogue, args.name)
+    if replaced and not args.replace:
+        raise SpecError(
+            f"--name: {args.name!r} is taken: your file would replace {replaced}; choose another name, or add "
+            "--replace to replace it"
+        )
+    raw, read = entry_for(path, args.name, file_options(args), args.title)
     doc["datasets"][args.name] = raw
     text = HEADER + yaml.safe_dump(doc, sort_keys=False, width=120, allow_unicode=True)
     load_catalogue_text(catalogue, text)
     write_text(catalogue, text)
-    numeric = int((~table.nominal).sum())
+    numeric = int((~read.table.nominal).sum())
     print(
-        f"{'updated' if updated else 'added'} {args.name!r} in {catalogue}: {raw['rows']} rows, "
+        f"{'replaced' if replaced else 'added'} {args.name!r} in {catalogue}: {raw['rows']} rows, "
         f"{raw['attributes']} attributes ({numeric} numeric, {raw['attributes'] - numeric} nominal), "
-        f"{raw['classes']} classes (class column {class_name!r})"
+        f"{raw['classes']} classes (class column {read.class_column!r})"
         + (f"; columns {raw['columns']}" if "columns" in raw else "")
+        + (f"; it replaces {replaced}" if replaced else "")
     )
     print(params_hint(catalogue, args.name, path))
+
+
+def _dataset_ids(block) -> list[str]:
+    """The catalogue ids an experiment block of params.yaml lists (``datasets``: a list, or paper name -> id)."""
+    datasets = block.get("datasets") if isinstance(block, dict) else None
+    return [str(d) for d in (datasets.values() if isinstance(datasets, dict) else datasets or [])]
 
 
 def read_catalogue(path: Path) -> dict:

@@ -14,8 +14,9 @@ blocks are. Quote the whole argument in a shell: ``--learners 'nb_laplace,TAN(al
 from __future__ import annotations
 
 import re
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 import yaml
 
@@ -150,23 +151,78 @@ def check_discretizer(spec: dict, table, learners: list[Learner]) -> None:
 
 
 # ------------------------------------------------------------------------------------------------- data
+def add_file_options(p, class_column: bool = True) -> None:
+    """The options that say how to read the user's file (:mod:`nbx.data.userfile` guesses what is not given)."""
+    if class_column:
+        p.add_argument("--class", dest="class_column", metavar="NAME", help="class column name (default: the last)")
+    p.add_argument(
+        "--delimiter", metavar="D", help="column separator, e.g. ';' or tab (default: sniffed: , ; tab or |)"
+    )
+    p.add_argument(
+        "--header",
+        choices=("yes", "no"),
+        help="whether the first line names the columns (default: sniffed; without one: a1, a2, ...)",
+    )
+    if class_column:
+        p.add_argument(
+            "--missing",
+            metavar="M1,M2",
+            help="comma-separated missing-value markers (default: '?', the empty cell and 'NA'); '' for none",
+        )
+
+
+def file_options(args):
+    """:class:`nbx.data.userfile.Options` from the options :func:`add_file_options` added."""
+    from nbx.data.userfile import Options
+
+    delimiter = getattr(args, "delimiter", None)
+    if delimiter is not None:
+        delimiter = {"tab": "\t", "\\t": "\t"}.get(delimiter, delimiter)
+        if len(delimiter) != 1:
+            raise SpecError(f"--delimiter: {delimiter!r} is not one character (write tab for a tab)")
+    missing = getattr(args, "missing", None)
+    return Options(
+        class_column=getattr(args, "class_column", None),
+        delimiter=delimiter,
+        header=None if getattr(args, "header", None) is None else args.header == "yes",
+        missing=None if missing is None else [m.strip() for m in missing.split(",")] if missing else [],
+    )
+
+
 @dataclass
 class UserData:
     table: object  # nbx.protocol.table.Table
     class_column: str  # the class column's name in the file
     missing: list[str]  # the missing-value markers used
+    names: list[str]  # every column of the file
 
 
-def read_table(path: str, class_column: str | None = None) -> UserData:
-    """The user's CSV (header line of names) or ARFF file as a typed table (see :mod:`nbx.data.infer`)."""
-    from nbx.data.infer import local_entry
-    from nbx.data.prepare import build_table, read_columns
+def note(message: str | None) -> None:
+    """A guess the user may want to correct, as one line on stderr."""
+    if message:
+        print(f"nbx: note: {message}", file=sys.stderr)
 
-    if not Path(path).is_file():
-        raise SpecError(f"{path}: no such file")
-    entry = local_entry(path, class_column=class_column)
-    names, columns = read_columns(entry, [Path(path)])
-    return UserData(build_table(entry, [Path(path)]), names[columns.index("y")], entry.missing)
+
+def read_table(path: str, options=None) -> UserData:
+    """The user's CSV or ARFF file as a typed table (:func:`nbx.data.userfile.read_user_file`); what it
+    guessed is printed as one ``nbx: note:`` line."""
+    from nbx.data.userfile import read_user_file
+
+    with memory_guard(path):
+        read = read_user_file(path, options)
+    note(read.note(path))
+    return UserData(read.table, read.class_column, read.missing, read.names)
+
+
+@contextmanager
+def memory_guard(path: str):
+    """numpy's MemoryError while working on ``path`` as one line naming the file and its size."""
+    try:
+        yield
+    except MemoryError:
+        from nbx.data.userfile import MemoryFileError
+
+        raise MemoryFileError(path, path) from None
 
 
 def describe(table) -> str:

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from nbx.cli.common import (
     SpecError,
+    add_file_options,
     check_discretizer,
     describe,
     discretizer_spec,
+    file_options,
     load_params,
+    memory_guard,
     read_table,
     render,
     resolve_learner,
@@ -36,7 +39,7 @@ def register(sub) -> None:
         help="cross-validate learners on your CSV or ARFF file",
         description=__doc__.split("\n\n")[0].replace("``", ""),
     )
-    p.add_argument("data", help="a CSV file whose first line names the columns, or an ARFF file")
+    p.add_argument("data", help="a CSV file (delimiter and header line sniffed) or an ARFF file")
     p.add_argument(
         "--learners",
         required=True,
@@ -57,7 +60,7 @@ def register(sub) -> None:
         help="fill missing values from each training fold (mode; mean for numeric) before learning",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the folds and the learners (default 1)")
-    p.add_argument("--class", dest="class_column", metavar="COL", help="class column name (default: the last)")
+    add_file_options(p)
     p.set_defaults(func=run)
 
 
@@ -80,13 +83,20 @@ def run(args) -> None:
     if len({x.name for x in learners}) < len(learners):
         raise SpecError("--learners: a learner is listed twice")
     discretizer = discretizer_spec(args.discretizer)
-    table = read_table(args.data, args.class_column).table
+    table = read_table(args.data, file_options(args)).table
     check_discretizer(discretizer, table, learners)
     how = None if args.impute == "none" else "mode"
     try:
-        cv = cross_validate(
-            table, {x.name: x for x in learners}, protocol, discretizer, how, args.seed, label=f"evaluate {args.data}"
-        )
+        with memory_guard(args.data):
+            cv = cross_validate(
+                table,
+                {x.name: x for x in learners},
+                protocol,
+                discretizer,
+                how,
+                args.seed,
+                label=f"evaluate {args.data}",
+            )
     except ProtocolError as exc:  # more folds than rows
         raise option_error(exc) from None
     print(f"{args.data}: {describe(table)}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pickle
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,16 +21,20 @@ import numpy as np
 
 from nbx.cli.common import (
     SpecError,
+    add_file_options,
     check_discretizer,
     describe,
     discretizer_spec,
+    file_options,
     load_params,
+    memory_guard,
+    note,
     read_table,
     resolve_learner,
 )
 from nbx.core.errors import NbxError
-from nbx.core.io import sha256_file, write_bytes, write_text
-from nbx.data.parsers import read_arff, read_delimited
+from nbx.core.io import atomic_path, sha256_file, write_bytes
+from nbx.data.userfile import Options, read_user_file
 from nbx.discretize import ModeImputer, make_discretizer
 from nbx.protocol.runner import with_ordinal
 
@@ -75,7 +80,7 @@ def register(sub) -> None:
         description="Fit one learner on every row of a CSV/ARFF file and save it with what is needed "
         "to read new data the same way (see `nbx predict`, `nbx show`).",
     )
-    p.add_argument("data", help="a CSV file whose first line names the columns, or an ARFF file")
+    p.add_argument("data", help="a CSV file (delimiter and header line sniffed) or an ARFF file")
     p.add_argument("--learner", required=True, help="a params.yaml learner name or Class(option=value, ...)")
     p.add_argument("--save", required=True, metavar="MODEL.pkl", help="where to write the model")
     p.add_argument(
@@ -83,7 +88,7 @@ def register(sub) -> None:
     )
     p.add_argument("--impute", choices=("none", "mode"), default="none", help="fill missing values before learning")
     p.add_argument("--seed", type=int, default=1, help="random_state of a randomized learner (default 1)")
-    p.add_argument("--class", dest="class_column", metavar="COL", help="class column name (default: the last)")
+    add_file_options(p)
     p.set_defaults(func=run_fit)
 
     p = sub.add_parser(
@@ -97,6 +102,7 @@ def register(sub) -> None:
     p.add_argument("model", help="a file written by `nbx fit`")
     p.add_argument("data", help="CSV (with a header line) or ARFF with the training file's attribute columns")
     p.add_argument("--output", "-o", metavar="OUT.csv", help="write the CSV here instead of to standard output")
+    add_file_options(p, class_column=False)
     p.set_defaults(func=run_predict)
 
 
@@ -145,9 +151,10 @@ def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, 
 def run_fit(args) -> None:
     learner = resolve_learner(args.learner, load_params(), "--learner")
     disc = discretizer_spec(args.discretizer)
-    data = read_table(args.data, args.class_column)
+    data = read_table(args.data, file_options(args))
     check_discretizer(disc, data.table, [learner])
-    bundle = fit_bundle(data, learner, disc, None if args.impute == "none" else "mode", args.seed, args.data)
+    with memory_guard(args.data):
+        bundle = fit_bundle(data, learner, disc, None if args.impute == "none" else "mode", args.seed, args.data)
     write_bytes(args.save, pickle.dumps(bundle, protocol=pickle.HIGHEST_PROTOCOL))
     print(f"wrote {args.save}: {learner.name} fitted on {args.data} ({describe(data.table)})")
     print(f"`nbx show {args.save}` prints it; `nbx predict {args.save} DATA.csv` applies it")
@@ -166,86 +173,83 @@ def load_bundle(path: str) -> Bundle:
 
 
 # -------------------------------------------------------------------------------------------------- predict
-def read_rows(bundle: Bundle, path: str) -> tuple[np.ndarray, np.ndarray | None, list[int], list[str]]:
-    """(X coded as in training, class labels or None, line numbers, notes) of a new file; columns by name."""
-    if not Path(path).is_file():
-        raise ModelFileError(f"{path}: no such file")
-    if path.lower().endswith(".arff"):
-        raw = read_arff(path)
-        names = [d[0] for d in raw.declared]
-    else:
-        raw = read_delimited(path, ",", header_lines=1)
-        names = raw.header
-    cells = np.array(raw.rows, dtype=object).reshape(len(raw.rows), len(names))
-    wanted = [a["name"] for a in bundle.attributes]
-    absent = [n for n in wanted if n not in names]
-    if absent:
-        from nbx.core.errors import did_you_mean
-
-        raise ModelFileError(
-            f"{path}: no column {absent[0]!r} (the model needs {', '.join(wanted)}){did_you_mean(absent[0], names)}"
-        )
-    missing = set(bundle.missing)
-    X = np.full(cells.shape[0], np.nan)[:, None].repeat(len(wanted), axis=1)
+def read_rows(bundle: Bundle, path: str, options: Options) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, list]:
+    """(X coded as in training, class labels or None, file lines, notes) of a new file. Columns are matched by
+    name (any order; other columns ignored; the class column optional); a name the model needs that the file
+    lacks, or has twice, is an error."""
+    kinds = {a["name"]: "n" if a["kind"] == "numeric" else "c" for a in bundle.attributes}
+    kinds[bundle.class_column] = "y"
+    options = Options(None, options.delimiter, options.header, bundle.missing)
+    read = read_user_file(path, options, kinds=kinds, keep_unlabelled=True)
+    table = read.table
+    column = {a["name"]: k for k, a in enumerate(table.attributes)}
+    X = np.empty((len(table.X), len(bundle.attributes)))
     notes = []
     for j, attr in enumerate(bundle.attributes):
-        col = cells[:, names.index(attr["name"])]
-        known = np.array([v not in missing for v in col], bool)
+        k = column[attr["name"]]
         if attr["kind"] == "numeric":
-            try:
-                X[known, j] = col[known].astype(float)
-            except ValueError:
-                bad = next(i for i in np.flatnonzero(known) if not _is_number(col[i]))
-                raise ModelFileError(
-                    f"{path}:{raw.lines[bad]}: column {attr['name']!r}: {col[bad]!r} is not a number"
-                ) from None
-        else:
-            lookup = {v: k for k, v in enumerate(attr["values"])}
-            codes = np.array([lookup.get(v, -1) for v in col])
-            unseen = known & (codes < 0)
-            if unseen.any():
-                first = np.flatnonzero(unseen)[0]
-                notes.append(
-                    f"{path}: column {attr['name']!r}: {int(unseen.sum())} value(s) not seen in training "
-                    f"read as missing (first: {col[first]!r}, line {raw.lines[first]})"
-                )
-            X[known & ~unseen, j] = codes[known & ~unseen]
-    labels = cells[:, names.index(bundle.class_column)] if bundle.class_column in names else None
-    return X, labels, raw.lines, notes
+            X[:, j] = table.X[:, k]
+            continue
+        seen = {v: code for code, v in enumerate(attr["values"])}
+        remap = np.array([seen.get(v, -1) for v in table.attributes[k]["values"]] + [np.nan], float)
+        codes = table.X[:, k]
+        X[:, j] = remap[np.where(np.isnan(codes), len(remap) - 1, codes).astype(np.int64)]
+        unseen = X[:, j] < 0
+        if unseen.any():
+            first = int(np.flatnonzero(unseen)[0])
+            value = table.attributes[k]["values"][int(codes[first])]
+            notes.append(
+                f"{path}: column {attr['name']!r}: {int(unseen.sum())} value(s) not seen in training "
+                f"read as missing (first: {value!r}, line {read.lines[first]})"
+            )
+            X[unseen, j] = np.nan
+    labels = read.labels if bundle.class_column in read.names else None
+    return X, labels, read.lines, notes
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+PREDICT_ROWS = 1 << 16  # rows predicted and written at a time: the features and the text stay small
 
 
 def run_predict(args) -> None:
     bundle = load_bundle(args.model)
-    X, labels, lines, notes = read_rows(bundle, args.data)
-    proba = bundle.model.predict_proba(bundle.features(X))
-    predicted = np.asarray(bundle.classes)[bundle.model.classes_[np.argmax(proba, axis=1)]]
-    full = np.zeros((len(X), len(bundle.classes)))
-    full[:, bundle.model.classes_] = proba
-    header = ["line"] + (["actual"] if labels is not None else []) + ["predicted"] + [f"P({c})" for c in bundle.classes]
-    out = [",".join(_csv(h) for h in header)]
-    for i in range(len(X)):
-        row = [str(lines[i])] + ([_csv(labels[i])] if labels is not None else []) + [_csv(predicted[i])]
-        out.append(",".join(row + [repr(float(p)) for p in full[i]]))
-    text = "\n".join(out) + "\n"
-    if args.output:
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
+    classes = np.asarray(bundle.classes)
+    with memory_guard(args.data):
+        X, labels, lines, notes = read_rows(bundle, args.data, file_options(args))
+        header = ["line"] + (["actual"] if labels is not None else []) + ["predicted"]
+        header += [f"P({c})" for c in bundle.classes]
+        correct = 0
+        with _output(args.output) as out:
+            out.write(",".join(_csv(h) for h in header) + "\n")
+            for start in range(0, len(X), PREDICT_ROWS):
+                rows = slice(start, start + PREDICT_ROWS)
+                proba = bundle.model.predict_proba(bundle.features(X[rows]))
+                predicted = classes[bundle.model.classes_[np.argmax(proba, axis=1)]]
+                full = np.zeros((len(proba), len(classes)))
+                full[:, bundle.model.classes_] = proba
+                cells = [lines[rows].tolist()]
+                if labels is not None:
+                    cells.append([_csv(v) for v in labels[rows].tolist()])
+                    correct += int(np.sum(predicted == labels[rows]))
+                cells.append([_csv(v) for v in predicted.tolist()])
+                out.write(
+                    "".join(",".join([*map(str, c), *map(repr, p)]) + "\n" for *c, p in zip(*cells, full.tolist()))
+                )
+    for line in notes:
+        note(line)
     if labels is not None:
-        known = np.array([v not in set(bundle.missing) for v in labels], bool)
-        if known.any():
-            acc = float(np.mean(predicted[known] == labels[known]))
-            print(f"accuracy on the {int(known.sum())} rows with a class: {100 * acc:.2f}%", file=sys.stderr)
+        known = int(np.sum(labels != ""))  # "": a missing class cell
+        if known:
+            print(f"accuracy on the {known} rows with a class: {100 * correct / known:.2f}%", file=sys.stderr)
+
+
+@contextmanager
+def _output(path: str | None):
+    """The file ``path`` (written whole or not at all), else standard output."""
+    if path is None:
+        yield sys.stdout
+        return
+    with atomic_path(path) as tmp, open(tmp, "w") as out:
+        yield out
 
 
 def _csv(text) -> str:

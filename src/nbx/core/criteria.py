@@ -13,9 +13,12 @@ def entropy(counts: np.ndarray) -> np.ndarray:
     """Class entropy of each count vector along the last axis (bits)."""
     counts = np.asarray(counts, dtype=float)
     total = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(total > 0, counts / total, 0.0)
-        terms = np.where(p > 0, p * np.log2(p), 0.0)
+    # p log2 p computed only where p > 0, in place: the same numbers as the plain expression with half the
+    # temporaries, which is what an MDL search over a million candidates spends its time on.
+    p = np.divide(counts, total, out=np.zeros(counts.shape), where=total > 0)
+    terms = np.zeros(p.shape)
+    np.log2(p, out=terms, where=p > 0)
+    terms *= p
     return -terms.sum(axis=-1)
 
 

@@ -12,6 +12,8 @@ over the built-in ones. Entry fields:
 ``origin``       optional per file: ``{path, compression}`` when the archive stores it differently (``Z``).
 ``format``       ``csv`` (comma), ``whitespace`` or ``arff``;  ``header_lines`` lines skipped per file. Unless
                  ``names`` is given, the attribute names are the cells of the last header line (a CSV header).
+``delimiter``    a local CSV's column separator (``;``, a tab, ``|``) when it is not a comma; a local entry without
+                 one has it sniffed (:mod:`nbx.data.userfile`).
 ``columns``      one letter per file column: ``n`` numeric, ``c`` nominal, ``y`` class, ``x`` ignored,
                  ``s`` a string whose characters are separate nominal attributes (DNA sequences). May be
                  omitted for a local file with a header: then a column is ``n`` when every value that is not
@@ -100,6 +102,7 @@ FIELDS = {  # an entry's keys (see the module docstring)
     "notes": _TEXT,
     "papers": _list_of(lambda v: isinstance(v, str), "experiment names"),
     "class": (_scalar, "a column name"),
+    "delimiter": ((lambda v: isinstance(v, str) and len(v) == 1), "one character"),
 }
 FILE_FIELDS = {
     "path": _TEXT,
@@ -111,7 +114,18 @@ FILE_FIELDS = {
     "origin": _MAPPING,
 }
 ORIGIN_FIELDS = {"path": _TEXT, "compression": _one_of(COMPRESSIONS)}
-INHERITED = ("files", "format", "header_lines", "columns", "missing", "source", "names", "generator", "class_column")
+INHERITED = (
+    "files",
+    "format",
+    "header_lines",
+    "columns",
+    "missing",
+    "source",
+    "names",
+    "generator",
+    "class_column",
+    "delimiter",
+)
 MISSING = ["?"]
 LOCAL_MISSING = ["?", "", "NA"]  # a local file's default: also what spreadsheets, pandas and R write
 LOCAL_DIR = PurePosixPath("data/local")  # files here need no sha256: DVC tracks the folder
@@ -138,6 +152,7 @@ class Entry:
     files: list[FileSpec] = field(default_factory=list)
     format: str = "csv"
     header_lines: int = 0
+    delimiter: str | None = None  # a local CSV's separator; None: a comma (archive), sniffed (local)
     columns: str = ""
     class_column: str | None = None
     missing: list[str] = field(default_factory=lambda: list(MISSING))
@@ -216,6 +231,7 @@ def _build(name: str, raw: dict, entries: dict, out_entries: dict[str, Entry]) -
     entry.files = [f if isinstance(f, FileSpec) else _file_spec(name, f, source) for f in merged.get("files") or []]
     entry.format = merged.get("format", "csv")
     entry.header_lines = int(merged.get("header_lines", 0))
+    entry.delimiter = None if merged.get("delimiter") is None else str(merged["delimiter"])
     entry.columns = str(merged.get("columns", ""))
     entry.class_column = raw.get("class", merged.get("class_column"))
     if entry.class_column is not None:
@@ -255,6 +271,8 @@ def _validate(e: Entry) -> None:
             f"data set {e.name!r}: needs 'columns' (one letter per column; it may be omitted "
             f"only for ARFF and for local files with a header, 'header_lines: 1')"
         )
+    if e.delimiter is not None and (e.source != "local" or len(e.delimiter) != 1):
+        raise CatalogueError(f"data set {e.name!r}: 'delimiter' is one character, for a local file")
     if e.columns and (set(e.columns) - set("ncyxs") or e.columns.count("y") != 1):
         raise CatalogueError(f"data set {e.name!r}: columns {e.columns!r} must use n/c/y/x/s with exactly one y")
 

@@ -1,5 +1,5 @@
-"""Column kinds of a user's file, inferred from its header and values (``nbx add-data`` writes them to the
-catalogue; ``prepare`` infers them the same way for a local entry without ``columns``).
+"""Column kinds of a file, inferred from its header and values (``prepare`` for an entry derived from a user's
+file; the user's files themselves are read by :mod:`nbx.data.userfile`, which infers them the same way).
 
 A column is numeric (``n``) when every value that is not a missing marker reads as a number, else nominal
 (``c``); the class column (``y``) is the one named by ``class`` in the header, else the last one, and is always
@@ -9,11 +9,8 @@ numbers (e.g. 1 = red, 2 = green).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from nbx.data.catalogue import LOCAL_MISSING, Entry, FileSpec
 from nbx.data.parsers import DataFormatError
 
 
@@ -47,20 +44,3 @@ def infer_columns(names: list[str], rows: list[list[str]], missing, class_column
     cells = np.array(rows, dtype=object).reshape(len(rows), len(names))
     missing = set(missing)
     return "".join("y" if j == y else "n" if is_numeric(cells[:, j], missing) else "c" for j in range(len(names)))
-
-
-def local_entry(path, name: str | None = None, class_column: str | None = None, missing=None) -> Entry:
-    """A catalogue entry for a user's file as it is: ARFF by its ``.arff`` suffix, else a CSV whose first
-    line names the columns; kinds inferred (see the module docstring), local missing markers by default."""
-    path = Path(path)
-    arff = path.suffix.lower() == ".arff"
-    return Entry(
-        name=name or path.stem,
-        source="local",
-        title=path.name,
-        files=[FileSpec(path.as_posix(), None, local=True)],
-        format="arff" if arff else "csv",
-        header_lines=0 if arff else 1,
-        class_column=class_column,
-        missing=list(LOCAL_MISSING if missing is None else missing),
-    )

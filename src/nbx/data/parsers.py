@@ -29,6 +29,16 @@ class RawTable:
     header: list[str] | None = None  # cells of the last header line of a delimited file
 
 
+def value_order(values) -> list[str]:
+    """Distinct values in order: numerically when all are numbers, else alphabetically (the order of nominal
+    values and classes that no ARFF header declares)."""
+    values = sorted({str(v) for v in values})
+    try:
+        return sorted(values, key=float)
+    except ValueError:
+        return values
+
+
 def _read_text(path) -> str:
     """UTF-8 (a spreadsheet's byte-order mark dropped), else Latin-1 (some archive files)."""
     data = Path(path).read_bytes()

@@ -15,17 +15,10 @@ import numpy as np
 
 from nbx.data.catalogue import Entry
 from nbx.data.infer import class_index, infer_columns
-from nbx.data.parsers import DataFormatError, RawTable, read_arff, read_delimited
+from nbx.data.parsers import DataFormatError, RawTable, read_arff, read_delimited, value_order
 from nbx.data.synthetic import generate
+from nbx.data.userfile import Options, read_user_file
 from nbx.protocol.table import Table
-
-
-def _value_order(values) -> list[str]:
-    values = sorted({str(v) for v in values})
-    try:
-        return sorted(values, key=float)
-    except ValueError:
-        return values
 
 
 def _read_files(entry: Entry, paths: list[Path]) -> RawTable:
@@ -87,30 +80,60 @@ def build_table(entry: Entry, paths: list[Path]) -> Table:
     elif entry.source == "generator":
         X, y, attributes, classes = generate(entry.generator, entry.name)
         table = Table(entry.name, X, np.asarray(y, np.int64), attributes, classes)
+    elif entry.source == "local" and entry.class_map is None and entry.class_bins is None and "s" not in entry.columns:
+        table = _read_local(entry, paths)
     else:
         table = _parse(entry, paths)
     check_counts(entry, table)
     return table
 
 
+def _read_local(entry: Entry, paths: list[Path]) -> Table:
+    """A user's file(s) through :func:`nbx.data.userfile.read_user_file`, as ``nbx add-data`` read them: the
+    entry's delimiter (else sniffed), header line, class column, missing markers and column letters (else
+    inferred); several files are stacked as :func:`_join` stacks parts."""
+    if entry.format == "whitespace" or entry.header_lines > 1:
+        raise DataFormatError(f"{entry.name}: a local file is CSV or ARFF with at most one header line")
+    options = Options(entry.class_column, entry.delimiter, entry.header_lines == 1, entry.missing)
+    tables = []
+    for spec, path in zip(entry.files, paths):
+        label = f"{entry.name}: {spec.path}"
+        read = read_user_file(path, options, kinds=entry.columns or None, name=entry.name, label=label)
+        if tables and [a["name"] for a in read.table.attributes] != [a["name"] for a in tables[0].attributes]:
+            raise DataFormatError(f"{label}: header differs from the first file's")
+        tables.append(read.table)
+    table = tables[0] if len(tables) == 1 else _stack(entry.name, tables)
+    if entry.names:
+        if len(entry.names) != len(table.attributes):
+            raise DataFormatError(f"{entry.name}: {len(entry.names)} names for {len(table.attributes)} attributes")
+        for attr, name in zip(table.attributes, entry.names):
+            attr["name"] = str(name)
+    return table
+
+
 def _join(entry: Entry, paths: list[Path]) -> Table:
-    """Stack the parts' rows; nominal codes and classes are re-mapped by their labels."""
+    """Stack the parts' rows (:func:`_stack`)."""
     tables, start = [], 0
     for part in entry.parts:
         tables.append(build_table(part, paths[start : start + len(part.files)]))
         start += len(part.files)
+    return _stack(entry.name, tables)
+
+
+def _stack(name: str, tables: list[Table]) -> Table:
+    """One table of the rows of ``tables``; nominal codes and classes are re-mapped by their labels."""
     first = tables[0]
     attributes = [
-        dict(a, values=_value_order(v for t in tables for v in t.attributes[j]["values"]))
+        dict(a, values=value_order(v for t in tables for v in t.attributes[j]["values"]))
         if a["kind"] == "nominal"
         else dict(a)
         for j, a in enumerate(first.attributes)
     ]
-    classes = _value_order(c for t in tables for c in t.classes)
+    classes = value_order(c for t in tables for c in t.classes)
     blocks, ys = [], []
     for t in tables:
         if [a["kind"] for a in t.attributes] != [a["kind"] for a in attributes]:
-            raise DataFormatError(f"{entry.name}: part {t.name!r} has different attribute kinds")
+            raise DataFormatError(f"{name}: part {t.name!r} has different attribute kinds")
         X = t.X.copy()
         for j, a in enumerate(attributes):
             if a["kind"] == "nominal":
@@ -119,7 +142,7 @@ def _join(entry: Entry, paths: list[Path]) -> Table:
                 X[known, j] = remap[X[known, j].astype(int)]
         blocks.append(X)
         ys.append(np.array([classes.index(c) for c in t.classes])[t.y])
-    return Table(entry.name, np.vstack(blocks), np.concatenate(ys).astype(np.int64), attributes, classes)
+    return Table(name, np.vstack(blocks), np.concatenate(ys).astype(np.int64), attributes, classes)
 
 
 def _parse(entry: Entry, paths: list[Path]) -> Table:
@@ -149,7 +172,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
             attributes.append({"kind": "numeric", "values": []})
         elif kind == "c":
             declared = raw.declared[j][2] if raw.declared else None
-            order = declared or _value_order(col[~is_missing])
+            order = declared or value_order(col[~is_missing])
             lookup = {v: k for k, v in enumerate(order)}
             codes = np.full(len(col), np.nan)
             for i in np.flatnonzero(~is_missing):
@@ -167,7 +190,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
                     f"{where[bad[0]]}: column {j + 1}: sequence length {len(strings[bad[0]])}, expected {width}"
                 )
             chars = np.array([list(s) for s in strings])
-            order = [str(c) for c in _value_order(chars.ravel())]
+            order = [str(c) for c in value_order(chars.ravel())]
             codes = np.searchsorted(np.array(order), chars).astype(float)
             blocks.append(codes)
             attributes += [{"kind": "nominal", "values": list(order)} for _ in range(width)]
@@ -197,7 +220,7 @@ def _parse(entry: Entry, paths: list[Path]) -> Table:
     else:
         # A class_map relabels the classes, so the ARFF's declared class values no longer apply.
         declared = raw.declared[y_col][2] if raw.declared and entry.class_map is None else None
-        classes = declared or _value_order(labels)
+        classes = declared or value_order(labels)
         lookup = {c: k for k, c in enumerate(classes)}
         y = np.array([lookup[c] for c in labels])
         present = np.flatnonzero(np.bincount(y))  # np.unique would import numpy.ma (~20 ms)
@@ -219,7 +242,7 @@ def check_counts(entry: Entry, table: Table) -> None:
         if expected is not None and expected != value:
             hint = (
                 f"; after editing {entry.files[0].path}, re-run `nbx add-data {entry.files[0].path} --name "
-                f"{entry.name}` to update the entry"
+                f"{entry.name} --replace` to update the entry"
                 if entry.source == "local" and entry.files
                 else ""
             )

@@ -31,7 +31,7 @@ from nbx.core.validation import (
     set_input_features,
 )
 
-TRANSFORM_CHUNK = 4096  # rows per chunk in transform, bounds the (rows, d, cuts) comparison
+FIT_VALUES = 1 << 18  # training values searched together by _cuts_of_columns; more columns go in several calls
 OUTPUTS = ("default", "pandas")  # set_output's containers
 
 
@@ -107,17 +107,6 @@ def nominal_codes(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:
     return np.where((codes >= 0) & (codes < n_values), codes, -1)
 
 
-def bin_codes(X: np.ndarray, cuts: np.ndarray) -> np.ndarray:
-    """Bin index = number of cuts strictly below x; cuts is (d, m) padded with +inf; NaN -> -1."""
-    out = np.empty(X.shape, dtype=np.int64)
-    for start in range(0, X.shape[0], TRANSFORM_CHUNK):
-        block = X[start : start + TRANSFORM_CHUNK]
-        # NaN > c is False, so missing rows count 0 here and are overwritten below.
-        out[start : start + TRANSFORM_CHUNK] = (block[:, :, None] > cuts[None, :, :]).sum(axis=2)
-    out[np.isnan(X)] = -1
-    return out
-
-
 class Discretizer(TransformerMixin, BaseEstimator):
     """Base class: subclasses implement ``_column_cuts(x, y, w)`` for one numeric column, or
     ``_cuts_of_columns(columns)`` when they search all numeric columns of a fit together (MDL).
@@ -148,13 +137,18 @@ class Discretizer(TransformerMixin, BaseEstimator):
             self.classes_ = classes
         nv = self._input_n_values(arr)
         numeric = np.flatnonzero(nv == 0)
-        columns = []
-        for j in numeric:
-            keep = ~np.isnan(arr[:, j])
-            columns.append((arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]))
         cuts = [None] * arr.shape[1]
-        for j, col in zip(numeric, self._cuts_of_columns(columns)):
-            cuts[j] = np.sort(np.asarray(col, float))
+        # Columns are searched independently, so batching them bounds the memory of a search over many rows
+        # (a batch's temporaries grow with its values) and leaves every cut point as it is.
+        per_batch = max(1, FIT_VALUES // max(arr.shape[0], 1))
+        for start in range(0, len(numeric), per_batch):
+            batch = numeric[start : start + per_batch]
+            columns = []
+            for j in batch:
+                keep = ~np.isnan(arr[:, j])
+                columns.append((arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]))
+            for j, col in zip(batch, self._cuts_of_columns(columns)):
+                cuts[j] = np.sort(np.asarray(col, float))
         self.cut_points_ = cuts
         self.input_n_values_ = nv
         self.n_values_ = np.array([nv[j] if c is None else len(c) + 1 for j, c in enumerate(cuts)], dtype=np.int64)
@@ -169,13 +163,10 @@ class Discretizer(TransformerMixin, BaseEstimator):
         nominal = nv > 0
         if nominal.any():
             out[:, nominal] = nominal_codes(X[:, nominal], nv[nominal])
-        numeric = np.flatnonzero(~nominal)
-        if numeric.size:
-            width = max([len(self.cut_points_[j]) for j in numeric] + [0])
-            padded = np.full((numeric.size, width), np.inf)
-            for row, j in enumerate(numeric):  # pack the ragged cut lists once
-                padded[row, : len(self.cut_points_[j])] = self.cut_points_[j]
-            out[:, numeric] = bin_codes(X[:, numeric], padded)
+        for j in np.flatnonzero(~nominal):
+            # Bin index = the number of cut points strictly below x (a binary search of the sorted cuts).
+            out[:, j] = np.searchsorted(self.cut_points_[j], X[:, j], side="left")
+            out[np.isnan(X[:, j]), j] = -1
         return out
 
     def _input_n_values(self, X: np.ndarray) -> np.ndarray:

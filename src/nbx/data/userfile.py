@@ -1,0 +1,679 @@
+"""The one reader of a user's own file: ``nbx evaluate``, ``fit``, ``predict``, ``add-data`` and ``prepare``'s
+local catalogue entries all read through :func:`read_user_file`.
+
+A delimited text file's dialect is sniffed from its first lines (:func:`sniff`): the delimiter (one of
+``,`` ``;`` tab ``|``: the one that splits every sampled line into the same number of fields, the most fields
+when several do), double-quoted fields, a UTF-8 byte-order mark, CRLF line endings and whether the first line
+is a header (it is when a column is numeric below and not numeric on the first line). ARFF files (``.arff``)
+are read by :func:`nbx.data.parsers.read_arff` and their data checked against the header.
+
+Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value that is not a missing
+marker reads as a number, else nominal; the class column is ``--class`` or the last one. Refused with one line
+naming the file, line and column: duplicate or empty column names, a row with the wrong number of fields, a
+non-finite number (``inf``, ``nan``: a missing value is written with a marker), an ARFF value its header does
+not declare.
+
+Every guess a reader of the file could dispute and that the file does not settle (a delimiter other delimiters
+would also fit, a header line guessed from nominal columns only, the class column taken as the last, the
+missing-value markers met) is returned in :attr:`UserFile.assumptions` and printed by the commands as one
+``nbx: note:`` line naming the option that changes it.
+
+Big files are read in blocks of lines (:data:`BLOCK_BYTES`), each parsed by numpy's C reader
+(``np.loadtxt``) straight into a table preallocated from a first pass that counts the lines, so the memory
+held is the table (8 bytes per cell) plus one block; a block the fast reader refuses (missing markers,
+quotes, blank lines, a bad row) is re-read by the csv module, which finds the exact line of any error.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from nbx.core.errors import did_you_mean
+from nbx.data.parsers import DataFormatError, read_arff, value_order
+from nbx.protocol.table import Table
+
+DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+BLOCK_BYTES = 2 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
+SAMPLE_LINES = 200  # lines the dialect and the initial column kinds are sniffed from
+STRING_WIDTH = 32  # bytes of a nominal cell in the fast reader; a longer cell sends its block to the csv reader
+MEMORY_FACTOR = 4  # a command's peak memory, in units of the table's float64 cells (table + codes + fold copies)
+
+
+class UserFileError(DataFormatError):
+    """A user's file cannot be read as a table (one line naming the file, line and column)."""
+
+
+@dataclass
+class Options:
+    """What the command line says about the file; None = sniff or default."""
+
+    class_column: str | None = None
+    delimiter: str | None = None
+    header: bool | None = None
+    missing: list[str] | None = None
+
+
+@dataclass
+class Dialect:
+    delimiter: str
+    header: bool
+    delimiter_sure: bool  # no other candidate splits the sampled lines as consistently
+    header_sure: bool  # a column is numeric below its first cell and that cell is not a number (or the reverse)
+
+
+@dataclass
+class UserFile:
+    """The typed table of a user's file and how it was read."""
+
+    table: Table  # rows with a missing class dropped (``keep_unlabelled`` keeps them, with y = -1)
+    names: list[str]  # every column of the file, in order (a1, a2, ... without a header)
+    class_column: str
+    missing: list[str]
+    lines: np.ndarray  # the file line of each table row
+    labels: np.ndarray | None  # the class cells as written (predict compares them), None without a class column
+    kinds: str  # per file column n / c / y / x (a catalogue entry's ``columns``)
+    delimiter: str | None  # None for ARFF
+    header: bool  # whether the first line named the columns (ARFF: always)
+    assumptions: list[str] = field(default_factory=list)  # disputable guesses, with the option that changes each
+
+    def note(self, path) -> str | None:
+        """The assumptions as one line, or None when the file settled everything."""
+        if not self.assumptions:
+            return None
+        return f"read {Path(path).name}: " + "; ".join(self.assumptions)
+
+
+# ------------------------------------------------------------------------------------------------- sniffing
+def _decode(data: bytes, encoding: str) -> str:
+    text = data.decode(encoding)
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _scan(path: Path) -> tuple[str, int]:
+    """(encoding, number of lines) in one pass: UTF-8 (a byte-order mark dropped) when the whole file decodes
+    so, else Latin-1 (as :func:`nbx.data.parsers._read_text`)."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    encoding, n, n_cr, last = "utf-8-sig", 0, 0, b"\n"
+    with open(path, "rb") as f:
+        while chunk := f.read(BLOCK_BYTES):
+            n, n_cr, last = n + chunk.count(b"\n"), n_cr + chunk.count(b"\r"), chunk[-1:]
+            if decoder is not None:
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError:
+                    encoding, decoder = "latin-1", None
+    return encoding, max(n, n_cr) + (last not in b"\r\n")  # CR-only line ends; a last line without its end
+
+
+def _split_cells(lines: list[str], delimiter: str) -> list[list[str]]:
+    return [[c.strip() for c in row] for row in csv.reader(lines, delimiter=delimiter, skipinitialspace=True)]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def sniff(lines: list[str], missing, delimiter: str | None = None, header: bool | None = None) -> Dialect:
+    """The dialect of a file from its first non-blank ``lines`` (see the module docstring); ``delimiter`` and
+    ``header`` given are taken as they are. Raises ValueError when no candidate delimiter fits."""
+    lines = [line for line in lines if line.strip()]
+    sure_delim = delimiter is not None
+    if delimiter is None:
+        fits = {}
+        for d in DELIMITERS:
+            counts = Counter(len(row) for row in csv.reader(lines, delimiter=d, skipinitialspace=True))
+            fields, share = counts.most_common(1)[0]
+            if fields > 1:
+                fits[d] = (share / len(lines), fields)
+        if not fits:
+            raise ValueError("no comma, semicolon, tab or pipe splits its lines into columns")
+        ranked = sorted(fits, key=lambda d: fits[d], reverse=True)
+        delimiter = ranked[0]
+        sure_delim = fits[delimiter][0] == 1.0 and all(fits[d][0] < 1.0 for d in ranked[1:])
+    if header is not None:
+        return Dialect(delimiter, header, sure_delim, True)
+    rows = _split_cells(lines, delimiter)
+    first, rest = rows[0], rows[1:]
+    numeric_below = [
+        j
+        for j in range(len(first))
+        if any(len(r) > j and r[j] not in missing for r in rest)
+        and all(_is_number(r[j]) for r in rest if len(r) > j and r[j] not in missing)
+    ]
+    if numeric_below:
+        header = any(not _is_number(first[j]) for j in numeric_below)
+        return Dialect(delimiter, header, sure_delim, True)
+    # Nominal columns only: a header's names do not recur as values below them.
+    header = all(all(r[j] != first[j] for r in rest if len(r) > j) for j in range(len(first)))
+    return Dialect(delimiter, header, sure_delim, False)
+
+
+# ------------------------------------------------------------------------------------------------- reading
+def read_user_file(
+    path,
+    options: Options | None = None,
+    kinds: dict[str, str] | str | None = None,
+    keep_unlabelled: bool = False,
+    name: str | None = None,
+    label: str | None = None,
+) -> UserFile:
+    """Read a user's CSV or ARFF file (see the module docstring) as a :class:`UserFile`.
+
+    ``kinds`` fixes the columns' kinds (``n`` numeric, ``c`` nominal, ``y`` class, ``x`` skipped): by name (every
+    column not named is skipped; ``nbx predict`` reads a new file with a fitted model's columns so), or as a
+    string of letters in column order (a catalogue entry's ``columns``). ``name``:
+    the table's name (default the file's stem); ``label``: how errors name the file (default its path)."""
+    path = Path(path)
+    options = options or Options()
+    label = label or str(path)
+    if not path.is_file():
+        raise UserFileError(f"{label}: no such file")
+    missing = list(options.missing) if options.missing is not None else ["?", "", "NA"]
+    if path.suffix.lower() == ".arff":
+        read = _read_arff(path, label, missing, options, kinds)
+    else:
+        read = _read_csv(path, label, missing, options, kinds)
+    return _finish(read, name or path.stem, label, missing, options, kinds, keep_unlabelled)
+
+
+@dataclass
+class _Read:
+    names: list[str]
+    kinds: str  # per file column: n, c, y, x
+    X: np.ndarray  # (n, number of n/c columns) float; nominal columns hold ids into ``values``
+    values: list[list[str]]  # per n/c column, the nominal values by id ([] numeric)
+    y: np.ndarray | None  # class ids into ``classes``, -1 missing
+    classes: list[str]
+    lines: np.ndarray
+    found: Counter  # missing marker -> cells
+    assumptions: list[str]
+    delimiter: str | None = None
+    header: bool = True
+    declared: frozenset = frozenset()  # file columns whose values keep their declared order (ARFF nominal)
+
+
+class _KindChange(Exception):
+    """A column read as numeric holds a value that is not a number: re-read it as nominal."""
+
+    def __init__(self, column: int):
+        self.column = column
+
+
+def _read_csv(path: Path, label: str, missing, options: Options, kinds) -> _Read:
+    encoding, n_lines = _scan(path)
+    with open(path, "rb") as f:
+        head = f.read(1 << 20)
+        if f.read(1):  # more follows: the last line of the sample may be cut
+            head = head[: head.rfind(b"\n") + 1]
+    sample = [line for line in _decode(head, encoding).split("\n")[:SAMPLE_LINES] if line.strip()]
+    if not sample:
+        raise UserFileError(f"{label}: the file is empty")
+    try:
+        dialect = sniff(sample, set(missing), options.delimiter, options.header)
+    except ValueError as exc:
+        raise UserFileError(f"{label}: cannot tell how the columns are separated: {exc} (give --delimiter)") from None
+    rows = _split_cells(sample, dialect.delimiter)
+    n_cols = len(rows[0])
+    if dialect.header:
+        names = rows[0]
+        _check_names(names, label)
+        rows = rows[1:]
+    else:
+        names = [f"a{j + 1}" for j in range(n_cols)]
+    assumptions = []
+    how = f"{DELIMITERS.get(dialect.delimiter, repr(dialect.delimiter))}-separated"
+    doubt = []
+    if not dialect.delimiter_sure:
+        doubt.append(f"as {how} (--delimiter to change)")
+    if not dialect.header_sure:
+        doubt.append(
+            ("with the first line as the header" if dialect.header else "without a header line")
+            + f" (--header {'no' if dialect.header else 'yes'} to change)"
+        )
+    if doubt:
+        assumptions.append(" ".join(doubt))
+    file_kinds = _initial_kinds(names, rows, missing, options.class_column, kinds, label)
+    fixed = kinds is not None
+    while True:
+        try:
+            read = _read_blocks(path, label, encoding, n_lines, dialect, names, file_kinds, missing, fixed)
+        except _KindChange as change:
+            file_kinds = file_kinds[: change.column] + "c" + file_kinds[change.column + 1 :]
+            continue
+        read.assumptions, read.delimiter, read.header = assumptions, dialect.delimiter, dialect.header
+        return read
+
+
+def _check_names(names: list[str], label: str) -> None:
+    empty = [j + 1 for j, n in enumerate(names) if not n]
+    if empty:
+        raise UserFileError(
+            f"{label}:1: the header line has no name for column {', '.join(map(str, empty))}; name every column "
+            "(or --header no if the first line is data)"
+        )
+    seen: dict[str, int] = {}
+    for j, n in enumerate(names):
+        if n in seen:
+            raise UserFileError(
+                f"{label}:1: column name {n!r} appears twice (columns {seen[n] + 1} and {j + 1}); rename one"
+            )
+        seen[n] = j
+
+
+def _initial_kinds(names, rows, missing, class_column, kinds, label) -> str:
+    """Per column n / c / y / x: ``kinds`` given, else from the sampled rows (numeric until a value says not)."""
+    if kinds is not None:
+        return _given_kinds(kinds, names, label)
+    y = _class_index(names, class_column, label)
+    missing = set(missing)
+    out = []
+    for j in range(len(names)):
+        cells = [r[j] for r in rows if len(r) > j and r[j] not in missing]
+        out.append("y" if j == y else "n" if all(map(_is_number, cells)) else "c")
+    return "".join(out)
+
+
+def _class_index(names: list[str], class_column: str | None, label: str) -> int:
+    """The class column: ``--class`` by name, else the last."""
+    if class_column is not None and class_column not in names:
+        raise UserFileError(f"{label}: no column {class_column!r} for the class{did_you_mean(class_column, names)}")
+    return names.index(class_column) if class_column is not None else len(names) - 1
+
+
+def _given_kinds(kinds: dict[str, str] | str, names: list[str], label: str) -> str:
+    """Per file column its kind: ``kinds`` as letters in column order (a catalogue's ``columns``), or by name
+    (``x`` for a name not given; every name but the class's must be in the file)."""
+    if isinstance(kinds, str):
+        if len(kinds) != len(names) or set(kinds) - set("ncyx") or kinds.count("y") != 1:
+            raise UserFileError(
+                f"{label}: columns {kinds!r} must have one letter n/c/y/x per column ({len(names)}) and one y"
+            )
+        return kinds
+    absent = [n for n, k in kinds.items() if k != "y" and n not in names]
+    if absent:
+        needed = ", ".join(n for n, k in kinds.items() if k != "y")
+        raise UserFileError(
+            f"{label}: no column {absent[0]!r} (the model needs {needed}){did_you_mean(absent[0], names)}"
+        )
+    return "".join(kinds.get(n, "x") for n in names)
+
+
+def check_memory(path: Path, rows: int, columns: int, label: str) -> None:
+    """Refuse, before reading, a file whose table would not fit: the estimate is :data:`MEMORY_FACTOR` times
+    its float64 cells, against the memory available (MemAvailable of /proc/meminfo, and the address-space
+    limit ``ulimit -v`` when one is set)."""
+    need = MEMORY_FACTOR * 8 * rows * max(columns, 1)
+    avail = []
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                avail.append(int(line.split()[1]) * 1024)
+    except OSError:
+        pass
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as f:
+                used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            avail.append(soft - used)
+    except (ImportError, OSError, ValueError):
+        pass
+    if avail and need > min(avail):
+        raise MemoryFileError(path, label, rows, columns, need, min(avail))
+
+
+class MemoryFileError(UserFileError):
+    """A file too big for the memory available: refused before reading (with the estimate), or numpy ran out."""
+
+    def __init__(self, path, label, rows=None, columns=None, need=None, avail=None):
+        what = f"{label}: {_mb(Path(path).stat().st_size)}"
+        if need is None:
+            msg = f"{what}: ran out of memory"
+        else:
+            msg = (
+                f"{what} ({rows:,} lines x {columns} columns) needs about {_mb(need)} of memory, "
+                f"{_mb(max(avail, 0))} is available"
+            )
+        super().__init__(
+            f"{msg}; free memory or raise the limit (ulimit -v), or use a sample of the rows (e.g. `head -n 100000`)"
+        )
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
+def _blocks(path: Path, encoding: str):
+    """(text, number of its first line) of consecutive blocks of whole lines, CRLF read as LF."""
+    line = 1
+    rest = b""
+    first = True
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(BLOCK_BYTES)
+            data = rest + chunk
+            if not chunk:
+                if data:
+                    yield _decode(data, encoding if first else encoding.removesuffix("-sig")) + "\n", line
+                return
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                rest = data
+                continue
+            block, rest = data[:cut], data[cut:]
+            yield _decode(block, encoding if first else encoding.removesuffix("-sig")), line
+            first = False
+            line += block.count(b"\n")
+
+
+def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds: str, missing, fixed) -> _Read:
+    used = [j for j, k in enumerate(kinds) if k != "x"]
+    check_memory(path, n_lines, len(used), label)
+    attr = [j for j, k in enumerate(kinds) if k in "nc"]
+    X = np.empty((n_lines, len(attr)))
+    y = np.empty(n_lines, np.int64) if "y" in kinds else None
+    lines = np.empty(n_lines, np.int64)
+    ids: list[dict[str, int]] = [{} for _ in kinds]  # nominal value -> id, per file column
+    found: Counter = Counter()
+    ctx = _Context(label, dialect.delimiter, names, kinds, set(missing), fixed, ids, found)
+    at = 0
+    for text, line0 in _blocks(path, encoding):
+        if dialect.header and line0 == 1:
+            text = text[text.index("\n") + 1 :]
+            line0 = 2
+        if not text.strip():
+            continue
+        cols, block_lines = _fast_block(text, line0, ctx) or _slow_block(text, line0, ctx)
+        n = len(block_lines)
+        for k, j in enumerate(attr):
+            X[at : at + n, k] = cols[j]
+        if y is not None:
+            y[at : at + n] = cols[kinds.index("y")]
+        lines[at : at + n] = block_lines
+        at += n
+    if at == 0:
+        raise UserFileError(f"{label}: no data rows")
+    values = [list(ids[j]) if kinds[j] == "c" else [] for j in attr]
+    classes = list(ids[kinds.index("y")]) if y is not None else []
+    return _Read(names, kinds, X[:at], values, y[:at] if y is not None else None, classes, lines[:at], found, [])
+
+
+@dataclass
+class _Context:
+    label: str
+    delimiter: str
+    names: list[str]
+    kinds: str
+    missing: set
+    fixed: bool  # kinds given (predict): a non-number in a numeric column is an error, not a nominal column
+    ids: list[dict[str, int]]
+    found: Counter
+
+
+def _fast_block(text: str, line0: int, ctx: _Context):
+    """The block parsed by numpy's C reader, or None when it needs the csv reader (see the module docstring)."""
+    d = ctx.delimiter
+    n_rows = text.count("\n")
+    if '"' in text or "\n\n" in text or text.startswith("\n") or text.count(d) != n_rows * (len(ctx.kinds) - 1):
+        return None
+    used = [j for j, k in enumerate(ctx.kinds) if k != "x"]
+    dtype = [(f"f{j}", float if ctx.kinds[j] == "n" else f"S{STRING_WIDTH}") for j in used]
+    try:
+        table = np.loadtxt(io.StringIO(text), delimiter=d, comments=None, dtype=dtype, usecols=used, ndmin=1)
+    except (ValueError, UnicodeEncodeError):
+        return None
+    if len(table) != n_rows:
+        return None
+    # Nominal cells are read as Latin-1 bytes (a wider character sends the block to the csv reader) and
+    # stripped only when the block has a space or tab at all.
+    spaced = " " in text or (d != "\t" and "\t" in text)
+    cols = {}
+    for j in used:
+        col = table[f"f{j}"]
+        if ctx.kinds[j] == "n":
+            if not np.isfinite(col).all():
+                return None
+            cols[j] = col
+        else:
+            col = np.ascontiguousarray(col)
+            if (col.view(np.uint8).reshape(len(col), STRING_WIDTH)[:, -1] != 0).any():
+                return None  # a cell may be longer than the width
+            cols[j] = _nominal_ids(np.char.strip(col) if spaced else col, j, ctx)
+    return cols, line0 + np.arange(n_rows)
+
+
+def _slow_block(text: str, line0: int, ctx: _Context):
+    """The block parsed by the csv module, row by row: exact lines for every error."""
+    reader = csv.reader(io.StringIO(text), delimiter=ctx.delimiter, skipinitialspace=True, strict=True)
+    rows, lines = [], []
+    try:
+        for row in reader:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
+            if len(row) != len(ctx.kinds):
+                raise UserFileError(
+                    f"{ctx.label}:{line0 + reader.line_num - 1}: expected {len(ctx.kinds)} fields "
+                    f"({DELIMITERS.get(ctx.delimiter, repr(ctx.delimiter))}-separated), found {len(row)}"
+                )
+            rows.append(row)
+            lines.append(line0 + reader.line_num - 1)
+    except csv.Error as exc:
+        raise UserFileError(f"{ctx.label}:{line0 + reader.line_num - 1}: {exc}") from None
+    lines = np.asarray(lines, np.int64)
+    return _columns(rows, lines, ctx), lines
+
+
+def _columns(rows: list[list[str]], lines: np.ndarray, ctx: _Context) -> dict[int, np.ndarray]:
+    """Per used column: floats (numeric, NaN missing) or value ids (nominal and class, -1 missing)."""
+    cols = {}
+    for j, kind in enumerate(ctx.kinds):
+        if kind == "x":
+            continue
+        cells = np.array([r[j].strip() for r in rows], dtype=object)
+        if kind == "n":
+            cols[j] = _numbers(cells, lines, j, ctx)
+        else:
+            cols[j] = _nominal_ids(cells.astype(str) if len(cells) else np.array([], str), j, ctx)
+    return cols
+
+
+def _numbers(cells: np.ndarray, lines: np.ndarray, j: int, ctx: _Context) -> np.ndarray:
+    present = np.flatnonzero(~_missing_mask(cells, ctx))
+    out = np.full(len(cells), np.nan)
+    try:
+        out[present] = np.array(cells[present], dtype=str).astype(float)
+    except ValueError:
+        bad = next((i for i in present if not _is_number(cells[i])), None)
+        if bad is None:  # spellings only Python reads, such as 1_000
+            out[present] = [float(c) for c in cells[present]]
+        elif not ctx.fixed:
+            raise _KindChange(j) from None
+        raise UserFileError(
+            f"{ctx.label}:{lines[bad]}: column {ctx.names[j]!r}: {cells[bad]!r} is not a number"
+        ) from None
+    infinite = present[~np.isfinite(out[present])]
+    if len(infinite):
+        i = infinite[0]
+        raise UserFileError(
+            f"{ctx.label}:{lines[i]}: column {ctx.names[j]!r}: {cells[i]!r} is not a finite number "
+            f"(mark a missing value with {_marker(ctx.missing)})"
+        )
+    return out
+
+
+def _marker(missing: set) -> str:
+    """How this read marks a missing value, for a message: "'?' or an empty cell"."""
+    shown = sorted(missing, key=lambda m: (m != "?", m != "", m))[:2]
+    return " or ".join("an empty cell" if m == "" else repr(m) for m in shown) if shown else "a marker (--missing)"
+
+
+def _missing_mask(cells: np.ndarray, ctx: _Context) -> np.ndarray:
+    mask = np.zeros(len(cells), bool)
+    for m in ctx.missing:
+        if cells.dtype.kind == "S":
+            try:
+                hit = cells == m.encode("latin-1")
+            except UnicodeEncodeError:
+                continue
+        else:
+            hit = cells == m
+        if hit.any():
+            ctx.found[m] += int(hit.sum())
+            mask |= hit
+    return mask
+
+
+def _nominal_ids(cells: np.ndarray, j: int, ctx: _Context) -> np.ndarray:
+    """Ids of the values in first-seen order of the file (-1 missing); the order is fixed at the end."""
+    is_missing = _missing_mask(cells, ctx)
+    present = cells[~is_missing]
+    first, inverse = _distinct(present)
+    lookup = ctx.ids[j]
+    values = present[first].tolist()
+    if cells.dtype.kind == "S":
+        values = [v.decode("latin-1") for v in values]
+    mapped = np.array([lookup.setdefault(str(v), len(lookup)) for v in values], np.int64)
+    out = np.full(len(cells), -1, np.int64)
+    out[~is_missing] = mapped[inverse] if len(first) else []
+    return out
+
+
+def _distinct(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index of one cell per distinct value, each cell's distinct value number). np.unique of byte strings
+    compares them byte by byte; a checksum of their 8-byte words sorts much faster, and its grouping is
+    verified before it is used."""
+    if cells.dtype.kind != "S" or cells.dtype.itemsize % 8 or not len(cells):
+        _, first, inverse = np.unique(cells, return_index=True, return_inverse=True)
+        return first, inverse
+    _, first, inverse = np.unique(_checksum(cells), return_index=True, return_inverse=True)
+    if not (cells[first][inverse] == cells).all():  # two values with one checksum: compare the strings
+        _, first, inverse = np.unique(cells, return_index=True, return_inverse=True)
+    return first, inverse
+
+
+def _checksum(cells: np.ndarray) -> np.ndarray:
+    """A multiplicative hash of each byte string's 8-byte words (uint64 arithmetic wraps around)."""
+    words = np.ascontiguousarray(cells).view(np.uint64).reshape(len(cells), -1)
+    checksum = np.zeros(len(cells), np.uint64)
+    for k in range(words.shape[1]):
+        checksum = checksum * np.uint64(0x9E3779B97F4A7C15) + words[:, k]
+    return checksum
+
+
+def _read_arff(path: Path, label: str, missing, options: Options, kinds) -> _Read:
+    """An ARFF file through :func:`nbx.data.parsers.read_arff` (which checks every row's number of values),
+    then each value against the header: a number for a numeric attribute, a declared value for a nominal one."""
+    raw = read_arff(path, name=label)
+    names = [d[0] for d in raw.declared]
+    _check_names(names, label)
+    if kinds is not None:
+        file_kinds = _given_kinds(kinds, names, label)
+    else:
+        y = _class_index(names, options.class_column, label)
+        file_kinds = "".join(
+            "y" if j == y else "n" if kind == "numeric" else "c" for j, (_, kind, _) in enumerate(raw.declared)
+        )
+    for j, (n, kind, _) in enumerate(raw.declared):
+        if file_kinds[j] == "n" and kind != "numeric":
+            raise UserFileError(f"{label}: attribute {n!r} is declared nominal, but is to be read as numeric")
+    ids = [{v: k for k, v in enumerate(d[2])} for d in raw.declared]
+    found: Counter = Counter()
+    ctx = _Context(label, ",", names, file_kinds, set(missing), True, ids, found)
+    lines = np.asarray(raw.lines, np.int64)
+    cols = _columns(raw.rows, lines, ctx)
+    for j, (n, kind, declared) in enumerate(raw.declared):
+        if kind == "nominal" and file_kinds[j] != "x" and len(ids[j]) > len(declared):
+            value = list(ids[j])[len(declared)]
+            first = int(np.flatnonzero(cols[j] == ids[j][value])[0])
+            raise UserFileError(
+                f"{label}:{lines[first]}: attribute {n!r}: {value!r} is not one of the values its @attribute line "
+                f"declares ({', '.join(declared)})"
+            )
+    attr = [j for j, k in enumerate(file_kinds) if k in "nc"]
+    X = np.empty((len(lines), len(attr)))
+    for k, j in enumerate(attr):
+        X[:, k] = cols[j]
+    y_col = file_kinds.find("y")
+    return _Read(
+        names,
+        file_kinds,
+        X,
+        [list(ids[j]) if file_kinds[j] == "c" else [] for j in attr],
+        cols[y_col] if y_col >= 0 else None,
+        list(ids[y_col]) if y_col >= 0 else [],
+        lines,
+        found,
+        [],
+        declared=frozenset(j for j, d in enumerate(raw.declared) if d[1] == "nominal"),
+    )
+
+
+# -------------------------------------------------------------------------------------------------- table
+def _finish(read: _Read, name, label, missing, options: Options, kinds, keep_unlabelled) -> UserFile:
+    """Nominal ids put in value order (declared, else numeric, else alphabetical), NaN for missing; rows with a
+    missing class dropped; the assumptions completed."""
+    attributes = []
+    attr_cols = [j for j, k in enumerate(read.kinds) if k in "nc"]
+    for k, j in enumerate(attr_cols):
+        values = read.values[k]
+        if read.kinds[j] == "n":
+            attributes.append({"kind": "numeric", "values": [], "name": read.names[j]})
+            continue
+        order = values if j in read.declared else value_order(values)
+        _recode(read.X[:, k], values, order)
+        attributes.append({"kind": "nominal", "values": list(order), "name": read.names[j]})
+    labels = None
+    classes: list[str] = []
+    y = read.y
+    if y is not None:
+        order = read.classes if read.kinds.index("y") in read.declared else value_order(read.classes)
+        remap = np.array([order.index(c) for c in read.classes] + [-1], np.int64)
+        y = remap[y]  # -1 (missing) indexes the appended -1
+        labels = np.asarray(order + [""], dtype=object)[y]
+        classes = order
+    X, lines = read.X, read.lines
+    if y is not None and not keep_unlabelled and (y < 0).any():
+        keep = y >= 0
+        X, y, lines, labels = X[keep], y[keep], lines[keep], labels[keep]
+    if y is not None and not keep_unlabelled:
+        present = np.flatnonzero(np.bincount(y, minlength=len(classes)))
+        if len(present) < len(classes):  # an ARFF may declare unused labels: drop them
+            classes = [classes[k] for k in present]
+            y = np.searchsorted(present, y)
+    table = Table(name, X, (y if y is not None else np.zeros(len(X), np.int64)).astype(np.int64), attributes, classes)
+    class_column = read.names[read.kinds.index("y")] if "y" in read.kinds else ""
+    assumptions = list(read.assumptions)
+    if kinds is None and options.class_column is None:
+        assumptions.append(f"class column {class_column!r}, the last (--class NAME to change)")
+    if read.found:
+        met = ", ".join(
+            f"{'empty' if m == '' else repr(m)} ({read.found[m]} cell{'s' if read.found[m] > 1 else ''})"
+            for m in missing
+            if m in read.found
+        )
+        assumptions.append(f"missing values: {met}" + ("" if options.missing is not None else " (--missing to change)"))
+    return UserFile(
+        table, read.names, class_column, missing, lines, labels, read.kinds, read.delimiter, read.header, assumptions
+    )
+
+
+def _recode(column: np.ndarray, ids: list[str], order: list[str]) -> None:
+    """Ids (first-seen order, -1 missing) -> positions in ``order`` (NaN missing), in place."""
+    position = {v: k for k, v in enumerate(order)}
+    remap = np.array([position[v] for v in ids] + [np.nan], float)
+    idx = column.astype(np.int64)
+    column[:] = remap[np.where(idx < 0, len(ids), idx)]
