@@ -57,7 +57,15 @@ def test_every_delimiter_reads_the_same_table_without_a_note_on_it(tmp_path, del
     read = read_user_file(write(tmp_path, "toy.csv", csv_text(delimiter)))
     assert_toy_table(read)
     assert read.delimiter == delimiter and read.header
-    assert read.assumptions == ["class column 'label', the last (--class NAME to change)"]
+    assert read.assumptions == []  # a last column named 'label' is the class without a doubt
+
+
+@pytest.mark.parametrize("name", ["class", "Label", "TARGET", "y"])
+def test_a_last_column_named_as_a_class_needs_no_note_and_any_other_name_does(tmp_path, name):
+    text = f"w,{name}\n1,a\n2,b\n"
+    assert read_user_file(write(tmp_path, "a.csv", text)).assumptions == []
+    notes = read_user_file(write(tmp_path, "b.csv", text.replace(name, "species"))).assumptions
+    assert notes == ["class column 'species', the last (--class NAME to change)"]
 
 
 def test_byte_order_mark_and_crlf_line_endings(tmp_path):
@@ -88,8 +96,7 @@ def test_a_header_guessed_from_nominal_columns_only_is_a_note_naming_the_option(
     code, _, errors, notes = nbx(capsys, "evaluate", path, "--learners", "NaiveBayes", "--cv", "2")
     assert code == 0 and not errors
     assert notes == [
-        "nbx: note: read toy.csv: with the first line as the header (--header no to change); class column 'label', "
-        "the last (--class NAME to change)"
+        "nbx: note: read toy.csv: with the first line as the header (--header no to change)"
     ]
 
 

@@ -40,6 +40,7 @@ from nbx.core.errors import did_you_mean
 from nbx.data.parsers import DataFormatError, read_arff, value_order
 from nbx.protocol.table import Table
 
+CLASS_NAMES = ("class", "label", "target", "y")  # a last column named so is the class without a doubt
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 BLOCK_BYTES = 2 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
 SAMPLE_LINES = 200  # lines the dialect and the initial column kinds are sniffed from
@@ -657,7 +658,7 @@ def _finish(read: _Read, name, label, missing, options: Options, kinds, keep_unl
     table = Table(name, X, (y if y is not None else np.zeros(len(X), np.int64)).astype(np.int64), attributes, classes)
     class_column = read.names[read.kinds.index("y")] if "y" in read.kinds else ""
     assumptions = list(read.assumptions)
-    if kinds is None and options.class_column is None:
+    if kinds is None and options.class_column is None and class_column.lower() not in CLASS_NAMES:
         assumptions.append(f"class column {class_column!r}, the last (--class NAME to change)")
     if read.found:
         met = ", ".join(
