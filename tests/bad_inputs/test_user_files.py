@@ -95,9 +95,7 @@ def test_a_header_guessed_from_nominal_columns_only_is_a_note_naming_the_option(
     path = write(tmp_path, "toy.csv", "colour,label\nred,yes\nblue,no\nred,yes\nblue,no\n")
     code, _, errors, notes = nbx(capsys, "evaluate", path, "--learners", "NaiveBayes", "--cv", "2")
     assert code == 0 and not errors
-    assert notes == [
-        "nbx: note: read toy.csv: with the first line as the header (--header no to change)"
-    ]
+    assert notes == ["nbx: note: read toy.csv: with the first line as the header (--header no to change)"]
 
 
 def test_semicolon_file_with_missing_markers_in_one_note(tmp_path, capsys):
