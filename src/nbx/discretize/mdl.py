@@ -26,11 +26,15 @@ Choices where Weka and the project conventions differ (identical results for uni
 * Ties: candidates whose entropy is within ``1e-12`` bits of the minimum count as equal and the first wins,
   so the result does not depend on floating-point rounding of mathematically equal entropies.
 
-The scan is vectorized: class counts per distinct value are accumulated once per attribute; an interval's
-candidate left/right counts are differences of those cumulative counts, and all candidates' entropies come
-from :mod:`nbx.core.criteria` at once. The recursion runs level by level over every open interval of every
-column of a fit together (:func:`mdl_boundaries_many`), so a fit costs a few numpy calls per level instead of
-per interval, with the same arithmetic per interval (the same cut points).
+The scan is vectorized: each attribute is sorted once (``np.unique``) and its class counts per distinct value
+accumulated once, class by class; an interval's candidate left/right counts are differences of those cumulative
+counts. Every candidate is first screened with a cheap form of the split entropy (``N E`` as
+``sum_sides (n log2 n - sum_k c_k log2 c_k)``, a few passes per class over chunks of candidates); only those
+within ``SCREEN_MARGIN`` (1e-9 bits, far above the two forms' rounding difference) of their interval's minimum get
+the exact entropy of :mod:`nbx.core.criteria`, so the chosen cut is the one scoring every candidate exactly
+would choose. The recursion runs level by level over every open interval of every column of a batch of columns
+together (:func:`mdl_boundaries_many`), so a fit costs a few numpy calls per level instead of per interval, with
+the same arithmetic per interval (the same cut points).
 """
 
 from __future__ import annotations
