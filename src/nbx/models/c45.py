@@ -83,7 +83,8 @@ WEIGHT_TOLERANCE = 1e-6  # weight sums vs min_leaf / MinSplit (as J48's Utils.gr
 PRUNE_SLACK = 0.1  # C4.5 prefers the simpler tree when within 0.1 estimated errors (prune.c)
 SCREEN_MARGIN = 1e-9  # bits; cuts this close to a cell's lowest split entropy (screened) get the exact gain
 _TINY = np.finfo(float).tiny
-_CHUNK = 1 << 21  # max elements of a (rows, attributes, classes) block in numeric evaluation
+_CHUNK = 1 << 21  # max elements of a (rows, attributes, classes) block in numeric evaluation (weighted sums
+# run across the cells of a block: another size may round fractional-weight sums differently)
 
 # C4.5 stats.c: confidence levels and normal deviates, interpolated linearly.
 _CF_VALUES = np.array([0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00])
@@ -227,7 +228,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ input
     def _prepare_X(self, X, n_values=None) -> tuple[np.ndarray, np.ndarray]:
-        """(numeric values with NaN missing, nominal codes with -1 missing), both (n, d)."""
+        """(numeric values with NaN missing, nominal codes with -1 missing), (n, d) each; the codes are (n, 0)
+        when no column is nominal (nothing reads them then)."""
         X = np.asarray(X, dtype=float)
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D, got shape {X.shape}")
@@ -239,7 +241,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if np.any(np.isinf(X)):
             raise ValueError("X contains infinite values; use NaN for missing values")
         nominal = nv > 0
-        codes = np.full(X.shape, -1, dtype=np.int64)
+        codes = np.full((X.shape[0], X.shape[1] if nominal.any() else 0), -1, dtype=np.int64)
         if nominal.any():
             sub = X[:, nominal]
             known = ~np.isnan(sub) & (sub >= 0)
@@ -253,7 +255,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         Xf, codes = self._prepare_X(X, self.n_values_)
         keep = w > 0  # a zero weight is an absent row
-        self._X, self._codes, self._y = Xf[keep], codes[keep], y_idx[keep]
+        everyone = keep.all()  # then no copies of the input
+        self._XT = np.ascontiguousarray((Xf if everyone else Xf[keep]).T)  # (attributes, rows): a column contiguous
+        self._codes, self._y = (codes, y_idx) if everyone else (codes[keep], y_idx[keep])
         w = w[keep]
         self._setup_attributes(w)
         rows = np.arange(self._y.shape[0])
@@ -264,7 +268,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             if self.prune:
                 self._prune_ops = 0
                 self._prune(self.tree_, rows, w)
-        del self._X, self._codes, self._XT, self._codesT, self._y, self._values, self._XT_num, self._codes_nom
+        del self._codes, self._XT, self._codesT, self._y, self._values, self._XT_num, self._codes_nom
         del self._num_missing, self._complete
         return self
 
@@ -273,13 +277,14 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         self._num_cols = np.flatnonzero(nv == 0)
         self._nom_cols = np.flatnonzero(nv > 0)
         self._nom_index = ValueIndex(nv[self._nom_cols]) if self._nom_cols.size else None
-        self._XT, self._codesT = np.ascontiguousarray(self._X.T), np.ascontiguousarray(self._codes.T)
-        self._XT_num = self._XT[self._num_cols]  # (numeric attributes, rows)
+        self._codesT = np.ascontiguousarray(self._codes.T)
+        all_numeric = self._num_cols.size == nv.size
+        self._XT_num = self._XT if all_numeric else self._XT[self._num_cols]  # (numeric attributes, rows)
         self._num_missing = np.isnan(self._XT_num).any(axis=1)
         self._complete = _complete_columns(self._XT, self._codesT, nv)
         self._codes_nom = self._codes[:, self._nom_cols]
         # sorted known training values per numeric column, for C4.5's GreatestValueBelow
-        self._values = {j: _sorted_unique(self._X[:, j][~np.isnan(self._X[:, j])]) for j in self._num_cols}
+        self._values = {j: _sorted_unique(self._XT[j][~np.isnan(self._XT[j])]) for j in self._num_cols}
         many = nv >= 0.3 * w.sum()  # C4.5: "attributes with very many values" (numeric: 0 values)
         self._in_average = np.ones(nv.size, bool) if many.all() else ~many
         self._n_classes = self.classes_.size
@@ -350,16 +355,16 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if self._num_cols.size:
             starts = np.concatenate([[0], np.cumsum(np.bincount(level.node, minlength=m))])
             unit = bool(np.all(level.w == 1.0))
-            rows = level.row[level.order]  # (numeric attributes, entries)
             step = max(1, _CHUNK // max(1, level.row.size * self._n_classes))
             for s in range(0, self._num_cols.size, step):
                 block = slice(s, s + step)
-                xs = _take_rows(self._XT_num[block], rows[block])
+                rows = level.row[level.order[block]]  # (numeric attributes of the block, entries)
+                xs = _take_rows(self._XT_num[block], rows)
                 complete = not self._num_missing[block].any()
                 ws = None if complete and unit else level.w[level.order[block]]
                 g, i, c = _eval_numeric_sorted(
                     xs,
-                    self._y[rows[block]],
+                    self._y[rows],
                     ws,
                     starts,
                     cases,
@@ -398,7 +403,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         a = attr[node_of]
         branch = np.full(row.size, -1, np.intp)
         num = ~nominal[node_of]
-        x = np.take(self._X, row[num] * self._X.shape[1] + a[num])
+        x = np.take(self._XT, a[num] * n + row[num])
         branch[num] = np.where(np.isnan(x), -1, x > thresholds[node_of[num]])
         branch[~num] = np.take(self._codes, row[~num] * self._codes.shape[1] + a[~num])  # -1 when missing
         known = branch >= 0
@@ -439,22 +444,21 @@ class C45Tree(ClassifierMixin, BaseEstimator):
                 child = _Node(np.zeros(K), fallback=parent.dist / parent.dist.sum())
                 child.leaf_class = parent.leaf_class
             parent.children.append(child)
-        # each numeric attribute's order: expand the parent's order to the new entries, stable by slot
-        if level.order.size:
-            d_num = level.order.shape[0]
+        # each numeric attribute's order: expand the parent's order to the new entries, stable by slot; one
+        # attribute at a time, so the temporaries are one row of entries, not a table of them
+        d_num = level.order.shape[0]
+        order = np.empty((d_num, src.size), np.intp)
+        first_new = np.cumsum(copies) - copies
+        for j in range(d_num):
             if unknown_copy.any():
-                flat = level.order.ravel()
-                reps = copies[flat]
-                first_new = np.cumsum(copies) - copies
-                created = np.repeat(first_new[flat] - (np.cumsum(reps) - reps), reps) + np.arange(reps.sum())
-                order = position[created].reshape(d_num, -1)
+                reps = copies[level.order[j]]
+                created = np.repeat(first_new[level.order[j]] - (np.cumsum(reps) - reps), reps) + np.arange(reps.sum())
+                row_order = position[created]
             else:  # one new entry per old one, in the same order
-                order = position[level.order]
-            keys = slot_sorted[order]
+                row_order = position[level.order[j]]
+            keys = slot_sorted[row_order]
             keys = keys.astype(np.int16) if n_slots < 2**15 else keys  # radix sort
-            order = _take_rows(order, np.argsort(keys, axis=1, kind="stable"))
-        else:
-            order = np.zeros((0, src.size), np.intp)
+            order[j] = row_order[np.argsort(keys, kind="stable")]
         node_rank = np.cumsum(has_known) - 1
         child_tested = level.tested[parent_of_slot]
         child_tested[np.arange(n_slots), attr[parent_of_slot]] |= nominal[parent_of_slot]
@@ -610,10 +614,12 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
 def _complete_columns(XT: np.ndarray, codesT: np.ndarray, n_values: np.ndarray) -> np.ndarray:
     """Per attribute: every case has a known test outcome (no NaN; nominal codes in 0..n_values-1)."""
-    nominal = n_values > 0
-    return np.where(nominal, ((codesT >= 0) & (codesT < np.maximum(n_values, 1)[:, None])).all(axis=1), True) & (
-        nominal | ~np.isnan(XT).any(axis=1)
-    )
+    complete = ~np.isnan(XT).any(axis=1)
+    nominal = np.flatnonzero(n_values > 0)
+    if nominal.size:
+        codes = codesT[nominal]
+        complete[nominal] = ((codes >= 0) & (codes < n_values[nominal, None])).all(axis=1)
+    return complete
 
 
 def _sorted_unique(x: np.ndarray) -> np.ndarray:
