@@ -3,6 +3,8 @@ scikit-learn's CategoricalNB (target 5 in benchmarks/README.md).
 
     python benchmarks/scaling.py [--learners nb_laplace,c45] [--max-rows 100000]
         [--skip-learners] [--skip-nb] [--nb-rows 1000000]
+        [--skip-mdl] [--mdl-rows 10000000] [--skip-c45] [--c45-rows 1000000] [--repeats 3]
+        [--baseline-src OTHER/src] [--baseline-max-rows 1000000]
 
 Part 1: each learner block of params.yaml listed in LEARNERS (one per learner class, as the pipeline
 builds it) is fitted on synthetic data of 1k, 3k, 10k, ... rows (up to its own cap, so the whole script
@@ -18,6 +20,15 @@ fresh process, against scikit-learn's CategoricalNB on the same data when scikit
 is not a dependency of nbx: ``pip install scikit-learn`` to compare). Peak memory is the peak of the
 memory allocated during fit + predict (tracemalloc, which sees numpy's buffers, in a second run so the
 timed one is not traced), as a multiple of the input (X.nbytes); the target is <= 3x.
+
+Part 3: the MDL discretizer (Fayyad & Irani 1993) on 1k .. 10M rows x 20 all-distinct numeric attributes
+against numpy's argsort of every column (``np.argsort(X, axis=0)``, the floor of a method that sorts each column
+once): CPU seconds, their ratio (target <= 5) and the slope of log time on log rows (target <= 1.15).
+Part 4: C45Tree fit + predict on 1k .. 1M rows against scikit-learn's
+``DecisionTreeClassifier(criterion="entropy")`` (one thread; ratio target <= 2, slope <= 1.15), and the peak
+memory of a C45Tree fit as a multiple of the input (target <= 3x). Both parts time each size in a fresh process,
+best of ``--repeats``; ``--baseline-src`` also times another checkout's ``src`` (before and after in one run) up to
+``--baseline-max-rows``.
 """
 
 from __future__ import annotations
@@ -187,6 +198,117 @@ def nb_part(n: int) -> None:
         )
 
 
+# ------------------------------------------------------------------------- MDL and C4.5 (parts 3 and 4)
+MDL_SIZES = [1_000, 10_000, 100_000, 1_000_000, 10_000_000]
+C45_SIZES = [1_000, 10_000, 100_000, 1_000_000]
+
+
+def best_cpu(fn, repeats: int) -> float:
+    """The least CPU seconds of ``repeats`` calls of ``fn``."""
+    best = np.inf
+    for _ in range(repeats):
+        t0 = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def peak_ratio(fn, nbytes: int) -> float:
+    """Peak memory traced while ``fn`` runs (numpy's buffers included), as a multiple of ``nbytes``."""
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / nbytes
+
+
+def tree_child(which: str, n: int, repeats: int) -> None:
+    """In this (fresh) process, on ``synthetic(n)``: prints CPU seconds and peak memory (x input) of
+    ``which`` = mdl (then numpy's argsort of every column), c45 or sklearn (fit + predict)."""
+    X, _, _, y = synthetic(n)
+    if which == "mdl":
+        from nbx.discretize.mdl import MDLDiscretizer
+
+        seconds = best_cpu(lambda: MDLDiscretizer().fit(X, y), repeats)
+        print(f"{seconds:.4f} {best_cpu(lambda: np.argsort(X, axis=0), repeats):.4f}")
+        return
+    if which == "sklearn":
+        from sklearn.tree import DecisionTreeClassifier
+
+        def model():
+            return DecisionTreeClassifier(criterion="entropy", random_state=0)
+    else:
+        from nbx.models.c45 import C45Tree as model
+    seconds = best_cpu(lambda: model().fit(X, y).predict(X), repeats)
+    print(f"{seconds:.4f} {peak_ratio(lambda: model().fit(X, y), X.nbytes):.2f}")
+
+
+def run_tree_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run(
+        [sys.executable, __file__, "--tree-child", which, str(n), str(repeats)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return [float(v) for v in out.stdout.split()]
+
+
+def mdl_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> None:
+    print(
+        f"Part 3: MDLDiscretizer fit on n x {N_ATTRS} all-distinct numeric values, {N_CLASSES} classes, against "
+        f"np.argsort(X, axis=0); CPU seconds, best of {repeats}, fresh process per size\n"
+    )
+    head = f"{'rows':>11s}{'argsort s':>11s}{'MDL s':>9s}{'ratio':>7s}"
+    print(head + (f"{'before s':>10s}{'ratio':>7s}" if baseline else ""))
+    rows, new, ref, old_rows, old = [], [], [], [], []
+    for n in [s for s in MDL_SIZES if s <= max_rows]:
+        mdl_s, sort_s = run_tree_child("mdl", n, repeats, REPO / "src")
+        rows.append(n), new.append(mdl_s), ref.append(sort_s)
+        line = f"{n:11,d}{sort_s:11.3f}{mdl_s:9.3f}{mdl_s / sort_s:7.2f}"
+        if baseline and n <= baseline_max:
+            before = run_tree_child("mdl", n, repeats, baseline)[0]
+            old_rows.append(n), old.append(before)
+            line += f"{before:10.3f}{before / sort_s:7.2f}"
+        print(line, flush=True)
+    print(f"\nslope of log time on log rows: MDL {slope(rows, new):.2f} (target <= 1.15), ", end="")
+    print(f"argsort {slope(rows, ref):.2f}")
+    if len(old) > 1:
+        print(f"before: slope {slope(old_rows, old):.2f}")
+    print(f"MDL / argsort at {rows[-1]:,d} rows: {new[-1] / ref[-1]:.2f} (target <= 5)\n")
+
+
+def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> None:
+    print(
+        f"Part 4: C45Tree fit + predict on n x {N_ATTRS} numeric values, {N_CLASSES} classes, against scikit-learn's "
+        f"DecisionTreeClassifier(criterion='entropy'); CPU seconds, best of {repeats}, fresh process per size\n"
+    )
+    try:
+        import sklearn  # noqa: F401
+
+        with_sklearn = True
+    except ImportError:
+        with_sklearn = False
+        print("scikit-learn is not installed (pip install scikit-learn): DecisionTreeClassifier not measured\n")
+    head = f"{'rows':>11s}{'sklearn s':>11s}{'C45Tree s':>11s}{'ratio':>7s}{'peak':>7s}"
+    print(head + (f"{'before s':>10s}{'ratio':>7s}{'peak':>7s}" if baseline else ""))
+    rows, new, old_rows, old = [], [], [], []
+    for n in [s for s in C45_SIZES if s <= max_rows]:
+        c45_s, peak = run_tree_child("c45", n, repeats, REPO / "src")
+        sk_s = run_tree_child("sklearn", n, repeats, REPO / "src")[0] if with_sklearn else float("nan")
+        rows.append(n), new.append(c45_s)
+        line = f"{n:11,d}{sk_s:11.3f}{c45_s:11.3f}{c45_s / sk_s:7.2f}{peak:6.2f}x"
+        if baseline and n <= baseline_max:
+            before, before_peak = run_tree_child("c45", n, repeats, baseline)
+            old_rows.append(n), old.append(before)
+            line += f"{before:10.3f}{before / sk_s:7.2f}{before_peak:6.2f}x"
+        print(line, flush=True)
+    print(f"\nslope of log time on log rows: C45Tree {slope(rows, new):.2f} (target <= 1.15)", end="")
+    print(f", before {slope(old_rows, old):.2f}" if len(old) > 1 else "")
+    print("ratio target <= 2 at 100k and 1M rows; peak memory of a fit, x the input, target <= 3\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default=",".join(LEARNERS), help="comma-separated params.yaml learner names")
@@ -195,9 +317,20 @@ def main() -> None:
     ap.add_argument("--skip-learners", action="store_true", help="only the naive Bayes comparison")
     ap.add_argument("--skip-nb", action="store_true", help="only the learners' scaling")
     ap.add_argument("--nb-child", nargs=2, metavar=("WHICH", "ROWS"), help=argparse.SUPPRESS)
+    ap.add_argument("--skip-mdl", action="store_true", help="leave out the MDL discretizer against argsort")
+    ap.add_argument("--mdl-rows", type=int, default=max(MDL_SIZES), help="largest size of the MDL part")
+    ap.add_argument("--skip-c45", action="store_true", help="leave out C45Tree against DecisionTreeClassifier")
+    ap.add_argument("--c45-rows", type=int, default=max(C45_SIZES), help="largest size of the C4.5 part")
+    ap.add_argument("--repeats", type=int, default=3, help="best of this many runs per size (MDL and C4.5 parts)")
+    ap.add_argument("--baseline-src", type=Path, help="also time this checkout's src (before/after, MDL and C4.5)")
+    ap.add_argument("--baseline-max-rows", type=int, default=1_000_000, help="largest size timed for the baseline")
+    ap.add_argument("--tree-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.nb_child:
         nb_child(a.nb_child[0], int(a.nb_child[1]))
+        return
+    if a.tree_child:
+        tree_child(a.tree_child[0], int(a.tree_child[1]), int(a.tree_child[2]))
         return
     names = a.learners.split(",")
     unknown = [x for x in names if x not in LEARNERS]
@@ -207,6 +340,10 @@ def main() -> None:
         learners_part(names, a.max_rows)
     if not a.skip_nb:
         nb_part(a.nb_rows)
+    if not a.skip_mdl:
+        mdl_part(a.mdl_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
+    if not a.skip_c45:
+        c45_part(a.c45_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
 
 
 if __name__ == "__main__":

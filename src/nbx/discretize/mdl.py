@@ -26,11 +26,15 @@ Choices where Weka and the project conventions differ (identical results for uni
 * Ties: candidates whose entropy is within ``1e-12`` bits of the minimum count as equal and the first wins,
   so the result does not depend on floating-point rounding of mathematically equal entropies.
 
-The scan is vectorized: class counts per distinct value are accumulated once per attribute; an interval's
-candidate left/right counts are differences of those cumulative counts, and all candidates' entropies come
-from :mod:`nbx.core.criteria` at once. The recursion runs level by level over every open interval of every
-column of a fit together (:func:`mdl_boundaries_many`), so a fit costs a few numpy calls per level instead of
-per interval, with the same arithmetic per interval (the same cut points).
+The scan is vectorized: each attribute is sorted once (``np.unique``) and its class counts per distinct value
+accumulated once, class by class; an interval's candidate left/right counts are differences of those cumulative
+counts. Every candidate is first screened with a cheap form of the split entropy (``N E`` as
+``sum_sides (n log2 n - sum_k c_k log2 c_k)``, a few passes per class over chunks of candidates); only those
+within ``SCREEN_MARGIN`` (1e-9 bits, far above the two forms' rounding difference) of their interval's minimum get
+the exact entropy of :mod:`nbx.core.criteria`, so the chosen cut is the one scoring every candidate exactly
+would choose. The recursion runs level by level over every open interval of every column of a batch of columns
+together (:func:`mdl_boundaries_many`), so a fit costs a few numpy calls per level instead of per interval, with
+the same arithmetic per interval (the same cut points).
 """
 
 from __future__ import annotations
@@ -42,13 +46,17 @@ from nbx.core.criteria import entropy, split_entropies
 from nbx.discretize.base import Discretizer
 
 TIE_TOLERANCE = 1e-12  # bits; entropies this close are treated as equal (first candidate wins)
+SCREEN_MARGIN = 1e-9  # bits; candidates this close to the screened minimum get the exact entropy
+_SCREEN_CHUNK = 1 << 15  # candidates screened at once (buffers that stay in the cache)
+_BATCH_ROWS = 1 << 21  # distinct values of the columns searched together (bounds the cumulative counts)
+_TINY = np.finfo(float).tiny
 
 
 def value_class_counts(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int):
     """Sorted distinct values of x and their weighted class counts, shape (n_distinct, n_classes)."""
     values, inverse = np.unique(x, return_inverse=True)
-    counts = np.bincount(inverse.ravel() * n_classes + y, weights=w, minlength=len(values) * n_classes)
-    return values, counts.reshape(len(values), n_classes)
+    counts = np.bincount(y * len(values) + inverse.ravel(), weights=w, minlength=len(values) * n_classes)
+    return values, counts.reshape(n_classes, len(values)).T  # each class contiguous, for the cumulative sums
 
 
 def fayyad_irani_accepts(prior: np.ndarray, left: np.ndarray, right: np.ndarray) -> bool:
@@ -75,28 +83,94 @@ def best_split(cum: np.ndarray, lo: int, hi: int):
     """
     if hi - lo < 2:
         return None
-    i, prior, left, right, h, cond, *_ = _best_splits(cum, *(np.array([v]) for v in (0, lo, hi)))
+    i, prior, left, right, h, cond, *_ = _best_splits(np.asarray(cum, float).T, *(np.array([v]) for v in (0, lo, hi)))
     return (int(i[0]), prior[0], left[0], right[0]) if h[0] - cond[0] > TIE_TOLERANCE else None
 
 
 def _best_splits(cum: np.ndarray, at: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple:
     """:func:`best_split` of several intervals [lo, hi) (at least two groups each) of the cumulative counts
-    starting at row ``at``, all candidates in one step: (i, prior, left, right, H(prior), E(best), H(left),
-    H(right)), one row per interval."""
+    ``cum`` (classes, rows), interval j's block starting at column ``at[j]``: (i, prior, left, right, H(prior),
+    E(best), H(left), H(right)), one row per interval.
+
+    Two passes give the same choice as scoring every candidate with :func:`nbx.core.criteria.split_entropies`.
+    A screen scores every candidate by ``N E`` in the form ``sum_sides (n log2 n - sum_k c_k log2 c_k)``
+    (a few passes over one class at a time, no division), in chunks of candidates; only the candidates within
+    ``SCREEN_MARGIN`` bits of their interval's screened minimum get the exact entropy, and the first within
+    ``TIE_TOLERANCE`` of the exact minimum wins. The two forms differ by rounding only (about 1e-15 log2 N
+    bits, far below the margin), so every candidate that can win is among those scored exactly.
+    """
     n_cand = hi - lo - 1
-    first = np.concatenate([[0], np.cumsum(n_cand)[:-1]])
-    owner = np.repeat(np.arange(len(lo)), n_cand)  # candidate -> interval
-    cand = lo[owner] + np.arange(owner.size) - first[owner]
-    start = cum[at + lo]
-    prior = cum[at + hi] - start
-    left = cum[at[owner] + cand + 1] - start[owner]
+    first = np.concatenate([[0], np.cumsum(n_cand)[:-1]])  # candidates are numbered interval by interval
+    start = cum[:, at + lo]
+    prior = cum[:, at + hi] - start  # (classes, intervals)
+    n = prior.sum(axis=0)
+    score = _screen(cum, first, n_cand, at + lo + 1 - first, start, prior, n)
+    low = np.minimum.reduceat(score, first)
+    near = np.flatnonzero(score <= np.repeat(low + SCREEN_MARGIN * n, n_cand))  # sorted by interval
+    owner = np.searchsorted(first, near, side="right") - 1
+    cand = lo[owner] + near - first[owner]
+    row = at[owner] + cand + 1
+    start, prior = start.T, prior.T
+    left = cum[:, row].T - start[owner]
     ent, sides = split_entropies(np.stack([left, prior[owner] - left], axis=1))
+    first = _run_starts(owner)  # every interval keeps its screened minimum
     low = np.minimum.reduceat(ent, first)
     best = np.minimum.reduceat(
         np.where(ent <= low[owner] + TIE_TOLERANCE, np.arange(owner.size), owner.size), first
     )  # the first candidate within the tolerance
     left = left[best]
     return cand[best], prior, left, prior - left, entropy(prior), ent[best], sides[best, 0], sides[best, 1]
+
+
+def _screen(cum, first, n_cand, shift, start, prior, n) -> np.ndarray:
+    """``N E`` of every candidate as ``sum_sides (n log2 n - sum_k c_k log2 c_k)``, a chunk of candidates at a
+    time through reused buffers. Candidate ``c`` of interval ``j`` (``first[j] <= c < first[j] + n_cand[j]``)
+    has its left side's cumulative counts in column ``c + shift[j]`` of ``cum``."""
+    total = int(first[-1] + n_cand[-1])
+    score = np.empty(total)
+    size, left, side, term = (np.empty(min(total, _SCREEN_CHUNK)) for _ in range(4))
+    for s in range(0, total, _SCREEN_CHUNK):
+        e = min(s + _SCREEN_CHUNK, total)
+        j0, j1 = np.searchsorted(first, s, side="right") - 1, np.searchsorted(first, e)  # intervals in [s, e)
+        ends = first[j0:j1] + n_cand[j0:j1]
+        o = np.repeat(np.arange(j0, j1), np.minimum(ends, e) - np.maximum(first[j0:j1], s))
+        r = np.arange(s, e) + shift[o]
+        out = score[s:e]
+        sz, lf, sd, tm = size[: e - s], left[: e - s], side[: e - s], term[: e - s]
+        sz.fill(0.0)
+        out.fill(0.0)
+        for k in range(cum.shape[0]):
+            np.take(cum[k], r, out=lf, mode="clip")  # mode="raise" would copy through a buffer
+            np.take(start[k], o, out=sd, mode="clip")
+            lf -= sd
+            sz += lf
+            np.take(prior[k], o, out=sd, mode="clip")
+            sd -= lf
+            _add_x_log2_x(lf, out, tm, -1.0)
+            _add_x_log2_x(sd, out, tm, -1.0)
+        np.take(n, o, out=sd, mode="clip")
+        sd -= sz
+        _add_x_log2_x(sz, out, tm, 1.0)
+        _add_x_log2_x(sd, out, tm, 1.0)
+    return score
+
+
+def _add_x_log2_x(a: np.ndarray, out: np.ndarray, buffer: np.ndarray, sign: float) -> None:
+    """out += sign a log2 a (0 at 0; a rounding residue at or below 0 adds about 0), through ``buffer``."""
+    np.maximum(a, _TINY, out=buffer)
+    np.log2(buffer, out=buffer)
+    buffer *= a
+    if sign < 0:
+        out -= buffer
+    else:
+        out += buffer
+
+
+def _run_starts(a: np.ndarray) -> np.ndarray:
+    """Indices where a new run of equal values begins in a non-empty 1-D array (0 first)."""
+    new = np.ones(a.size, bool)
+    np.not_equal(a[1:], a[:-1], out=new[1:])
+    return np.flatnonzero(new)
 
 
 def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int | None = None) -> np.ndarray:
@@ -107,13 +181,21 @@ def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int |
 
 
 def mdl_cut_points_many(columns: list[tuple], n_classes: int) -> list[np.ndarray]:
-    """:func:`mdl_cut_points` of several attributes (x, y, w), searched together (:func:`mdl_boundaries_many`)."""
-    tables = [
-        value_class_counts(x, y, w, n_classes) if x.size else (np.empty(0), np.zeros((0, n_classes)))
-        for x, y, w in columns
-    ]
-    found = mdl_boundaries_many([counts for _, counts in tables])
-    return [np.sort((values[b] + values[b + 1]) / 2.0) for (values, _), b in zip(tables, found)]
+    """:func:`mdl_cut_points` of several attributes (x, y, w), searched together (:func:`mdl_boundaries_many`)
+    in batches of about ``_BATCH_ROWS`` values, so the count tables of a large fit are not all held at once."""
+    out, batch, rows = [], [], 0
+    for k, (x, _, _) in enumerate(columns):
+        batch.append(columns[k])
+        rows += x.size
+        if rows >= _BATCH_ROWS or k == len(columns) - 1:
+            tables = [
+                value_class_counts(x, y, w, n_classes) if x.size else (np.empty(0), np.zeros((0, n_classes)))
+                for x, y, w in batch
+            ]
+            found = mdl_boundaries_many([counts for _, counts in tables])
+            out += [np.sort((values[b] + values[b + 1]) / 2.0) for (values, _), b in zip(tables, found)]
+            batch, rows = [], 0
+    return out
 
 
 def mdl_boundaries(counts: np.ndarray) -> np.ndarray:
@@ -132,7 +214,9 @@ def mdl_boundaries_many(tables: list[np.ndarray]) -> list[np.ndarray]:
         return []
     sizes = np.array([len(t) for t in tables], dtype=np.int64)
     at = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)  # each table's block of cum rows
-    cum = np.vstack([np.vstack([np.zeros((1, t.shape[1])), np.cumsum(t, axis=0)]) for t in tables])
+    cum = np.zeros((tables[0].shape[1], int(sizes.sum()) + len(tables)))  # (classes, rows): one class contiguous
+    for t, a in zip(tables, at.tolist()):
+        np.cumsum(t.T, axis=1, out=cum[:, a + 1 : a + 1 + len(t)])
     table, lo, hi = np.arange(len(tables)), np.zeros(len(tables), np.int64), sizes  # the open intervals
     found = [[] for _ in tables]
     while True:
