@@ -300,6 +300,17 @@ def test_add_data_refuses_a_taken_name_without_replace(repo, capsys):
     assert entry["classes"] == 2 and entry["header_lines"] == 1
 
 
+def test_add_data_refuses_a_catalogue_with_a_repeated_key_at_its_line(repo, capsys):
+    """Rewriting the file would silently drop one of the two entries."""
+    write(repo, "data/local/x.csv", csv_text())
+    text = "datasets:\n  a:\n    title: A\n  a:\n    title: B\n"
+    write(repo, "data/catalogue.yaml", text)
+    assert one_error(capsys, "add-data", "data/local/x.csv", "--name", "mine") == (
+        "nbx: error: data/catalogue.yaml:4: duplicate key 'a' (first at line 2); fix it or choose another --catalogue"
+    )
+    assert (repo / "data" / "catalogue.yaml").read_text() == text
+
+
 def test_add_data_then_prepare_reads_the_semicolon_file(repo, capsys):
     """The audit's semicolon file: add-data's entry (2 attributes, 2 classes) is what prepare builds."""
     write(repo, "data/local/x.csv", csv_text(";"))

@@ -21,8 +21,9 @@ import yaml
 
 from nbx.cli.common import SpecError, add_file_options, file_options, load_params, memory_guard, note
 from nbx.core.io import sha256_file, write_text
-from nbx.data.catalogue import LOCAL_DIR, in_local_dir, load_catalogue
+from nbx.data.catalogue import LOCAL_DIR, CatalogueError, in_local_dir, load_catalogue
 from nbx.data.userfile import read_user_file
+from nbx.data.yaml_io import load_yaml, yaml_error_at
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
 
@@ -134,11 +135,9 @@ def read_catalogue(path: Path) -> dict:
     if not path.exists():
         return {"datasets": {}}
     try:
-        doc = yaml.safe_load(path.read_text())
+        doc, _ = load_yaml(path.read_text())  # refuses a repeated key, which rewriting the file would drop
     except yaml.YAMLError as exc:
-        raise SpecError(
-            f"{path}: not valid YAML ({getattr(exc, 'problem', exc)}); fix it or choose another --catalogue"
-        ) from None
+        raise SpecError(f"{yaml_error_at(path, exc)}; fix it or choose another --catalogue") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):
         raise SpecError(f"{path}: not a catalogue (no top-level 'datasets' mapping); choose another --catalogue")
     return doc
@@ -149,7 +148,10 @@ def load_catalogue_text(catalogue: Path, text: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         probe = Path(tmp) / catalogue.name
         probe.write_text(text)
-        load_catalogue([probe])
+        try:
+            load_catalogue([probe])
+        except CatalogueError as exc:  # name the user's file, not the probe
+            raise SpecError(str(exc).replace(str(probe), str(catalogue))) from None
 
 
 def params_hint(catalogue: Path, name: str, path: Path) -> str:
