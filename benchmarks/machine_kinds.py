@@ -9,7 +9,8 @@ turned off (NBX_NATIVE_KERNELS=1):
 - "AVX2 machine": numpy's AVX-512 code and OpenBLAS's AVX-512 kernels turned off, as on a CPU without them. With the
   pin this must equal the workspace's predictions byte for byte: that is what makes the two kinds agree.
 - "native": this machine's own kernels, i.e. what the pin takes away (on an AVX-512 machine, its last bits).
-Per data set: how many test predictions change and the accuracy (mean over splits, as in data/results/). Run it
+Per data set that differs: the share of test rows whose predicted class stays the same and the accuracy (mean
+over splits, as in data/results/), as benchmarks/envelope.py prints them. Run it
 from the workspace's root after a `dvc repro` (like run_cell.py, it reads params.yaml and data/ there). Writes
 nothing tracked.
 """
@@ -23,11 +24,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parents[1]
 CELLS = ["wiering2003/nb_wiering", "wiering2003/hm22", "kang2006/hbayes_nb"]
 sys.path.insert(0, str(REPO / "src"))
+from envelope import compare_cell  # noqa: E402 (benchmarks/ is the script's folder on sys.path)
+
+from nbx.pipeline import config  # noqa: E402
 from nbx.pipeline.kernels import pinned_environment  # noqa: E402
 
 AVX2 = pinned_environment({}, v3=True)  # the pin, i.e. what a CPU without AVX-512 runs anyway
@@ -58,33 +60,20 @@ def rerun(experiment: str, learner: str, datasets: str | None, kind: dict, out: 
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def compare(experiment: str, learner: str, out: Path) -> None:
-    from nbx.pipeline import config, learners
-    from nbx.pipeline.train import split_data
-    from nbx.protocol.scoring import accuracy, summarize
-
-    params = config.load_params()
-    exp, setup = config.experiment(params, experiment), learners.build_learner(params, learner)
-    changed_sets = 0
-    files = sorted((out / experiment / learner).glob("*.npz"))
-    for path in files:
-        ds = path.stem
-        y = split_data(exp, ds, setup.input, setup.numeric_ordinal).y
-        with np.load(path) as new, np.load(Path("data/predictions") / experiment / learner / path.name) as ref:
-            n_splits = int(ref["split"].max()) + 1
-            acc = [summarize(accuracy(z["proba"], y[z["row"]], z["split"], n_splits))["acc"] for z in (ref, new)]
-            flips = int(np.sum(np.argmax(new["proba"], 1) != np.argmax(ref["proba"], 1)))
-            same = all(np.array_equal(new[k], ref[k]) for k in ref.files)
-            n_predictions = len(ref["row"])
-        changed_sets += not same
-        note = "identical" if same else f"{flips} of {n_predictions} predictions change"
-        print(f"  {ds:20s} {note:40s} accuracy {acc[0]:.3f} -> {acc[1]:.3f}")
-    print(f"{experiment}/{learner}: {changed_sets} of {len(files)} data sets differ\n", flush=True)
+def compare(params, experiment: str, learner: str, out: Path) -> None:
+    """Every data set of the rerun in ``out`` whose predictions differ from this workspace's (envelope.py's
+    comparison), and how many differ."""
+    moved = compare_cell(params, experiment, learner, Path("data/predictions"), out)
+    for ds, same, before, after in moved:
+        print(f"  {ds:20s} {100 * same:7.3f}% same predictions, accuracy {before:.3f} -> {after:.3f}")
+    n_sets = len(list((out / experiment / learner).glob("*.npz")))
+    print(f"{experiment}/{learner}: {len(moved)} of {n_sets} data sets differ\n", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cells", nargs="*", default=CELLS, help="EXPERIMENT/LEARNER[:DATA,SETS]")
+    params = config.load_params()
     for cell in ap.parse_args().cells:
         name, _, datasets = cell.partition(":")
         experiment, learner = name.split("/")
@@ -92,7 +81,7 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 print(f"{kind}:")
                 rerun(experiment, learner, datasets or None, switches, Path(tmp))
-                compare(experiment, learner, Path(tmp))
+                compare(params, experiment, learner, Path(tmp))
 
 
 if __name__ == "__main__":
