@@ -361,10 +361,10 @@ def test_mdl_screened_search_equals_bruteforce_with_weights_ties_and_classes(see
     """The screened candidate search (every cut scored by a cheap form of the split entropy, the near-best ones
     exactly) gives Weka's loop's cut points bit for bit, with fractional weights, ties in values and entropies and
     up to 6 classes; screen chunks of 7 candidates and batches of 150 values cut intervals and columns apart."""
-    from nbx.discretize import mdl
+    from nbx.discretize import base, mdl
 
     monkeypatch.setattr(mdl, "_SCREEN_CHUNK", 7)
-    monkeypatch.setattr(mdl, "_BATCH_ROWS", 150)
+    monkeypatch.setattr(base, "FIT_VALUES", 150)
     rng = np.random.default_rng(100 + seed)
     n, k = int(rng.integers(150, 600)), int(rng.integers(2, 7))
     X = np.column_stack(

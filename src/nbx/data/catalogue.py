@@ -271,8 +271,8 @@ def _validate(e: Entry) -> None:
             f"data set {e.name!r}: needs 'columns' (one letter per column; it may be omitted "
             f"only for ARFF and for local files with a header, 'header_lines: 1')"
         )
-    if e.delimiter is not None and (e.source != "local" or len(e.delimiter) != 1):
-        raise CatalogueError(f"data set {e.name!r}: 'delimiter' is one character, for a local file")
+    if e.delimiter is not None and e.source != "local":  # the schema checked that it is one character
+        raise CatalogueError(f"data set {e.name!r}: 'delimiter' is for a local file only")
     if e.columns and (set(e.columns) - set("ncyxs") or e.columns.count("y") != 1):
         raise CatalogueError(f"data set {e.name!r}: columns {e.columns!r} must use n/c/y/x/s with exactly one y")
 

@@ -48,7 +48,6 @@ from nbx.discretize.base import Discretizer
 TIE_TOLERANCE = 1e-12  # bits; entropies this close are treated as equal (first candidate wins)
 SCREEN_MARGIN = 1e-9  # bits; candidates this close to the screened minimum get the exact entropy
 _SCREEN_CHUNK = 1 << 15  # candidates screened at once (buffers that stay in the cache)
-_BATCH_ROWS = 1 << 21  # distinct values of the columns searched together (bounds the cumulative counts)
 _TINY = np.finfo(float).tiny
 
 
@@ -181,21 +180,14 @@ def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int |
 
 
 def mdl_cut_points_many(columns: list[tuple], n_classes: int) -> list[np.ndarray]:
-    """:func:`mdl_cut_points` of several attributes (x, y, w), searched together (:func:`mdl_boundaries_many`)
-    in batches of about ``_BATCH_ROWS`` values, so the count tables of a large fit are not all held at once."""
-    out, batch, rows = [], [], 0
-    for k, (x, _, _) in enumerate(columns):
-        batch.append(columns[k])
-        rows += x.size
-        if rows >= _BATCH_ROWS or k == len(columns) - 1:
-            tables = [
-                value_class_counts(x, y, w, n_classes) if x.size else (np.empty(0), np.zeros((0, n_classes)))
-                for x, y, w in batch
-            ]
-            found = mdl_boundaries_many([counts for _, counts in tables])
-            out += [np.sort((values[b] + values[b + 1]) / 2.0) for (values, _), b in zip(tables, found)]
-            batch, rows = [], 0
-    return out
+    """:func:`mdl_cut_points` of several attributes (x, y, w), searched together (:func:`mdl_boundaries_many`).
+    Their count tables are all held at once: callers bound a call's values (``discretize.base.FIT_VALUES``)."""
+    tables = [
+        value_class_counts(x, y, w, n_classes) if x.size else (np.empty(0), np.zeros((0, n_classes)))
+        for x, y, w in columns
+    ]
+    found = mdl_boundaries_many([counts for _, counts in tables])
+    return [np.sort((values[b] + values[b + 1]) / 2.0) for (values, _), b in zip(tables, found)]
 
 
 def mdl_boundaries(counts: np.ndarray) -> np.ndarray:

@@ -21,6 +21,8 @@ import platform
 # numpy's dispatch targets above x86-64-v3, and OpenBLAS's core type of that level
 NUMPY_ABOVE_V3 = "X86_V4 AVX512_ICL AVX512_SPR"
 OPENBLAS_V3 = "Haswell"
+# the variables that change the bits of a result on one machine: what pin() sets, and numpy's other switch
+BIT_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE")
 
 
 def has_x86_64_v3(cpuinfo: str = "/proc/cpuinfo") -> bool:

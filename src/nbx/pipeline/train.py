@@ -29,13 +29,12 @@ import numpy as np
 from nbx.core.io import sha256_file, write_bytes, write_json, write_npz
 from nbx.pipeline import config, layout, learners
 from nbx.pipeline.inputs import available, load_folds, load_plan, load_table
+from nbx.pipeline.kernels import BIT_VARIABLES
 from nbx.protocol.progress import Progress
 from nbx.protocol.runner import SplitData, TrainError, discrete_input, mixed_input, run_datasets
 
 PACKAGE = Path(__file__).resolve().parents[1]  # src/nbx
 SCRIPT = Path("stages") / "train.py"
-# environment variables that change the bits of a result on one machine (README.md, "Same bytes on which machines")
-BIT_ENV = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE")
 
 
 def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: bool = False) -> SplitData:
@@ -54,12 +53,13 @@ def resume_key(params: config.Params, name: str, learner: str) -> str:
     superset of the cell's ``data/code`` digest, hashed now so that a run outside DVC with a stale digest cannot
     reuse results of other code), the params (the seed, the experiment's block, the learner's block), the
     experiment's input files (prepared tables, split plans, fold codes) and the numeric environment (Python,
-    numpy, machine, the variables of :data:`BIT_ENV`)."""
+    numpy, machine, the variables of :data:`nbx.pipeline.kernels.BIT_VARIABLES`)."""
     code = sorted(PACKAGE.rglob("*.py")) + ([SCRIPT] if SCRIPT.exists() else [])
     stages = (layout.prepared(name), layout.SPLITS / name, layout.FOLDS / name)
     inputs = sorted(p for folder in stages if folder.is_dir() for p in folder.iterdir() if p.is_file())
     blocks = {"seed": params["seed"], "experiment": params["experiments"][name], "learner": params["learners"][learner]}
-    environment = [sys.version, np.__version__, platform.machine()] + [f"{v}={os.environ.get(v)}" for v in BIT_ENV]
+    environment = [sys.version, np.__version__, platform.machine()]
+    environment += [f"{v}={os.environ.get(v)}" for v in BIT_VARIABLES]
     h = hashlib.sha256()
     for line in (
         [f"{sha256_file(f)}  {f.relative_to(PACKAGE.parent) if f.is_relative_to(PACKAGE) else f}" for f in code]
