@@ -54,3 +54,7 @@ def pin() -> None:
     """Set the kernels of this process and its workers; call it before numpy is imported (it acts when numpy and
     OpenBLAS load)."""
     os.environ.update(pinned_environment())
+
+
+if __name__ == "__main__":  # `eval $(python -m nbx.pipeline.kernels)`: pin a shell, e.g. before starting Dask workers
+    print(" ".join(f"export {k}='{v}';" for k, v in pinned_environment().items()))

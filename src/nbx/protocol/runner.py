@@ -170,7 +170,9 @@ def _parallel_backend(name: str):
         from dask.distributed import Client
 
         address = os.environ.get("NBX_DASK_SCHEDULER")
-        with Client(address) if address else Client(processes=True), joblib.parallel_config(backend="dask"):
+        # a local cluster: one single-threaded worker process per job, which inherit this process's kernel pin
+        local = {"n_workers": default_jobs(), "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+        with Client(address) if address else Client(**local), joblib.parallel_config(backend="dask"):
             yield
     elif name == "ray":
         from ray.util.joblib import register_ray
