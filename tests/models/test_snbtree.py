@@ -83,9 +83,12 @@ def test_root_is_tested_like_any_node_by_default_and_split_under_fig2s_reading()
     the 5% rule is refused. Fig. 2 step 4's reading (``split_root=True``) tests descendant nodes only: the
     same roots are split, and only the root."""
     X, y = _three_regions(300, 5)
-    assert SelfAdaptiveNBTree().fit(X[:30], y[:30], n_values=[0, 0, 2]).tree_.children is None
+    leaf = SelfAdaptiveNBTree().fit(X[:30], y[:30], n_values=[0, 0, 2])
+    assert leaf.tree_.children is None
+    assert leaf.fit_info() == {"depth": 0, "n_leaves": 1, "root_split": False}
     tiny = SelfAdaptiveNBTree(split_root=True).fit(X[:30], y[:30], n_values=[0, 0, 2])
     assert tiny.tree_.children is not None and tiny.depth_ == 1  # the descendants (< 30) are leaves
+    assert tiny.fit_info() == {"depth": 1, "n_leaves": len(tiny.tree_.children), "root_split": True}
     # A split that can never pass the 5% rule (it would need a >100% error reduction).
     assert SelfAdaptiveNBTree(min_rel_reduction=1.0).fit(X, y, n_values=[0, 0, 2]).depth_ == 0
     never = SelfAdaptiveNBTree(min_rel_reduction=1.0, split_root=True).fit(X, y, n_values=[0, 0, 2])

@@ -163,6 +163,11 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), None, 0)
         return self
 
+    def fit_info(self) -> dict:
+        """Tree size for the reports; ``root_split`` says whether the root was split (it is not under the
+        default reading when the root fails the stopping rule)."""
+        return {"depth": self.depth_, "n_leaves": self.n_leaves_, "root_split": self.tree_.children is not None}
+
     def _gnb(self, X, y, w) -> GeneralNB:
         params = self.leaf.get_params() if self.leaf is not None else {}
         return GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
