@@ -354,6 +354,7 @@ def test_wang_kernel_width_reading_says_what_the_paper_cites():
         has=lambda *xs: True,
         datasets={"Iris": "iris"},
         acc=lambda p, x: 90.0,
+        fit_info=lambda x: {},
         exp=SimpleNamespace(protocol={"kind": "cv", "folds": 10}),
     )
     text = "\n".join(wang2006.readings_section(ctx))
