@@ -124,7 +124,9 @@ def test_skewed_sorted_parts_are_class_sorted_contiguous_runs(k):
     rng = np.random.default_rng(4)
     X, y = chain_data(203, rng, k=3)
     w = rng.uniform(0.5, 2, 203)
-    m = MUV(n_estimators=k, sampling="disjoint", balance="skewed", skew="sorted", random_state=0).fit(X, y, sample_weight=w)
+    m = MUV(n_estimators=k, sampling="disjoint", balance="skewed", skew="sorted", random_state=0).fit(
+        X, y, sample_weight=w
+    )
     sw = m.sample_weights_
     assert len(m.estimators_) == k and np.all((sw > 0).sum(0) == 1)  # disjoint and covering
     np.testing.assert_allclose(sw.sum(0), w)
@@ -135,7 +137,9 @@ def test_skewed_sorted_parts_are_class_sorted_contiguous_runs(k):
     for c in range(3):  # a class cut between two parts:
         cut = [np.sum(yc == c) for yc in classes]  # the parts sum to its rows
         assert sum(cut) == np.sum(y == c)
-    other = MUV(n_estimators=k, sampling="disjoint", balance="skewed", skew="sorted", random_state=1).fit(X, y, sample_weight=w)
+    other = MUV(n_estimators=k, sampling="disjoint", balance="skewed", skew="sorted", random_state=1).fit(
+        X, y, sample_weight=w
+    )
     if k in (2, 4):  # a cut inside a class: random rows
         assert not np.array_equal(other.sample_weights_ > 0, sw > 0)
     boot = MUV(n_estimators=k, sampling="bootstrap", balance="skewed", skew="sorted", random_state=0).fit(X, y)

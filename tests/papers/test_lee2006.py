@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.muv import _class_sorted_parts
+from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.papers.lee2006 import checks as vc
 from nbx.papers.lee2006 import report as L

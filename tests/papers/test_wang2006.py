@@ -76,7 +76,9 @@ def test_readings_section_pairs_each_default_with_its_alternative():
     assert S.readings_section(FakeContext(without)) == []
     rootsplit = {"snbtree": accs["snbtree"], "snbtree_rootsplit": {"A": 80.0, "B": 69.0}}
     lines = S.readings_section(FakeContext(rootsplit))
-    assert any(line.startswith("**Stopping rule at the root") and "exactly the same as Kohavi" in line for line in lines)
+    assert any(
+        line.startswith("**Stopping rule at the root") and "exactly the same as Kohavi" in line for line in lines
+    )
     assert "| B | 70.00 | 69.00 | +1.00 |" in lines
 
 

@@ -804,7 +804,12 @@ def split_distance_table(ctx: ReportContext) -> list[str]:
         "class fills its own part and spills into the other one.",
         "",
     ] + md_table(
-        ["data set", "larger class (% of rows)", "rows in the other class's part (%)", "mixed part: rows of the other class (%)"],
+        [
+            "data set",
+            "larger class (% of rows)",
+            "rows in the other class's part (%)",
+            "mixed part: rows of the other class (%)",
+        ],
         rows,
     )
 
@@ -832,8 +837,8 @@ def readings(ctx: ReportContext) -> list[str]:
         '"the k here corresponds to the number of classes"; an explicit sentence about the method outranks a '
         'figure caption or a reproduced p-value. Alternative `MUV(skew="sorted")`: the training rows sorted by '
         "class (random order within a class) and cut into k = 2, 3, 4 contiguous disjoint parts of ≈ |S|/k rows "
-        '(§4.2\'s disjoint samples), which the caption of Fig. 2 suggests (it averages (c) "over all '
-        'ξ ∈ {2,3,4} x {NB,TAN}" like (a) and (b)). Even at k = 2 these parts are not §4.3\'s +/- halves '
+        "(§4.2's disjoint samples), which the caption of Fig. 2 suggests (it averages (c) \"over all "
+        "ξ ∈ {2,3,4} x {NB,TAN}\" like (a) and (b)). Even at k = 2 these parts are not §4.3's +/- halves "
         f"unless the two classes are equally frequent: {skew['moved']} (table below). Balanced − skewed: "
         f"default {_result(out.get('fig2c'))}; alternative {_result(out.get('fig2c_sorted'))}.",
         "- **The tension in Fig. 2(c).** Our per-class MUV predicts the class 1NB predicts on "
