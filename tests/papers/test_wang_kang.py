@@ -386,8 +386,8 @@ def test_wang_root_reading_and_gaps_on_a_hand_built_experiment(tmp_path, monkeyp
     lines = wang2006.GAPS["Australian"](ctx)
     # C4.5: ours (70 + 71 + 70 + 71) / 4 = 70.5, published 65.86 (std 1.97): +4.64 = 2.4 std, below our folds
     assert lines[0] == (
-        "- C4.5: ours 70.5, published 65.9 (gap +4.6 points = 2.4 of the paper's own std 1.97); our 4 folds "
-        "range 70.0 to 71.0, the published value outside it."
+        "- C4.5: the gap is 2.4 times the paper's own std (1.97); our 4 folds range 70.0 to 71.0, the published "
+        "value outside it."
     )
     assert lines[-1].startswith("- Unexplained.") and "most frequent class scores 75.0%" in lines[-1]
     assert "outside the range of our folds for 3 of 3 learners" in lines[-1]

@@ -643,9 +643,9 @@ def gap_lines(ctx: ReportContext, p: str) -> list[str]:
         beyond = pub < folds.min() or pub > folds.max()
         outside += beyond
         lines.append(
-            f"- {NAMES[x]}: ours {ours:.1f}, published {pub:.1f} (gap {ours - pub:+.1f} points = "
-            f"{(ours - pub) / std:.1f} of the paper's own std {std:.2f}); our {len(folds)} folds range "
-            f"{folds.min():.1f} to {folds.max():.1f}" + (", the published value outside it." if beyond else ".")
+            f"- {NAMES[x]}: the gap is {(ours - pub) / std:.1f} times the paper's own std ({std:.2f}); our "
+            f"{len(folds)} folds range {folds.min():.1f} to {folds.max():.1f}"
+            + (", the published value outside it." if beyond else ".")
         )
     shown = [x for x in PAPER if ctx.has(x) and np.isfinite(ctx.published_acc(p, x))]
     lines.append(
