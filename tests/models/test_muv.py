@@ -119,12 +119,14 @@ def test_disjoint_balanced_parts():
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 7])
 def test_skewed_sorted_parts_are_class_sorted_contiguous_runs(k):
-    """Fig. 2(c) default: disjoint parts that cover the rows, ≈ |S|/k each, cut from the class-sorted rows
+    """Fig. 2(c)'s caption (skew="sorted"): disjoint parts that cover the rows, ≈ |S|/k each, cut from the class-sorted rows
     (every class of part i precedes every class of part i + 1), random order within a class."""
     rng = np.random.default_rng(4)
     X, y = chain_data(203, rng, k=3)
     w = rng.uniform(0.5, 2, 203)
-    m = MUV(n_estimators=k, sampling="disjoint", balance="skewed", random_state=0).fit(X, y, sample_weight=w)
+    m = MUV(n_estimators=k, sampling="disjoint", balance="skewed", skew="sorted", random_state=0).fit(
+        X, y, sample_weight=w
+    )
     sw = m.sample_weights_
     assert len(m.estimators_) == k and np.all((sw > 0).sum(0) == 1)  # disjoint and covering
     np.testing.assert_allclose(sw.sum(0), w)
@@ -135,20 +137,23 @@ def test_skewed_sorted_parts_are_class_sorted_contiguous_runs(k):
     for c in range(3):  # a class cut between two parts:
         cut = [np.sum(yc == c) for yc in classes]  # the parts sum to its rows
         assert sum(cut) == np.sum(y == c)
-    other = MUV(n_estimators=k, sampling="disjoint", balance="skewed", random_state=1).fit(X, y, sample_weight=w)
+    other = MUV(n_estimators=k, sampling="disjoint", balance="skewed", skew="sorted", random_state=1).fit(
+        X, y, sample_weight=w
+    )
     if k in (2, 4):  # a cut inside a class: random rows
         assert not np.array_equal(other.sample_weights_ > 0, sw > 0)
-    boot = MUV(n_estimators=k, sampling="bootstrap", balance="skewed", random_state=0).fit(X, y)
+    boot = MUV(n_estimators=k, sampling="bootstrap", balance="skewed", skew="sorted", random_state=0).fit(X, y)
     for part, bw in zip(sw > 0, boot.sample_weights_):  # bootstrap inside each part
         assert np.all(bw[~part] == 0) and bw.sum() == pytest.approx(part.sum())
 
 
 @pytest.mark.parametrize("sampling", ["disjoint", "bootstrap"])
 def test_skewed_per_class_members_see_one_class(sampling):
+    """§4.3 (the default skew): one member per class, trained on that class's rows only."""
     rng = np.random.default_rng(4)
     X, y = chain_data(200, rng, k=3)
-    m = MUV(n_estimators=7, sampling=sampling, balance="skewed", skew="per_class", random_state=0).fit(X, y)
-    assert len(m.estimators_) == 3  # k = number of classes
+    m = MUV(n_estimators=7, sampling=sampling, balance="skewed", random_state=0).fit(X, y)
+    assert m.skew == "per_class" and len(m.estimators_) == 3  # k = number of classes
     for c, mw in enumerate(m.sample_weights_):
         assert np.all(mw[y != c] == 0) and mw[y == c].sum() == pytest.approx(np.sum(y == c))
         assert np.array_equal(m.estimators_[c].classes_, m.classes_)

@@ -64,7 +64,7 @@ def test_determinism_small_node_pure_node_and_missing():
     b = SelfAdaptiveNBTree().fit(X, y, n_values=[0, 0, 2]).predict_proba(X)
     assert a.tobytes() == b.tobytes()
     np.testing.assert_allclose(a.sum(axis=1), 1.0)
-    small = SelfAdaptiveNBTree(split_root=False).fit(X[:30], y[:30], n_values=[0, 0, 2])
+    small = SelfAdaptiveNBTree().fit(X[:30], y[:30], n_values=[0, 0, 2])
     ref = GeneralNB().fit(X[:30], y[:30], n_values=[0, 0, 2])
     np.testing.assert_allclose(small.predict_proba(X), ref.predict_proba(X))
     pure = SelfAdaptiveNBTree().fit(X[:50], np.zeros(50, int))
@@ -77,14 +77,19 @@ def test_bad_leaf_parameter():
         SelfAdaptiveNBTree(leaf="gnb").fit(X, y)
 
 
-def test_root_is_split_even_when_the_stopping_rule_rejects_it():
-    """Fig. 2 step 4 tests the stopping criteria on descendant nodes only: the root of 30 instances (<= 30
-    stops any other node) and a root split that does not reduce the LOO error by 5% are still split."""
+def test_root_is_tested_like_any_node_by_default_and_split_under_fig2s_reading():
+    """Default (Wang §5: "exactly the same as Kohavi's NBTree" but for discretization and leaves): the root is
+    tested like any node, so a root of 30 instances (<= 30) is a GNB leaf and a root split that cannot pass
+    the 5% rule is refused. Fig. 2 step 4's reading (``split_root=True``) tests descendant nodes only: the
+    same roots are split, and only the root."""
     X, y = _three_regions(300, 5)
-    tiny = SelfAdaptiveNBTree().fit(X[:30], y[:30], n_values=[0, 0, 2])
+    leaf = SelfAdaptiveNBTree().fit(X[:30], y[:30], n_values=[0, 0, 2])
+    assert leaf.tree_.children is None
+    assert leaf.fit_info() == {"depth": 0, "n_leaves": 1, "root_split": False}
+    tiny = SelfAdaptiveNBTree(split_root=True).fit(X[:30], y[:30], n_values=[0, 0, 2])
     assert tiny.tree_.children is not None and tiny.depth_ == 1  # the descendants (< 30) are leaves
-    assert SelfAdaptiveNBTree(split_root=False).fit(X[:30], y[:30], n_values=[0, 0, 2]).tree_.children is None
-    # A split that can never pass the 5% rule (it would need a >100% error reduction) splits only the root.
-    never = SelfAdaptiveNBTree(min_rel_reduction=1.0).fit(X, y, n_values=[0, 0, 2])
+    assert tiny.fit_info() == {"depth": 1, "n_leaves": len(tiny.tree_.children), "root_split": True}
+    # A split that can never pass the 5% rule (it would need a >100% error reduction).
+    assert SelfAdaptiveNBTree(min_rel_reduction=1.0).fit(X, y, n_values=[0, 0, 2]).depth_ == 0
+    never = SelfAdaptiveNBTree(min_rel_reduction=1.0, split_root=True).fit(X, y, n_values=[0, 0, 2])
     assert never.tree_.children is not None and never.depth_ == 1
-    assert SelfAdaptiveNBTree(min_rel_reduction=1.0, split_root=False).fit(X, y, n_values=[0, 0, 2]).depth_ == 0

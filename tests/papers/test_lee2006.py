@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from nbx.models.muv import _class_sorted_parts
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.papers.lee2006 import checks as vc
@@ -107,7 +108,7 @@ def test_paper_situation_counts_and_learner_names():
     per_pair = 12 * 5
     counts = {k: len(c.pairs) * per_pair for k, c in L.comparisons().items()}
     assert counts["fig2a_boot"] == counts["fig2a_disj"] == counts["fig2b"] == counts["fig2c"] == 360
-    assert counts["fig2c_per_class"] == 360
+    assert counts["fig2c_sorted"] == 360
     assert counts["fig2d"] == counts["fig3a_1nb"] == counts["fig3a_1tan"] == 180
     assert counts["fig2d_t10"] == counts["fig2d_t25"] == 60
     assert all(counts[f"fig3a_{r}"] == 360 for r in L.RULES)
@@ -115,9 +116,10 @@ def test_paper_situation_counts_and_learner_names():
     for c in L.comparisons().values():
         assert {x for pair in c.pairs for x in pair} <= learners, c.key
     assert learners >= set(L._learners(*L.comparisons()))
-    # 2(c): the default pairs each ξ with the skewed MUV of the same ξ; one member per class enters 3 times
-    assert L.comparisons()["fig2c"].pairs[0] == ("muv_nb2_boot_bal_js", "muv_nb2_disj_skew_js")
-    skew = [lo for _, lo in L.comparisons()["fig2c_per_class"].pairs]
+    # 2(c): one member per class (the default) enters 3 times; the class-sorted alternative pairs each ξ with the
+    # skewed MUV of the same ξ
+    assert L.comparisons()["fig2c_sorted"].pairs[0] == ("muv_nb2_boot_bal_js", "muv_nb2_disj_skew_js")
+    skew = [lo for _, lo in L.comparisons()["fig2c"].pairs]
     assert skew.count("muv_nb_disj_skew_js") == skew.count("muv_tan_disj_skew_js") == 3
     for name, expected in (("muv_nb_disj_skew_js", "per_class"), ("muv_tan3_disj_skew_js", "sorted")):
         assert build_learner(params, name).estimator.skew == expected
@@ -188,7 +190,7 @@ def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     figures = tmp_path / "reports" / "figures" / "lee2006"
     for name in ("fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3a_averages"):
         assert (figures / f"{name}.png").stat().st_size > 1000
-    for name in ("fig2c", "fig2c_per_class", "fig2d", "fig2d_t10", "fig2d_t25"):
+    for name in ("fig2c", "fig2c_sorted", "fig2d", "fig2d_t10", "fig2d_t25"):
         assert (figures / f"{name}.csv").read_text().startswith("dataset,x,y\n")
     rows = (figures / "fig2d.csv").read_text().splitlines()
     assert rows[0] == "dataset,x,y" and len(rows) == 1 + 4
@@ -307,8 +309,9 @@ def test_posterior_draws_rejects_incomplete_tan_queries():
 
 
 def test_l3_verdict_per_reading_and_l1_rationale(tmp_path, monkeypatch):
-    """L3 is judged under both readings of the skewed samples (here: the per-class members beat the balanced ones,
-    the class-sorted parts do not); L1's rationale says why js cannot beat mle on two-class data."""
+    """L3 is judged under both readings of the skewed samples, the per-class one (§4.3's text) first (here: the
+    per-class members beat the balanced ones, the class-sorted parts do not); L1's rationale says why js cannot
+    beat mle on two-class data."""
     monkeypatch.chdir(tmp_path)
     learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
     ctx = FakeContext(learners, js=2.0)
@@ -317,14 +320,38 @@ def test_l3_verdict_per_reading_and_l1_rationale(tmp_path, monkeypatch):
             ctx._acc[p, L.muv(s, None, "disj_skew", "js")] = ctx._acc[p, L.muv(s, 2, "boot_bal", "js")] + 0.03
     v = L.l3(ctx)
     assert v.readings == {
-        "k class-sorted parts (default, from Fig. 2's caption)": claims.REPRODUCED,
-        "one member per class (§4.3's text)": claims.NOT_REPRODUCED,
+        "one member per class (default, §4.3's text)": claims.NOT_REPRODUCED,
+        "k class-sorted parts (Fig. 2's caption)": claims.REPRODUCED,
     }
-    assert v.verdict == claims.REPRODUCED
-    assert claims.cell(v).startswith(
-        "**reproduced** (k class-sorted parts"
-    ) and "**not reproduced** (one" in claims.cell(v)
+    assert v.verdict == claims.NOT_REPRODUCED
+    assert claims.cell(v).startswith("**not reproduced** (one member") and "**reproduced** (k class" in claims.cell(v)
     l1 = L.l1(FakeContext(learners, js=-2.0))
     assert l1.verdict == claims.NOT_REPRODUCED and "on two-class data eq. 4's js and mle predict the same class" in (
         l1.evidence
     )
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_sorted_part_classes_equals_the_models_class_sorted_parts(k):
+    """The report's part composition from class counts alone equals the parts MUV(skew="sorted") draws."""
+    rng = np.random.default_rng(k)
+    for n_classes in (2, 3):
+        y = rng.integers(0, n_classes, 157)
+        parts = _class_sorted_parts(rng, y, k, balanced=False)
+        brute = np.array([[np.sum((parts == j) & (y == c)) for c in range(n_classes)] for j in range(k)])
+        np.testing.assert_array_equal(L.sorted_part_classes(np.bincount(y, minlength=n_classes), k), brute)
+
+
+def test_class_split_distance_by_hand(tmp_path, monkeypatch):
+    """k = 2 class-sorted parts of a 6:4 training part: 5 rows each, so one row of the larger class sits in the
+    other class's part (1 of 10 rows; 1 of the mixed part's 5); balanced classes: the +/- split itself."""
+    monkeypatch.chdir(tmp_path)
+    ctx = FakeContext(["m"])
+    ctx.datasets = {"A": "da", "B": "db", "C": "dc"}
+    labels = {"A": np.array([0] * 7 + [1] * 5), "B": np.array([0] * 6 + [1] * 6), "C": np.arange(12) % 3}
+    ctx.labels = labels.get
+    for ds in ctx.datasets.values():  # one split testing rows 0 and 11 (one row of each class for A, B)
+        path = tmp_path / L.layout.predictions("lee2006", "m", ds)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, proba=np.zeros((2, 2)), split=np.zeros(2, int), row=np.array([0, 11]))
+    assert L.class_split_distance(ctx, "m") == {"A": (10.0, 20.0), "B": (0.0, 0.0)}  # C has 3 classes

@@ -38,8 +38,8 @@ def test_s1_count_matches_the_published_marks():
 class FakeContext:
     """Accuracies (%) per learner and data set given by hand."""
 
-    def __init__(self, accs: dict):
-        self.accs = accs
+    def __init__(self, accs: dict, info: dict | None = None):
+        self.accs, self.info = accs, info or {}
         self.datasets = {p: p.lower() for p in next(iter(accs.values()))}
         self.exp = SimpleNamespace(protocol={"kind": "cv", "folds": 10})
 
@@ -48,6 +48,9 @@ class FakeContext:
 
     def acc(self, p, x):
         return self.accs[x][p]
+
+    def fit_info(self, x):
+        return self.info.get(x, {})
 
 
 def test_readings_section_pairs_each_default_with_its_alternative():
@@ -67,11 +70,27 @@ def test_readings_section_pairs_each_default_with_its_alternative():
     ) in lines
     assert "| A | 80.00 | 79.00 | 75.00 | 75.50 | +1.00 | -0.50 |" in lines
     assert "| **mean** |  |  |  |  | **-0.75** | **-0.25** |" in lines  # (1 - 2.5) / 2 and (-0.5 + 0) / 2
-    assert not any("Stopping rule" in line for line in lines)  # snbtree_rootstop did not run
+    assert not any("Stopping rule" in line for line in lines)  # snbtree_rootsplit did not run
     # a point is shown only when its first pair (S-NBTree's) ran
     without = {x: v for x, v in accs.items() if x != "snbtree_stdunit"}
     assert S.readings_section(FakeContext(without)) == []
-    rootstop = {"snbtree": accs["snbtree"], "snbtree_rootstop": {"A": 80.0, "B": 69.0}}
-    lines = S.readings_section(FakeContext(rootstop))
-    assert any(line.startswith("**Stopping rule at the root") for line in lines)
+    rootsplit = {"snbtree": accs["snbtree"], "snbtree_rootsplit": {"A": 80.0, "B": 69.0}}
+    lines = S.readings_section(FakeContext(rootsplit))
+    assert any(
+        line.startswith("**Stopping rule at the root") and "exactly the same as Kohavi" in line for line in lines
+    )
     assert "| B | 70.00 | 69.00 | +1.00 |" in lines
+
+
+def test_root_note_counts_the_folds_whose_root_stayed_a_leaf():
+    """Only folds whose default tree left the root unsplit can differ between the two root readings."""
+    accs = {"snbtree": {"A": 80.0, "B": 70.0}, "snbtree_rootsplit": {"A": 80.0, "B": 69.0}}
+    info = {"snbtree": {"a": [{"root_split": True}] * 3, "b": [{"root_split": False}, {"root_split": True}, None]}}
+    ctx = FakeContext(accs, info)
+    assert S.root_splits(ctx, "snbtree") == {"A": (3, 3), "B": (1, 2)}
+    assert S.root_note(ctx) == [
+        "",
+        "- S-NBTree: the root fails the stopping rule (a GNB leaf, the whole tree) in 1 of 5 folds (per data "
+        "set: B 1); only those folds can differ between the two readings.",
+        "",
+    ]

@@ -18,6 +18,7 @@ from nbx.report import paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
 from nbx.report.paper import render
+from nbx.report.published import folder
 from nbx.stats import significance as stats
 
 
@@ -349,11 +350,56 @@ def test_wang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
     assert "- C4.5: ours − published = " in text and "more than 10 points below ours on 0." in text
 
 
+def test_wang_root_reading_and_gaps_on_a_hand_built_experiment(tmp_path, monkeypatch):
+    """S3's S-NBTree part is judged under the root reading with the Gaussian-leaf tree of the same reading; the
+    GAPS lines give the gap in the paper's own std, our worst fold and the majority-class rate."""
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(2)
+    names = {"Australian": "australian", "Diabetes": "diabetes", "German": "german"}
+    layout.prepared("wang2006").mkdir(parents=True)
+    for ds in names.values():
+        X = np.column_stack([rng.exponential(size=40) for _ in range(3)])
+        attrs = [{"name": f"a{j}", "kind": "numeric", "values": []} for j in range(3)]
+        Table(ds, X, np.r_[np.zeros(30, int), np.ones(10, int)], attrs, ["0", "1"]).save(
+            layout.prepared("wang2006", ds)
+        )
+    learners = wang2006.PAPER + wang2006.REFERENCE + ["snbtree_rootsplit", "snbtree_gaussian_rootsplit"]
+    # kernel leaves beat Gaussian ones by default (S3 direction), lose to them when the root is always split
+    bonus = {"snbtree": 0.02, "snbtree_gaussian_rootsplit": 0.03}
+
+    def accuracy(ds, x, s):
+        return 0.7 + bonus.get(x, 0) + 0.01 * (s % 2)
+
+    spec = [
+        {
+            "table": "wang2006_table1.csv",
+            "metric": "accuracy_pct",
+            "columns": {"c45": "c45_acc", "nbtree": "nbtree_acc", "snbtree": "snbtree_acc"},
+        }
+    ]
+    params = _experiment(tmp_path, "wang2006", names, learners, accuracy, 4, spec)
+    ctx = ReportContext.load(params, "wang2006")
+    v = wang2006.s3(ctx)
+    assert v.readings["root always split (Fig. 2)"] == NOT_REPRODUCED
+    assert "S-NBTree kernel vs Gaussian leaves (fails)" in v.evidence.split("reading *root always split")[1]
+    assert "S-NBTree kernel vs Gaussian leaves (direction only)" in v.evidence.split("reading *default*")[1]
+    lines = wang2006.GAPS["Australian"](ctx)
+    # C4.5: ours (70 + 71 + 70 + 71) / 4 = 70.5, published 65.86 (std 1.97): +4.64 = 2.4 std, below our folds
+    assert lines[0] == (
+        "- C4.5: the gap is 2.4 times the paper's own std (1.97); our 4 folds range 70.0 to 71.0, the published "
+        "value outside it."
+    )
+    assert lines[-1].startswith("- Unexplained.") and "most frequent class scores 75.0%" in lines[-1]
+    assert "outside the range of our folds for 3 of 3 learners" in lines[-1]
+    assert set(wang2006.GAPS) == set(pd.read_csv(folder("wang2006") / "wang2006_table1.csv")["dataset"])
+
+
 def test_wang_kernel_width_reading_says_what_the_paper_cites():
     ctx = SimpleNamespace(
         has=lambda *xs: True,
         datasets={"Iris": "iris"},
         acc=lambda p, x: 90.0,
+        fit_info=lambda x: {},
         exp=SimpleNamespace(protocol={"kind": "cv", "folds": 10}),
     )
     text = "\n".join(wang2006.readings_section(ctx))

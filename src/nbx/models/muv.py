@@ -32,15 +32,17 @@ every class:
                          to the total weight.
 ``disjoint, balanced``   k disjoint parts of ≈ |S|/k rows, stratified by class (each part has the class mix of
                          S up to one row per class).
-``disjoint, skewed``     ``skew="sorted"`` (default): the rows sorted by class (random order within a class) and
-                         cut into k contiguous parts of ≈ |S|/k rows, so a part holds few classes where a
-                         balanced part holds them all. Fig. 2(c) averages the skewed runs "over all
-                         ξ ∈ {2,3,4} x {NB,TAN}", the same k as the balanced ones, and §4.2 defines the disjoint
-                         parts as "k disjoint subsets (each of size ≈ |S|/k)"; for two classes and k = 2 the
-                         parts are (nearly) the +/- split §4.3 describes ("k here corresponds to the number of
-                         classes"). ``skew="per_class"``: one member per class, trained only on that class's
-                         rows (the literal reading of §4.3's note; ``n_estimators`` is ignored). Either way a
-                         class absent from a part keeps its Dirichlet prior in that member.
+``disjoint, skewed``     ``skew="per_class"`` (default): one member per class, trained only on that class's
+                         rows (``n_estimators`` is ignored). §4.3 describes the method so: "learning one NB
+                         based on the positive instances, and another only on the negatives", the skewed MUV
+                         "splits the data based on the class" and "the k here corresponds to the number of
+                         classes". ``skew="sorted"``: the rows sorted by class (random order within a class)
+                         and cut into k contiguous parts of ≈ |S|/k rows, so a part holds few classes where a
+                         balanced part holds them all; Fig. 2's caption averages (c) "over all
+                         ξ ∈ {2,3,4} x {NB,TAN}", the k of §4.2's disjoint parts. Even at k = 2 these parts
+                         are the +/- split only when the two classes are equally frequent: each part has
+                         ≈ |S|/2 rows, so the larger class spills into the other part. Either way a class
+                         absent from a part keeps its Dirichlet prior in that member.
 ``bootstrap, skewed``    a bootstrap resample of each of those parts (``skew`` as above).
 ``adaboost``             the base models of an AdaBoost.M1 run (:class:`nbx.models.ensembles.AdaBoostM1`,
                          reweighting) with ``n_estimators`` rounds (§4.4), combined by the variance rule
@@ -80,7 +82,7 @@ from nbx.models.variance import mean_log_variance
 COMBINERS = ("mle", "js", "sum_vote", "max_prob", "sum_prob", "min_var", "sum_p_over_v")
 SAMPLINGS = ("bootstrap", "disjoint", "adaboost")
 BALANCES = ("balanced", "skewed")
-SKEWS = ("sorted", "per_class")
+SKEWS = ("per_class", "sorted")
 
 
 # ------------------------------------------------------------------------------------------- combination
@@ -187,8 +189,8 @@ class MUV(_CombinedMembers, BaseEstimator):
 
     Parameters: ``base`` (a NaiveBayes with prior="laplace" or a TAN; default ``NaiveBayes()``),
     ``n_estimators`` (k), ``sampling`` ("bootstrap", "disjoint", "adaboost"), ``balance`` ("balanced",
-    "skewed"), ``skew`` (skewed samples: "sorted" k class-sorted parts, Fig. 2(c), or "per_class" one member
-    per class, §4.3; see the module docstring), ``combiner`` (see :data:`COMBINERS`), ``random_state``,
+    "skewed"), ``skew`` (skewed samples: "per_class" one member per class, §4.3, or "sorted" k class-sorted
+    parts, Fig. 2(c)'s caption; see the module docstring), ``combiner`` (see :data:`COMBINERS`), ``random_state``,
     ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
     ``set_params`` also accepts scikit-learn's ``estimator``/``base_estimator`` for ``base``. Input: integer
     codes, NaN or negative = missing; at predict a code >= ``n_values_`` (never seen in training) counts as
@@ -226,7 +228,7 @@ class MUV(_CombinedMembers, BaseEstimator):
         n_estimators: int = 3,
         sampling: str = "bootstrap",
         balance: str = "balanced",
-        skew: str = "sorted",
+        skew: str = "per_class",
         combiner: str = "js",
         random_state=None,
         n_values=None,

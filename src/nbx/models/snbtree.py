@@ -15,9 +15,12 @@ Induction (Fig. 2), on mixed data (numeric columns kept numeric, nominal codes):
    than 5% and there are no more than 30 instances in the node"): a node with at most ``min_instances``
    (weighted) instances, or whose split does not reduce the error by more than ``min_rel_reduction``
    relative, becomes a GNB leaf; a node whose cases all have one class becomes a class leaf.
-   Fig. 2 applies these criteria to the *descendant* nodes only (step 3 partitions S, step 4 asks "if the
-   descendant node satisfies specific stopping criterions"), so the root is always split
-   (``split_root=True``, the default); ``split_root=False`` treats the root like any node.
+   The root is tested like any node (``split_root=False``, the default): §5 says the method "is exactly the
+   same as Kohavi's NBTree [9] but in two respects: the method used for discretizing continuous attributes
+   and the Naive Bayes classifier used for constructing leaf node", and Kohavi's NBTree (1996) tests the root
+   as it tests every node. Fig. 2's pseudo-code applies the criteria to the *descendant* nodes only (step 3
+   partitions S, step 4 asks "if the descendant node satisfies specific stopping criterions"), which would
+   always split the root: ``split_root=True`` is that reading.
 
 How the "relative reduction in error" is estimated (the paper only says it is NBTree's criterion): as in
 NBTree, by cross-validated accuracy — the error of the GNB at the node versus the summed errors of GNBs
@@ -103,8 +106,9 @@ class _Node:
 class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     """S-NBTree of Wang et al. 2006 (Fig. 2). Parameters: ``min_instances`` (30), ``min_rel_reduction``
     (0.05), ``max_depth`` (None), ``leaf`` (a :class:`GeneralNB` whose parameters every node's GNB uses;
-    None = ``GeneralNB()``), ``split_root`` (True: the stopping criteria test descendant nodes only, Fig. 2
-    step 4, so the root is split whenever it has a usable attribute; False: the root is tested like any node),
+    None = ``GeneralNB()``), ``split_root`` (False: the root is tested like any node, as in Kohavi's NBTree,
+    Wang §5; True: the stopping criteria test descendant nodes only, Fig. 2 step 4, so the root is split
+    whenever it has a usable attribute),
     ``n_values`` (per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all
     numeric). A nominal code >= n_values is an error at fit and a missing value at predict.
 
@@ -136,7 +140,7 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         min_rel_reduction: float = 0.05,
         max_depth=None,
         leaf=None,
-        split_root: bool = True,
+        split_root: bool = False,
         n_values=None,
     ):
         self.min_instances = min_instances
@@ -159,6 +163,11 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), None, 0)
         return self
 
+    def fit_info(self) -> dict:
+        """Tree size for the reports; ``root_split`` says whether the root was split (it is not under the
+        default reading when the root fails the stopping rule)."""
+        return {"depth": self.depth_, "n_leaves": self.n_leaves_, "root_split": self.tree_.children is not None}
+
     def _gnb(self, X, y, w) -> GeneralNB:
         params = self.leaf.get_params() if self.leaf is not None else {}
         return GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
@@ -173,7 +182,7 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         if np.count_nonzero(class_w) == 1:
             self.n_leaves_ += 1
             return _Node(label=int(np.argmax(class_w)))
-        forced = depth == 0 and self.split_root  # Fig. 2: the stopping criteria test descendant nodes only
+        forced = depth == 0 and self.split_root  # Fig. 2's reading: the criteria test descendant nodes only
         if (w.sum() <= self.min_instances and not forced) or (self.max_depth is not None and depth >= self.max_depth):
             self.n_leaves_ += 1
             return _Node(model=gnb)
