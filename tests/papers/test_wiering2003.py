@@ -300,11 +300,11 @@ def test_gap_verdict_needs_a_reading_that_brings_every_far_learner_within_the_to
     only_nb = ("cut points", {W.NB: 50.0}, (1.0, 2.0))
     both = ("reading A", {W.NB: 58.0, W.HM14: 61.0}, None)  # 9.5 and 10.0 from the paper: inside
     assert W.verdict(ctx, "Glass", [only_nb, both]) == (
-        "- **Measured cause** of the gap of NBC, 1-4 HM: reading A: within max(3 points, 2 published std) of the "
+        "- **Measured cause** of the gap of NBC, 1-4 HM: reading A: within max(3 points, 2 × the paper's std) of the "
         "paper's number with it."
     )
     assert W.verdict(ctx, "Glass", [only_nb, ("reading B", {W.NB: 59.0, W.HM14: 62.0}, None)]) == (
-        "- **Unexplained**: none of the readings above brings NBC, 1-4 HM within max(3 points, 2 published std) of "
+        "- **Unexplained**: none of the readings above brings NBC, 1-4 HM within max(3 points, 2 × the paper's std) of "
         "the paper's number. Partly: cut points closes NBC (the other comparable data sets' mean gap 1.00 → 2.00 "
         "points)."
     )

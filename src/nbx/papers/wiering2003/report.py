@@ -19,7 +19,7 @@ vs 19); the report refits the NBC (``nb_wiering``'s block) with counters for tho
 both P(f | C) readings (:func:`nbc_runs`): evidence about what the author ran, which by the project's rule
 does not decide the denominator (the decision and its sentence are in ``DENOMINATOR_EVIDENCE``). ``GAPS`` gives,
 for Glass, Servo and Soybeans (the data sets of the largest |ours - published| cells), every alternative measured
-for the gap and the verdict: a reading that brings every far learner within max(3 points, 2 published std), or
+for the gap and the verdict: a reading that brings every far learner within max(3 points, 2 × the paper's std), or
 unexplained.
 
 The paper's learners, their display names, the data sets that are not comparable and the numbers the paper
@@ -677,7 +677,9 @@ def published_std(ctx: ReportContext, p: str, learner: str) -> float:
 
 
 def close(ctx: ReportContext, p: str, learner: str, value: float) -> bool:
-    """``value`` within max(3 points, 2 published std) of the paper's number (the agreement count's tolerance)."""
+    """``value`` within max(3 points, 2 × the paper's std) of the paper's number: the agreement count's tolerance
+    with the paper's std over its splits in place of ours, so that a reading that spreads its splits more (e.g.
+    one that fails on the halves lacking a class) does not get a wider tolerance."""
     return abs(value - ctx.published_acc(p, learner)) <= max(3.0, 2 * published_std(ctx, p, learner))
 
 
@@ -791,7 +793,7 @@ def verdict(ctx: ReportContext, p: str, checks: list) -> str:
     agreement tolerance (with how they move the other data sets); else unexplained, naming what closes part of it."""
     far = [x for x in LEARNERS if ctx.has(x) and not close(ctx, p, x, ctx.acc(p, x))]
     if not far:
-        return f"- Every learner is within max(3 points, 2 published std) of the paper's number on {p}."
+        return f"- Every learner is within max(3 points, 2 × the paper's std) of the paper's number on {p}."
     names = ", ".join(TITLES[x] for x in far)
 
     def spread_text(spread) -> str:
@@ -804,7 +806,7 @@ def verdict(ctx: ReportContext, p: str, checks: list) -> str:
         return (
             f"- **Measured cause** of the gap of {names}: "
             + "; ".join(n + spread_text(sp) for n, sp in causes)
-            + (": within max(3 points, 2 published std) of the paper's number with it.")
+            + (": within max(3 points, 2 × the paper's std) of the paper's number with it.")
         )
     partial = [
         n + f" closes {', '.join(TITLES[x] for x in far if x in v and close(ctx, p, x, v[x]))}" + spread_text(sp)
@@ -812,8 +814,8 @@ def verdict(ctx: ReportContext, p: str, checks: list) -> str:
         if any(x in v and close(ctx, p, x, v[x]) for x in far)
     ]
     return (
-        f"- **Unexplained**: none of the readings above brings {names} within max(3 points, 2 published std) of the "
-        "paper's number." + (f" Partly: {'; '.join(partial)}." if partial else "")
+        f"- **Unexplained**: none of the readings above brings {names} within max(3 points, 2 × the paper's std) "
+        "of the paper's number." + (f" Partly: {'; '.join(partial)}." if partial else "")
     )
 
 
