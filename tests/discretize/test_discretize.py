@@ -249,6 +249,29 @@ def test_stddev_weighted_and_width():
     np.testing.assert_allclose(half.cut_points_[0], 1 + 0.5 * math.sqrt(3) * np.arange(-1, 4))
 
 
+def test_stddev_trunc_rounding_merges_the_two_bins_at_the_mean():
+    # x = 1..5 (mean 3, std sqrt 2): floor edges 3 - s, 3, 3 + s; trunc drops the edge at the mean, so a value's
+    # bin is its z-score truncated towards zero: (1.586, 4.414] is one bin, 2, 3 and 4 share it.
+    x = np.arange(1.0, 6.0)[:, None]
+    d = StdDevDiscretizer(rounding="trunc").fit(x)
+    s = math.sqrt(2)
+    np.testing.assert_allclose(d.cut_points_[0], [3 - s, 3 + s], rtol=1e-15)
+    np.testing.assert_array_equal(d.transform(x)[:, 0], [0, 1, 1, 1, 2])
+    np.testing.assert_array_equal(
+        np.trunc((x[:, 0] - 3) / s) + 1, d.transform(x)[:, 0]
+    )  # brute force: the truncated z-score, shifted to start at 0
+    # every other edge is the floor reading's: wide data keep k = -2, -1, 1, 2
+    wide = np.concatenate([np.zeros(8), [-3.0, 3.0]])[:, None]  # mean 0, std sqrt(1.8) = 1.342
+    floor, trunc = (
+        StdDevDiscretizer().fit(wide).cut_points_[0],
+        StdDevDiscretizer(rounding="trunc").fit(wide).cut_points_[0],
+    )
+    np.testing.assert_array_equal(trunc, floor[floor != 0.0])
+    assert floor.size == 5 and trunc.size == 4
+    with pytest.raises(ValueError, match="rounding"):
+        StdDevDiscretizer(rounding="round").fit(x)
+
+
 # ---------------------------------------------------------------- degenerate columns and errors
 
 

@@ -13,6 +13,11 @@ computed from the training rows of the fold with weighted mean and population st
 range fall into the first or last bin. A value exactly on an edge goes to the lower bin (Weka's ``(a, b]``
 convention, shared by all discretizers). A constant or all-missing column gets one bin.
 
+``rounding="trunc"`` is the other literal reading of "how many standard deviations it lies above or below the
+mean": the z-score truncated towards zero instead of floored, so (mean - width*std, mean + width*std) is one
+bin of two widths (the edge at the mean is dropped, every other edge kept). The report of Wiering (2003)
+measures it as a possible cause of its Glass gap; the pipeline's default is ``floor``.
+
 Applying it to "nominal data with large values" is a pipeline choice (treat such a column as numeric
 codes before fitting); this class discretizes numeric columns only and passes nominal ones through.
 """
@@ -24,12 +29,15 @@ from numbers import Real
 import numpy as np
 
 from nbx.core.base import N_VALUES
-from nbx.core.validation import Interval
+from nbx.core.validation import Interval, Options
 from nbx.discretize.base import Discretizer
 
+ROUNDINGS = ("floor", "trunc")
 
-def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0) -> np.ndarray:
-    """Edges mean + k*width*std strictly inside (min, max) of the (non-missing, positive-weight) values x."""
+
+def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0, rounding: str = "floor") -> np.ndarray:
+    """Edges mean + k*width*std strictly inside (min, max) of the (non-missing, positive-weight) values x; with
+    ``rounding="trunc"`` without the edge k = 0 (the z-score truncated towards zero, see the module docstring)."""
     if x.size == 0:
         return np.empty(0)
     mean = np.average(x, weights=w)
@@ -39,13 +47,15 @@ def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0) -> np.nd
         return np.empty(0)
     step = width * std
     k = np.arange(np.floor((lo - mean) / step), np.ceil((hi - mean) / step) + 1)
+    k = k[k != 0] if rounding == "trunc" else k
     edges = mean + k * step
     return edges[(edges > lo) & (edges < hi)]
 
 
 class StdDevDiscretizer(Discretizer):
     """Bins of one standard deviation (``width`` std) anchored at the training mean; see module docstring.
-    ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric).
+    ``rounding``: ``"floor"`` (default) or ``"trunc"`` (one bin of two widths around the mean). ``n_values`` as in
+    :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric).
 
     Examples
     --------
@@ -57,11 +67,16 @@ class StdDevDiscretizer(Discretizer):
     [0 2 3]
     """
 
-    _parameter_constraints = {"width": [Interval(Real, 0, None, "neither")], "n_values": N_VALUES}
+    _parameter_constraints = {
+        "width": [Interval(Real, 0, None, "neither")],
+        "rounding": [Options(*ROUNDINGS)],
+        "n_values": N_VALUES,
+    }
 
-    def __init__(self, width: float = 1.0, n_values=None):
+    def __init__(self, width: float = 1.0, rounding: str = "floor", n_values=None):
         self.width = width
+        self.rounding = rounding
         self.n_values = n_values
 
     def _column_cuts(self, x, y, w):
-        return stddev_cut_points(x, w, float(self.width))
+        return stddev_cut_points(x, w, float(self.width), self.rounding)
