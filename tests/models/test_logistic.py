@@ -8,7 +8,7 @@ from scipy.optimize import minimize
 from nbx.core.base import clone
 from nbx.models.logistic import (
     ConvergenceWarning,
-    IndicatorHessian,
+    IndicatorDesign,
     LogisticRegression,
     _newton_step,
     active_columns,
@@ -16,6 +16,8 @@ from nbx.models.logistic import (
     design_matrix,
     fit_ridge_logistic,
     hessian,
+    indicator_standardizer,
+    log_proba,
     objective,
     one_hot,
     standardize,
@@ -238,7 +240,7 @@ def test_indicator_hessian_equals_the_dense_hessian(n_classes):
     P = (np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True))[:, :-1]
     dense = hessian(Z1, w, P, 0.3)
     np.testing.assert_allclose(
-        IndicatorHessian(active, mean, scale)(w, P, 0.3), dense, rtol=0, atol=1e-12 * abs(dense).max()
+        IndicatorDesign(active, mean, scale).hessian(w, P, 0.3), dense, rtol=0, atol=1e-12 * abs(dense).max()
     )
 
 
@@ -262,23 +264,67 @@ def test_newton_step_on_a_singular_hessian_is_the_least_squares_step():
     np.testing.assert_allclose(H @ s, -g, atol=1e-10)
     null = np.array([1.0, 1.0, 0.0, -1.0])  # A @ null = 0
     assert abs(s @ null) < 1e-10
-    assert IndicatorHessian(np.array([[1, 3]]), np.zeros(4), np.ones(4))(
+    assert IndicatorDesign(np.array([[1, 3]]), np.zeros(4), np.ones(4)).hessian(
         np.ones(1), np.full((1, 1), 0.5), 0.0
     ).flags.f_contiguous
 
 
-def test_one_hot_logistic_fit_is_the_same_with_either_hessian(monkeypatch):
-    """LogisticRegression on nominal codes takes the indicator Hessian when the dense one is costly; the fit
-    reaches the same optimum (to the solver's tolerance) as with the dense Hessian."""
-    import nbx.models.logistic as lg
+def _codes_with_missing(n, nv, seed, missing=0.1):
+    rng = np.random.default_rng(seed)
+    X = np.floor(rng.random((n, len(nv))) * nv)
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, np.where(np.isnan(X), -1, X).astype(int)
 
-    rng = np.random.default_rng(4)
-    nv = np.array([6, 6, 6, 6])
-    X = np.floor(rng.random((600, 4)) * nv)
-    y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 600)) % 4
-    fast = LogisticRegression(ridge=1e-2, n_values=nv).fit(X, y)
-    monkeypatch.setattr(lg, "IndicatorHessian", None)  # would fail if called: force the dense path
-    monkeypatch.setattr(lg, "hessian_for", lambda Z1, active, mean, scale, m: lambda w, P, r: lg.hessian(Z1, w, P, r))
-    dense = LogisticRegression(ridge=1e-2, n_values=nv).fit(X, y)
-    assert fast.converged_ and dense.converged_
-    np.testing.assert_allclose(fast.theta_, dense.theta_, rtol=1e-7, atol=1e-9)
+
+def test_indicator_design_products_equal_the_dense_design():
+    """IndicatorDesign's Z1 @ θ, Z1.T @ R and Hessian are the dense standardized design's, with missing values,
+    a constant column and weights; its standardizer is the dense one to the bit."""
+    nv = np.array([3, 5, 2, 4])
+    X, codes = _codes_with_missing(300, nv, 21)
+    X[:, 2] = 1.0  # constant column: left unscaled
+    codes[:, 2] = 1
+    rng = np.random.default_rng(22)
+    w = rng.uniform(0.2, 3.0, 300)
+    Z, _ = design_matrix(X, nv)
+    mean, scale = standardizer(Z, w)
+    active = active_columns(codes, nv)
+    fast_mean, fast_scale = indicator_standardizer(active, w, Z.shape[1])
+    assert np.array_equal(fast_mean, mean) and np.array_equal(fast_scale, scale)
+    Z1, design = standardize(Z, mean, scale), IndicatorDesign(active, mean, scale)
+    theta, R = rng.standard_normal((Z1.shape[1], 3)), rng.standard_normal((300, 3))
+    np.testing.assert_allclose(design @ theta, Z1 @ theta, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(design.T @ R, Z1.T @ R, rtol=1e-13, atol=1e-12)
+    P = rng.dirichlet(np.ones(4), 300)[:, :-1]
+    dense = hessian(Z1, w, P, 1e-3)
+    np.testing.assert_allclose(design.hessian(w, P, 1e-3), dense, rtol=0, atol=1e-12 * abs(dense).max())
+
+
+@pytest.mark.parametrize("case", ["weighted", "separable", "missing"])
+def test_indicator_fit_is_the_dense_newton_fit(case):
+    """LogisticRegression on nominal codes (IndicatorDesign) follows the same Newton iterates as the dense
+    standardized design: the same number of iterations and the same coefficients to rounding, also at ridge
+    1e-8 on separable classes, where the optimum lies far out and another solver would stop elsewhere."""
+    nv = np.array([4, 6, 3, 5, 2])
+    X, codes = _codes_with_missing(400, nv, 31, missing=0.1 if case == "missing" else 0.0)
+    rng = np.random.default_rng(32)
+    if case == "separable":
+        y = (np.nan_to_num(X[:, 0]) >= 2).astype(int) + (np.nan_to_num(X[:, 2]) == 1)
+        ridge, w = 1e-8, np.ones(400)
+    else:
+        y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 1]) + rng.integers(0, 3, 400)) % 3
+        ridge, w = 1e-2, rng.uniform(0.2, 3.0, 400)
+    model = LogisticRegression(ridge=ridge, n_values=nv).fit(X, y, sample_weight=w)
+    Z, _ = design_matrix(X, nv)
+    mean, scale = standardizer(Z, w)
+    y_idx = np.searchsorted(model.classes_, y)
+    k = len(model.classes_)
+    start = default_start(np.bincount(y_idx, weights=w, minlength=k), Z.shape[1])
+    theta, n_iter, converged = fit_ridge_logistic(standardize(Z, mean, scale), one_hot(y_idx, k), w, ridge, start)
+    assert converged and model.converged_ and model.n_iter_ == n_iter
+    if case == "separable":
+        assert np.abs(theta).max() > 5  # far out: the ridge 1e-8 optimum of separable classes
+    # rounding moves θ along the near-null directions of the collinear indicator blocks (only the ridge acts
+    # there), by ~1e-8 of its size at ridge 1e-8, and the log-probabilities by as little relatively
+    np.testing.assert_allclose(model.theta_, theta, rtol=1e-7, atol=1e-8 * np.abs(theta).max())
+    Z1 = standardize(Z, mean, scale)
+    np.testing.assert_allclose(model.predict_log_proba(X), log_proba(Z1, theta), rtol=1e-7, atol=1e-9)

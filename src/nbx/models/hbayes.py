@@ -79,14 +79,12 @@ from nbx.core.counting import ValueIndex
 from nbx.core.validation import ESTIMATOR, NONE, ConvergenceWarning, warn
 from nbx.models.logistic import (
     SOLVER_CONSTRAINTS,
+    IndicatorDesign,
     active_columns,
     default_start,
-    design_matrix,
     fit_ridge_logistic,
-    hessian_for,
+    indicator_standardizer,
     log_proba,
-    standardize,
-    standardizer,
 )
 from nbx.models.naive_bayes import nb_log_tables
 
@@ -121,18 +119,20 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _prepare(self, X, y, sample_weight, n_values):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
-        Z, owner = design_matrix(codes.astype(float), self.n_values_)  # negative codes = missing
-        self.mean_, self.scale_ = standardizer(Z, w)
-        self._owner = owner
-        self._Z1 = standardize(Z, self.mean_, self.scale_)
+        active = active_columns(codes, self.n_values_)  # negative codes = missing
+        self.mean_, self.scale_ = indicator_standardizer(active, w, int(self.n_values_.sum()))
+        self._owner = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
         self._train = (codes, y_idx, w)
         self.n_lr_fits_ = self.n_newton_iterations_ = self.n_not_converged_ = 0
         return codes, y_idx, w
 
-    def _columns(self, s1) -> np.ndarray:
-        """Design columns (intercept first) of the attributes in S1, in S1's order."""
-        cols = [np.flatnonzero(self._owner == a) + 1 for a in s1]
-        return np.concatenate([[0]] + cols).astype(np.intp)
+    def _design(self, codes: np.ndarray, s1) -> IndicatorDesign:
+        """The standardized indicator design of the attributes in S1 (in S1's order) for these code rows: a column
+        subset of the design of all attributes, as standardization is per column."""
+        s1 = list(s1)
+        cols = np.concatenate([[0]] + [np.flatnonzero(self._owner == a) + 1 for a in s1]).astype(np.intp)
+        active = active_columns(codes[:, s1], self.n_values_[s1])
+        return IndicatorDesign(active, self.mean_[cols[1:] - 1], self.scale_[cols[1:] - 1])
 
     def _refine(self, groups: np.ndarray, attribute: int) -> np.ndarray:
         """Group ids of the training rows by (their group, their code of ``attribute``), numbered 0..G-1.
@@ -155,12 +155,9 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         counts = np.bincount(groups * k + y, weights=w, minlength=n_groups * k).reshape(n_groups, k)
         weight = counts.sum(axis=1)
         fractions = np.divide(counts, weight[:, None], out=np.zeros_like(counts), where=weight[:, None] > 0)
-        cols = self._columns(s1)
-        Z1 = self._Z1[np.ix_(first, cols)]
-        active = active_columns(self._train[0][np.ix_(first, list(s1))], self.n_values_[list(s1)])
-        hess = hessian_for(Z1, active, self.mean_[cols[1:] - 1], self.scale_[cols[1:] - 1], k - 1)
+        Z1 = self._design(self._train[0][first], s1)
         theta, n_iter, converged = fit_ridge_logistic(
-            Z1, fractions, weight, self.ridge, theta0, self.tol, int(self.max_iter), hess
+            Z1, fractions, weight, self.ridge, theta0, self.tol, int(self.max_iter)
         )
         self.n_lr_fits_ += 1
         self.n_newton_iterations_ += n_iter
@@ -199,7 +196,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self.theta_ = theta
         self.train_accuracy_ = accuracy
         self.n_iter_ = self.n_newton_iterations_
-        del self._Z1, self._train
+        del self._train
         if self.n_not_converged_:
             warn(
                 f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
@@ -223,8 +220,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _discriminative(self, codes) -> np.ndarray:
         """log P(C | S1) for new rows (the caller handles S1 = ∅)."""
-        Z1 = standardize(design_matrix(codes.astype(float), self.n_values_)[0], self.mean_, self.scale_)
-        return log_proba(Z1[:, self._columns(self.s1_)], self.theta_)
+        return log_proba(self._design(codes, self.s1_), self.theta_)
 
 
 class HBayesNB(_HBayesBase):
