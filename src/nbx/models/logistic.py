@@ -246,25 +246,31 @@ def _indicator_column_sums(active, R, p1):
 
 @njit(cache=True)
 def _indicator_pair_sums(active, v, p1):
-    """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (p1, p1, class pairs): each row adds its weights to the
-    cells of its pairs of active columns (the intercept's 0 included), in row order."""
+    """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (class pairs, p1, p1): each row adds its weights to the
+    cells of its pairs of active columns (the intercept's 0 included), in row order. One pass per class pair
+    with a scalar weight (faster than a short inner loop over the class pairs where they are few)."""
     rows, r = active.shape
     q = v.shape[1]
-    out = np.zeros((p1, p1, q))
-    cols = np.empty(r + 1, np.int64)
+    out = np.zeros((q, p1 * p1))
+    cols = np.empty((rows, r + 1), np.int32)
+    count = np.empty(rows, np.int64)
     for i in range(rows):
-        cols[0] = 0
+        cols[i, 0] = 0
         n = 1
         for a in range(r):
             if active[i, a] >= 0:
-                cols[n] = active[i, a]
+                cols[i, n] = active[i, a]
                 n += 1
-        for a in range(n):
-            for b in range(a, n):
-                lo, hi = min(cols[a], cols[b]), max(cols[a], cols[b])
-                for kc in range(q):
-                    out[lo, hi, kc] += v[i, kc]
-    return out
+        count[i] = n
+    for kc in range(q):
+        cell = out[kc]
+        for i in range(rows):
+            x = v[i, kc]
+            for a in range(count[i]):
+                for b in range(a, count[i]):
+                    lo, hi = min(cols[i, a], cols[i, b]), max(cols[i, a], cols[i, b])
+                    cell[lo * p1 + hi] += x
+    return out.reshape(q, p1, p1)
 
 
 class _Transposed:
@@ -312,10 +318,23 @@ class IndicatorDesign:
 
     def hessian(self, w: np.ndarray, P: np.ndarray, ridge: float) -> np.ndarray:
         """:func:`hessian` of this design, in Fortran order (LAPACK's Cholesky reads it in place)."""
-        k, c = np.triu_indices(P.shape[1])
-        wP = w[:, None] * P
-        v = np.where(k == c, wP[:, k] * (1.0 - P[:, k]), -wP[:, k] * P[:, c])  # (rows, class pairs)
-        return _indicator_hessian(self.active, v, self.d, self.a, P.shape[1], ridge).T
+        return _indicator_hessian(self.active, _pair_weights(w, P), self.d, self.a, P.shape[1], ridge).T
+
+
+@njit(cache=True)
+def _pair_weights(w, P):
+    """Per row and class pair k <= c (``np.triu_indices`` order) the Hessian weight: w P_k (1 - P_k) for k = c,
+    -w P_k P_c otherwise."""
+    rows, m = P.shape
+    v = np.empty((rows, m * (m + 1) // 2))
+    for i in range(rows):
+        kc = 0
+        for k in range(m):
+            wp = w[i] * P[i, k]
+            for c in range(k, m):
+                v[i, kc] = wp * (1.0 - P[i, k]) if c == k else -wp * P[i, c]
+                kc += 1
+    return v
 
 
 @njit(cache=True)
@@ -331,9 +350,9 @@ def _indicator_hessian(active, v, d, a, m, ridge):
     for k in range(m):
         for c in range(k, m):
             for i in range(p1):
-                m_i0 = upper[0, i, kc]
+                m_i0 = upper[kc, 0, i]
                 for j in range(p1):
-                    M_ij = upper[i, j, kc] if i <= j else upper[j, i, kc]
+                    M_ij = upper[kc, i, j] if i <= j else upper[kc, j, i]
                     MT[i, j] = M_ij * d[j] + m_i0 * a[j]
             for i in range(p1):
                 for j in range(p1):
@@ -346,6 +365,7 @@ def _indicator_hessian(active, v, d, a, m, ridge):
     return Ht
 
 
+@njit(cache=True)
 def _indicator_weight_sums(active, w, p1):
     """(Σ_i w_i, per design column the Σ of w over the rows where it is active), each summed in row order."""
     rows, r = active.shape
@@ -383,17 +403,17 @@ def hessian_for(Z1):
     return Z1.hessian if isinstance(Z1, IndicatorDesign) else partial(hessian, Z1)
 
 
-def _newton_step(hessian, grad: np.ndarray) -> np.ndarray:
-    """−H⁻¹ grad by Cholesky, H = ``hessian()``; the least-squares step if H is singular (ridge 0 with a
-    rank-deficient design). LAPACK's potrf/potrs directly: what scipy's cho_factor/cho_solve run, without
-    their per-call checks (~10 µs, a tenth of HBayes' small solves). potrf factors a Fortran-ordered H in
-    place (no copy), so the singular case builds H again."""
-    factor, info = dpotrf(hessian(), lower=0, clean=0, overwrite_a=1)
+def _newton_step(H: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """−H⁻¹ grad by Cholesky; the least-squares step if H is singular (ridge 0 with a rank-deficient design, or
+    ridge 1e-8 beside the indicator blocks' collinearity in floating point). LAPACK's potrf/potrs directly: what
+    scipy's cho_factor/cho_solve run, without their per-call checks (~10 µs, a tenth of HBayes' small solves).
+    potrf factors a copy, so the singular case solves with H itself instead of building it again."""
+    factor, info = dpotrf(H, lower=0, clean=0, overwrite_a=0)
     if info == 0:
         step, info = dpotrs(factor, grad.ravel(), lower=0)
         if info == 0:
             return -step.reshape(grad.shape)
-    return -np.linalg.lstsq(hessian(), grad.ravel(), rcond=None)[0].reshape(grad.shape)
+    return -np.linalg.lstsq(H, grad.ravel(), rcond=None)[0].reshape(grad.shape)
 
 
 def fit_ridge_logistic(
@@ -434,7 +454,7 @@ def fit_ridge_logistic(
     for iteration in range(int(max_iter)):
         if np.max(np.abs(grad)) <= limit:
             return theta, iteration, True
-        step = _newton_step(partial(hessian_of, w, P, ridge), grad)
+        step = _newton_step(hessian_of(w, P, ridge), grad)
         slope, t = float(np.sum(grad * step)), 1.0
         while True:
             trial = theta + t * step
