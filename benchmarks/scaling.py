@@ -338,9 +338,13 @@ def lr_child(which: str, n: int, repeats: int) -> None:
 
         active = active_columns(codes, nv) - 1
         scale = indicator_standardizer(active + 1, np.ones(n), int(nv.sum()))[1]
-        U = sparse.csr_matrix(
-            (np.ones(active.size), (np.repeat(np.arange(n), codes.shape[1]), active.ravel())), shape=(n, nv.sum())
-        ).multiply(1.0 / scale).tocsr()
+        U = (
+            sparse.csr_matrix(
+                (np.ones(active.size), (np.repeat(np.arange(n), codes.shape[1]), active.ravel())), shape=(n, nv.sum())
+            )
+            .multiply(1.0 / scale)
+            .tocsr()
+        )
         model = Model(C=1.0 / (2.0 * LR_RIDGE), tol=LR_TOL, max_iter=100_000)
         seconds = best_cpu(lambda: model.fit(U, y).predict(U), repeats)
         print(f"{seconds:.4f} {int(model.n_iter_[0])}")
@@ -400,7 +404,11 @@ def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None
     hb = None
     if hbayes_rows:
         hb = run_lr_child("hbayes", hbayes_rows, repeats, REPO / "src")[0]
-        lr = new[rows.index(hbayes_rows)] if hbayes_rows in rows else run_lr_child("nbx", hbayes_rows, repeats, REPO / "src")[0]
+        lr = (
+            new[rows.index(hbayes_rows)]
+            if hbayes_rows in rows
+            else run_lr_child("nbx", hbayes_rows, repeats, REPO / "src")[0]
+        )
         line = f"HBayesNB fit + predict at {hbayes_rows:,d} rows: {hb:.2f} s = {hb / lr:.1f} x LogisticRegression"
         if baseline:
             hb_old = run_lr_child("hbayes", hbayes_rows, repeats, baseline)[0]

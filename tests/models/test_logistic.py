@@ -223,7 +223,7 @@ def test_grouped_rows_give_the_ungrouped_optimum():
 
 @pytest.mark.parametrize("n_classes", [2, 3, 5])
 def test_indicator_hessian_equals_the_dense_hessian(n_classes):
-    """The Hessian from each row's active indicator columns (IndicatorHessian) is the dense Zᵀ·diag·Z Hessian,
+    """The Hessian from each row's active indicator columns (IndicatorDesign) is the dense Zᵀ·diag·Z Hessian,
     with missing values (all-zero blocks), constant columns and any class count."""
     rng = np.random.default_rng(n_classes)
     nv = np.array([3, 5, 2, 4])
@@ -258,9 +258,11 @@ def test_newton_step_on_a_singular_hessian_is_the_least_squares_step():
     np.testing.assert_allclose(H @ s, -g, atol=1e-10)
     null = np.array([1.0, 1.0, 0.0, -1.0])  # A @ null = 0
     assert abs(s @ null) < 1e-10
-    assert IndicatorDesign(np.array([[1, 3]]), np.zeros(4), np.ones(4)).hessian(
-        np.ones(1), np.full((1, 1), 0.5), 0.0
-    ).flags.f_contiguous
+    assert (
+        IndicatorDesign(np.array([[1, 3]]), np.zeros(4), np.ones(4))
+        .hessian(np.ones(1), np.full((1, 1), 0.5), 0.0)
+        .flags.f_contiguous
+    )
 
 
 def _codes_with_missing(n, nv, seed, missing=0.1):
@@ -322,3 +324,42 @@ def test_indicator_fit_is_the_dense_newton_fit(case):
     np.testing.assert_allclose(model.theta_, theta, rtol=1e-7, atol=1e-8 * np.abs(theta).max())
     Z1 = standardize(Z, mean, scale)
     np.testing.assert_allclose(model.predict_log_proba(X), log_proba(Z1, theta), rtol=1e-7, atol=1e-9)
+
+
+def test_indicator_hessian_sums_in_the_order_of_the_sparse_product():
+    """IndicatorDesign's Hessian is, to the bit, the former construction: a sparse (column pair x row) matrix
+    times the rows' class-pair weights, then M·T and Tᵀ·M·T elementwise. HBayes' S1 search turns on ties of
+    training accuracy, so its Hessian must not move a last bit."""
+    import scipy.sparse as sparse
+
+    nv = np.array([3, 5, 2, 4])
+    X, codes = _codes_with_missing(250, nv, 41)
+    rng = np.random.default_rng(42)
+    w = rng.uniform(0.2, 3.0, 250)
+    mean, scale = standardizer(design_matrix(X, nv)[0], w)
+    active = active_columns(codes, nv)
+    P = rng.dirichlet(np.ones(4), 250)[:, :-1]
+    rows, r = active.shape
+    p1, m = len(mean) + 1, 3
+    cols = np.hstack([np.zeros((rows, 1), np.int64), np.where(active >= 0, active, p1)])
+    a, b = np.triu_indices(r + 1)
+    key = (np.minimum(cols[:, a], cols[:, b]) * (p1 + 1) + np.maximum(cols[:, a], cols[:, b])).ravel()
+    pairs = sparse.csr_matrix(
+        (np.ones(key.size), (key, np.repeat(np.arange(rows), a.size))), shape=((p1 + 1) ** 2, rows)
+    )
+    k, c = np.triu_indices(m)
+    wP = w[:, None] * P
+    v = np.where(k == c, wP[:, k] * (1.0 - P[:, k]), -wP[:, k] * P[:, c])
+    upper = np.ascontiguousarray((pairs @ v).T).reshape(k.size, p1 + 1, p1 + 1)[:, :p1, :p1]
+    M = upper + upper.transpose(0, 2, 1)
+    diag = np.arange(p1)
+    M[:, diag, diag] = upper[:, diag, diag]
+    d, t = np.concatenate([[1.0], 1.0 / scale]), np.concatenate([[0.0], -mean / scale])
+    MT = M * d + M[:, :, :1] * t
+    blocks = MT * d[:, None] + MT[:, :1, :] * t[:, None]
+    Ht = np.zeros((p1, m, p1, m))
+    Ht[:, c, :, k] = blocks.transpose(0, 2, 1)
+    Ht[:, k, :, c] = blocks.transpose(0, 2, 1)
+    Ht = Ht.reshape(p1 * m, p1 * m)
+    Ht[np.arange(m, p1 * m), np.arange(m, p1 * m)] += 2.0 * 0.3
+    assert np.array_equal(IndicatorDesign(active, mean, scale).hessian(w, P, 0.3), Ht.T)

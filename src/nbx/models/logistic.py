@@ -23,9 +23,12 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   tolerance does not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data
   sets are separable: the optimum lies far out, and quasi-Newton methods stop on small relative progress
   far from it (Weka on labor: objective 10x above the optimum, coefficients about 4x larger; our former
-  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations; on one-hot codes the Hessian is
-  assembled from each row's active columns (:class:`IndicatorHessian`). A fit that stops on ``max_iter``
-  (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
+  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations. On nominal codes only, the
+  standardized design is never formed: :class:`IndicatorDesign` keeps each row's active indicator columns
+  and computes the products Newton needs (scores, gradient, Hessian) from them with numba kernels, so an
+  iteration costs per row the attributes, not the columns (10^5 rows of 20 ten-valued attributes: 201 design
+  columns, 21 active). These are the same iterates as on the dense design up to rounding. A fit that stops
+  on ``max_iter`` (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
   ``converged_ = False``; if that model is moreover no better than the class prior on the training data
   (weighted log-likelihood), fit raises a ValueError instead: a failed optimization is never returned as a
   model behind a warning.
@@ -391,7 +394,7 @@ def indicator_standardizer(active: np.ndarray, w: np.ndarray, p: int) -> tuple[n
 
 
 def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
-    """:class:`IndicatorHessian`'s ``active`` for nominal codes (n, d) with ``n_values`` (d,): each value's design
+    """:class:`IndicatorDesign`'s ``active`` for nominal codes (n, d) with ``n_values`` (d,): each value's design
     column (1-based, after the intercept; the attributes' blocks in column order), -1 for a missing code."""
     n_values = np.asarray(n_values, np.int64)
     return np.where(codes >= 0, 1 + np.cumsum(n_values) - n_values + codes, -1)
@@ -424,6 +427,7 @@ def fit_ridge_logistic(
     theta0: np.ndarray,
     tol: float = 1e-10,
     max_iter: int = 100,
+    hessian_of=None,
 ) -> tuple[np.ndarray, int, bool]:
     """Minimize :func:`objective` from ``theta0`` by Newton's method; returns (theta (p+1, K-1), Newton
     iterations, converged).
@@ -442,12 +446,12 @@ def fit_ridge_logistic(
     group's total weight and ``Y`` its class fractions; Σ_c w Y_c log P(c) is the group's summed
     log-likelihood, so the objective equals the one over the ungrouped rows (HBayes fits the distinct S1
     patterns this way). ``Z1`` may be an :class:`IndicatorDesign` (nominal codes): the same iterates, computed
-    per row from the active columns (:func:`hessian_for`).
+    per row from the active columns. ``hessian_of(w, P, ridge)`` computes ∇²f (default :func:`hessian_for`).
     """
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
         return theta, 0, True
-    hessian_of = hessian_for(Z1)
+    hessian_of = hessian_of or hessian_for(Z1)
     total = w.sum()
     limit = tol * (total if total > 0 else 1.0)
     value, grad, P = objective(theta, Z1, Y, w, ridge)
