@@ -309,6 +309,134 @@ def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
     print("ratio target <= 2 at 100k and 1M rows; peak memory of a fit, x the input, target <= 3\n")
 
 
+# ------------------------------------------------------------------ ridge LR and HBayes (part 5)
+LR_SIZES = [1_000, 10_000, 100_000, 1_000_000]
+LR_BINS, LR_RIDGE, LR_TOL = 10, 1e-8, 1e-10
+
+
+def lr_data(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``synthetic(n)``'s numeric values binned into LR_BINS equal-width codes over [-2, 2] (all 20 attributes) and
+    its 3 classes."""
+    X, _, _, y = synthetic(n)
+    edges = np.linspace(-2, 2, LR_BINS + 1)[1:-1]
+    return np.digitize(X, edges).astype(np.int64), y
+
+
+def lr_child(which: str, n: int, repeats: int) -> None:
+    """In this (fresh) process, on ``lr_data(n)``: prints the least CPU seconds of ``repeats`` fit + predict and
+    the solver's iterations, of ``which`` = nbx (LogisticRegression), hbayes (HBayesNB) or sklearn."""
+    codes, y = lr_data(n)
+    nv = np.full(codes.shape[1], LR_BINS)
+    if which == "sklearn":
+        # the same model on scikit-learn's terms: indicators scaled by Weka's weighted deviation (centering
+        # only moves the unpenalized intercept), C = 1 / (2 ridge) as its objective is C·Σ loss + ||w||²/2 against
+        # our Σ loss + ridge·||θ||², and its gradient tolerance is on the loss averaged over the rows, as ours
+        import scipy.sparse as sparse
+        from sklearn.linear_model import LogisticRegression as Model
+
+        from nbx.models.logistic import active_columns, indicator_standardizer
+
+        active = active_columns(codes, nv) - 1
+        scale = indicator_standardizer(active + 1, np.ones(n), int(nv.sum()))[1]
+        U = (
+            sparse.csr_matrix(
+                (np.ones(active.size), (np.repeat(np.arange(n), codes.shape[1]), active.ravel())), shape=(n, nv.sum())
+            )
+            .multiply(1.0 / scale)
+            .tocsr()
+        )
+        model = Model(C=1.0 / (2.0 * LR_RIDGE), tol=LR_TOL, max_iter=100_000)
+        seconds = best_cpu(lambda: model.fit(U, y).predict(U), repeats)
+        print(f"{seconds:.4f} {int(model.n_iter_[0])}")
+        return
+    if which == "hbayes":
+        from nbx.models.hbayes import HBayesNB as Model
+    else:
+        from nbx.models.logistic import LogisticRegression as Model
+    model = Model()
+    seconds = best_cpu(lambda: model.fit(codes, y, n_values=nv).predict(codes), repeats)
+    print(f"{seconds:.4f} {model.n_iter_}")
+
+
+def run_lr_child(which: str, n: int, repeats: int, src: Path) -> tuple[float, int]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run(
+        [sys.executable, __file__, "--lr-child", which, str(n), str(repeats)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return float(out[0]), int(out[1])
+
+
+def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None, baseline_max: int, plot) -> None:
+    print(
+        f"Part 5: ridge LogisticRegression (ridge {LR_RIDGE:g}, tol {LR_TOL:g}) fit + predict on n x {N_ATTRS} codes "
+        f"of {LR_BINS} values, {N_CLASSES} classes, against scikit-learn's LogisticRegression (lbfgs) on the same "
+        f"scaled indicators (sparse), C = 1/(2 ridge), tol {LR_TOL:g}; CPU seconds, best of {repeats}, fresh "
+        "process per size; it = iterations\n"
+    )
+    try:
+        import sklearn  # noqa: F401
+
+        with_sklearn = True
+    except ImportError:
+        with_sklearn = False
+        print("scikit-learn is not installed (pip install scikit-learn): its LogisticRegression not measured\n")
+    head = f"{'rows':>11s}{'sklearn s':>11s}{'it':>5s}{'nbx s':>9s}{'it':>4s}{'ratio':>7s}"
+    print(head + (f"{'before s':>10s}{'ratio':>7s}" if baseline else ""))
+    rows, new, sk, old_rows, old = [], [], [], [], []
+    for n in [s for s in LR_SIZES if s <= max_rows]:
+        ours, it = run_lr_child("nbx", n, repeats, REPO / "src")
+        sk_s, sk_it = run_lr_child("sklearn", n, repeats, REPO / "src") if with_sklearn else (float("nan"), 0)
+        rows.append(n), new.append(ours), sk.append(sk_s)
+        line = f"{n:11,d}{sk_s:11.3f}{sk_it:5d}{ours:9.3f}{it:4d}{ours / sk_s:7.2f}"
+        if baseline and n <= baseline_max:
+            before = run_lr_child("nbx", n, repeats, baseline)[0]
+            old_rows.append(n), old.append(before)
+            line += f"{before:10.3f}{before / sk_s:7.2f}"
+        print(line, flush=True)
+    print(f"\nslope of log time on log rows: LogisticRegression {slope(rows, new):.2f} (target <= 1.15)", end="")
+    print(f", sklearn {slope(rows, sk):.2f}" if with_sklearn else "", end="")
+    print(f", before {slope(old_rows, old):.2f}" if len(old) > 1 else "")
+    print("ratio target <= 1 at 100k and 1M rows")
+    hb = None
+    if hbayes_rows:
+        hb = run_lr_child("hbayes", hbayes_rows, repeats, REPO / "src")[0]
+        lr = (
+            new[rows.index(hbayes_rows)]
+            if hbayes_rows in rows
+            else run_lr_child("nbx", hbayes_rows, repeats, REPO / "src")[0]
+        )
+        line = f"HBayesNB fit + predict at {hbayes_rows:,d} rows: {hb:.2f} s = {hb / lr:.1f} x LogisticRegression"
+        if baseline:
+            hb_old = run_lr_child("hbayes", hbayes_rows, repeats, baseline)[0]
+            line += f" (before: {hb_old:.2f} s)"
+        print(line + " (target <= 10 x)")
+    print()
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(5, 3.5))
+        ax.loglog(rows, new, "o-", label="nbx LogisticRegression")
+        if with_sklearn:
+            ax.loglog(rows, sk, "s-", label="scikit-learn LogisticRegression (lbfgs)")
+        if len(old) > 1:
+            ax.loglog(old_rows, old, "x--", label="nbx before")
+        if hb is not None:
+            ax.loglog([hbayes_rows], [hb], "^", label="nbx HBayesNB")
+        ax.set_xlabel("rows")
+        ax.set_ylabel("CPU seconds, fit + predict")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(plot, dpi=120)
+        print(f"plot written to {plot}\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default=",".join(LEARNERS), help="comma-separated params.yaml learner names")
@@ -325,12 +453,20 @@ def main() -> None:
     ap.add_argument("--baseline-src", type=Path, help="also time this checkout's src (before/after, MDL and C4.5)")
     ap.add_argument("--baseline-max-rows", type=int, default=1_000_000, help="largest size timed for the baseline")
     ap.add_argument("--tree-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
+    ap.add_argument("--skip-lr", action="store_true", help="leave out ridge LR against scikit-learn and HBayesNB")
+    ap.add_argument("--lr-rows", type=int, default=max(LR_SIZES), help="largest size of the LR part")
+    ap.add_argument("--hbayes-rows", type=int, default=100_000, help="rows of the HBayesNB timing (0: none)")
+    ap.add_argument("--lr-plot", type=Path, help="also plot the LR part's times to this PNG")
+    ap.add_argument("--lr-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.nb_child:
         nb_child(a.nb_child[0], int(a.nb_child[1]))
         return
     if a.tree_child:
         tree_child(a.tree_child[0], int(a.tree_child[1]), int(a.tree_child[2]))
+        return
+    if a.lr_child:
+        lr_child(a.lr_child[0], int(a.lr_child[1]), int(a.lr_child[2]))
         return
     names = a.learners.split(",")
     unknown = [x for x in names if x not in LEARNERS]
@@ -344,6 +480,8 @@ def main() -> None:
         mdl_part(a.mdl_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
     if not a.skip_c45:
         c45_part(a.c45_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
+    if not a.skip_lr:
+        lr_part(a.lr_rows, a.hbayes_rows, a.repeats, a.baseline_src, a.baseline_max_rows, a.lr_plot)
 
 
 if __name__ == "__main__":

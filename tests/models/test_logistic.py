@@ -8,7 +8,7 @@ from scipy.optimize import minimize
 from nbx.core.base import clone
 from nbx.models.logistic import (
     ConvergenceWarning,
-    IndicatorHessian,
+    IndicatorDesign,
     LogisticRegression,
     _newton_step,
     active_columns,
@@ -16,6 +16,8 @@ from nbx.models.logistic import (
     design_matrix,
     fit_ridge_logistic,
     hessian,
+    indicator_standardizer,
+    log_proba,
     objective,
     one_hot,
     standardize,
@@ -221,7 +223,7 @@ def test_grouped_rows_give_the_ungrouped_optimum():
 
 @pytest.mark.parametrize("n_classes", [2, 3, 5])
 def test_indicator_hessian_equals_the_dense_hessian(n_classes):
-    """The Hessian from each row's active indicator columns (IndicatorHessian) is the dense Zᵀ·diag·Z Hessian,
+    """The Hessian from each row's active indicator columns (IndicatorDesign) is the dense Zᵀ·diag·Z Hessian,
     with missing values (all-zero blocks), constant columns and any class count."""
     rng = np.random.default_rng(n_classes)
     nv = np.array([3, 5, 2, 4])
@@ -238,47 +240,126 @@ def test_indicator_hessian_equals_the_dense_hessian(n_classes):
     P = (np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True))[:, :-1]
     dense = hessian(Z1, w, P, 0.3)
     np.testing.assert_allclose(
-        IndicatorHessian(active, mean, scale)(w, P, 0.3), dense, rtol=0, atol=1e-12 * abs(dense).max()
+        IndicatorDesign(active, mean, scale).hessian(w, P, 0.3), dense, rtol=0, atol=1e-12 * abs(dense).max()
     )
 
 
 def test_newton_step_on_a_singular_hessian_is_the_least_squares_step():
-    """Cholesky factors a Fortran-ordered H in place; when H is singular (ridge 0, a rank-deficient design) the
-    step must come from a freshly built H: the minimum-norm s with H s = -g, which is orthogonal to H's null
-    space."""
+    """Cholesky factors a copy of H; when H is singular (ridge 0, a rank-deficient design) the step is the
+    minimum-norm s with H s = -g, which is orthogonal to H's null space, solved with the untouched H."""
     rng = np.random.default_rng(7)
     A = rng.standard_normal((6, 4))
     A[:, 3] = A[:, 0] + A[:, 1]  # rank 3
     H = A.T @ A
     g = H @ rng.standard_normal(4)  # in H's range: H s = -g has solutions
-    built = []
-
-    def hessian_of():
-        built.append(1)
-        return np.asfortranarray(H)  # a new Fortran-ordered array each time, as IndicatorHessian returns
-
-    s = _newton_step(hessian_of, g)
-    assert len(built) == 2  # the first copy was overwritten by the failed factorization
+    given = np.asfortranarray(H)  # Fortran order, as IndicatorDesign.hessian returns
+    s = _newton_step(given, g)
+    assert np.array_equal(given, H)
     np.testing.assert_allclose(H @ s, -g, atol=1e-10)
     null = np.array([1.0, 1.0, 0.0, -1.0])  # A @ null = 0
     assert abs(s @ null) < 1e-10
-    assert IndicatorHessian(np.array([[1, 3]]), np.zeros(4), np.ones(4))(
-        np.ones(1), np.full((1, 1), 0.5), 0.0
-    ).flags.f_contiguous
+    assert (
+        IndicatorDesign(np.array([[1, 3]]), np.zeros(4), np.ones(4))
+        .hessian(np.ones(1), np.full((1, 1), 0.5), 0.0)
+        .flags.f_contiguous
+    )
 
 
-def test_one_hot_logistic_fit_is_the_same_with_either_hessian(monkeypatch):
-    """LogisticRegression on nominal codes takes the indicator Hessian when the dense one is costly; the fit
-    reaches the same optimum (to the solver's tolerance) as with the dense Hessian."""
-    import nbx.models.logistic as lg
+def _codes_with_missing(n, nv, seed, missing=0.1):
+    rng = np.random.default_rng(seed)
+    X = np.floor(rng.random((n, len(nv))) * nv)
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, np.where(np.isnan(X), -1, X).astype(int)
 
-    rng = np.random.default_rng(4)
-    nv = np.array([6, 6, 6, 6])
-    X = np.floor(rng.random((600, 4)) * nv)
-    y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 600)) % 4
-    fast = LogisticRegression(ridge=1e-2, n_values=nv).fit(X, y)
-    monkeypatch.setattr(lg, "IndicatorHessian", None)  # would fail if called: force the dense path
-    monkeypatch.setattr(lg, "hessian_for", lambda Z1, active, mean, scale, m: lambda w, P, r: lg.hessian(Z1, w, P, r))
-    dense = LogisticRegression(ridge=1e-2, n_values=nv).fit(X, y)
-    assert fast.converged_ and dense.converged_
-    np.testing.assert_allclose(fast.theta_, dense.theta_, rtol=1e-7, atol=1e-9)
+
+def test_indicator_design_products_equal_the_dense_design():
+    """IndicatorDesign's Z1 @ θ, Z1.T @ R and Hessian are the dense standardized design's, with missing values,
+    a constant column and weights; its standardizer is the dense one to the bit."""
+    nv = np.array([3, 5, 2, 4])
+    X, codes = _codes_with_missing(300, nv, 21)
+    X[:, 2] = 1.0  # constant column: left unscaled
+    codes[:, 2] = 1
+    rng = np.random.default_rng(22)
+    w = rng.uniform(0.2, 3.0, 300)
+    Z, _ = design_matrix(X, nv)
+    mean, scale = standardizer(Z, w)
+    active = active_columns(codes, nv)
+    fast_mean, fast_scale = indicator_standardizer(active, w, Z.shape[1])
+    assert np.array_equal(fast_mean, mean) and np.array_equal(fast_scale, scale)
+    Z1, design = standardize(Z, mean, scale), IndicatorDesign(active, mean, scale)
+    theta, R = rng.standard_normal((Z1.shape[1], 3)), rng.standard_normal((300, 3))
+    np.testing.assert_allclose(design @ theta, Z1 @ theta, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(design.T @ R, Z1.T @ R, rtol=1e-13, atol=1e-12)
+    P = rng.dirichlet(np.ones(4), 300)[:, :-1]
+    dense = hessian(Z1, w, P, 1e-3)
+    np.testing.assert_allclose(design.hessian(w, P, 1e-3), dense, rtol=0, atol=1e-12 * abs(dense).max())
+
+
+@pytest.mark.parametrize("case", ["weighted", "separable", "missing"])
+def test_indicator_fit_is_the_dense_newton_fit(case):
+    """LogisticRegression on nominal codes (IndicatorDesign) follows the same Newton iterates as the dense
+    standardized design: the same number of iterations and the same coefficients to rounding, also at ridge
+    1e-8 on separable classes, where the optimum lies far out and another solver would stop elsewhere."""
+    nv = np.array([4, 6, 3, 5, 2])
+    X, codes = _codes_with_missing(400, nv, 31, missing=0.1 if case == "missing" else 0.0)
+    rng = np.random.default_rng(32)
+    if case == "separable":
+        y = (np.nan_to_num(X[:, 0]) >= 2).astype(int) + (np.nan_to_num(X[:, 2]) == 1)
+        ridge, w = 1e-8, np.ones(400)
+    else:
+        y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 1]) + rng.integers(0, 3, 400)) % 3
+        ridge, w = 1e-2, rng.uniform(0.2, 3.0, 400)
+    model = LogisticRegression(ridge=ridge, n_values=nv).fit(X, y, sample_weight=w)
+    Z, _ = design_matrix(X, nv)
+    mean, scale = standardizer(Z, w)
+    y_idx = np.searchsorted(model.classes_, y)
+    k = len(model.classes_)
+    start = default_start(np.bincount(y_idx, weights=w, minlength=k), Z.shape[1])
+    theta, n_iter, converged = fit_ridge_logistic(standardize(Z, mean, scale), one_hot(y_idx, k), w, ridge, start)
+    assert converged and model.converged_ and model.n_iter_ == n_iter
+    if case == "separable":
+        assert np.abs(theta).max() > 5  # far out: the ridge 1e-8 optimum of separable classes
+    # rounding moves θ along the near-null directions of the collinear indicator blocks (only the ridge acts
+    # there), by ~1e-8 of its size at ridge 1e-8, and the log-probabilities by as little relatively
+    np.testing.assert_allclose(model.theta_, theta, rtol=1e-7, atol=1e-8 * np.abs(theta).max())
+    Z1 = standardize(Z, mean, scale)
+    np.testing.assert_allclose(model.predict_log_proba(X), log_proba(Z1, theta), rtol=1e-7, atol=1e-9)
+
+
+def test_indicator_hessian_sums_in_the_order_of_the_sparse_product():
+    """IndicatorDesign's Hessian is, to the bit, the former construction: a sparse (column pair x row) matrix
+    times the rows' class-pair weights, then M·T and Tᵀ·M·T elementwise. HBayes' S1 search turns on ties of
+    training accuracy, so its Hessian must not move a last bit."""
+    import scipy.sparse as sparse
+
+    nv = np.array([3, 5, 2, 4])
+    X, codes = _codes_with_missing(250, nv, 41)
+    rng = np.random.default_rng(42)
+    w = rng.uniform(0.2, 3.0, 250)
+    mean, scale = standardizer(design_matrix(X, nv)[0], w)
+    active = active_columns(codes, nv)
+    P = rng.dirichlet(np.ones(4), 250)[:, :-1]
+    rows, r = active.shape
+    p1, m = len(mean) + 1, 3
+    cols = np.hstack([np.zeros((rows, 1), np.int64), np.where(active >= 0, active, p1)])
+    a, b = np.triu_indices(r + 1)
+    key = (np.minimum(cols[:, a], cols[:, b]) * (p1 + 1) + np.maximum(cols[:, a], cols[:, b])).ravel()
+    pairs = sparse.csr_matrix(
+        (np.ones(key.size), (key, np.repeat(np.arange(rows), a.size))), shape=((p1 + 1) ** 2, rows)
+    )
+    k, c = np.triu_indices(m)
+    wP = w[:, None] * P
+    v = np.where(k == c, wP[:, k] * (1.0 - P[:, k]), -wP[:, k] * P[:, c])
+    upper = np.ascontiguousarray((pairs @ v).T).reshape(k.size, p1 + 1, p1 + 1)[:, :p1, :p1]
+    M = upper + upper.transpose(0, 2, 1)
+    diag = np.arange(p1)
+    M[:, diag, diag] = upper[:, diag, diag]
+    d, t = np.concatenate([[1.0], 1.0 / scale]), np.concatenate([[0.0], -mean / scale])
+    MT = M * d + M[:, :, :1] * t
+    blocks = MT * d[:, None] + MT[:, :1, :] * t[:, None]
+    Ht = np.zeros((p1, m, p1, m))
+    Ht[:, c, :, k] = blocks.transpose(0, 2, 1)
+    Ht[:, k, :, c] = blocks.transpose(0, 2, 1)
+    Ht = Ht.reshape(p1 * m, p1 * m)
+    Ht[np.arange(m, p1 * m), np.arange(m, p1 * m)] += 2.0 * 0.3
+    assert np.array_equal(IndicatorDesign(active, mean, scale).hessian(w, P, 0.3), Ht.T)

@@ -23,9 +23,12 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   tolerance does not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data
   sets are separable: the optimum lies far out, and quasi-Newton methods stop on small relative progress
   far from it (Weka on labor: objective 10x above the optimum, coefficients about 4x larger; our former
-  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations; on one-hot codes the Hessian is
-  assembled from each row's active columns (:class:`IndicatorHessian`). A fit that stops on ``max_iter``
-  (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
+  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations. On nominal codes only, the
+  standardized design is never formed: :class:`IndicatorDesign` keeps each row's active indicator columns
+  and computes the products Newton needs (scores, gradient, Hessian) from them with numba kernels, so an
+  iteration costs per row the attributes, not the columns (10^5 rows of 20 ten-valued attributes: 201 design
+  columns, 21 active). These are the same iterates as on the dense design up to rounding. A fit that stops
+  on ``max_iter`` (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
   ``converged_ = False``; if that model is moreover no better than the class prior on the training data
   (weighted log-likelihood), fit raises a ValueError instead: a failed optimization is never returned as a
   model behind a warning.
@@ -52,6 +55,7 @@ from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit
 from scipy.linalg.lapack import dpotrf, dpotrs
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
@@ -209,86 +213,210 @@ def hessian(Z1: np.ndarray, w: np.ndarray, P: np.ndarray, ridge: float, chunk: i
     return H
 
 
-class IndicatorHessian:
-    """:func:`hessian` for a standardized design of indicator columns, computed from each row's active columns.
+@njit(cache=True)
+def _indicator_scores(active, theta_t):
+    """Per row theta_t[0] + Σ theta_t[active columns] (missing = -1 skipped), shape (rows, K-1)."""
+    rows, r = active.shape
+    m = theta_t.shape[1]
+    out = np.empty((rows, m))
+    for i in range(rows):
+        for c in range(m):
+            out[i, c] = theta_t[0, c]
+        for a in range(r):
+            j = active[i, a]
+            if j >= 0:
+                for c in range(m):
+                    out[i, c] += theta_t[j, c]
+    return out
+
+
+@njit(cache=True)
+def _indicator_column_sums(active, R, p1):
+    """Uᵀ R for the 0/1 design U (intercept column 0 and the active columns), shape (p1, K-1)."""
+    rows, r = active.shape
+    m = R.shape[1]
+    out = np.zeros((p1, m))
+    for i in range(rows):
+        for c in range(m):
+            out[0, c] += R[i, c]
+        for a in range(r):
+            j = active[i, a]
+            if j >= 0:
+                for c in range(m):
+                    out[j, c] += R[i, c]
+    return out
+
+
+@njit(cache=True)
+def _indicator_pair_sums(active, v, p1):
+    """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (class pairs, p1, p1): each row adds its weights to the
+    cells of its pairs of active columns (the intercept's 0 included), in row order. One pass per class pair
+    with a scalar weight (faster than a short inner loop over the class pairs where they are few)."""
+    rows, r = active.shape
+    q = v.shape[1]
+    out = np.zeros((q, p1 * p1))
+    cols = np.empty((rows, r + 1), np.int32)
+    count = np.empty(rows, np.int64)
+    for i in range(rows):
+        cols[i, 0] = 0
+        n = 1
+        for a in range(r):
+            if active[i, a] >= 0:
+                cols[i, n] = active[i, a]
+                n += 1
+        count[i] = n
+    for kc in range(q):
+        cell = out[kc]
+        for i in range(rows):
+            x = v[i, kc]
+            for a in range(count[i]):
+                for b in range(a, count[i]):
+                    lo, hi = min(cols[i, a], cols[i, b]), max(cols[i, a], cols[i, b])
+                    cell[lo * p1 + hi] += x
+    return out.reshape(q, p1, p1)
+
+
+class _Transposed:
+    """``design.T`` of an :class:`IndicatorDesign`: ``design.T @ R`` = Z1ᵀ R."""
+
+    def __init__(self, design: IndicatorDesign):
+        self.design = design
+
+    def __matmul__(self, R: np.ndarray) -> np.ndarray:
+        d = self.design
+        g = _indicator_column_sums(d.active, np.ascontiguousarray(R, dtype=float), d.p1)
+        g[1:] = g[1:] * d.d[1:, None] + g[:1] * d.a[1:, None]  # Tᵀ (Uᵀ R)
+        return g
+
+
+class IndicatorDesign:
+    """The standardized design Z1 (intercept column first) of nominal codes, held as each row's active indicator
+    columns instead of the dense (rows x columns) matrix: the products :func:`objective` and :func:`hessian`
+    need cost per row the attributes, not the columns (numba kernels).
 
     With U the 0/1 design (intercept column first) and T the standardization (z_j = (u_j - mean_j) / scale_j,
-    z_0 = 1), Z1 = U·T, so every class-pair block Σ_i v_i z_i z_iᵀ of the Hessian (v = w P_k (1 - P_k) on
-    the diagonal, -w P_k P_c off it) equals Tᵀ (Σ_i v_i u_i u_iᵀ) T. A row of U has one 1 per attribute
-    (plus the intercept), so Σ_i v_i u_i u_iᵀ sums each row's weight over its ~r²/2 pairs of active columns
-    (r = attributes + 1) instead of all p² products: a sparse (column pair x row) matrix, built once per fit,
-    times the (row x class pair) weights. On Kang & Tian's late greedy HBayes steps (760 rows, 13 attributes,
-    66 columns, 3 classes) 0.45 ms against 1.7 ms for the dense product; for one-hot LR on letter (16,000
-    rows, 161 columns, 26 classes) 1.2 s against 8 s. Same value up to rounding (~1e-15 relative).
+    z_0 = 1, i.e. T = diag(d) + e_0 aᵀ), Z1 = U·T: ``Z1 @ θ`` = U (T θ) sums per row the active rows of Tθ,
+    ``Z1.T @ R`` = Tᵀ (Uᵀ R) sums R into the active columns, and every class-pair block Σ_i v_i z_i z_iᵀ of the
+    Hessian (v = w P_k (1 - P_k) on the diagonal, -w P_k P_c off it) equals Tᵀ (Σ_i v_i u_i u_iᵀ) T, where
+    Σ_i v_i u_i u_iᵀ adds each row's weight to its ~r²/2 pairs of active columns (r = attributes + 1) instead
+    of all p² products (:meth:`hessian`). Work per Newton iteration: O(rows · r · K) for the objective and
+    gradient, O(rows · r² · K²) for the Hessian, never O(rows · columns).
 
     ``active`` (G, r): per row the design column (1-based, after the intercept) of each attribute's value,
     -1 for a missing value (its all-zero block); ``mean``, ``scale`` the standardization of the p columns.
     """
 
     def __init__(self, active: np.ndarray, mean: np.ndarray, scale: np.ndarray):
-        import scipy.sparse as sparse
-
-        rows, r = active.shape
-        self.p1 = p1 = len(mean) + 1
-        cols = np.hstack([np.zeros((rows, 1), np.int64), np.where(active >= 0, active, p1)])  # missing -> dropped
-        a, b = np.triu_indices(r + 1)
-        key = (np.minimum(cols[:, a], cols[:, b]) * (p1 + 1) + np.maximum(cols[:, a], cols[:, b])).ravel()
-        self.pairs = sparse.csr_matrix(
-            (np.ones(key.size), (key, np.repeat(np.arange(rows), a.size))), shape=((p1 + 1) ** 2, rows)
-        )  # upper-triangle cell x row
-        self.d = np.concatenate([[1.0], 1.0 / scale])  # T = diag(d) + e_0 aᵀ
+        self.active = np.ascontiguousarray(active, dtype=np.int64)
+        self.p1 = len(mean) + 1
+        self.shape = (len(self.active), self.p1)
+        self.d = np.concatenate([[1.0], 1.0 / scale])
         self.a = np.concatenate([[0.0], -mean / scale])
+        self.T = _Transposed(self)
 
-    def __call__(self, w: np.ndarray, P: np.ndarray, ridge: float) -> np.ndarray:
-        p1, m = self.p1, P.shape[1]
-        k, c = np.triu_indices(m)
-        wP = w[:, None] * P
-        v = np.where(k == c, wP[:, k] * (1.0 - P[:, k]), -wP[:, k] * P[:, c])  # (rows, class pairs)
-        # class pairs first, so that the elementwise steps below run along rows of p1 values
-        upper = np.ascontiguousarray((self.pairs @ v).T).reshape(k.size, p1 + 1, p1 + 1)[:, :p1, :p1]
-        M = upper + upper.transpose(0, 2, 1)
-        diag = np.arange(p1)
-        M[:, diag, diag] = upper[:, diag, diag]  # (class pairs, p1, p1) = Σ v u uᵀ
-        MT = M * self.d + M[:, :, :1] * self.a  # M·T
-        blocks = MT * self.d[:, None] + MT[:, :1, :] * self.a[:, None]  # Tᵀ·M·T
-        # filled as Hᵀ in C order, returned as its transpose: H in Fortran order, which LAPACK's Cholesky
-        # reads in place (a C-ordered H is copied first)
-        Ht = np.zeros((p1, m, p1, m))
-        Ht[:, c, :, k] = blocks.transpose(0, 2, 1)
-        Ht[:, k, :, c] = blocks.transpose(0, 2, 1)
-        Ht = Ht.reshape(p1 * m, p1 * m)
-        slopes = np.arange(m, p1 * m)
-        Ht[slopes, slopes] += 2.0 * ridge
-        return Ht.T
+    def __matmul__(self, theta: np.ndarray) -> np.ndarray:
+        theta_t = theta * self.d[:, None]  # T θ: row 0 = θ_0 + Σ_j a_j θ_j
+        theta_t[0] = theta[0] + self.a[1:] @ theta[1:]
+        return _indicator_scores(self.active, theta_t)
+
+    def hessian(self, w: np.ndarray, P: np.ndarray, ridge: float) -> np.ndarray:
+        """:func:`hessian` of this design, in Fortran order (LAPACK's Cholesky reads it in place)."""
+        return _indicator_hessian(self.active, _pair_weights(w, P), self.d, self.a, P.shape[1], ridge).T
+
+
+@njit(cache=True)
+def _pair_weights(w, P):
+    """Per row and class pair k <= c (``np.triu_indices`` order) the Hessian weight: w P_k (1 - P_k) for k = c,
+    -w P_k P_c otherwise."""
+    rows, m = P.shape
+    v = np.empty((rows, m * (m + 1) // 2))
+    for i in range(rows):
+        kc = 0
+        for k in range(m):
+            wp = w[i] * P[i, k]
+            for c in range(k, m):
+                v[i, kc] = wp * (1.0 - P[i, k]) if c == k else -wp * P[i, c]
+                kc += 1
+    return v
+
+
+@njit(cache=True)
+def _indicator_hessian(active, v, d, a, m, ridge):
+    """Hᵀ (C order; H is symmetric) laid out like ``θ.ravel()``: per class pair (k <= c, ``np.triu_indices``
+    order) the block Tᵀ·M·T of M = Σ_i v_i u_i u_iᵀ (:func:`_indicator_pair_sums`), with T = diag(d) + e_0 aᵀ:
+    (M·T)_ij = M_ij d_j + M_i0 a_j, (Tᵀ·M·T)_ij = (M·T)_ij d_i + (M·T)_0j a_i; 2·ridge added on the slopes."""
+    p1 = d.size
+    upper = _indicator_pair_sums(active, v, p1)
+    Ht = np.zeros((p1 * m, p1 * m))
+    MT = np.empty((p1, p1))
+    kc = 0
+    for k in range(m):
+        for c in range(k, m):
+            for i in range(p1):
+                m_i0 = upper[kc, 0, i]
+                for j in range(p1):
+                    M_ij = upper[kc, i, j] if i <= j else upper[kc, j, i]
+                    MT[i, j] = M_ij * d[j] + m_i0 * a[j]
+            for i in range(p1):
+                for j in range(p1):
+                    block = MT[i, j] * d[i] + MT[0, j] * a[i]  # (Tᵀ·M·T)_ij
+                    Ht[j * m + c, i * m + k] = block
+                    Ht[j * m + k, i * m + c] = block
+            kc += 1
+    for s in range(m, p1 * m):
+        Ht[s, s] += 2.0 * ridge
+    return Ht
+
+
+@njit(cache=True)
+def _indicator_weight_sums(active, w, p1):
+    """(Σ_i w_i, per design column the Σ of w over the rows where it is active), each summed in row order."""
+    rows, r = active.shape
+    total, sums = 0.0, np.zeros(p1)
+    for i in range(rows):
+        total += w[i]
+        for a in range(r):
+            if active[i, a] >= 0:
+                sums[active[i, a]] += w[i]
+    return total, sums[1:]
+
+
+def indicator_standardizer(active: np.ndarray, w: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`standardizer` of the p indicator columns given by ``active`` (see :class:`IndicatorDesign`) without
+    the dense design: a 0/1 column has Σ w x = Σ w x² = the sum of its rows' weights, and the dense column sums
+    add the same weights (and zeros) in the same row order, so the result is the same to the bit."""
+    total, sums = _indicator_weight_sums(np.ascontiguousarray(active, dtype=np.int64), np.asarray(w, float), p + 1)
+    mean = sums / total if total > 0 else np.zeros(p)
+    var = np.abs(sums - total * mean**2) / (total - 1) if total > 1 else np.zeros(p)
+    sd = np.sqrt(var)
+    keep = sd > 0
+    return np.where(keep, mean, 0.0), np.where(keep, sd, 1.0)
 
 
 def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
-    """:class:`IndicatorHessian`'s ``active`` for nominal codes (n, d) with ``n_values`` (d,): each value's design
+    """:class:`IndicatorDesign`'s ``active`` for nominal codes (n, d) with ``n_values`` (d,): each value's design
     column (1-based, after the intercept; the attributes' blocks in column order), -1 for a missing code."""
     n_values = np.asarray(n_values, np.int64)
     return np.where(codes >= 0, 1 + np.cumsum(n_values) - n_values + codes, -1)
 
 
-def hessian_for(Z1: np.ndarray, active: np.ndarray | None, mean, scale, n_outputs: int):
-    """The Hessian function of a fit: :class:`IndicatorHessian` when the design is indicators (``active`` given)
-    and the dense product would cost more than about a millisecond, else the dense :func:`hessian`."""
-    rows, p1 = Z1.shape
-    if active is not None and rows * (p1 * n_outputs) ** 2 > 1e6:
-        return IndicatorHessian(active, mean, scale)
-    return partial(hessian, Z1)
+def hessian_for(Z1):
+    """The Hessian function ``(w, P, ridge) -> ∇²f`` of a design: :meth:`IndicatorDesign.hessian` for an indicator
+    design, the dense :func:`hessian` for a matrix."""
+    return Z1.hessian if isinstance(Z1, IndicatorDesign) else partial(hessian, Z1)
 
 
-def _newton_step(hessian, grad: np.ndarray) -> np.ndarray:
-    """−H⁻¹ grad by Cholesky, H = ``hessian()``; the least-squares step if H is singular (ridge 0 with a
-    rank-deficient design). LAPACK's potrf/potrs directly: what scipy's cho_factor/cho_solve run, without
-    their per-call checks (~10 µs, a tenth of HBayes' small solves). potrf factors a Fortran-ordered H in
-    place (no copy), so the singular case builds H again."""
-    factor, info = dpotrf(hessian(), lower=0, clean=0, overwrite_a=1)
+def _newton_step(H: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """−H⁻¹ grad by Cholesky; the least-squares step if H is singular (ridge 0 with a rank-deficient design, or
+    ridge 1e-8 beside the indicator blocks' collinearity in floating point). LAPACK's potrf/potrs directly: what
+    scipy's cho_factor/cho_solve run, without their per-call checks (~10 µs, a tenth of HBayes' small solves).
+    potrf factors a copy, so the singular case solves with H itself instead of building it again."""
+    factor, info = dpotrf(H, lower=0, clean=0, overwrite_a=0)
     if info == 0:
         step, info = dpotrs(factor, grad.ravel(), lower=0)
         if info == 0:
             return -step.reshape(grad.shape)
-    return -np.linalg.lstsq(hessian(), grad.ravel(), rcond=None)[0].reshape(grad.shape)
+    return -np.linalg.lstsq(H, grad.ravel(), rcond=None)[0].reshape(grad.shape)
 
 
 def fit_ridge_logistic(
@@ -317,20 +445,20 @@ def fit_ridge_logistic(
     weights. A row may stand for a group of training rows with the same design row: ``w`` is then the
     group's total weight and ``Y`` its class fractions; Σ_c w Y_c log P(c) is the group's summed
     log-likelihood, so the objective equals the one over the ungrouped rows (HBayes fits the distinct S1
-    patterns this way). ``hessian_of(w, P, ridge)`` computes ∇²f (default: :func:`hessian` of ``Z1``; see
-    :func:`hessian_for`).
+    patterns this way). ``Z1`` may be an :class:`IndicatorDesign` (nominal codes): the same iterates, computed
+    per row from the active columns. ``hessian_of(w, P, ridge)`` computes ∇²f (default :func:`hessian_for`).
     """
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
         return theta, 0, True
-    hessian_of = hessian_of or partial(hessian, Z1)
+    hessian_of = hessian_of or hessian_for(Z1)
     total = w.sum()
     limit = tol * (total if total > 0 else 1.0)
     value, grad, P = objective(theta, Z1, Y, w, ridge)
     for iteration in range(int(max_iter)):
         if np.max(np.abs(grad)) <= limit:
             return theta, iteration, True
-        step = _newton_step(partial(hessian_of, w, P, ridge), grad)
+        step = _newton_step(hessian_of(w, P, ridge), grad)
         slope, t = float(np.sum(grad * step)), 1.0
         while True:
             trial = theta + t * step
@@ -381,21 +509,25 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
-        Z, self.column_owner_ = design_matrix(X, self.n_values_)
-        self.mean_, self.scale_ = standardizer(Z, w)
-        Z1 = standardize(Z, self.mean_, self.scale_)
+        if np.all(self.n_values_ > 0):  # nominal codes only: the indicator design, never the dense one
+            active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_)
+            p = int(self.n_values_.sum())
+            self.column_owner_ = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
+            self.mean_, self.scale_ = indicator_standardizer(active, w, p)
+            Z1 = IndicatorDesign(active, self.mean_, self.scale_)
+        else:
+            Z, self.column_owner_ = design_matrix(X, self.n_values_)
+            self.mean_, self.scale_ = standardizer(Z, w)
+            Z1 = standardize(Z, self.mean_, self.scale_)
         k = len(self.classes_)
         previous = getattr(self, "theta_", None)
         if self.warm_start and previous is not None and previous.shape == (Z1.shape[1], k - 1):
             theta0 = previous
         else:
             theta0 = default_start(np.bincount(y_idx, weights=w, minlength=k), Z1.shape[1] - 1)
-        one_hot_only = np.all(self.n_values_ > 0)  # then the indicator Hessian
-        active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_) if one_hot_only else None
-        hess = hessian_for(Z1, active, self.mean_, self.scale_, k - 1)
         Y = one_hot(y_idx, k)
         self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
-            Z1, Y, w, self.ridge, theta0, self.tol, int(self.max_iter), hess
+            Z1, Y, w, self.ridge, theta0, self.tol, int(self.max_iter)
         )
         if not self.converged_:
             self._check_useful(Z1, Y, w)
@@ -428,8 +560,11 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         """Newton iterations and convergence of the fit, for fit_info.json."""
         return {"n_iter": int(self.n_iter_), "converged": bool(self.converged_)}
 
-    def _design(self, X) -> np.ndarray:
+    def _design(self, X):
         X = check_mixed_X(self, X)
+        if np.all(self.n_values_ > 0):
+            active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_)
+            return IndicatorDesign(active, self.mean_, self.scale_)
         return standardize(design_matrix(X, self.n_values_)[0], self.mean_, self.scale_)
 
     def _class_scores(self, X) -> np.ndarray:
