@@ -36,6 +36,11 @@ Growing (Quinlan 1993 ch. 2; Release 8 ``build.c``, ``contin.c``, ``discr.c``, `
       attribute) the corrected gain falls as the split entropy rises, so every remaining cut is screened with a
       cheap form of the split entropy and only those within 1e-9 bits of the lowest get the exact gain (the same
       best cut and gain as scoring them all).
+    * Memory (same tree): growing holds the input as given (no transposed copy), the presorted order as int32
+      (half of the float64 input) and per evaluation pass one block of attributes (one at a time on large
+      data); thresholds are grown on the cut midpoints (a training value is above the midpoint exactly when it
+      is above ``GreatestValueBelow`` of it) and lowered once at the end, one column sorted at a time. A fit's
+      peak is about twice the input at 10^5-10^6 rows x 20 numeric attributes (``benchmarks/scaling.py`` part 4).
 
 Pruning (ch. 4; Release 8 ``prune.c``, ``stats.c``), when ``prune=True``
     The estimated errors of a leaf with N cases and E errors are ``E + AddErrs(N, E)``, the upper limit
@@ -83,9 +88,9 @@ WEIGHT_TOLERANCE = 1e-6  # weight sums vs min_leaf / MinSplit (as J48's Utils.gr
 PRUNE_SLACK = 0.1  # C4.5 prefers the simpler tree when within 0.1 estimated errors (prune.c)
 SCREEN_MARGIN = 1e-9  # bits; cuts this close to a cell's lowest split entropy (screened) get the exact gain
 _TINY = np.finfo(float).tiny
-_CHUNK = 1 << 18  # max elements of a (rows, attributes, classes) block in numeric evaluation: several
-# attributes per pass on small data, one at a time from about 10^5 rows x 3 classes, so a pass's temporaries
-# stay a fraction of the input (a column's results do not depend on the other columns of its block)
+_CHUNK = 1 << 17  # max entries x attributes of a block in numeric evaluation: several attributes per pass on
+# small data, one at a time from about 1.3e5 entries, so a pass's temporaries stay a fraction of the input (a
+# column's results do not depend on the other columns of its block)
 
 # C4.5 stats.c: confidence levels and normal deviates, interpolated linearly.
 _CF_VALUES = np.array([0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00])
@@ -150,8 +155,9 @@ class _Node:
 
 class _Level:
     """The cases of one depth's open nodes: entries (``node``, ``row``, ``w``) sorted by node, then row;
-    ``order`` (numeric attributes, entries) sorts each attribute's entries by (node, value, row), NaN last
-    within a node; ``tested`` (nodes, attributes) marks nominal attributes tested on the node's path."""
+    ``order`` (numeric attributes, entries; int32 below 2**31 entries) sorts each attribute's entries by (node,
+    value, row), NaN last within a node; ``tested`` (nodes, attributes) marks nominal attributes tested on the
+    node's path."""
 
     __slots__ = ("node", "order", "row", "tested", "w")
 
@@ -261,16 +267,20 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         everyone = keep.all()  # then no copies of the input
         # (rows, attributes) as given, no transposed copy: a fit's largest arrays are the input and the order
         self._X, self._codes, self._y = (Xf, codes, y_idx) if everyone else (Xf[keep], codes[keep], y_idx[keep])
-        w = w[keep]
+        w = w if everyone else w[keep]
         self._setup_attributes(w)
-        rows = np.arange(self._y.shape[0])
-        if rows.size == 0:
+        if self._y.size == 0:
             raise ValueError("C45Tree needs at least one row with positive sample_weight")
         self.tree_ = self._grow_tree(w)
-        with _recursion_limit(10_000 + 4 * rows.size):
-            if self.prune:
+        if self.prune:
+            # pruning routes the cases node by node, a column at a time: a transposed copy (made after growing,
+            # when the presorted order is gone) makes each column contiguous
+            self._XT, self._codesT = np.ascontiguousarray(self._X.T), np.ascontiguousarray(self._codes.T)
+            rows = np.arange(self._y.size)
+            with _recursion_limit(10_000 + 4 * rows.size):
                 self._prune_ops = 0
                 self._prune(self.tree_, rows, w)
+            del self._XT, self._codesT
         del self._X, self._codes, self._y, self._codes_nom, self._num_missing, self._complete
         return self
 
@@ -304,6 +314,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         for k, j in enumerate(self._num_cols):  # one column at a time: no (attributes, rows) int64 temporary
             order[k] = np.argsort(self._X[:, j], kind="stable")  # NaN last
         level = _Level(np.zeros(n, np.intp), np.arange(n), w, order, np.zeros((1, self.n_values_.size), bool))
+        del order  # the level owns it: the next level's order replaces it
         root = _Node(self._class_counts(level.row, w))
         nodes, internal = [root], []
         while nodes:
@@ -362,7 +373,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if self._num_cols.size:
             starts = np.concatenate([[0], np.cumsum(np.bincount(level.node, minlength=m))])
             unit = bool(np.all(level.w == 1.0))
-            step = max(1, _CHUNK // max(1, level.row.size * self._n_classes))
+            step = max(1, _CHUNK // max(1, level.row.size))
             d_all = self._X.shape[1]
             for s in range(0, self._num_cols.size, step):
                 block = slice(s, s + step)
@@ -477,16 +488,16 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         return new_level, children
 
     # ------------------------------------------------------------ partitions
-    def _branch_of(self, node: _Node, rows: np.ndarray, X=None, codes=None) -> np.ndarray:
-        """Branch index of each row at a test node; -1 when the outcome is unknown. ``X`` and ``codes`` (rows,
-        attributes), C-contiguous, are the values and codes to route (the training ones when None)."""
+    def _branch_of(self, node: _Node, rows: np.ndarray, XT=None, codesT=None) -> np.ndarray:
+        """Branch index of each row at a test node; -1 when the outcome is unknown. ``XT`` and ``codesT``
+        are the values and codes transposed, (attributes, rows): a row of them is contiguous."""
         if self.n_values_[node.attr] == 0:
-            x = _column(self._X if X is None else X, node.attr, rows)
+            x = (self._XT if XT is None else XT)[node.attr].take(rows)
             branch = (x > node.threshold).astype(np.int64)
-            if X is not None or not self._complete[node.attr]:
+            if XT is not None or not self._complete[node.attr]:
                 branch[np.isnan(x)] = -1
             return branch
-        c = _column(self._codes if codes is None else codes, node.attr, rows)
+        c = (self._codesT if codesT is None else codesT)[node.attr].take(rows)
         return np.where(c < self.n_values_[node.attr], c, -1)  # unseen codes count as unknown
 
     def _partition(self, node: _Node, rows, w) -> list:
@@ -577,8 +588,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
         Cases are routed as in pruning (unknown outcomes fractionally); the tree is not changed.
         """
-        self._X, self._codes = self._prepare_X(X)
-        self._complete = _complete_columns(self._X, self._codes, self.n_values_)
+        X, codes = self._prepare_X(X)
+        self._XT, self._codesT = np.ascontiguousarray(X.T), np.ascontiguousarray(codes.T)
+        self._complete = _complete_columns(X, codes, self.n_values_)
         self._y = np.searchsorted(self.classes_, np.asarray(y))
         try:
             w = check_weights(sample_weight, self._y.shape[0])
@@ -586,11 +598,12 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             with _recursion_limit(10_000 + 4 * rows.size):
                 return float(self._estimate(self.tree_, rows, w[rows]))
         finally:
-            del self._X, self._codes, self._y, self._complete
+            del self._XT, self._codesT, self._y, self._complete
 
     # ------------------------------------------------------------- predicting
     def predict_proba(self, X) -> np.ndarray:
         Xf, codes = self._prepare_X(check_mixed_X(self, X))
+        XT, codesT = np.ascontiguousarray(Xf.T), np.ascontiguousarray(codes.T)
         proba = np.zeros((Xf.shape[0], self._n_classes))
         stack = [(self.tree_, np.arange(Xf.shape[0]), np.ones(Xf.shape[0]))]
         while stack:  # loop over nodes; each node handles all its rows at once
@@ -600,7 +613,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             if node.is_leaf:
                 proba[rows] += w[:, None] * node.probabilities()[None, :]
                 continue
-            branch = self._branch_of(node, rows, Xf, codes)
+            branch = self._branch_of(node, rows, XT, codesT)
             unknown = branch < 0
             fractions = _child_fractions(node)
             for v, child in enumerate(node.children):
@@ -629,12 +642,6 @@ def _complete_columns(X: np.ndarray, codes: np.ndarray, n_values: np.ndarray) ->
         c = codes[:, j]
         complete[j] = bool(((c >= 0) & (c < n_values[j])).all())
     return complete
-
-
-def _column(a: np.ndarray, j: int, rows: np.ndarray) -> np.ndarray:
-    """``a[rows, j]`` of a C-contiguous (rows, attributes) array, as one flat take (a strided column would be
-    copied whole first)."""
-    return np.take(a, rows * a.shape[1] + j)
 
 
 def _index_dtype(size: int) -> type:
