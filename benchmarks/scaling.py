@@ -26,9 +26,13 @@ against numpy's argsort of every column (``np.argsort(X, axis=0)``, the floor of
 once): CPU seconds, their ratio (target <= 5) and the slope of log time on log rows (target <= 1.15).
 Part 4: C45Tree fit + predict on 1k .. 1M rows against scikit-learn's
 ``DecisionTreeClassifier(criterion="entropy")`` (one thread; ratio target <= 2, slope <= 1.15), and the peak
-memory of a C45Tree fit as a multiple of the input (target <= 3x). Both parts time each size in a fresh process,
-best of ``--repeats``; ``--baseline-src`` also times another checkout's ``src`` (before and after in one run) up to
-``--baseline-max-rows``.
+memory of a C45Tree fit as a multiple of the input (target <= 3x at 10^5 and 10^6 rows): tracemalloc's peak of
+what one fit allocates (numpy's buffers included; the input X, made before, is not counted), divided by
+X.nbytes (n x 20 float64), in a separate traced fit after the timed ones. Both parts time each size in a fresh
+process, best of ``--repeats``; ``--baseline-src`` also times another checkout's ``src`` (before and after in one
+run) up to ``--baseline-max-rows``. Part 4 alone, before and after:
+
+    python benchmarks/scaling.py --skip-learners --skip-nb --skip-mdl --baseline-src OLD/src
 """
 
 from __future__ import annotations
@@ -279,6 +283,14 @@ def mdl_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
     print(f"MDL / argsort at {rows[-1]:,d} rows: {new[-1] / ref[-1]:.2f} (target <= 5)\n")
 
 
+def c45_marks(n: int, ratio: float, peak: float) -> str:
+    """Where the targets apply (10^5 rows and more): ' ok' or the missed ones, S (ratio > 2), M (peak > 3x)."""
+    if n < 100_000:
+        return " " * 7
+    missed = ("S" if ratio > 2 else "") + ("M" if peak > 3 else "")
+    return f"{missed or 'ok':>6s} "
+
+
 def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> None:
     print(
         f"Part 4: C45Tree fit + predict on n x {N_ATTRS} numeric values, {N_CLASSES} classes, against scikit-learn's "
@@ -291,22 +303,25 @@ def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
     except ImportError:
         with_sklearn = False
         print("scikit-learn is not installed (pip install scikit-learn): DecisionTreeClassifier not measured\n")
-    head = f"{'rows':>11s}{'sklearn s':>11s}{'C45Tree s':>11s}{'ratio':>7s}{'peak':>7s}"
-    print(head + (f"{'before s':>10s}{'ratio':>7s}{'peak':>7s}" if baseline else ""))
+    head = f"{'rows':>11s}{'sklearn s':>11s}{'C45Tree s':>11s}{'ratio':>7s}{'peak':>7s}{'':7s}"
+    print(head + (f"{'before s':>10s}{'ratio':>7s}{'peak':>7s}{'':7s}" if baseline else ""))
     rows, new, old_rows, old = [], [], [], []
     for n in [s for s in C45_SIZES if s <= max_rows]:
         c45_s, peak = run_tree_child("c45", n, repeats, REPO / "src")
         sk_s = run_tree_child("sklearn", n, repeats, REPO / "src")[0] if with_sklearn else float("nan")
         rows.append(n), new.append(c45_s)
-        line = f"{n:11,d}{sk_s:11.3f}{c45_s:11.3f}{c45_s / sk_s:7.2f}{peak:6.2f}x"
+        line = f"{n:11,d}{sk_s:11.3f}{c45_s:11.3f}{c45_s / sk_s:7.2f}{peak:6.2f}x{c45_marks(n, c45_s / sk_s, peak)}"
         if baseline and n <= baseline_max:
             before, before_peak = run_tree_child("c45", n, repeats, baseline)
             old_rows.append(n), old.append(before)
-            line += f"{before:10.3f}{before / sk_s:7.2f}{before_peak:6.2f}x"
+            line += f"{before:10.3f}{before / sk_s:7.2f}{before_peak:6.2f}x{c45_marks(n, before / sk_s, before_peak)}"
         print(line, flush=True)
     print(f"\nslope of log time on log rows: C45Tree {slope(rows, new):.2f} (target <= 1.15)", end="")
     print(f", before {slope(old_rows, old):.2f}" if len(old) > 1 else "")
-    print("ratio target <= 2 at 100k and 1M rows; peak memory of a fit, x the input, target <= 3\n")
+    print(
+        "ratio target <= 2 and peak memory of a fit (x the input) <= 3 at 100k and 1M rows: 'ok', else the missed "
+        "ones: S ratio, M memory\n"
+    )
 
 
 # ------------------------------------------------------------------ ridge LR and HBayes (part 5)

@@ -343,3 +343,51 @@ def test_screened_cut_search_equals_scoring_every_cut(seed):
         best = max(range(len(scored)), key=lambda c: scored[c][0] - cost)  # the first maximum
         assert gain[j] == scored[best][0] - cost
         assert cut[j] == scored[best][1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_numeric_block_equals_columns_one_at_a_time(seed):
+    """A level's numeric attributes are evaluated in blocks sized by memory (``_CHUNK``): every column's corrected
+    gain, split info and cut are the same bits in a block of all columns as alone, with fractional weights, ties,
+    unknown values and several nodes (its prefix sums restart at each column)."""
+    from nbx.models.c45 import _eval_numeric_sorted
+
+    rng = np.random.default_rng(60 + seed)
+    n, d, K, m = 300, 5, 3, 4
+    X = rng.normal(size=(n, d)).round(1)  # ties
+    X[rng.random((n, d)) < 0.1] = np.nan
+    y = rng.integers(0, K, n)
+    w = rng.uniform(0.1, 2.0, n)
+    node = np.sort(rng.integers(0, m, n))
+    starts = np.searchsorted(node, np.arange(m + 1))
+    cases = np.bincount(node, w, m)
+    order = np.empty((d, n), np.intp)
+    for j in range(d):  # by node, then value, NaN last within a node (as the tree keeps them)
+        o = np.argsort(X[:, j], kind="stable")
+        order[j] = o[np.argsort(node[o], kind="stable")]
+    xs, ys, ws = np.take_along_axis(X.T, order, axis=1), y[order], w[order]
+    block = _eval_numeric_sorted(xs, ys, ws, starts, cases, K, 2)
+    assert (block[0] > 0).sum() >= d  # real cuts in several cells
+    for j in range(d):
+        alone = _eval_numeric_sorted(xs[j : j + 1], ys[j : j + 1], ws[j : j + 1], starts, cases, K, 2)
+        for together, single in zip(block, alone):
+            np.testing.assert_array_equal(together[j], single[0])
+
+
+def test_tree_does_not_depend_on_evaluation_block_size(monkeypatch):
+    """The fitted tree and its probabilities are the same bits with one attribute per evaluation pass as with all
+    of them in one (unknown values and fractional weights)."""
+    import nbx.models.c45 as c45
+
+    X, y = _noisy_data(400, seed=12)
+    X = np.c_[X, np.random.default_rng(3).normal(size=(400, 3)).round(1)]
+    nv = [0, 0, 0, 4, 0, 0, 0]
+    w = np.random.default_rng(4).uniform(0.2, 3.0, len(y))
+    fits = []
+    for chunk in (1, 1 << 30):
+        monkeypatch.setattr(c45, "_CHUNK", chunk)
+        tree = C45Tree(prune=False).fit(X, y, sample_weight=w, n_values=nv)
+        fits.append(([(n.attr, n.threshold, n.dist.tobytes()) for n in _walk(tree.tree_)], tree.predict_proba(X)))
+    assert len(fits[0][0]) > 9
+    assert str(fits[0][0]) == str(fits[1][0])
+    assert fits[0][1].tobytes() == fits[1][1].tobytes()

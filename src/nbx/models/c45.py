@@ -36,6 +36,11 @@ Growing (Quinlan 1993 ch. 2; Release 8 ``build.c``, ``contin.c``, ``discr.c``, `
       attribute) the corrected gain falls as the split entropy rises, so every remaining cut is screened with a
       cheap form of the split entropy and only those within 1e-9 bits of the lowest get the exact gain (the same
       best cut and gain as scoring them all).
+    * Memory (same tree): growing holds the input as given (no transposed copy), the presorted order as int32
+      (half of the float64 input) and per evaluation pass one block of attributes (one at a time on large
+      data); thresholds are grown on the cut midpoints (a training value is above the midpoint exactly when it
+      is above ``GreatestValueBelow`` of it) and lowered once at the end, one column sorted at a time. A fit's
+      peak is about twice the input at 10^5-10^6 rows x 20 numeric attributes (``benchmarks/scaling.py`` part 4).
 
 Pruning (ch. 4; Release 8 ``prune.c``, ``stats.c``), when ``prune=True``
     The estimated errors of a leaf with N cases and E errors are ``E + AddErrs(N, E)``, the upper limit
@@ -83,8 +88,9 @@ WEIGHT_TOLERANCE = 1e-6  # weight sums vs min_leaf / MinSplit (as J48's Utils.gr
 PRUNE_SLACK = 0.1  # C4.5 prefers the simpler tree when within 0.1 estimated errors (prune.c)
 SCREEN_MARGIN = 1e-9  # bits; cuts this close to a cell's lowest split entropy (screened) get the exact gain
 _TINY = np.finfo(float).tiny
-_CHUNK = 1 << 21  # max elements of a (rows, attributes, classes) block in numeric evaluation (weighted sums
-# run across the cells of a block: another size may round fractional-weight sums differently)
+_CHUNK = 1 << 17  # max entries x attributes of a block in numeric evaluation: several attributes per pass on
+# small data, one at a time from about 1.3e5 entries, so a pass's temporaries stay a fraction of the input (a
+# column's results do not depend on the other columns of its block)
 
 # C4.5 stats.c: confidence levels and normal deviates, interpolated linearly.
 _CF_VALUES = np.array([0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00])
@@ -149,8 +155,9 @@ class _Node:
 
 class _Level:
     """The cases of one depth's open nodes: entries (``node``, ``row``, ``w``) sorted by node, then row;
-    ``order`` (numeric attributes, entries) sorts each attribute's entries by (node, value, row), NaN last
-    within a node; ``tested`` (nodes, attributes) marks nominal attributes tested on the node's path."""
+    ``order`` (numeric attributes, entries; int32 below 2**31 entries) sorts each attribute's entries by (node,
+    value, row), NaN last within a node; ``tested`` (nodes, attributes) marks nominal attributes tested on the
+    node's path."""
 
     __slots__ = ("node", "order", "row", "tested", "w")
 
@@ -162,8 +169,10 @@ class _Level:
         if nodes.all():
             return self
         entries = nodes[self.node]
-        new_index = np.cumsum(entries) - 1
-        order = new_index[self.order[entries[self.order]]].reshape(self.order.shape[0], int(entries.sum()))
+        new_index = (np.cumsum(entries) - 1).astype(self.order.dtype)
+        order = np.empty((self.order.shape[0], int(entries.sum())), self.order.dtype)
+        for j, row in enumerate(self.order):  # one attribute at a time: temporaries of one row of entries
+            order[j] = new_index[row[entries[row]]]
         return _Level(
             (np.cumsum(nodes) - 1)[self.node[entries]], self.row[entries], self.w[entries], order, self.tested[nodes]
         )
@@ -230,7 +239,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
     def _prepare_X(self, X, n_values=None) -> tuple[np.ndarray, np.ndarray]:
         """(numeric values with NaN missing, nominal codes with -1 missing), (n, d) each; the codes are (n, 0)
         when no column is nominal (nothing reads them then)."""
-        X = np.asarray(X, dtype=float)
+        X = np.ascontiguousarray(X, dtype=float)  # columns are read by flat index: row * d + column
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D, got shape {X.shape}")
         if n_values is None:
@@ -256,20 +265,23 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         Xf, codes = self._prepare_X(X, self.n_values_)
         keep = w > 0  # a zero weight is an absent row
         everyone = keep.all()  # then no copies of the input
-        self._XT = np.ascontiguousarray((Xf if everyone else Xf[keep]).T)  # (attributes, rows): a column contiguous
-        self._codes, self._y = (codes, y_idx) if everyone else (codes[keep], y_idx[keep])
-        w = w[keep]
+        # (rows, attributes) as given, no transposed copy: a fit's largest arrays are the input and the order
+        self._X, self._codes, self._y = (Xf, codes, y_idx) if everyone else (Xf[keep], codes[keep], y_idx[keep])
+        w = w if everyone else w[keep]
         self._setup_attributes(w)
-        rows = np.arange(self._y.shape[0])
-        if rows.size == 0:
+        if self._y.size == 0:
             raise ValueError("C45Tree needs at least one row with positive sample_weight")
         self.tree_ = self._grow_tree(w)
-        with _recursion_limit(10_000 + 4 * rows.size):
-            if self.prune:
+        if self.prune:
+            # pruning routes the cases node by node, a column at a time: a transposed copy (made after growing,
+            # when the presorted order is gone) makes each column contiguous
+            self._XT, self._codesT = np.ascontiguousarray(self._X.T), np.ascontiguousarray(self._codes.T)
+            rows = np.arange(self._y.size)
+            with _recursion_limit(10_000 + 4 * rows.size):
                 self._prune_ops = 0
                 self._prune(self.tree_, rows, w)
-        del self._codes, self._XT, self._codesT, self._y, self._values, self._XT_num, self._codes_nom
-        del self._num_missing, self._complete
+            del self._XT, self._codesT
+        del self._X, self._codes, self._y, self._codes_nom, self._num_missing, self._complete
         return self
 
     def _setup_attributes(self, w: np.ndarray) -> None:
@@ -277,14 +289,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         self._num_cols = np.flatnonzero(nv == 0)
         self._nom_cols = np.flatnonzero(nv > 0)
         self._nom_index = ValueIndex(nv[self._nom_cols]) if self._nom_cols.size else None
-        self._codesT = np.ascontiguousarray(self._codes.T)
-        all_numeric = self._num_cols.size == nv.size
-        self._XT_num = self._XT if all_numeric else self._XT[self._num_cols]  # (numeric attributes, rows)
-        self._num_missing = np.isnan(self._XT_num).any(axis=1)
-        self._complete = _complete_columns(self._XT, self._codesT, nv)
-        self._codes_nom = self._codes[:, self._nom_cols]
-        # sorted known training values per numeric column, for C4.5's GreatestValueBelow
-        self._values = {j: _sorted_unique(self._XT[j][~np.isnan(self._XT[j])]) for j in self._num_cols}
+        self._complete = _complete_columns(self._X, self._codes, nv)
+        self._num_missing = ~self._complete[self._num_cols]
+        self._codes_nom = self._codes if self._nom_cols.size == nv.size else self._codes[:, self._nom_cols]
         many = nv >= 0.3 * w.sum()  # C4.5: "attributes with very many values" (numeric: 0 values)
         self._in_average = np.ones(nv.size, bool) if many.all() else ~many
         self._n_classes = self.classes_.size
@@ -303,13 +310,11 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         fractional weights the sums may round differently in the last bit.
         """
         n = self._y.size
-        level = _Level(
-            np.zeros(n, np.intp),
-            np.arange(n),
-            w,
-            np.argsort(self._XT_num, axis=1, kind="stable"),  # NaN last
-            np.zeros((1, self.n_values_.size), bool),
-        )
+        order = np.empty((self._num_cols.size, n), _index_dtype(n))
+        for k, j in enumerate(self._num_cols):  # one column at a time: no (attributes, rows) int64 temporary
+            order[k] = np.argsort(self._X[:, j], kind="stable")  # NaN last
+        level = _Level(np.zeros(n, np.intp), np.arange(n), w, order, np.zeros((1, self.n_values_.size), bool))
+        del order  # the level owns it: the next level's order replaces it
         root = _Node(self._class_counts(level.row, w))
         nodes, internal = [root], []
         while nodes:
@@ -328,10 +333,11 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             level = level.keep(split)
             nodes, attr, cut = [nd for nd, s in zip(nodes, split) if s], attr[split], cut[split]
             for node, a, c in zip(nodes, attr, cut[np.arange(attr.size), attr]):
-                node.attr = int(a)
-                node.threshold = self._greatest_value_below(a, c) if self.n_values_[a] == 0 else np.nan
+                node.attr = int(a)  # a numeric test's threshold: the cut's midpoint until _lower_thresholds
+                node.threshold = c if self.n_values_[a] == 0 else np.nan
             internal.extend(nodes)
             level, nodes = self._split(level, nodes, attr)
+        self._lower_thresholds(internal)
         for node in reversed(internal):  # children before parents
             subtree_errors = 0.0
             for child in node.children:
@@ -341,9 +347,21 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             node.errors = subtree_errors  # as Release 8, which keeps the subtree's count after a collapse
         return root
 
-    def _greatest_value_below(self, attr: int, bar: float) -> float:
-        values = self._values[attr]
-        return float(values[np.searchsorted(values, bar, side="right") - 1])
+    def _lower_thresholds(self, nodes: list[_Node]) -> None:
+        """C4.5's ``GreatestValueBelow``: each numeric test's threshold becomes the largest training value ``<=``
+        its cut midpoint, searched over the whole training set. A training value lies above the midpoint exactly
+        when it lies above that value, so the tree is grown on the midpoints and lowered once at the end, one
+        column sorted at a time (no sorted copy of every column is held while growing)."""
+        by_attr: dict[int, list[_Node]] = {}
+        for node in nodes:
+            if self.n_values_[node.attr] == 0:
+                by_attr.setdefault(node.attr, []).append(node)
+        for attr, group in by_attr.items():
+            x = self._X[:, attr]
+            values = np.sort(x[~np.isnan(x)])
+            bars = np.array([node.threshold for node in group])
+            for node, t in zip(group, values[np.searchsorted(values, bars, side="right") - 1].tolist()):
+                node.threshold = t
 
     # ---------------------------------------------------------- split search
     def _evaluate(self, level: _Level, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -355,11 +373,15 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if self._num_cols.size:
             starts = np.concatenate([[0], np.cumsum(np.bincount(level.node, minlength=m))])
             unit = bool(np.all(level.w == 1.0))
-            step = max(1, _CHUNK // max(1, level.row.size * self._n_classes))
+            step = max(1, _CHUNK // max(1, level.row.size))
+            d_all = self._X.shape[1]
             for s in range(0, self._num_cols.size, step):
                 block = slice(s, s + step)
                 rows = level.row[level.order[block]]  # (numeric attributes of the block, entries)
-                xs = _take_rows(self._XT_num[block], rows)
+                flat = rows * d_all
+                flat += self._num_cols[block, None]
+                xs = np.take(self._X, flat)
+                del flat
                 complete = not self._num_missing[block].any()
                 ws = None if complete and unit else level.w[level.order[block]]
                 g, i, c = _eval_numeric_sorted(
@@ -392,7 +414,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
     def _split(self, level: _Level, nodes: list[_Node], attr: np.ndarray) -> tuple[_Level, list[_Node]]:
         """Children of the split nodes: their _Node objects and their level (unknown outcomes go to every
         branch with a known case, weighted by the branch's share of the known weight)."""
-        m, n, K = len(nodes), self._y.size, self._n_classes
+        m, d, K = len(nodes), self._X.shape[1], self._n_classes
         node_of, row, w = level.node, level.row, level.w
         nominal = self.n_values_[attr] > 0
         n_branches = np.where(nominal, self.n_values_[attr], 2)
@@ -403,7 +425,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         a = attr[node_of]
         branch = np.full(row.size, -1, np.intp)
         num = ~nominal[node_of]
-        x = np.take(self._XT, a[num] * n + row[num])
+        x = np.take(self._X, row[num] * d + a[num])
         branch[num] = np.where(np.isnan(x), -1, x > thresholds[node_of[num]])
         branch[~num] = np.take(self._codes, row[~num] * self._codes.shape[1] + a[~num])  # -1 when missing
         known = branch >= 0
@@ -427,7 +449,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             new_slot[unknown_copy] = live_slots[live_start[node_of[u_src]] + j]
         new_w = np.where(unknown_copy, w[src] * shares[new_slot], w[src])
         # sort the new entries by (slot, row)
-        by_slot = np.argsort(new_slot * n + row[src], kind="stable")
+        by_slot = np.argsort(new_slot * self._y.size + row[src], kind="stable")
         position = np.empty_like(by_slot)
         position[by_slot] = np.arange(by_slot.size)
         slot_sorted, src_sorted, w_sorted = new_slot[by_slot], src[by_slot], new_w[by_slot]
@@ -447,7 +469,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         # each numeric attribute's order: expand the parent's order to the new entries, stable by slot; one
         # attribute at a time, so the temporaries are one row of entries, not a table of them
         d_num = level.order.shape[0]
-        order = np.empty((d_num, src.size), np.intp)
+        order = np.empty((d_num, src.size), _index_dtype(src.size))
         first_new = np.cumsum(copies) - copies
         for j in range(d_num):
             if unknown_copy.any():
@@ -568,7 +590,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         """
         X, codes = self._prepare_X(X)
         self._XT, self._codesT = np.ascontiguousarray(X.T), np.ascontiguousarray(codes.T)
-        self._complete = _complete_columns(self._XT, self._codesT, self.n_values_)
+        self._complete = _complete_columns(X, codes, self.n_values_)
         self._y = np.searchsorted(self.classes_, np.asarray(y))
         try:
             w = check_weights(sample_weight, self._y.shape[0])
@@ -612,20 +634,19 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         return rec(self.tree_)
 
 
-def _complete_columns(XT: np.ndarray, codesT: np.ndarray, n_values: np.ndarray) -> np.ndarray:
-    """Per attribute: every case has a known test outcome (no NaN; nominal codes in 0..n_values-1)."""
-    complete = ~np.isnan(XT).any(axis=1)
-    nominal = np.flatnonzero(n_values > 0)
-    if nominal.size:
-        codes = codesT[nominal]
-        complete[nominal] = ((codes >= 0) & (codes < n_values[nominal, None])).all(axis=1)
+def _complete_columns(X: np.ndarray, codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
+    """Per attribute of X (rows, attributes): every case has a known test outcome (no NaN; nominal codes in
+    0..n_values-1)."""
+    complete = ~np.isnan(X).any(axis=0)
+    for j in np.flatnonzero(n_values > 0):  # a column at a time: no copy of the codes
+        c = codes[:, j]
+        complete[j] = bool(((c >= 0) & (c < n_values[j])).all())
     return complete
 
 
-def _sorted_unique(x: np.ndarray) -> np.ndarray:
-    """np.unique of a 1-D array without NaN (plain np.unique imports numpy.ma, 20 ms at start-up)."""
-    x = np.sort(x)
-    return x[_run_starts(x)] if x.size else x
+def _index_dtype(size: int) -> type:
+    """int32 for positions below 2**31: the (attributes, entries) order, a fit's largest array, at half size."""
+    return np.int32 if size < 2**31 else np.intp
 
 
 def _run_starts(a: np.ndarray) -> np.ndarray:
@@ -792,10 +813,15 @@ def _eval_numeric_sorted(xs, ys, ws, starts, cases, n_classes, min_leaf, dist=No
     ).reshape(-1, n_classes)
     counts = np.take(counts, np.arange(group.size) + group, axis=0).astype(float, copy=False)
     begin = _run_starts(group)
-    lo = np.cumsum(counts, axis=0)
+    # prefix sums restart at each column, so a column's bits do not depend on the block it is evaluated in
+    lo = np.empty_like(counts)
+    col_bounds = np.searchsorted(col, np.arange(d + 1))
+    for a, b in zip(col_bounds[:-1].tolist(), col_bounds[1:].tolist()):
+        np.cumsum(counts[a:b], axis=0, out=lo[a:b])
     if begin.size > 1:
         base = np.zeros((begin.size, n_classes))
-        base[1:] = lo[begin[1:] - 1]
+        prev = begin[1:] - 1
+        base[1:] = np.where((col[prev] == col[begin[1:]])[:, None], lo[prev], 0.0)
         lo -= np.repeat(base, _run_lengths(begin, group.size), axis=0)
         np.maximum(lo, 0.0, out=lo)  # fractional weights: no -1e-17 left by the subtraction
     if dist is None:
@@ -889,11 +915,6 @@ def _x_log2_x(a: np.ndarray) -> np.ndarray:
     np.log2(out, out=out)
     out *= a
     return out
-
-
-def _take_rows(a: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``np.take_along_axis(a, index, axis=1)`` for 2-D arrays, as one flat take (several times faster)."""
-    return np.take(a, index + np.arange(a.shape[0])[:, None] * a.shape[1])
 
 
 def _conditional_entropy(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
