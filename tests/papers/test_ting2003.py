@@ -311,19 +311,20 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
     )
     ctx = _stub(tmp_path, learners)
     depth = {"glass": [1, 2], "pima": [4, 4], "sonar": [2, 3]}  # domain means 1.5, 4, 2.5
-    ctx._fit_info["lnbt10"] = {ds: [{"depth": v} for v in vs] for ds, vs in depth.items()}
+    ctx._fit_info["lnbt10"] = {ds: [{"depth": v, "n_leaves": 2 * v} for v in vs] for ds, vs in depth.items()}
     ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
     assert tz.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
     lines = tz.depth_section(ctx)
     rows = {
-        tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:6]]
+        tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:7]]
         for line in lines
         if line.startswith("| ")
     }
     # mean depth (1.5 + 4 + 2.5) / 3, two domains below 3, the two deepest domains
-    assert rows[("children (default)", "LNBT(10)")] == ["2.67", "2/3", "Pima 4.0, Sonar 2.5"]
-    assert rows[("children (default)", "BLNBT(10)")][:2] == ["3.67", "1/3"]  # 2.5, 5, 3.5
-    assert not any(reading == "node" for reading, _ in rows)  # no fit_info: no row
+    # and the mean leaves: 2 x the depths here, 5.3; none recorded for BLNBT(10)
+    assert rows[("children, multiway (default)", "LNBT(10)")] == ["2.67", "2/3", "Pima 4.0, Sonar 2.5", "5.3"]
+    assert rows[("children, multiway (default)", "BLNBT(10)")] == ["3.67", "1/3", "Pima 5.0, Sonar 3.5", "n/a"]
+    assert not any(reading == "node, multiway" for reading, _ in rows)  # no fit_info: no row
     assert any("LNBT(3) = LNBT(10)" in line for line in lines)
 
 
@@ -342,7 +343,8 @@ def test_paper_yaml_names_only_learners_of_the_experiment():
     data = paper.paper_data("ting2003")
     named = [
         x
-        for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_multiway", "blnbt_multiway")
+        for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_threshold", "blnbt_threshold")
+        + ("lnbt_keepcut", "blnbt_keepcut", "missvalue")
         for x in data[key].values()
     ] + list(data["depth"]["mean"])
     learners = config.load_params(REPO / "params.yaml")["experiments"]["ting2003"]["learners"]
