@@ -33,3 +33,53 @@ def test_not_comparable_sets_are_left_out_of_the_mean(tmp_path, monkeypatch, met
     # a paper module without NOT_COMPARABLE: every data set counts, (2 + 1 + 20) / 3
     out = agreement_section(_ctx(metric), SimpleNamespace())
     assert f"- `nb`: mean |ours − published| = **7.67** {unit} points over 3 data sets." in out
+
+
+def _cells_ctx():
+    """Two published columns; the second is held by two readings of which `alt` is listed second."""
+    ours = {("A", "nb"): 80.0, ("B", "nb"): 70.0, ("C", "nb"): 60.0, ("D", "nb"): 50.0}
+    ours |= {("A", "tree"): 75.0, ("B", "tree"): 60.0, ("C", "tree"): 61.0, ("D", "tree"): 52.0}
+    ours |= {(p, "alt"): 0.0 for p in "ABCD"}
+    std = {"A": 1.0, "B": 5.0, "C": 1.0, "D": 1.0}
+    published = {
+        "nb": {"A": 78.0, "B": 79.0, "C": 40.0, "D": 50.0},
+        "tree": {"A": 75.0, "B": 71.0, "C": 61.0, "D": 62.0},
+    }
+    published["alt"] = published["tree"]
+    spec = {
+        "table": "t.csv",
+        "metric": "accuracy_pct",
+        "columns": {"nb": "nb_acc", "tree": "tree_acc", "alt": "tree_acc"},
+    }
+    return SimpleNamespace(
+        datasets=dict.fromkeys("ABCD", "x"),
+        learners=["nb", "tree", "alt"],
+        exp=SimpleNamespace(name="demo", published=[spec]),
+        acc=lambda p, x: ours[(p, x)],
+        acc_std=lambda p, x: std[p],
+        published_acc=lambda p, x: published[x][p],
+    )
+
+
+def test_published_cells_are_counted_once_beside_their_default_reading():
+    from nbx.report.experiment_report import default_readings, published_cells
+
+    ctx = _cells_ctx()
+    assert default_readings(ctx.exp.published) == {"t.csv:nb_acc": "nb", "t.csv:tree_acc": "tree"}
+    cells = published_cells(ctx, list("ABCD"))
+    assert [(c.dataset, c.learner) for c in cells] == [(p, x) for x in ("nb", "tree") for p in "ABCD"]
+    # |gap| nb: 2, 9 (std 5: tolerance 10), 20, 0; tree: 0, 11 (tolerance 10), 0, 10 (tolerance 3)
+    assert [c.agrees for c in cells] == [True, True, False, True, True, False, True, False]
+
+
+def test_the_three_largest_gaps_carry_the_papers_measured_cause(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    module = SimpleNamespace(GAPS={"C": lambda ctx: ["Measured: the paper's C has other classes."]})
+    out = agreement_section(_cells_ctx(), module)
+    assert "**5 of 8** published numbers" in " ".join(out)
+    gaps = [line for line in out if line.startswith("- **")]
+    # data sets by their largest |gap|: C (20), B (11), D (10); A (2) is not listed
+    assert [line.split("**")[1] for line in gaps] == ["C", "B", "D"]
+    assert gaps[1] == "- **B**: `tree` 60.0 ± 5.0 vs *pub.* 71.0 (-11.0 accuracy points)."
+    assert out[out.index(gaps[0]) + 1] == "  Measured: the paper's C has other classes."
+    assert out[out.index(gaps[1]) + 1] == "  Unexplained: this report has no measured cause for it."

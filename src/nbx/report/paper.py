@@ -7,7 +7,10 @@
   and returns :func:`nbx.report.claims.judge`'s verdict (the one rubric), with the evidence it rests on.
 - optionally ``plots(has) -> list of dvc plot specs`` (see :func:`nbx.pipeline.dvcgen.plots`), and
   ``NOT_COMPARABLE``: the paper's data set name -> why our setup does not match the paper's (left out of the
-  agreement means, :func:`nbx.report.experiment_report.agreement_section`).
+  agreement means, :func:`nbx.report.experiment_report.agreement_section`), and ``GAPS``: the paper's data set
+  name -> a function ``ctx -> list of markdown lines`` giving the measured cause of that data set's gap from the
+  published numbers, computed from the evidence in ``ctx`` (the agreement section prints it under each of the
+  three largest gaps, :func:`nbx.report.experiment_report.gaps_section`).
 
 What is data rather than code lives in ``published/`` beside the module (the report stage depends on that
 folder): the paper's tables (CSV), its claims (``claims.md``) and ``paper.yaml``, the display names, learner
