@@ -483,7 +483,7 @@ def test_keep_cut_leaves_match_reference(max_depth):
     X, y, nv = make_data(n=600, n_values=(6, 3, 5, 4, 2), missing=0.08, seed=60 + max_depth)
     w = np.random.default_rng(4).uniform(0.2, 2.0, len(y))
     Xte, _, _ = make_data(n=150, n_values=(6, 3, 5, 4, 2), seed=70 + max_depth)
-    kw = dict(max_depth=max_depth, min_split_on="node", ordinal=list(ORDINAL))
+    kw = {"max_depth": max_depth, "min_split_on": "node", "ordinal": list(ORDINAL)}
     model = LeveledNBTree(leaf_drop="fixed", **kw).fit(X, y, sample_weight=w, n_values=nv)
     tested = LeveledNBTree(**kw).fit(X, y, sample_weight=w, n_values=nv)
     assert model.node_threshold_.tobytes() == tested.node_threshold_.tobytes()
@@ -540,7 +540,9 @@ def test_missing_as_value_equals_an_explicit_extra_code(max_depth):
     gone[:, 0] = -1
     assert model.predict_proba(unseen).tobytes() == plain.predict_proba(gone).tobytes()
     if max_depth:
-        assert not np.allclose(model.predict_proba(X), LeveledNBTree(max_depth=max_depth).fit(X, y, w, nv).predict_proba(X))
+        assert not np.allclose(
+            model.predict_proba(X), LeveledNBTree(max_depth=max_depth).fit(X, y, w, nv).predict_proba(X)
+        )
     ens = pytest.importorskip("nbx.models.ensembles")
     a, b = (
         ens.AdaBoostM1(base=base, n_estimators=6, random_state=1).fit(data, y, n_values=n)
