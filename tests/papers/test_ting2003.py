@@ -429,3 +429,22 @@ def test_gap_annealing_compares_missing_with_missing_as_a_value(tmp_path, monkey
         lines[1]
         == "Measured cause: reading '?' as a value narrows the gap in 2 of 4 published cells (by 0.6 error points on average)."
     )
+
+
+def test_numeric_tests_section_sets_the_readings_side_by_side(tmp_path, monkeypatch):
+    """Per domain 'default / threshold (paper's)' for each LNBT(d) and BLNBT(10); a reading's BLNBT(10) that did
+    not run is 'n/a' and 'not run' in the summary, whose mean gap is |ours - paper| averaged over domains."""
+    monkeypatch.chdir(tmp_path)
+    learners = [*tz.LNBT.values(), *tz.BLNBT.values(), *tz.LNBT_THRESHOLD.values()]
+    ctx = _stub(tmp_path, learners)
+    lines = tz.numeric_tests_section(ctx)
+    data = ctx.memo(tz._Data)
+    row = next(x for x in lines if x.startswith("| Glass |")).split("|")[2:-1]
+    ours, thr = data.err(tz.LNBT[1])[0], data.err(tz.LNBT_THRESHOLD[1])[0]
+    assert row[0].strip() == f"{ours:.1f} / {thr:.1f} ({data.pub[tz.LNBT[1]][0]:.1f})"
+    assert row[-1].strip().startswith(f"{data.err(tz.BLNBT[10])[0]:.1f} / n/a (")
+    summary = {tuple(c.strip() for c in x.split("|")[1:3]): x.split("|")[3:5] for x in lines if x.startswith("| ")}
+    gap = np.abs(data.err(tz.LNBT_THRESHOLD[3]) - data.pub[tz.LNBT[3]]).mean()
+    assert summary[("threshold", "LNBT(3)")][1].strip() == f"{gap:.2f}"
+    assert summary[("threshold", "BLNBT(10)")][0].strip() == "not run"
+    assert not any(x.startswith("| keep-cut") for x in lines)  # its LNBT cells did not run

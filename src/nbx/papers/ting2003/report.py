@@ -685,32 +685,32 @@ def numeric_tests_section(ctx: ReportContext) -> list[str]:
     """The three readings of the numeric tests side by side per domain against Tables 2-3, with a summary per
     reading: mean error, mean |ours - paper| in error points, w/l against NB, Table 4's bias and variance."""
     data = ctx.memo(_Data)
-    ready = {r: (lnbt, blnbt) for r, (lnbt, blnbt) in TEST_READINGS.items() if ctx.has(*lnbt.values(), blnbt[10])}
+    ready = {r: (lnbt, blnbt) for r, (lnbt, blnbt) in TEST_READINGS.items() if ctx.has(*lnbt.values())}
     if len(ready) < 2:
         return []
     bias, var, _ = ctx.memo(domain_means)
-    cols = [(f"LNBT({d})", {r: lnbt[d] for r, (lnbt, _) in ready.items()}, data.pub[LNBT[d]]) for d in DEPTHS[1:]]
-    cols.append(("BLNBT(10)", {r: blnbt[10] for r, (_, blnbt) in ready.items()}, data.pub[BLNBT[10]]))
+    cols = [(f"LNBT({d})", [lnbt[d] for lnbt, _ in ready.values()], LNBT[d]) for d in DEPTHS[1:]]
+    cols.append(("BLNBT(10)", [blnbt[10] for _, blnbt in ready.values()], BLNBT[10]))
     rows = []
     for i, p in enumerate(data.names):
-        rows.append(
-            [p] + [" / ".join(fmt(data.err(x)[i]) for x in xs.values()) + f" ({fmt(pub[i])})" for _, xs, pub in cols]
-        )
+        cells = [
+            " / ".join(fmt(data.err(x)[i]) if ctx.has(x) else "n/a" for x in xs) + f" ({fmt(data.pub[col][i])})"
+            for _, xs, col in cols
+        ]
+        rows.append([p, *cells])
     summary = []
     for r, (lnbt, blnbt) in ready.items():
-        for d in DEPTHS[1:]:
-            x = lnbt[d]
+        for label, x, col in [(f"LNBT({d})", lnbt[d], LNBT[d]) for d in DEPTHS[1:]] + [
+            ("BLNBT(10)", blnbt[10], BLNBT[10])
+        ]:
+            if not ctx.has(x):
+                summary.append([r, label, "not run", "", "", "", ""])
+                continue
             rec = ctx.memo(record, x, LNBT[0])
-            gap = np.abs(data.err(x) - data.pub[LNBT[d]])
+            gap = np.abs(data.err(x) - data.pub[col])
             summary.append(
-                [r, f"LNBT({d})", fmt(data.err(x).mean()), fmt(gap.mean(), 2), rec.wl, fmt(bias[x], 1), fmt(var[x], 1)]
+                [r, label, fmt(data.err(x).mean()), fmt(gap.mean(), 2), rec.wl, fmt(bias[x], 1), fmt(var[x], 1)]
             )
-        x = blnbt[10]
-        rec = ctx.memo(record, x, LNBT[0])
-        gap = np.abs(data.err(x) - data.pub[BLNBT[10]])
-        summary.append(
-            [r, "BLNBT(10)", fmt(data.err(x).mean()), fmt(gap.mean(), 2), rec.wl, fmt(bias[x], 1), fmt(var[x], 1)]
-        )
     t4 = data.t4.set_index("max_depth")
     pub_t4 = ", ".join(f"LNBT({d}) {fmt(t4.loc[d, 'bias_lnbt'])}/{fmt(t4.loc[d, 'variance_lnbt'])}" for d in DEPTHS[1:])
     pub_wl = ", ".join(compare(data.pub[LNBT[d]], data.pub[LNBT[0]]).wl for d in DEPTHS[1:])
