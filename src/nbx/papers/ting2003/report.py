@@ -1092,7 +1092,7 @@ def gap_annealing(ctx: ReportContext) -> list[str]:
     """Annealing: '?' read as missing (skipped by the NBs, sent to the largest branch by the trees) or as a value
     (the names file lists '-', 'not applicable', among the values of the attributes the data write '?' for)."""
     p = "Annealing"
-    pairs = [(x, MISSVALUE[x]) for x in MISSVALUE if ctx.has(x, MISSVALUE[x])]
+    pairs = [(x, alt) for x, alt in MISSVALUE.items() if ctx.has(x, alt) and np.isfinite(_err(ctx, p, alt))]
     if not pairs:
         return ["Unexplained: the '?'-as-value cells (`*_missvalue`) did not run."]
     share, mostly, d = _missing_share(ctx, p)
