@@ -332,7 +332,7 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
     from nbx.models.snbtree import SelfAdaptiveNBTree
 
     shown = {}
-    for learner, path in (("c45", 0), ("snbtree", 0), ("lnbt3", 0), ("nbtree", 1)):
+    for learner, path in (("c45", 0), ("snbtree", 0), ("lnbt3_threshold", 0), ("nbtree", 1)):
         assert nbx(capsys, "fit", tree_csvs[path], "--learner", learner, "--save", tmp_path / "m.pkl")[0] == 0
         shown[learner] = nbx(capsys, "show", tmp_path / "m.pkl")[1]
     frame = pd.read_csv(tree_csvs[0])
@@ -351,14 +351,14 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
         leaf = "(pure)" if first.model is None else f"kernel NB on {first.model.class_count_.sum():g} "
         assert re.search(rf"^{'abc'[snb.attr]} < {snb.cuts[0]:.6g}: .*{re.escape(leaf)}", shown["snbtree"], re.M)
     disc = make_discretizer({"kind": "mdl"}).fit(X, y)
-    # lnbt3 cuts the numeric columns (numeric_ordinal): 'a <= cut' / 'a > cut' at the MDL cut of its code t
+    # lnbt3_threshold cuts the numeric columns (numeric_ordinal): 'a <= cut' / 'a > cut' at the MDL cut of its code t
     lnbt = LeveledNBTree(max_depth=3, min_split=30, m=2.0, ordinal=[0, 1, 2]).fit(
         disc.transform(X), y, n_values=disc.n_values_
     )
     j, t = lnbt.node_attribute_[0], lnbt.node_threshold_[0]
     cut = f"{disc.cut_points_[j][t]:.6g}"
-    assert re.search(rf"^{'abc'[j]} <= {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3"], re.M)
-    assert re.search(rf"^{'abc'[j]} > {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3"], re.M)
+    assert re.search(rf"^{'abc'[j]} <= {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3_threshold"], re.M)
+    assert re.search(rf"^{'abc'[j]} > {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3_threshold"], re.M)
     nom = pd.read_csv(tree_csvs[1])
     codes = np.column_stack([nom["colour"].map({"blue": 0, "red": 1}), nom["shape"].map({"round": 0, "square": 1})])
     tree = NBTree(random_state=1).fit(codes, nom["parity"].to_numpy()).tree_

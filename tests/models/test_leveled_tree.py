@@ -53,9 +53,15 @@ def ref_children(X, w, a, branch, t=-1):
     return out
 
 
-def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="node", ordinal=()):
-    """The tree by loops; an ``ordinal`` attribute's test is its best binary cut ``x <= t`` (by gain)."""
-    node = {"rows": (X, y, w), "used": set(used), "attr": -1, "t": -1}
+def ref_tree(
+    X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="node", ordinal=(), leaf_drop="tested", bounds=None
+):
+    """The tree by loops; an ``ordinal`` attribute's test is its best binary cut ``x <= t`` (by gain).
+    ``bounds``: attribute -> (lo, hi) codes its cuts on the path leave; ``leaf_drop="fixed"`` leaves out of the
+    NB only the tested attributes that are nominal or whose lo = hi."""
+    bounds = dict(bounds or {})
+    fixed = {a for a in used if a not in ordinal or bounds[a][0] == bounds[a][1]}
+    node = {"rows": (X, y, w), "used": set(used) if leaf_drop == "tested" else fixed, "attr": -1, "t": -1}
 
     def admissible(s, a, t):
         if sum(b >= 2 for b in s[2]) < 2 or s[1] <= 1e-12:
@@ -101,11 +107,19 @@ def ref_tree(X, y, w, nv, K, max_depth, depth=0, used=(), min_split=30.0, on="no
                 min_split,
                 on,
                 ordinal,
+                leaf_drop,
+                {**bounds, a: narrow(bounds.get(a, (0, nv[a] - 1)), t, v)},
             )
             for v in range(len(branch))
             if branch[v] > 0
         }
     return node
+
+
+def narrow(bound, t, side):
+    """The codes (lo, hi) left after branch ``side`` of the cut ``code <= t`` (a multiway test: unchanged)."""
+    lo, hi = bound
+    return bound if t < 0 else ((lo, min(hi, t)) if side == 0 else (max(lo, t + 1), hi))
 
 
 def ref_branch(codes, t):
@@ -460,3 +474,78 @@ def test_boosting_paths_agree_with_threshold_tests(on):
         keep = bw > 0
         again = clone(tree).fit(X[keep], y[keep], sample_weight=bw[keep], n_values=nv)
         assert again.predict_proba(X).tobytes() == est.predict_proba(X).tobytes()
+
+
+@pytest.mark.parametrize("max_depth", [1, 3, 5])
+def test_keep_cut_leaves_match_reference(max_depth):
+    """leaf_drop="fixed": same tree as "tested", leaf NBs over every attribute the path does not fix (loop
+    reference with the cut intervals), with weights and missing values."""
+    X, y, nv = make_data(n=600, n_values=(6, 3, 5, 4, 2), missing=0.08, seed=60 + max_depth)
+    w = np.random.default_rng(4).uniform(0.2, 2.0, len(y))
+    Xte, _, _ = make_data(n=150, n_values=(6, 3, 5, 4, 2), seed=70 + max_depth)
+    kw = {"max_depth": max_depth, "min_split_on": "node", "ordinal": list(ORDINAL)}
+    model = LeveledNBTree(leaf_drop="fixed", **kw).fit(X, y, sample_weight=w, n_values=nv)
+    tested = LeveledNBTree(**kw).fit(X, y, sample_weight=w, n_values=nv)
+    assert model.node_threshold_.tobytes() == tested.node_threshold_.tobytes()
+    assert (model.node_threshold_ >= 0).any()
+    tree = ref_tree(X, y, w, nv, 3, max_depth, on="node", ordinal=ORDINAL, leaf_drop="fixed")
+    np.testing.assert_allclose(model.predict_proba(Xte), ref_proba(tree, Xte, nv, 3), rtol=1e-9, atol=1e-12)
+    assert not np.allclose(model.predict_proba(Xte), tested.predict_proba(Xte))
+
+
+def test_keep_cut_leaf_nb_uses_the_cut_attributes_code():
+    """Hand-built case: one ordinal attribute a (codes 0-3) cut at the root by a <= 0 and a nominal b. The
+    branch a > 0 still sees codes 1-3: under "fixed" its NB is NaiveBayes(m = 2) on the branch's rows over
+    (a, b), so it depends on a's code; under "tested" it ignores a. The branch a <= 0 holds one code: both
+    drop a there."""
+    X = np.array([[0, 0]] * 40 + [[0, 1]] * 40 + [[1, 0]] * 30 + [[2, 1]] * 30 + [[3, 0]] * 20 + [[3, 1]] * 20)
+    y = np.array([0] * 80 + [1] * 20 + [0] * 10 + [1] * 12 + [0] * 18 + [1] * 5 + [0] * 15 + [1] * 15 + [0] * 5)
+    nv = [4, 2]
+    keep = LeveledNBTree(max_depth=1, min_split=30, leaf_drop="fixed", ordinal=[0]).fit(X, y, n_values=nv)
+    drop = LeveledNBTree(max_depth=1, min_split=30, ordinal=[0]).fit(X, y, n_values=nv)
+    assert keep.node_attribute_.tolist() == [0, -1, -1] and keep.node_threshold_[0] == 0
+    right = X[:, 0] > 0
+    nb = NaiveBayes(prior="m_estimate", m=2.0).fit(X[right], y[right], n_values=nv)
+    probe = np.array([[1, 0], [2, 0], [3, 0], [1, 1], [3, 1]])
+    np.testing.assert_allclose(keep.predict_proba(probe), nb.predict_proba(probe), rtol=1e-12)
+    assert len({round(p, 9) for p in keep.predict_proba(probe[:3])[:, 1]}) == 3  # a's code matters
+    assert len({round(p, 9) for p in drop.predict_proba(probe[:3])[:, 1]}) == 1  # it does not
+    left = np.array([[0, 0], [0, 1]])
+    assert keep.predict_proba(left).tobytes() == drop.predict_proba(left).tobytes()
+
+
+def test_leaf_drop_changes_nothing_without_threshold_tests():
+    """Multiway tests fix their attribute's value: both readings of §3.2 (ii) give the same tree, bit for bit."""
+    X, y, nv = make_data(n=500, n_values=(6, 3, 5, 4, 2), seed=12)
+    a, b = (LeveledNBTree(max_depth=4, leaf_drop=d).fit(X, y, n_values=nv) for d in ("tested", "fixed"))
+    assert a.predict_proba(X).tobytes() == b.predict_proba(X).tobytes()
+
+
+@pytest.mark.parametrize("max_depth", [0, 3])
+def test_missing_as_value_equals_an_explicit_extra_code(max_depth):
+    """missing="value" is the "skip" tree on data where every missing code is rewritten as one more value
+    (code n_values): same tests, same probabilities, bit for bit, at fit and under boosting; a code never seen
+    in training still counts as missing."""
+    X, y, nv = make_data(n=500, missing=0.25, seed=21)
+    w = np.random.default_rng(8).uniform(0.5, 1.5, len(y))
+    recoded = np.where(X < 0, nv, X)
+    model = LeveledNBTree(max_depth=max_depth, missing="value").fit(X, y, sample_weight=w, n_values=nv)
+    plain = LeveledNBTree(max_depth=max_depth).fit(recoded, y, sample_weight=w, n_values=nv + 1)
+    assert model.n_values_.tolist() == (nv + 1).tolist()
+    assert model.node_attribute_.tobytes() == plain.node_attribute_.tobytes()
+    assert model.predict_proba(X).tobytes() == plain.predict_proba(recoded).tobytes()
+    unseen = X[:5].copy()
+    unseen[:, 0] = nv[0]  # never seen in training: missing, not the "?" value
+    gone = np.where(recoded[:5] >= 0, recoded[:5], -1)
+    gone[:, 0] = -1
+    assert model.predict_proba(unseen).tobytes() == plain.predict_proba(gone).tobytes()
+    if max_depth:
+        assert not np.allclose(
+            model.predict_proba(X), LeveledNBTree(max_depth=max_depth).fit(X, y, w, nv).predict_proba(X)
+        )
+    ens = pytest.importorskip("nbx.models.ensembles")
+    a, b = (
+        ens.AdaBoostM1(base=base, n_estimators=6, random_state=1).fit(data, y, n_values=n)
+        for base, data, n in ((model, X, nv), (clone(plain), recoded, nv + 1))
+    )
+    assert a.predict_proba(X).tobytes() == b.predict_proba(recoded).tobytes()

@@ -101,6 +101,31 @@ def test_t4_checks_on_the_papers_table4_all_hold_and_a_flip_fails():
     assert v.verdict == PARTLY and "variance BLNBT(10) 8.00 < LNBT(10) 7.30 (fails)" in v.evidence
 
 
+def test_t4_is_judged_per_reading_of_the_numeric_tests():
+    """The same inequalities under the threshold reading (its LNBT(1-10) and BLNBT(10) cells): a bias that does
+    not fall fails there only; its BLNBT(3), BLNBT(5) checks are not testable; keep-cut, not run, gets no verdict."""
+    t4 = tz.published()[2].set_index("max_depth")
+    bias = {tz.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in tz.DEPTHS} | {
+        tz.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in tz.DEPTHS
+    }
+    var = {tz.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in tz.DEPTHS} | {
+        tz.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in tz.DEPTHS
+    }
+    for d in tz.DEPTHS[1:]:
+        bias[tz.LNBT_THRESHOLD[d]], var[tz.LNBT_THRESHOLD[d]] = bias[tz.LNBT[d]], var[tz.LNBT[d]]
+    bias[tz.BLNBT_THRESHOLD[10]], var[tz.BLNBT_THRESHOLD[10]] = bias[tz.BLNBT[10]], var[tz.BLNBT[10]]
+    bias[tz.LNBT_THRESHOLD[1]] = 99.0  # trees at d = 1 raise the bias under this reading
+    data = SimpleNamespace(t4=tz.published()[2])
+    ctx = SimpleNamespace(memo=lambda fn: (bias, var, {}) if fn is tz.domain_means else data)
+    v = tz.claim_t4(ctx)
+    assert v.verdict == REPRODUCED  # the default reading
+    assert v.readings == {tz.DEFAULT_READING: REPRODUCED, "threshold": PARTLY}  # keep-cut did not run
+    line = next(x for x in v.evidence.splitlines() if x.startswith("- reading *threshold*"))
+    assert "bias LNBT(1) < LNBT(0) (fails)" in line and line.count("(not testable)") == 4  # BLNBT(3), BLNBT(5)
+    assert "Under the threshold reading (BLNBT at d = 10 only), 9 of 10 hold" in v.evidence
+    assert tz._strip_numbers("bias BLNBT(3) 11.60 < LNBT(3) 13.80") == "bias BLNBT(3) < LNBT(3)"
+
+
 # ------------------------------------------------------------------------------ T5 synthetic check
 @pytest.fixture(scope="module")
 def t5_result():
@@ -311,19 +336,20 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
     )
     ctx = _stub(tmp_path, learners)
     depth = {"glass": [1, 2], "pima": [4, 4], "sonar": [2, 3]}  # domain means 1.5, 4, 2.5
-    ctx._fit_info["lnbt10"] = {ds: [{"depth": v} for v in vs] for ds, vs in depth.items()}
+    ctx._fit_info["lnbt10"] = {ds: [{"depth": v, "n_leaves": 2 * v} for v in vs] for ds, vs in depth.items()}
     ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
     assert tz.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
     lines = tz.depth_section(ctx)
     rows = {
-        tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:6]]
+        tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:7]]
         for line in lines
         if line.startswith("| ")
     }
     # mean depth (1.5 + 4 + 2.5) / 3, two domains below 3, the two deepest domains
-    assert rows[("children (default)", "LNBT(10)")] == ["2.67", "2/3", "Pima 4.0, Sonar 2.5"]
-    assert rows[("children (default)", "BLNBT(10)")][:2] == ["3.67", "1/3"]  # 2.5, 5, 3.5
-    assert not any(reading == "node" for reading, _ in rows)  # no fit_info: no row
+    # and the mean leaves: 2 x the depths here, 5.3; none recorded for BLNBT(10)
+    assert rows[("children, multiway (default)", "LNBT(10)")] == ["2.67", "2/3", "Pima 4.0, Sonar 2.5", "5.3"]
+    assert rows[("children, multiway (default)", "BLNBT(10)")] == ["3.67", "1/3", "Pima 5.0, Sonar 3.5", "n/a"]
+    assert not any(reading == "node, multiway" for reading, _ in rows)  # no fit_info: no row
     assert any("LNBT(3) = LNBT(10)" in line for line in lines)
 
 
@@ -342,7 +368,8 @@ def test_paper_yaml_names_only_learners_of_the_experiment():
     data = paper.paper_data("ting2003")
     named = [
         x
-        for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_multiway", "blnbt_multiway")
+        for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_threshold", "blnbt_threshold")
+        + ("lnbt_keepcut", "blnbt_keepcut", "missvalue")
         for x in data[key].values()
     ] + list(data["depth"]["mean"])
     learners = config.load_params(REPO / "params.yaml")["experiments"]["ting2003"]["learners"]
@@ -350,3 +377,74 @@ def test_paper_yaml_names_only_learners_of_the_experiment():
     # every learner of the experiment is one of the paper's readings, and the depths are the paper's d
     assert set(learners) <= set(named)
     assert list(data["lnbt"]) == list(data["blnbt"]) == list(data["table3_wl"]) == [0, 1, 3, 5, 10]
+
+
+# ------------------------------------------------------------------------------ GAPS (measured causes)
+def _gap_ctx(tmp_path, dataset, codes, n_values, y, errors, published):
+    """A context for GAPS: fold codes on disk, our errors and the paper's per learner (%)."""
+    write_npz(
+        layout.fold_codes("ting2003", dataset),
+        codes=codes,
+        n_values=n_values,
+        y=y,
+        test=np.zeros(codes.shape[:2], bool),
+        n_classes=np.int64(2),
+    )
+    return SimpleNamespace(
+        exp=SimpleNamespace(name="ting2003"),
+        datasets={"Liver disorder": "liver", "Annealing": "anneal"},
+        has=lambda *xs: all(x in errors for x in xs),
+        acc=lambda p, x: 100.0 - errors[x],
+        published_acc=lambda p, x: 100.0 - published.get(x, float("nan")),
+        labels=lambda p: y,
+        fit_info=lambda x: {},
+    )
+
+
+def test_gap_liver_measures_single_interval_attributes_and_the_majority_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    y = np.array([0] * 6 + [1] * 4)  # majority-class error 40%
+    n_values = np.array([[1, 1], [1, 2], [1, 1]])  # 5 of 6 (attribute, fold) pairs keep one interval
+    errors = {tz.LNBT[0]: 43.0, tz.BLNBT[0]: 43.0}
+    ctx = _gap_ctx(tmp_path, "liver", np.zeros((3, 10, 2), np.int64), n_values, y, errors, {"nb_ting": 37.0})
+    text = " ".join(tz.GAPS["Liver disorder"](ctx))
+    assert "leaves 83% of (attribute, fold) pairs with a single interval" in text
+    assert "near the majority-class error 40.0%" in text and "LNBT(0) 43.0 vs paper 37.0" in text
+
+
+def test_gap_annealing_compares_missing_with_missing_as_a_value(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    codes = np.zeros((3, 10, 4), np.int64)
+    codes[:, :8, 0] = -1  # attribute 0 missing in 80% of the rows, attribute 1 in 30%
+    codes[:, :3, 1] = -1
+    pub = {tz.LNBT[0]: 3.0, tz.BLNBT[0]: 1.0, tz.LNBT[3]: 5.0, tz.LNBT[10]: 5.0, tz.LNBT[1]: 3.0, tz.LNBT[5]: 5.0}
+    ours = {tz.LNBT[0]: 5.0, tz.BLNBT[0]: 4.0, tz.LNBT[3]: 6.0, tz.LNBT[10]: 6.0}
+    as_value = dict(zip(tz.MISSVALUE.values(), [4.0, 6.5, 6.0, 2.0]))  # nb, lnbt3, lnbt10, blnbt0
+    ctx = _gap_ctx(tmp_path, "anneal", codes, np.ones((3, 4), np.int64), np.zeros(10, int), ours | as_value, pub)
+    lines = tz.GAPS["Annealing"](ctx)
+    assert lines[0].startswith("28% of Annealing's cells are '?' (1 of its 4 attributes in over half of the rows)")
+    assert "LNBT(0) 5.0 → 4.0 (paper 3.0)" in lines[0] and "no longer changes from d = 3 on" in lines[0]
+    # closer by 1, -0.5, 0, 2 error points: narrower in 2 of 4 cells, by 0.6 on average
+    assert lines[1] == (
+        "Partly measured: reading '?' as a value narrows the gap in 2 of 4 published cells (by 0.6 error points on "
+        "average); the other cells' gaps stay unexplained."
+    )
+
+
+def test_numeric_tests_section_sets_the_readings_side_by_side(tmp_path, monkeypatch):
+    """Per domain 'default / threshold (paper's)' for each LNBT(d) and BLNBT(10); a reading's BLNBT(10) that did
+    not run is 'n/a' and 'not run' in the summary, whose mean gap is |ours - paper| averaged over domains."""
+    monkeypatch.chdir(tmp_path)
+    learners = [*tz.LNBT.values(), *tz.BLNBT.values(), *tz.LNBT_THRESHOLD.values()]
+    ctx = _stub(tmp_path, learners)
+    lines = tz.numeric_tests_section(ctx)
+    data = ctx.memo(tz._Data)
+    row = next(x for x in lines if x.startswith("| Glass |")).split("|")[2:-1]
+    ours, thr = data.err(tz.LNBT[1])[0], data.err(tz.LNBT_THRESHOLD[1])[0]
+    assert row[0].strip() == f"{ours:.1f} / {thr:.1f} ({data.pub[tz.LNBT[1]][0]:.1f})"
+    assert row[-1].strip().startswith(f"{data.err(tz.BLNBT[10])[0]:.1f} / n/a (")
+    summary = {tuple(c.strip() for c in x.split("|")[1:3]): x.split("|")[3:5] for x in lines if x.startswith("| ")}
+    gap = np.abs(data.err(tz.LNBT_THRESHOLD[3]) - data.pub[tz.LNBT[3]]).mean()
+    assert summary[("threshold", "LNBT(3)")][1].strip() == f"{gap:.2f}"
+    assert summary[("threshold", "BLNBT(10)")][0].strip() == "not run"
+    assert not any(x.startswith("| keep-cut") for x in lines)  # its LNBT cells did not run

@@ -33,8 +33,8 @@ def test_every_experiment_learner_has_exactly_one_cell():
 def test_a_cell_declares_the_table_it_reads_for_numeric_ordinal():
     """A discrete cell reads the prepared table only when it asks which columns were numeric."""
     cells = yaml.safe_load((REPO / "stages/train/ting2003/dvc.yaml").read_text())["stages"]
-    assert "data/prepared/ting2003" in cells["blnbt10"]["deps"]
-    assert "data/prepared/ting2003" not in cells["blnbt10_multiway"]["deps"]
+    assert "data/prepared/ting2003" in cells["blnbt10_threshold"]["deps"]
+    assert "data/prepared/ting2003" not in cells["blnbt10"]["deps"]
     assert "data/prepared/ting2003" not in cells["nb_ting"]["deps"]
 
 

@@ -136,5 +136,5 @@ def test_numeric_ordinal_gives_nested_trees_the_numeric_columns():
     plain = run_splits(boost.set_params(base__ordinal=None), data, 7, ("e", "d", "l"), n_jobs=1)
     assert auto.proba.tobytes() == by_hand.proba.tobytes() != plain.proba.tobytes()
     assert ordinal_params(boost) == ["base__ordinal"]
-    assert build_learner(PARAMS, "blnbt10").numeric_ordinal
-    assert not build_learner(PARAMS, "blnbt10_multiway").numeric_ordinal
+    assert build_learner(PARAMS, "blnbt10_threshold").numeric_ordinal
+    assert not build_learner(PARAMS, "blnbt10").numeric_ordinal

@@ -25,16 +25,33 @@ Choices where the paper is silent (written down here, see also the report):
   below) competes with the other attributes' tests by C4.5's average-gain / gain-ratio rule; the lowest
   such t wins a tie (the same partition of the node: C4.5's threshold is the largest value below the cut).
   Release 8's penalty log2(N-1)/|D| for the N-1 candidate cuts of raw values is not applied (the codes offer
-  at most V-1). An ordinal attribute may be tested again deeper on the path (a narrower cut) and is left
-  out of the local NBs below its first test (§3.2 (ii)). Other columns (and every column when ``ordinal``
-  is None) get multiway tests, each attribute once per path; the multiway reading for all columns is the
-  ``*_multiway`` sensitivity of the Ting report.
+  at most V-1). An ordinal attribute may be tested again deeper on the path (a narrower cut). Other columns
+  (and every column when ``ordinal`` is None) get multiway tests, each attribute once per path. The Ting
+  report's default is ``ordinal`` = None, multiway tests on the discretized codes: §3.1 says "Continuous
+  attributes are preprocessed using an entropy-based discretization method", so the tree grower sees only
+  discrete attributes, and C4.5 tests a discrete attribute by one multiway test; that explicit sentence
+  outranks Figure 1's caption. Threshold tests run as the report's ``*_threshold`` and ``*_keepcut`` cells.
+* Which attributes a leaf's NB leaves out (``leaf_drop``, §3.2 (ii): the local NB uses "all attributes that
+  do not appear on the path from the root to the leaf"; §3.2 first paragraph: it "does not consider
+  attributes involved in tests on the path"). ``"tested"`` (default) leaves out every attribute tested on the
+  path, the sentence read literally. ``"fixed"`` leaves out only the attributes whose value the path fixes:
+  every multiway-tested attribute, and an ordinal attribute once its cuts on the path leave one code
+  (``lo <= code <= hi`` with lo = hi). The two differ only under threshold tests: after ``code <= t`` the
+  attribute still varies in both branches, and the literal reading throws that information away although
+  the sentence's reason, an attribute fixed by the path tells the leaf nothing, does not apply to it. We
+  drop the fixed attributes rather than keep every threshold-tested one because a fixed attribute is
+  exactly the case the sentence describes (one value at the leaf: its m-estimate term only adds noise).
 * Missing values in the split attribute: the gain is C4.5's — gain on the known rows times the known
   fraction, split information with an extra "unknown" branch. In training, rows whose split value is
   missing go to the branch with the largest weight (a one-branch stand-in for C4.5's fractional
   distribution). At prediction, a row whose split value is missing stops at that internal node and is
   classified by the node's own NB (fitted on all the node's training examples, over the attributes not
   on the path to it), which does not guess the missing value.
+* ``missing="value"`` (a sensitivity, not the paper's method: §3.1 says nothing of missing values) reads a
+  missing code as one more value of its attribute, the last code ``n_values_ - 1``: tested, counted and
+  estimated like any other value. It measures data sets whose "?" marks "not applicable" rather than
+  "unknown" (the UCI Annealing file: its names file lists "-" among the values, the data write "?"). The
+  default ``"skip"`` is the rules above. At predict a code never seen in training still counts as missing.
 * A branch that received no training weight is not created; test rows reaching it are classified by
   the parent's NB, the nearest model fitted on data that resembles them.
 * Rule (iii) has two readings (``min_split_on``). ``"node"``: a node whose training weight is below 30 is
@@ -66,10 +83,12 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex, log_normalize, sum_rows
 from nbx.core.criteria import entropy
-from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options
+from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_ON = ("node", "children")
+LEAF_DROP = ("tested", "fixed")
+MISSING = ("skip", "value")
 _TOL = 1e-12
 _WEIGHT_TOL = 1e-9  # weight sums that differ only by summation order count as equal
 
@@ -114,7 +133,11 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     Parameters: ``max_depth`` (d >= 0; 0 = naive Bayes), ``min_split`` (the paper's 30 training
     examples, §3.2 (iii)), ``min_split_on`` (``"children"``: no split creates a non-empty child with less
     training weight than ``min_split``; ``"node"``: only nodes with less weight are not split; see the
-    module docstring for the evidence), ``m`` (m-estimate of the local NBs; the paper's 2), ``ordinal``
+    module docstring for the evidence), ``leaf_drop`` (``"tested"``: the local NBs leave out every attribute
+    tested on the path; ``"fixed"``: only those whose value the path fixes, which keeps a threshold-tested
+    attribute that still varies below its cut; see the module docstring), ``m`` (m-estimate of the local
+    NBs; the paper's 2), ``missing`` (``"skip"``: missing values follow the module docstring's rules;
+    ``"value"``: a missing code is one more value of its attribute, ``n_values_`` then counts it), ``ordinal``
     (columns whose codes are ordered, i.e. discretized numeric attributes: a boolean mask or column
     indices; they get binary threshold tests; None = none, all tests multiway; the pipeline sets it from the
     data set's numeric columns when the learner block says ``numeric_ordinal: true``), ``n_values`` (per
@@ -145,6 +168,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         "max_depth": [Interval(Integral, 0, None, "left")],
         "min_split": [Interval(Real, 0, None, "left")],
         "min_split_on": [Options(*MIN_SPLIT_ON)],
+        "leaf_drop": [Options(*LEAF_DROP)],
+        "missing": [Options(*MISSING)],
         "m": [Interval(Real, 0, None, "neither")],
         "ordinal": [ARRAY_LIKE, NONE],
         "n_values": N_VALUES,
@@ -155,6 +180,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         max_depth: int = 3,
         min_split: float = 30.0,
         min_split_on: str = "children",
+        leaf_drop: str = "tested",
+        missing: str = "skip",
         m: float = 2.0,
         ordinal=None,
         n_values=None,
@@ -162,6 +189,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self.max_depth = max_depth
         self.min_split = min_split
         self.min_split_on = min_split_on
+        self.leaf_drop = leaf_drop
+        self.missing = missing
         self.m = m
         self.ordinal = ordinal
         self.n_values = n_values
@@ -169,6 +198,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     # ----------------------------------------------------------------------------------------- fit
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        if self.missing == "value":
+            self.n_values_ = self.n_values_ + 1
+            codes = np.where(codes < 0, self.n_values_ - 1, codes)
         self._setup()
         self._grow(codes, self._index.rows(codes), y_idx, w)
         return self
@@ -176,6 +208,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def _boost_inputs(self, X, n_values):
         """AdaBoostM1's fast path: the codes and their flat table rows, computed once per boosting run."""
         codes = as_codes(X)
+        if self.missing == "value":
+            n_values = np.asarray(n_values, np.int64) + 1
+            codes = np.where(codes < 0, n_values - 1, codes)
         return codes, ValueIndex(n_values).rows(codes)
 
     def _boost_fit(self, inputs, y, weights, n_values) -> np.ndarray:
@@ -185,7 +220,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         codes, flat = inputs
         rows = np.flatnonzero(weights > 0)
         self.classes_, y_idx = np.unique(y[rows], return_inverse=True)
-        self.n_values_ = np.asarray(n_values, np.int64)
+        self.n_values_ = np.asarray(n_values, np.int64) + (self.missing == "value")
         self.n_features_in_ = codes.shape[1]
         self._setup()
         node = np.empty(codes.shape[0], np.int64)  # where predict() would classify each row
@@ -226,6 +261,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         rows = np.arange(codes.shape[0])  # rows still in a node of the current level
         local = np.zeros(rows.shape[0], np.int64)  # their node, numbered within the level
         used = np.zeros((1, codes.shape[1]), bool)  # attributes tested on the path, per node of the level
+        # the codes lo <= code <= hi the path's cuts leave each attribute, per node (leaf_drop="fixed")
+        lo, hi = np.zeros_like(used, np.int64), (index.n_values - 1)[None, :].copy()
         stop = np.full(codes.shape[0], -1, np.int64)  # apply()'s node per row, once known
         depth = first = 0  # first: global id of the level's first node
         while True:
@@ -239,8 +276,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             value_counts = counts[:, :-1]
             observed = np.add.reduceat(value_counts, index.offsets, axis=1)  # per-attribute class totals
             log_prior, log_table = self._node_tables(value_counts, class_counts, observed)
-            # the local NB ignores the attributes tested on the path (§3.2 (ii))
-            log_table[:, :-1][used[:, index.attribute_of_row]] = 0.0
+            # the local NB ignores the attributes on the path (§3.2 (ii)): all tested ones, or the fixed ones
+            drop = used if self.leaf_drop == "tested" else used & (~self.ordinal_ | (lo >= hi))
+            log_table[:, :-1][drop[:, index.attribute_of_row]] = 0.0
             priors.append(log_prior)
             tables.append(log_table)
             depths.append(np.full(n_nodes, depth))
@@ -281,9 +319,13 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             first += n_nodes
             global_ids = np.where(child >= 0, child + first, -1)[internal]
             children.append(global_ids[np.arange(vmax) < self._n_branches(attr, thr)[internal, None]])
-            parent, _ = np.nonzero(exists)
-            used = used[parent]
-            used[np.arange(parent.shape[0]), attr[parent]] = True
+            parent, side = np.nonzero(exists)
+            used, lo, hi = used[parent], lo[parent], hi[parent]
+            kids, cut_attr, cut = np.arange(parent.shape[0]), attr[parent], thr[parent]
+            used[kids, cut_attr] = True
+            is_cut = cut >= 0  # code <= t narrows hi (side 0), code > t raises lo (side 1)
+            hi[kids[is_cut & (side == 0)], cut_attr[is_cut & (side == 0)]] = cut[is_cut & (side == 0)]
+            lo[kids[is_cut & (side == 1)], cut_attr[is_cut & (side == 1)]] = cut[is_cut & (side == 1)] + 1
             nxt = child[local, branch]
             reached = nxt >= 0  # rows of weight 0 in a branch without weight go nowhere
             rows, local = rows[reached], nxt[reached]
@@ -462,7 +504,11 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         return self._log_priors[node] + sum_rows(self._log_tables.reshape(-1, self._k), start_row[:, None] + flat)
 
     def _check_X(self, X) -> np.ndarray:
-        return check_discrete_X(self, X)
+        if self.missing == "skip":
+            return check_discrete_X(self, X)
+        # missing -> the extra last value; a code never seen in training (>= the last) stays missing
+        codes, last = as_codes(check_array(self, X, fit=False), self), self.n_values_ - 1
+        return np.where(codes < 0, last, np.where(codes >= last, -1, codes))
 
     def node_children(self, node: int) -> dict[int, int]:
         """Read-only view of the fitted tree for inspection (``nbx show``): branch -> child node of an

@@ -188,6 +188,7 @@ def top_level(params: config.Params, families: dict) -> dict:
                 f"src/nbx/papers/{x}/published",
                 f"data/prepared/{x}",
                 f"data/splits/{x}",
+                f"data/folds/{x}",  # the codes the learners saw (e.g. how many MDL intervals, for GAPS)
                 f"data/predictions/{x}",
                 f"data/results/{x}.csv",
                 f"data/results/{x}.json",

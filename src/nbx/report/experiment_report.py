@@ -137,10 +137,10 @@ def gaps_section(ctx: ReportContext, module, names: list[str], errors: bool) -> 
     show = (lambda a: 100.0 - a) if errors else (lambda a: a)
     defaults = ", ".join(f"`{x}`" for x in dict.fromkeys(c.learner for c in cells))
     out = [
-        "### Published cells within max(3 points, 2 std)",
+        f"### Published cells within max(3 {unit} points, 2 std)",
         "",
         f"**{sum(c.agrees for c in cells)} of {len(cells)}** published numbers (each once, beside the default "
-        f"reading of its column: {defaults}; not comparable data sets left out) lie within max(3 points, twice "
+        f"reading of its column: {defaults}; not comparable data sets left out) lie within max(3 {unit} points, twice "
         "the standard deviation of our per-split accuracies) of ours.",
         "",
         "### The three largest gaps",
