@@ -309,6 +309,101 @@ def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
     print("ratio target <= 2 at 100k and 1M rows; peak memory of a fit, x the input, target <= 3\n")
 
 
+# ------------------------------------------------------------------ kernel-density learners (part 5)
+KDE_SIZES = [1_000, 3_000, 10_000, 100_000, 1_000_000]
+
+
+def kde_child(which: str, n: int, repeats: int) -> None:
+    """In this (fresh) process, on ``synthetic(n)`` (all-distinct values): prints CPU seconds of fit + predict,
+    best of ``repeats``, the peak memory of a fit as a multiple of the input, and the seconds of the first fit
+    on 100 rows (numba's start-up: import and loading of the compiled loops; 0 when the learner does not use
+    it). ``which``: gnb (GeneralNB, kernel), snbtree (SelfAdaptiveNBTree) or sklearn (GaussianNB)."""
+    X, _, _, y = synthetic(n)
+    if which == "sklearn":
+        from sklearn.naive_bayes import GaussianNB as model
+    elif which == "gnb":
+        from nbx.models.kernel_nb import GeneralNB as model
+    else:
+        from nbx.models.snbtree import SelfAdaptiveNBTree as model
+    startup = 0.0
+    if which != "sklearn":
+        t0 = time.process_time()
+        try:  # the first large set imports numba and loads the compiled loops (from the disk cache)
+            from nbx.models.binned_kde import BinnedSet
+
+            tiny = BinnedSet(np.arange(3.0), np.ones(3), 1.0, 3.0)
+            tiny.loo_cross_entropy(np.arange(3), np.ones(3), np.ones(3), 3.0)
+        except ImportError:  # a checkout without it
+            pass
+        startup = time.process_time() - t0
+    seconds = best_cpu(lambda: model().fit(X, y).predict(X), repeats)
+    print(f"{seconds:.4f} {peak_ratio(lambda: model().fit(X, y), X.nbytes):.2f} {startup:.3f}")
+
+
+def run_kde_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, __file__, "--kde-child", which, str(n), str(repeats)]
+    return [float(v) for v in subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()]
+
+
+def kde_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int, plot: Path | None) -> None:
+    print(
+        f"Part 5: the kernel-density learners (Wang et al. 2006) fit + predict on n x {N_ATTRS} all-distinct numeric "
+        f"values, {N_CLASSES} classes, against scikit-learn's GaussianNB; CPU seconds, best of {repeats}, fresh "
+        "process per size; peak memory of a fit, x the input\n"
+    )
+    try:
+        import sklearn  # noqa: F401
+
+        with_sklearn = True
+    except ImportError:
+        with_sklearn = False
+        print("scikit-learn is not installed (pip install scikit-learn): GaussianNB not measured\n")
+    sizes = [s for s in KDE_SIZES if s <= max_rows]
+    series = {}
+    head = f"{'learner':10s}{'rows':>11s}{'GaussianNB s':>14s}{'ours s':>10s}{'ratio':>8s}{'peak':>7s}"
+    print(head + (f"{'before s':>10s}{'ratio':>8s}{'peak':>7s}" if baseline else ""))
+    startup = []
+    for which in ("gnb", "snbtree"):
+        rows, new, old_rows, old = [], [], [], []
+        for n in sizes:
+            ours, peak, start = run_kde_child(which, n, repeats, REPO / "src")
+            ref = run_kde_child("sklearn", n, repeats, REPO / "src")[0] if with_sklearn else float("nan")
+            startup.append(start)
+            rows.append(n), new.append(ours)
+            line = f"{which:10s}{n:11,d}{ref:14.3f}{ours:10.3f}{ours / ref:8.1f}{peak:6.2f}x"
+            if baseline and n <= baseline_max:
+                before, before_peak, _ = run_kde_child(which, n, 1, baseline)
+                old_rows.append(n), old.append(before)
+                line += f"{before:10.3f}{before / ref:8.1f}{before_peak:6.2f}x"
+            print(line, flush=True)
+        series[which] = (rows, new, old_rows, old)
+        print(f"{which}: slope of log time on log rows {slope(rows, new):.2f} (target <= 1.15)", end="")
+        print(f", before {slope(old_rows, old):.2f} (up to {old_rows[-1]:,d} rows)" if len(old) > 1 else "")
+    print(
+        "targets: GeneralNB / GaussianNB <= 5 at 100k and 1M rows, peak memory of a fit <= 3x the input; "
+        f"numba's start-up in a fresh process (import, compiled loops from the disk cache) {max(startup):.2f} s "
+        "(target <= 1)\n"
+    )
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for which, (rows, new, old_rows, old) in series.items():
+            (line,) = ax.loglog(rows, new, "o-", label=f"{which}")
+            if old:
+                ax.loglog(old_rows, old, "x--", color=line.get_color(), label=f"{which} before")
+        ax.set_xlabel("rows (20 all-distinct numeric attributes, 3 classes)")
+        ax.set_ylabel("CPU seconds, fit + predict")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(plot, dpi=120)
+        print(f"plot: {plot}\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default=",".join(LEARNERS), help="comma-separated params.yaml learner names")
@@ -324,6 +419,12 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="best of this many runs per size (MDL and C4.5 parts)")
     ap.add_argument("--baseline-src", type=Path, help="also time this checkout's src (before/after, MDL and C4.5)")
     ap.add_argument("--baseline-max-rows", type=int, default=1_000_000, help="largest size timed for the baseline")
+    ap.add_argument("--skip-kde", action="store_true", help="leave out the kernel-density learners (part 5)")
+    ap.add_argument("--kde-only", action="store_true", help="only part 5, the kernel-density learners")
+    ap.add_argument("--kde-rows", type=int, default=max(KDE_SIZES), help="largest size of part 5")
+    ap.add_argument("--kde-baseline-max-rows", type=int, default=10_000, help="largest size timed for the baseline")
+    ap.add_argument("--plot", type=Path, default=REPO / "benchmarks" / "kde_scaling.png", help="part 5's PNG plot")
+    ap.add_argument("--kde-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     ap.add_argument("--tree-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.nb_child:
@@ -331,6 +432,12 @@ def main() -> None:
         return
     if a.tree_child:
         tree_child(a.tree_child[0], int(a.tree_child[1]), int(a.tree_child[2]))
+        return
+    if a.kde_child:
+        kde_child(a.kde_child[0], int(a.kde_child[1]), int(a.kde_child[2]))
+        return
+    if a.kde_only:
+        kde_part(a.kde_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
         return
     names = a.learners.split(",")
     unknown = [x for x in names if x not in LEARNERS]
@@ -344,6 +451,8 @@ def main() -> None:
         mdl_part(a.mdl_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
     if not a.skip_c45:
         c45_part(a.c45_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
+    if not a.skip_kde:
+        kde_part(a.kde_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
 
 
 if __name__ == "__main__":
