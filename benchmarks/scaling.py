@@ -12,8 +12,7 @@ runs in a few minutes), 20 attributes, 3 classes. Discrete learners get integer 
 attribute), mixed-input ones the numeric values the codes were binned from. The slope of log(fit seconds)
 on log(rows) is printed over all sizes and over the three largest (fixed costs flatten the small end);
 a slope near 1 is linear. CPU seconds, one thread. The kernel-density learners (gnb, snbtree) run twice:
-on the all-distinct values (exact leave-one-out over pairs of distinct values: quadratic) and on the same
-values recorded to 2 decimals (bounded distinct values per class: linear).
+on the all-distinct values and on the same values recorded to 2 decimals.
 
 Part 2: NaiveBayes (Laplace) fit and predict on 1M x 20 codes (int64, 5 values, 2 classes), each in a
 fresh process, against scikit-learn's CategoricalNB on the same data when scikit-learn is installed (it
@@ -24,6 +23,9 @@ timed one is not traced), as a multiple of the input (X.nbytes); the target is <
 Part 3: the MDL discretizer (Fayyad & Irani 1993) on 1k .. 10M rows x 20 all-distinct numeric attributes
 against numpy's argsort of every column (``np.argsort(X, axis=0)``, the floor of a method that sorts each column
 once): CPU seconds, their ratio (target <= 5) and the slope of log time on log rows (target <= 1.15).
+Part 5: GeneralNB (kernel) and SelfAdaptiveNBTree fit + predict on 1k .. 1M rows x 20 all-distinct values
+against scikit-learn's GaussianNB (ratio target <= 5 at 100k and 1M rows, slope <= 1.15, peak memory of a fit
+<= 3x the input), numba's start-up, and a PNG plot of time against rows (``--plot``).
 Part 4: C45Tree fit + predict on 1k .. 1M rows against scikit-learn's
 ``DecisionTreeClassifier(criterion="entropy")`` (one thread; ratio target <= 2, slope <= 1.15), and the peak
 memory of a C45Tree fit as a multiple of the input (target <= 3x). Both parts time each size in a fresh process,
@@ -51,10 +53,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
 
 # params.yaml learner block -> largest number of rows to fit (a few seconds per fit at most here). The kernel
-# density learners (gnb, snbtree) choose bandwidths by leave-one-out over all pairs of kernel centres, which
-# grows with the square of the distinct values per class: on all-distinct values they stop at 3k. RECORDED
-# repeats them on the same values recorded to DECIMALS decimals, as measurements are (UCI's numeric columns
-# carry a few digits): the distinct values per class are then bounded and the fit grows linearly.
+# density learners (gnb, snbtree) sum exactly over the kernel centres of samples of at most 256 distinct values
+# and by binned sums beyond (linear in rows; part 5 takes them to 1M rows beside GaussianNB). RECORDED repeats
+# them on the same values recorded to DECIMALS decimals, as measurements are (UCI's numeric columns carry a few
+# digits): fewer distinct values per class.
 LEARNERS = {
     "nb_laplace": 1_000_000,
     "gnb_gaussian": 1_000_000,
@@ -71,8 +73,8 @@ LEARNERS = {
     "hbayes_nb": 30_000,
     "hbayes_tan": 10_000,
     "nbtree": 30_000,
-    "snbtree": 3_000,
-    "gnb": 3_000,
+    "snbtree": 30_000,
+    "gnb": 100_000,
     "muv_of_muv_js": 30_000,
 }
 RECORDED = {"gnb": 300_000, "snbtree": 100_000}
@@ -346,7 +348,9 @@ def run_kde_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
     return [float(v) for v in subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()]
 
 
-def kde_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int, plot: Path | None) -> None:
+def kde_part(
+    max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | None, baseline_max: int, plot: Path | None
+) -> None:
     print(
         f"Part 5: the kernel-density learners (Wang et al. 2006) fit + predict on n x {N_ATTRS} all-distinct numeric "
         f"values, {N_CLASSES} classes, against scikit-learn's GaussianNB; CPU seconds, best of {repeats}, fresh "
@@ -366,7 +370,7 @@ def kde_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
     startup = []
     for which in ("gnb", "snbtree"):
         rows, new, old_rows, old = [], [], [], []
-        for n in sizes:
+        for n in [s for s in sizes if which == "gnb" or s <= snbtree_rows]:
             ours, peak, start = run_kde_child(which, n, repeats, REPO / "src")
             ref = run_kde_child("sklearn", n, repeats, REPO / "src")[0] if with_sklearn else float("nan")
             startup.append(start)
@@ -422,6 +426,7 @@ def main() -> None:
     ap.add_argument("--skip-kde", action="store_true", help="leave out the kernel-density learners (part 5)")
     ap.add_argument("--kde-only", action="store_true", help="only part 5, the kernel-density learners")
     ap.add_argument("--kde-rows", type=int, default=max(KDE_SIZES), help="largest size of part 5")
+    ap.add_argument("--kde-snbtree-rows", type=int, default=max(KDE_SIZES), help="largest size of S-NBTree in part 5")
     ap.add_argument("--kde-baseline-max-rows", type=int, default=10_000, help="largest size timed for the baseline")
     ap.add_argument("--plot", type=Path, default=REPO / "benchmarks" / "kde_scaling.png", help="part 5's PNG plot")
     ap.add_argument("--kde-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
@@ -437,7 +442,7 @@ def main() -> None:
         kde_child(a.kde_child[0], int(a.kde_child[1]), int(a.kde_child[2]))
         return
     if a.kde_only:
-        kde_part(a.kde_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
+        kde_part(a.kde_rows, a.kde_snbtree_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
         return
     names = a.learners.split(",")
     unknown = [x for x in names if x not in LEARNERS]
@@ -452,7 +457,7 @@ def main() -> None:
     if not a.skip_c45:
         c45_part(a.c45_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
     if not a.skip_kde:
-        kde_part(a.kde_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
+        kde_part(a.kde_rows, a.kde_snbtree_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
 
 
 if __name__ == "__main__":
