@@ -26,6 +26,9 @@ from nbx.pipeline import config, learners
 from nbx.pipeline.inputs import available
 from nbx.pipeline.train import split_data
 from nbx.protocol.runner import run_splits
+from nbx.protocol.scoring import accuracy, summarize
+
+SAME_PREDICTIONS, ACCURACY_POINTS = 0.995, 0.5  # the envelope of a change of CPU (benchmarks/envelope.py)
 
 
 def run(
@@ -55,12 +58,26 @@ def run(
             write_npz(os.path.join(save, experiment, learner, f"{ds}.npz"), **out.arrays())
         if reference:
             with np.load(os.path.join(reference, experiment, learner, f"{ds}.npz")) as ref:
-                equal = all(np.array_equal(ref[k], v) and ref[k].dtype == v.dtype for k, v in out.arrays().items())
+                ref = dict(ref)
+            new = out.arrays()
+            equal = all(np.array_equal(ref[k], v) and ref[k].dtype == v.dtype for k, v in new.items())
             same &= equal
-            verdict = "identical" if equal else "DIFFERENT"
+            verdict = "identical" if equal else "DIFFERENT " + envelope(ref, new, data.y)
         print(f"{ds:24s} {wall:8.2f} s  fit {out.fit_seconds.sum():8.2f} s  {verdict}", flush=True)
     print(f"{'total':24s} {total:8.2f} s")
     return same
+
+
+def envelope(ref: dict, new: dict, y: np.ndarray) -> str:
+    """How far predictions that are not byte-identical moved, as benchmarks/envelope.py measures it: the share
+    of test rows whose predicted class is unchanged and the mean accuracy over splits before and after."""
+    n_splits = int(ref["split"].max()) + 1
+    acc = [summarize(accuracy(z["proba"], y[z["row"]], z["split"], n_splits))["acc"] for z in (ref, new)]
+    same = float(np.mean(np.argmax(ref["proba"], 1) == np.argmax(new["proba"], 1)))
+    inside = same >= SAME_PREDICTIONS and abs(acc[1] - acc[0]) <= ACCURACY_POINTS
+    return f"{100 * same:.3f}% same predictions, accuracy {acc[0]:.3f} -> {acc[1]:.3f} ({acc[1] - acc[0]:+.3f})" + (
+        "" if inside else "  OUTSIDE the envelope"
+    )
 
 
 def main() -> None:

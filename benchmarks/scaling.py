@@ -12,8 +12,7 @@ runs in a few minutes), 20 attributes, 3 classes. Discrete learners get integer 
 attribute), mixed-input ones the numeric values the codes were binned from. The slope of log(fit seconds)
 on log(rows) is printed over all sizes and over the three largest (fixed costs flatten the small end);
 a slope near 1 is linear. CPU seconds, one thread. The kernel-density learners (gnb, snbtree) run twice:
-on the all-distinct values (exact leave-one-out over pairs of distinct values: quadratic) and on the same
-values recorded to 2 decimals (bounded distinct values per class: linear).
+on the all-distinct values and on the same values recorded to 2 decimals.
 
 Part 2: NaiveBayes (Laplace) fit and predict on 1M x 20 codes (int64, 5 values, 2 classes), each in a
 fresh process, against scikit-learn's CategoricalNB on the same data when scikit-learn is installed (it
@@ -33,6 +32,13 @@ process, best of ``--repeats``; ``--baseline-src`` also times another checkout's
 run) up to ``--baseline-max-rows``. Part 4 alone, before and after:
 
     python benchmarks/scaling.py --skip-learners --skip-nb --skip-mdl --baseline-src OLD/src
+
+Part 5: ridge LogisticRegression fit + predict on 1k .. 1M rows of 10-valued codes against scikit-learn's
+LogisticRegression (lbfgs, same ridge and tolerance; ratio target <= 1, slope <= 1.15), then HBayesNB at 100k rows
+against our LogisticRegression (target <= 10x); ``--lr-plot`` draws the times.
+Part 6: GeneralNB (kernel) and SelfAdaptiveNBTree fit + predict on 1k .. 1M rows x 20 all-distinct values
+against scikit-learn's GaussianNB (ratio target <= 5 at 100k and 1M rows, slope <= 1.15, peak memory of a fit
+<= 3x the input), numba's start-up, and a PNG plot of time against rows (``--plot``).
 """
 
 from __future__ import annotations
@@ -55,10 +61,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
 
 # params.yaml learner block -> largest number of rows to fit (a few seconds per fit at most here). The kernel
-# density learners (gnb, snbtree) choose bandwidths by leave-one-out over all pairs of kernel centres, which
-# grows with the square of the distinct values per class: on all-distinct values they stop at 3k. RECORDED
-# repeats them on the same values recorded to DECIMALS decimals, as measurements are (UCI's numeric columns
-# carry a few digits): the distinct values per class are then bounded and the fit grows linearly.
+# density learners (gnb, snbtree) sum exactly over the kernel centres of samples of at most 256 distinct values
+# and by binned sums beyond (linear in rows; part 6 takes them to 1M rows beside GaussianNB). RECORDED repeats
+# them on the same values recorded to DECIMALS decimals, as measurements are (UCI's numeric columns carry a few
+# digits): fewer distinct values per class.
 LEARNERS = {
     "nb_laplace": 1_000_000,
     "gnb_gaussian": 1_000_000,
@@ -75,8 +81,8 @@ LEARNERS = {
     "hbayes_nb": 30_000,
     "hbayes_tan": 10_000,
     "nbtree": 30_000,
-    "snbtree": 3_000,
-    "gnb": 3_000,
+    "snbtree": 30_000,
+    "gnb": 100_000,
     "muv_of_muv_js": 30_000,
 }
 RECORDED = {"gnb": 300_000, "snbtree": 100_000}
@@ -452,6 +458,103 @@ def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None
         print(f"plot written to {plot}\n")
 
 
+# ------------------------------------------------------------------ kernel-density learners (part 6)
+KDE_SIZES = [1_000, 3_000, 10_000, 100_000, 1_000_000]
+
+
+def kde_child(which: str, n: int, repeats: int) -> None:
+    """In this (fresh) process, on ``synthetic(n)`` (all-distinct values): prints CPU seconds of fit + predict,
+    best of ``repeats``, the peak memory of a fit as a multiple of the input, and the seconds of the first fit
+    on 100 rows (numba's start-up: import and loading of the compiled loops; 0 when the learner does not use
+    it). ``which``: gnb (GeneralNB, kernel), snbtree (SelfAdaptiveNBTree) or sklearn (GaussianNB)."""
+    X, _, _, y = synthetic(n)
+    if which == "sklearn":
+        from sklearn.naive_bayes import GaussianNB as model
+    elif which == "gnb":
+        from nbx.models.kernel_nb import GeneralNB as model
+    else:
+        from nbx.models.snbtree import SelfAdaptiveNBTree as model
+    startup = 0.0
+    if which != "sklearn":
+        t0 = time.process_time()
+        try:  # the first large set imports numba and loads the compiled loops (from the disk cache)
+            from nbx.models.binned_kde import BinnedSet
+
+            tiny = BinnedSet(np.arange(3.0), np.ones(3), 1.0, 3.0)
+            tiny.loo_cross_entropy(np.arange(3), np.ones(3), np.ones(3), 3.0)
+        except ImportError:  # a checkout without it
+            pass
+        startup = time.process_time() - t0
+    seconds = best_cpu(lambda: model().fit(X, y).predict(X), repeats)
+    print(f"{seconds:.4f} {peak_ratio(lambda: model().fit(X, y), X.nbytes):.2f} {startup:.3f}")
+
+
+def run_kde_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, __file__, "--kde-child", which, str(n), str(repeats)]
+    return [float(v) for v in subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()]
+
+
+def kde_part(
+    max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | None, baseline_max: int, plot: Path | None
+) -> None:
+    print(
+        f"Part 6: the kernel-density learners (Wang et al. 2006) fit + predict on n x {N_ATTRS} all-distinct numeric "
+        f"values, {N_CLASSES} classes, against scikit-learn's GaussianNB; CPU seconds, best of {repeats}, fresh "
+        "process per size; peak memory of a fit, x the input\n"
+    )
+    try:
+        import sklearn  # noqa: F401
+
+        with_sklearn = True
+    except ImportError:
+        with_sklearn = False
+        print("scikit-learn is not installed (pip install scikit-learn): GaussianNB not measured\n")
+    sizes = [s for s in KDE_SIZES if s <= max_rows]
+    series = {}
+    head = f"{'learner':10s}{'rows':>11s}{'GaussianNB s':>14s}{'ours s':>10s}{'ratio':>8s}{'peak':>7s}"
+    print(head + (f"{'before s':>10s}{'ratio':>8s}{'peak':>7s}" if baseline else ""))
+    startup = []
+    for which in ("gnb", "snbtree"):
+        rows, new, old_rows, old = [], [], [], []
+        for n in [s for s in sizes if which == "gnb" or s <= snbtree_rows]:
+            ours, peak, start = run_kde_child(which, n, repeats, REPO / "src")
+            ref = run_kde_child("sklearn", n, repeats, REPO / "src")[0] if with_sklearn else float("nan")
+            startup.append(start)
+            rows.append(n), new.append(ours)
+            line = f"{which:10s}{n:11,d}{ref:14.3f}{ours:10.3f}{ours / ref:8.1f}{peak:6.2f}x"
+            if baseline and n <= baseline_max:
+                before, before_peak, _ = run_kde_child(which, n, 1, baseline)
+                old_rows.append(n), old.append(before)
+                line += f"{before:10.3f}{before / ref:8.1f}{before_peak:6.2f}x"
+            print(line, flush=True)
+        series[which] = (rows, new, old_rows, old)
+        print(f"{which}: slope of log time on log rows {slope(rows, new):.2f} (target <= 1.15)", end="")
+        print(f", before {slope(old_rows, old):.2f} (up to {old_rows[-1]:,d} rows)" if len(old) > 1 else "")
+    print(
+        "targets: GeneralNB / GaussianNB <= 5 at 100k and 1M rows, peak memory of a fit <= 3x the input; "
+        f"numba's start-up in a fresh process (import, compiled loops from the disk cache) {max(startup):.2f} s "
+        "(target <= 1)\n"
+    )
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for which, (rows, new, old_rows, old) in series.items():
+            (line,) = ax.loglog(rows, new, "o-", label=f"{which}")
+            if old:
+                ax.loglog(old_rows, old, "x--", color=line.get_color(), label=f"{which} before")
+        ax.set_xlabel("rows (20 all-distinct numeric attributes, 3 classes)")
+        ax.set_ylabel("CPU seconds, fit + predict")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(plot, dpi=120)
+        print(f"plot: {plot}\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default=",".join(LEARNERS), help="comma-separated params.yaml learner names")
@@ -467,6 +570,13 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="best of this many runs per size (MDL and C4.5 parts)")
     ap.add_argument("--baseline-src", type=Path, help="also time this checkout's src (before/after, MDL and C4.5)")
     ap.add_argument("--baseline-max-rows", type=int, default=1_000_000, help="largest size timed for the baseline")
+    ap.add_argument("--skip-kde", action="store_true", help="leave out the kernel-density learners (part 6)")
+    ap.add_argument("--kde-only", action="store_true", help="only part 6, the kernel-density learners")
+    ap.add_argument("--kde-rows", type=int, default=max(KDE_SIZES), help="largest size of part 6")
+    ap.add_argument("--kde-snbtree-rows", type=int, default=max(KDE_SIZES), help="largest size of S-NBTree in part 6")
+    ap.add_argument("--kde-baseline-max-rows", type=int, default=10_000, help="largest size timed for the baseline")
+    ap.add_argument("--plot", type=Path, default=REPO / "benchmarks" / "kde_scaling.png", help="part 6's PNG plot")
+    ap.add_argument("--kde-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     ap.add_argument("--tree-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     ap.add_argument("--skip-lr", action="store_true", help="leave out ridge LR against scikit-learn and HBayesNB")
     ap.add_argument("--lr-rows", type=int, default=max(LR_SIZES), help="largest size of the LR part")
@@ -483,6 +593,12 @@ def main() -> None:
     if a.lr_child:
         lr_child(a.lr_child[0], int(a.lr_child[1]), int(a.lr_child[2]))
         return
+    if a.kde_child:
+        kde_child(a.kde_child[0], int(a.kde_child[1]), int(a.kde_child[2]))
+        return
+    if a.kde_only:
+        kde_part(a.kde_rows, a.kde_snbtree_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
+        return
     names = a.learners.split(",")
     unknown = [x for x in names if x not in LEARNERS]
     if unknown:
@@ -497,6 +613,8 @@ def main() -> None:
         c45_part(a.c45_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
     if not a.skip_lr:
         lr_part(a.lr_rows, a.hbayes_rows, a.repeats, a.baseline_src, a.baseline_max_rows, a.lr_plot)
+    if not a.skip_kde:
+        kde_part(a.kde_rows, a.kde_snbtree_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
 
 
 if __name__ == "__main__":

@@ -35,14 +35,32 @@ Choices where the paper is silent (see also the report):
 * ``density="gaussian"`` replaces the kernel density by one Gaussian per attribute and class (weighted
   mean and standard deviation), for comparison (Wang §6, Fig. 3 discussion).
 
-Speed: the densities of a class are sums over its *distinct* values (weights summed), so integer-valued
-attributes (letter, optdigits) cost (#distinct)² per class instead of m². The bandwidth search costs
-(#distinct values per class)² · 61 grid values, in blocks that stay in cache, segments of equal size
-batched without padding; evaluation costs (#distinct query values × the attribute's centers) per
-attribute. All sums are log-sum-exp; exp never sees inputs below -700 relative to the largest term
-(numpy's exp is many times slower on underflowing inputs). Each leave-one-out sum runs over exactly its
-segment's centers, so the search's cross-entropies are independent of how segments are batched (they
-equal the unbatched sums; they differ from the earlier padded batches in the last bits only).
+Exact and binned sums (a rule on the size of each (attribute, class) sample): the densities of a class are
+sums over its *distinct* values (weights summed), its *centers*.
+
+* A segment of at most EXACT_MAX = 256 centers is summed exactly, over all pairs. The bandwidth search costs
+  (#centers)² per grid value, in blocks that stay in cache, segments of equal size batched without padding;
+  evaluation costs (#distinct query values × the attribute's centers) per attribute. All sums are
+  log-sum-exp; exp never sees inputs below -700 relative to the largest term (numpy's exp is many times
+  slower on underflowing inputs). Each leave-one-out sum runs over exactly its segment's centers, so the
+  search's cross-entropies are independent of how segments are batched.
+* A larger segment is summed by :mod:`nbx.models.binned_kde` (linear binning on a grid of spacing h/24, FFT
+  convolution, interpolation; Silverman 1982, Wand & Jones 1995): **every kernel sum -- a density of eq.
+  (13) or a leave-one-out numerator of §4 -- within a certified relative error of 2e-3**, so every
+  log-density and every cross-entropy CV_CE within -log(1 - 2e-3) ≈ 2.0e-3 of the exact value (queries the
+  grid cannot certify, e.g. isolated values, are summed exactly). Cost per grid value O(centers + √m log m):
+  fit and predict grow linearly in rows. The chosen c_X can differ from the exact search's where two grid
+  values' cross-entropies differ by less than the error; the bounded search (:func:`_worth_evaluating`)
+  is exact for exact cross-entropies and returns the least evaluated value on binned ones.
+
+  Why 256: exact sums cost ~U² per grid value against the binned sums' ~U plus an FFT, so beyond a few
+  hundred centers the grid is many times cheaper, and the S-NBTree (whose every node fits a GNB) would be
+  quadratic in its node sizes otherwise; below, exact sums are cheap and keep small data on the exact
+  values (most of the papers' samples: on Wang et al.'s data sets the results stay within the envelope
+  of a change of CPU, benchmarks/envelope.py).
+
+The numeric attributes are fitted in groups of at most GROUP_OBS observations, so a fit's temporaries stay
+a fraction of X (the results do not depend on the grouping: every segment is searched on its own).
 """
 
 from __future__ import annotations
@@ -57,6 +75,8 @@ from nbx.core.validation import Interval, Options
 from nbx.discretize.base import nominal_codes
 from nbx.models.naive_bayes import nb_log_tables
 
+EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
+GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory)
 BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
 LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)
 SHARED_BLOCK = 1 << 14  # attributes share one masked (queries, centers) block up to this size
@@ -260,6 +280,23 @@ def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
     return want
 
 
+def _binned_search(centers, weights, obs_center, obs_w, obs_r, m, base, grid) -> np.ndarray:
+    """§4's leave-one-out cross-entropy of one segment of more than EXACT_MAX centers at the grid values
+    the bounded search of :func:`loo_cross_entropy` evaluates (the others NaN), each from binned sums
+    (:mod:`nbx.models.binned_kde`, within its relative error bound). Shape (1, len(grid))."""
+    from nbx.models.binned_kde import BinnedSet
+
+    G = len(grid)
+    ce = np.full((1, G), np.nan)
+    want = np.zeros((1, G), bool)
+    want[0, np.unique(np.round(np.linspace(0, G - 1, COARSE)).astype(int))] = True
+    while want.any():
+        for g in np.flatnonzero(want[0]):
+            ce[0, g] = BinnedSet(centers, weights, grid[g] * base, m).loo_cross_entropy(obs_center, obs_w, obs_r, m)
+        want = _worth_evaluating(ce, grid, np.array([base]), np.array([1]))
+    return ce
+
+
 class GeneralNB(LogScoreMixin, BaseEstimator):
     """GNB of Wang et al. 2006 §3-4 (kernel densities for numeric attributes, counts for nominal ones).
 
@@ -358,61 +395,120 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
     def _fit_numeric(self, Xn, y_idx, w):
         K, dn = self.n_classes_, Xn.shape[1]
         n_seg = dn * K
-        obs_i, obs_j = np.nonzero(~np.isnan(Xn) & (w[:, None] > 0))
+        self._n_seg_K = K
+        self._seg_m = np.zeros(n_seg)
+        self._seg_active = np.zeros(n_seg, bool)
+        self.bandwidth_c_ = np.full((len(self.n_values_), K), np.nan)
+        self.bandwidth_ = np.full((len(self.n_values_), K), np.nan)
+        kernel = self.density == "kernel"
+        self.loo_ce_ = np.full((n_seg, len(self.grid_())), np.nan) if kernel else None
+        self._big = {}  # segment -> BinnedSet (more than EXACT_MAX centers)
+        self._h = np.ones(n_seg)
+        parts = []
+        positive = w > 0
+        observed = np.count_nonzero(~np.isnan(Xn) & positive[:, None], axis=0)
+        a0 = 0
+        while a0 < dn:  # groups of attributes of at most GROUP_OBS observations (at least one attribute)
+            a1 = a0 + 1
+            while a1 < dn and observed[a0 : a1 + 1].sum() <= GROUP_OBS:
+                a1 += 1
+            part = self._fit_group(Xn[:, a0:a1], a0, y_idx, w, positive)
+            parts.append(part)
+            a0 = a1
+        centers, logw, center_seg = (np.concatenate(c) for c in zip(*parts)) if dn else ([],) * 3
+        self._set_centers(np.asarray(centers, float), np.asarray(logw, float), np.asarray(center_seg, int), self._h)
+
+    def _fit_group(self, Xn, a0, y_idx, w, positive):
+        """Statistics, centers and the §4 bandwidth search of numeric attributes a0, a0 + 1, ... (the columns
+        of Xn). Returns (centers, log weights, segments) of the segments summed exactly, or for the Gaussian
+        density (means, log counts, segments)."""
+        K, dn = self._n_seg_K, Xn.shape[1]
+        n_seg, s0 = dn * K, a0 * K
+        obs_i, obs_j = np.nonzero(~np.isnan(Xn) & positive[:, None])
         vals = Xn[obs_i, obs_j]
         ow = w[obs_i]
         seg = obs_j * K + y_idx[obs_i]
+        del obs_i
         # Pooled spread per attribute: fallback scale, and zero marks a constant (ignored) attribute.
         pooled_std, _, _ = _weighted_std(vals, ow, obs_j, dn)
+        del obs_j
         seg_std, seg_mean, seg_m = _weighted_std(vals, ow, seg, n_seg)
         attr_of_seg = np.repeat(np.arange(dn), K)
         active = (seg_m > 0) & (pooled_std[attr_of_seg] > 0)
         seg_std = np.where(seg_std > 0, seg_std, pooled_std[attr_of_seg])
-        self._seg_m = seg_m
-        self._seg_active = active
-        self._n_seg_K = K
-        self.bandwidth_c_ = np.full((len(self.n_values_), K), np.nan)
-        self.bandwidth_ = np.full((len(self.n_values_), K), np.nan)
+        self._seg_m[s0 : s0 + n_seg] = seg_m
+        self._seg_active[s0 : s0 + n_seg] = active
+        cols = self._numeric[a0 : a0 + dn]
         if self.density == "gaussian":
             h = np.where(active, seg_std, 1.0)
-            self._set_centers(seg_mean[active], np.log(seg_m[active]), np.flatnonzero(active), h)
-            self.bandwidth_[self._numeric] = np.where(active, h, np.nan).reshape(dn, K)
-            return
+            self._h[s0 : s0 + n_seg] = h
+            self.bandwidth_[cols] = np.where(active, h, np.nan).reshape(dn, K)
+            return seg_mean[active], np.log(seg_m[active]), s0 + np.flatnonzero(active)
         # Distinct (segment, value) pairs are the kernel centers, with summed weights.
         keep = active[seg]
         seg, vals, ow = seg[keep], vals[keep], ow[keep]
         order = np.lexsort((vals, seg))
         seg, vals, ow = seg[order], vals[order], ow[order]
+        del order, keep
         new = np.ones(len(vals), bool)
         new[1:] = (seg[1:] != seg[:-1]) | (vals[1:] != vals[:-1])
         center_of_obs = np.cumsum(new) - 1
         centers, center_seg = vals[new], seg[new]
         center_w = np.bincount(center_of_obs, ow)
         spread = self._scale(vals, seg, n_seg, seg_std, K)
+        del vals, seg, new
         base = np.where(active, spread / np.sqrt(np.where(seg_m > 0, seg_m, 1.0)), 1.0)
         # Observations scored by the LOO criterion: (center, removed weight) pairs with summed weight.
         r_values, r_rank = np.unique(np.minimum(ow, 1.0), return_inverse=True)
         pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
+        del r_rank, center_of_obs
+        obs_center, obs_w, obs_r = pair // len(r_values), np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)]
+        del pair, pair_of_obs, ow
         grid = self.grid_()
-        ce = loo_cross_entropy(
-            centers,
-            np.log(center_w),
-            center_seg,
-            pair // len(r_values),
-            np.bincount(pair_of_obs, ow),
-            r_values[pair % len(r_values)],
-            seg_m,
-            base,
-            grid,
-        )
+        sizes = np.bincount(center_seg, minlength=n_seg)
+        big = sizes > EXACT_MAX
+        ce = np.full((n_seg, len(grid)), np.nan)
+        small_center = ~big[center_seg]
+        if small_center.all():  # every segment summed exactly (all of the papers' data)
+            ce = loo_cross_entropy(centers, np.log(center_w), center_seg, obs_center, obs_w, obs_r, seg_m, base, grid)
+        else:
+            new_index = np.cumsum(small_center) - 1
+            small_obs = small_center[obs_center]
+            if small_center.any():
+                ce = loo_cross_entropy(
+                    centers[small_center],
+                    np.log(center_w[small_center]),
+                    center_seg[small_center],
+                    new_index[obs_center[small_obs]],
+                    obs_w[small_obs],
+                    obs_r[small_obs],
+                    seg_m,
+                    base,
+                    grid,
+                )
+            starts = np.r_[0, np.cumsum(sizes)]
+            obs_starts = np.searchsorted(obs_center, starts)
+            for s in np.flatnonzero(big):
+                c, cw = centers[starts[s] : starts[s + 1]], center_w[starts[s] : starts[s + 1]]
+                o = slice(obs_starts[s], obs_starts[s + 1])
+                ce[s] = _binned_search(c, cw, obs_center[o] - starts[s], obs_w[o], obs_r[o], seg_m[s], base[s], grid)
         finite = np.isfinite(ce)
         best = np.where(finite.any(axis=1), np.argmin(np.where(finite, ce, np.inf), axis=1), len(grid) - 1)
         c = grid[best]
         h = c * base
-        self.loo_ce_ = ce
-        self._set_centers(centers, np.log(center_w), center_seg, h)
-        self.bandwidth_c_[self._numeric] = np.where(active, c, np.nan).reshape(dn, K)
-        self.bandwidth_[self._numeric] = np.where(active, h, np.nan).reshape(dn, K)
+        self.loo_ce_[s0 : s0 + n_seg] = ce
+        self._h[s0 : s0 + n_seg] = h
+        self.bandwidth_c_[cols] = np.where(active, c, np.nan).reshape(dn, K)
+        self.bandwidth_[cols] = np.where(active, h, np.nan).reshape(dn, K)
+        if not small_center.all():
+            from nbx.models.binned_kde import BinnedSet
+
+            starts = np.r_[0, np.cumsum(sizes)]
+            for s in np.flatnonzero(big):
+                c, cw = centers[starts[s] : starts[s + 1]].copy(), center_w[starts[s] : starts[s + 1]].copy()
+                self._big[s0 + s] = BinnedSet(c, cw, h[s], seg_m[s])
+        keep = small_center
+        return centers[keep], np.log(center_w[keep]), s0 + center_seg[keep]
 
     def _scale(self, vals, seg, n_seg, seg_std, K):
         """Unit of h per (attribute, class) segment (see ``scale`` in the module docstring)."""
@@ -455,7 +551,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         Xn = X[:, self._numeric]
         n, dn, K = Xn.shape[0], Xn.shape[1], self._n_seg_K
         out = np.zeros((n, dn, K))
-        if len(self._centers) == 0 or n == 0:
+        if (len(self._centers) == 0 and not self._big) or n == 0:
             return out
         observed = ~np.isnan(Xn)
         if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
@@ -463,9 +559,30 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
             out[~observed] = 0.0
             return out
-        rows, attrs = np.nonzero(observed)
         if loo_y is not None:
             out = (self.numeric_log_density(X) if plain is None else plain).copy()
+        exact = observed
+        if self._big:  # the segments of more than EXACT_MAX centers: binned sums (binned_kde), per segment
+            exact = observed.copy()
+            if loo_y is None:
+                exact[:, self._attr_lo == self._attr_hi] = False  # attributes without exactly summed segments
+            for s, big in self._big.items():
+                a, k = divmod(s, K)
+                rows = np.flatnonzero(observed[:, a] if loo_y is None else observed[:, a] & (loo_y == k))
+                x = Xn[rows, a]
+                own = r = None
+                if loo_y is not None:
+                    exact[rows, a] = False
+                    own = np.minimum(np.searchsorted(big.centers, x), len(big.centers) - 1)
+                    own = np.where(big.centers[own] == x, own, -1)
+                    r = loo_r[rows]
+                dens = big.log_sums(x, own, r) - np.log(big.h) - HALF_LOG_2PI - np.log(self._seg_m[s])
+                if loo_y is None:
+                    out[rows, a, k] = dens
+                else:
+                    out[rows, a, k] = dens + self._loo_normalizer(np.full(len(rows), s), r)
+        rows, attrs = np.nonzero(exact)
+        if loo_y is not None:
             own = attrs * K + loo_y[rows]
             dens, has = self._own_loo_log_density(own, Xn[rows, attrs], loo_r[rows])
             out[rows[has], attrs[has], loo_y[rows[has]]] = dens[has]
@@ -480,7 +597,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         for a0, a1, q0, q1 in self._query_blocks(bounds):
             q = slice(q0, q1)
             dens[q] = self._block_log_density(a0, a1, q_attr[q], q_value[q])
-        out[rows, attrs] = dens[query_of_pair.ravel()]
+        dens = dens[query_of_pair.ravel()]
+        if self._big:  # keep the binned densities
+            big = np.zeros((dn, K), bool)
+            big.flat[list(self._big)] = True
+            dens = np.where(big[attrs], out[rows, attrs], dens)
+        out[rows, attrs] = dens
         return out
 
     def _query_blocks(self, bounds):

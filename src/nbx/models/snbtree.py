@@ -25,9 +25,11 @@ Induction (Fig. 2), on mixed data (numeric columns kept numeric, nominal codes):
 How the "relative reduction in error" is estimated (the paper only says it is NBTree's criterion): as in
 NBTree, by cross-validated accuracy — the error of the GNB at the node versus the summed errors of GNBs
 at the children. We use *leave-one-out* instead of Kohavi's 5-fold CV: the GNB's kernel sums, counts and
-priors are additive, so each training case's LOO posterior is exact and costs one evaluation of the GNB
-on its own training data (the bandwidths stay those chosen by the §4 LOO cross-entropy on the whole
-node). This is deterministic, needs no folds, and a weight of k equals k copies (LOO removes one copy).
+priors are additive, so each training case's LOO posterior is exact (its kernel sums, for samples of more
+than 256 distinct values, within GeneralNB's relative error bound of 2e-3: :mod:`nbx.models.kernel_nb`) and
+costs one evaluation of the GNB on its own training data (the bandwidths stay those chosen by the §4 LOO
+cross-entropy on the whole node). This is deterministic, needs no folds, and a weight of k equals k copies
+(LOO removes one copy).
 
 Choices where the paper is silent:
 
