@@ -4,8 +4,8 @@ numpy picks its exp, log and reduction loops by CPU (AVX-512 code where the CPU 
 kernels by CPU too. Their last bits differ, and where a fit makes a discrete choice between nearly tied numbers
 (an online EM step, a greedy search on training accuracy) a last bit can flip the choice. A stage therefore calls
 :func:`pin` before anything imports numpy: on an x86-64 machine with AVX2 and FMA (x86-64-v3: Intel Haswell, AMD
-Zen and every later one) numpy dispatches at that level and OpenBLAS uses its Haswell kernels, whatever more the
-CPU offers. Elsewhere nothing is pinned, and the results are those of the machine's own kind.
+Zen and every later one) numpy dispatches at that level, OpenBLAS uses its Haswell kernels and numba compiles for
+Haswell, whatever more the CPU offers. Elsewhere nothing is pinned, and the results are those of the machine's own kind.
 
 The same thread counts belong here: one BLAS thread per process, so the number of workers cannot change a sum.
 ``NBX_NATIVE_KERNELS=1`` turns the pinning off (the machine's fastest kernels, its own last bits).
@@ -21,8 +21,9 @@ import platform
 # numpy's dispatch targets above x86-64-v3, and OpenBLAS's core type of that level
 NUMPY_ABOVE_V3 = "X86_V4 AVX512_ICL AVX512_SPR"
 OPENBLAS_V3 = "Haswell"
+NUMBA_V3 = "haswell"  # LLVM's name of that level: numba compiles the package's loops for it, not for the host
 # the variables that change the bits of a result on one machine: what pin() sets, and numpy's other switch
-BIT_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE")
+BIT_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE", "NUMBA_CPU_NAME")
 
 
 def has_x86_64_v3(cpuinfo: str = "/proc/cpuinfo") -> bool:
@@ -46,7 +47,7 @@ def pinned_environment(environ=os.environ, v3: bool | None = None) -> dict[str, 
     if environ.get("NBX_NATIVE_KERNELS", "") not in ("", "0"):
         return env
     if has_x86_64_v3() if v3 is None else v3:
-        env |= {"NPY_DISABLE_CPU_FEATURES": NUMPY_ABOVE_V3, "OPENBLAS_CORETYPE": OPENBLAS_V3}
+        env |= {"NPY_DISABLE_CPU_FEATURES": NUMPY_ABOVE_V3, "OPENBLAS_CORETYPE": OPENBLAS_V3, "NUMBA_CPU_NAME": NUMBA_V3}
     return env
 
 
