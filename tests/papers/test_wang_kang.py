@@ -382,3 +382,54 @@ def test_wang_kernel_width_reading_says_what_the_paper_cites():
     text = "\n".join(wang2006.readings_section(ctx))
     assert "citing Silverman (1986)" in text and "Smyth, Gray & Fayyad (1995)" in text
     assert "it does not give the unit of h" in text and "it cites neither John & Langley (1995) nor Weka" in text
+
+
+class _GapContext:
+    """The few ReportContext views the gap lines read: per-split accuracies (fractions) and fit_info."""
+
+    datasets = {"Balance-scale": "balance-scale"}
+
+    def __init__(self, split_acc: dict, fit_info: dict):
+        self._split, self._info = split_acc, fit_info
+
+    def has(self, *learners):
+        return all(x in self._split for x in learners)
+
+    def split_acc(self, p, x):
+        return np.asarray(self._split[x])
+
+    def acc(self, p, x):
+        return 100 * float(np.mean(self._split[x]))
+
+    def fit_info(self, x):
+        return self._info.get(x, {})
+
+
+def test_gap_lines_hbayes_with_empty_s1():
+    nb = [0.92, 0.91, 0.93, 0.92]  # HBayes-NB = NB (eq. 4) fold by fold: S1 stayed empty
+    folds = [{"s1": [], "search_path": [[[], 0.9]]}] * 4
+    ctx = _GapContext(
+        {"hbayes_nb": nb, "nb_kang": nb, "lr_kang_weka": [0.98] * 4}, {"hbayes_nb": {"balance-scale": folds}}
+    )
+    ours = 100 * np.mean(nb)
+    std = float(np.std(100 * np.array(nb), ddof=1))
+    cell = kang2006.Cell("Balance-scale", "hbayes_nb", ours, std, 97.27)
+    lines = kang2006._cell_lines(ctx, cell)
+    gap = (100 - ours) - 2.73
+    assert lines[0].startswith(f"`hbayes_nb`: {gap:+.1f} error points, {gap / (std / 2):.1f} standard errors")
+    assert "kept S1 = ∅ in 4 of 4 folds" in lines[1] and "equals in 4 of 4 folds" in lines[1]
+    assert "mean 90.0 %" in lines[1] and "*LR* 2.00 %" in lines[1]
+    assert lines[-1].startswith("Measured cause: Fig. 2's stopping rule returns S1 = ∅ on all our folds")
+
+
+def test_gap_lines_reading_and_sampling():
+    ctx = _GapContext({"tan_bayes": [0.66, 0.64], "tan": [0.60, 0.59]}, {})
+    lines = kang2006._cell_lines(ctx, kang2006.Cell("Balance-scale", "tan_bayes", 65.0, 1.41, 60.5))
+    assert "*TAN (CMI)* errs 40.50 % (+1.0)" in lines[1]
+    assert lines[-1].startswith("Measured cause: the reading")
+    noisy = _GapContext({"c45_kang": [0.9, 0.5]}, {})  # a fold std of 28 points: 4.5 points is sampling
+    lines = kang2006._cell_lines(noisy, kang2006.Cell("Balance-scale", "c45_kang", 70.0, 28.28, 65.5))
+    assert lines[-1].startswith("Measured cause: sampling")
+    flat = _GapContext({"c45_kang": [0.70, 0.70]}, {})
+    lines = kang2006._cell_lines(flat, kang2006.Cell("Balance-scale", "c45_kang", 70.0, 0.0, 60.0))
+    assert lines[-1] == "Unexplained beyond these measurements."

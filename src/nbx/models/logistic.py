@@ -456,9 +456,9 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         prior = float(np.sum(class_weight[seen] * np.log(class_weight[seen] / class_weight.sum())))
         if not fitted > prior:
             raise ValueError(
-                f"LogisticRegression: {OPTIMIZERS[self.optimizer]} stopped after {self.n_iter_} iterations without converging "
-                f"(tol={self.tol:g}, max_iter={self.max_iter}) at a model no better than the class prior on the "
-                f"training data (log-likelihood {fitted:.6g} <= {prior:.6g}); not returning it"
+                f"LogisticRegression: {OPTIMIZERS[self.optimizer]} stopped after {self.n_iter_} iterations without "
+                f"converging (tol={self.tol:g}, max_iter={self.max_iter}) at a model no better than the class prior "
+                f"on the training data (log-likelihood {fitted:.6g} <= {prior:.6g}); not returning it"
             )
 
     def fit_info(self) -> dict:
