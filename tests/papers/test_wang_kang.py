@@ -148,6 +148,8 @@ def test_verdict_k1():
     assert v.verdict == PARTLY and "gain over TAN (direction only)" in v.evidence
     v = kang2006.verdict_k1({**claim, "nb_kang": _row(13, 14, 0.2)})  # the eq. 4 reading only
     assert v.verdict == REPRODUCED and v.readings == {"default": REPRODUCED, "NB by eq. 4": PARTLY}
+    assert "vs NB (eq. 4): mean error 13.00 vs 14.00 %, w/l/t 0/0/0, two-sided p = 0.200" in v.evidence
+    assert "p = 0.100 → *direction only*" in v.evidence  # a significant-win part, as NB's
     v = kang2006.verdict_k1({**claim, "lr_kang": _row(13, 15, 0.2)})  # LR at the optimum: not significant
     assert v.verdict == REPRODUCED and v.readings == {
         "default": REPRODUCED,

@@ -91,7 +91,7 @@ def verdict_k1(rows: dict[str, dict], paper_rows: dict[str, dict] | None = None)
     ev = "; ".join(
         f"vs {NAMES.get(x, x)}: mean error {r['mean_a']:.2f} vs {r['mean_b']:.2f} %, w/l/t "
         f"{r['wins']}/{r['losses']}/{r['ties']}, two-sided p = {r['p']:.3f}, one-sided "
-        f"(HBayes-NB lower) p = {r['p_less']:.3f} → *{k1_status(x, r)}*"
+        f"(HBayes-NB lower) p = {r['p_less']:.3f} → *{k1_status(ALTERNATIVE_OF.get(x, x), r)}*"
         for x, r in rows.items()
     )
     ev = f"Ours (Wilcoxon over {next(iter(rows.values()))['n']} data sets): {ev}."
