@@ -375,13 +375,9 @@ def lr_notes(ctx: ReportContext) -> list[str]:
             )
             + "."
         )
-    for x in ("lr_kang_weka", "lr_kang"):
-        if ctx.has(x):
-            line += f" Mean error *{NAMES.get(x, x)}* {float(np.mean(_errors(ctx, x, names))):.2f} %" + (
-                ";" if x == "lr_kang_weka" else ","
-            )
+    means = [f"*{NAMES.get(x, x)}* {np.mean(_errors(ctx, x, names)):.2f} %" for x in ("lr_kang_weka", "lr_kang")]
     paper = float(np.nanmean(_published_errors(ctx, "lr_kang", names)))
-    line += f" the paper's {paper:.2f} % over the same data sets."
+    line += f" Mean error {', '.join(means)}, the paper's {paper:.2f} % over the same data sets."
     if ctx.has("hbayes_nb", "hbayes_tan"):
         fits = ctx.memo(work_counts)
         total = np.nansum(fits["hbayes_nb/n_lr_fits"]) + np.nansum(fits["hbayes_tan/n_lr_fits"])
