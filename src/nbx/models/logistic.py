@@ -18,7 +18,8 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   two-valued attribute; with the intercept the spans are the same, so the fitted model is the same up to
   the tiny ridge); a missing nominal value is the all-zero indicator vector (Weka replaces it by the mode
   first); a missing numeric value is replaced by the training mean (as Weka's ReplaceMissingValues).
-* Weka minimizes with its own quasi-Newton optimizer (BFGS); we use Newton's method with a backtracking line
+* Weka minimizes with its own quasi-Newton optimizer (BFGS), followed by ``optimizer="weka_bfgs"``
+  (:mod:`nbx.models.weka_optimization`); by default (``"exact"``) we use Newton's method with a backtracking line
   search (:func:`fit_ridge_logistic`) and stop when max |∇f| / W <= ``tol`` (W = total weight, so the
   tolerance does not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data
   sets are separable: the optimum lies far out, and quasi-Newton methods stop on small relative progress
@@ -39,7 +40,8 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
 
 Fitted attributes: ``classes_``, ``theta_`` (shape (p+1, K-1), standardized scale, row 0 = intercepts),
 ``coef_`` (p, K-1) and ``intercept_`` (K-1,) on the original indicator/numeric scale (as Weka reports),
-``mean_``, ``scale_`` (standardization), ``n_iter_`` (Newton iterations), ``converged_``.
+``mean_``, ``scale_`` (standardization), ``n_iter_`` (Newton iterations), ``converged_``, ``objective_`` (f at
+``theta_``).
 
 Warm start: with ``warm_start=True`` a refit starts from the previous ``theta_`` when its shape matches
 (same design columns and classes); otherwise the start is Weka's: intercepts log((n_k+1)/(n_{K-1}+1)),
@@ -60,7 +62,8 @@ from scipy.linalg.lapack import dpotrf, dpotrs
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import log_softmax
-from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, warn
+from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, Options, warn
+from nbx.models.weka_optimization import fit_weka_logistic, weka_columns
 
 
 def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:
@@ -473,6 +476,12 @@ def fit_ridge_logistic(
     return theta, int(max_iter), bool(np.max(np.abs(grad)) <= limit)
 
 
+OPTIMIZERS = {  # optimizer option -> what stops the fit (in warnings and errors)
+    "exact": "Newton's method",  # the optimum, :func:`fit_ridge_logistic`
+    "weka_bfgs": "Weka's quasi-Newton optimizer",  # where Weka stops, :mod:`nbx.models.weka_optimization`
+}
+
+
 class LogisticRegression(LogScoreMixin, BaseEstimator):
     """Ridge multinomial logistic regression as Weka's Logistic; see the module docstring.
 
@@ -481,6 +490,13 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
     weight), ``warm_start`` (start a refit from the previous ``theta_`` if shapes match), ``n_values`` (per
     column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric). A
     nominal code >= n_values is an error at fit and a missing value at predict.
+
+    ``optimizer`` (:data:`OPTIMIZERS`): ``"exact"`` (default) minimizes the objective to ``tol`` by Newton's
+    method; ``"weka_bfgs"`` follows Weka's own quasi-Newton optimizer with its stopping tests
+    (:mod:`nbx.models.weka_optimization`; on Weka's design: constant attributes dropped, one column for a
+    two-valued nominal attribute), which on separable data stops short of the optimum as Weka does; ``tol``
+    is not used then and ``max_iter`` counts Weka's rounds of 200 iterations (its -1, "until convergence",
+    restarts the optimizer until it finishes), ``n_iter_`` its iterations.
 
     Examples
     --------
@@ -496,20 +512,33 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
     """
 
     input_kind = "mixed"
-    _parameter_constraints = {**SOLVER_CONSTRAINTS, "warm_start": [BOOLEAN], "n_values": N_VALUES}
+    _parameter_constraints = {
+        **SOLVER_CONSTRAINTS,
+        "warm_start": [BOOLEAN],
+        "n_values": N_VALUES,
+        "optimizer": [Options(*OPTIMIZERS)],
+    }
 
     def __init__(
-        self, ridge: float = 1e-8, max_iter: int = 100, tol: float = 1e-10, warm_start: bool = False, n_values=None
+        self,
+        ridge: float = 1e-8,
+        max_iter: int = 100,
+        tol: float = 1e-10,
+        warm_start: bool = False,
+        n_values=None,
+        optimizer: str = "exact",
     ):
         self.ridge = ridge
         self.max_iter = max_iter
         self.tol = tol
         self.warm_start = warm_start
         self.n_values = n_values
+        self.optimizer = optimizer
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
-        if np.all(self.n_values_ > 0):  # nominal codes only: the indicator design, never the dense one
+        # nominal codes only: the indicator design, never the dense one (Weka's optimizer works on the dense one)
+        if np.all(self.n_values_ > 0) and self.optimizer == "exact":
             active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_)
             p = int(self.n_values_.sum())
             self.column_owner_ = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
@@ -526,14 +555,23 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         else:
             theta0 = default_start(np.bincount(y_idx, weights=w, minlength=k), Z1.shape[1] - 1)
         Y = one_hot(y_idx, k)
-        self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
-            Z1, Y, w, self.ridge, theta0, self.tol, int(self.max_iter)
-        )
+        if self.optimizer == "weka_bfgs":
+            keep = np.concatenate([[True], weka_columns(Z, self.column_owner_, self.n_values_)])
+            theta, self.n_iter_, self.converged_ = fit_weka_logistic(
+                Z1[:, keep], Y, w, self.ridge, theta0[keep], int(self.max_iter)
+            )
+            self.theta_ = np.zeros_like(theta0)
+            self.theta_[keep] = theta
+        else:
+            self.theta_, self.n_iter_, self.converged_ = fit_ridge_logistic(
+                Z1, Y, w, self.ridge, theta0, self.tol, int(self.max_iter)
+            )
+        self.objective_ = float(objective(self.theta_, Z1, Y, w, self.ridge)[0])  # to compare the optimizers
         if not self.converged_:
             self._check_useful(Z1, Y, w)
             warn(
-                f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations above the gradient "
-                f"tolerance tol={self.tol:g} (max_iter={self.max_iter})",
+                f"LogisticRegression: {OPTIMIZERS[self.optimizer]} stopped after {self.n_iter_} iterations "
+                f"before converging (tol={self.tol:g}, max_iter={self.max_iter})",
                 ConvergenceWarning,
             )
         # original scale: θ_j / sd_j for slopes; the intercept absorbs −Σ θ_j mean_j / sd_j
@@ -551,14 +589,20 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         prior = float(np.sum(class_weight[seen] * np.log(class_weight[seen] / class_weight.sum())))
         if not fitted > prior:
             raise ValueError(
-                f"LogisticRegression: Newton's method stopped after {self.n_iter_} iterations without converging "
-                f"(tol={self.tol:g}, max_iter={self.max_iter}) at a model no better than the class prior on the "
-                f"training data (log-likelihood {fitted:.6g} <= {prior:.6g}); not returning it"
+                f"LogisticRegression: {OPTIMIZERS[self.optimizer]} stopped after {self.n_iter_} iterations without "
+                f"converging (tol={self.tol:g}, max_iter={self.max_iter}) at a model no better than the class prior "
+                f"on the training data (log-likelihood {fitted:.6g} <= {prior:.6g}); not returning it"
             )
 
     def fit_info(self) -> dict:
-        """Newton iterations and convergence of the fit, for fit_info.json."""
-        return {"n_iter": int(self.n_iter_), "converged": bool(self.converged_)}
+        """Iterations and convergence of the fit, the objective reached and the largest standardized slope
+        |θ_kj| (j >= 1), for fit_info.json."""
+        return {
+            "n_iter": int(self.n_iter_),
+            "converged": bool(self.converged_),
+            "objective": self.objective_,
+            "max_abs_slope": float(np.max(np.abs(self.theta_[1:]), initial=0.0)),
+        }
 
     def _design(self, X):
         X = check_mixed_X(self, X)

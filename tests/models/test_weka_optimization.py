@@ -1,0 +1,145 @@
+"""Weka's quasi-Newton optimizer for ridge logistic regression (nbx.models.weka_optimization): the objective's
+gradient, the Cholesky-factor updates, the stopping point against a dense hand-run of the same rule, Weka's
+design columns, and where it stops on separable data against the exact optimum (Kang & Tian 2006's LR)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from nbx.models import weka_optimization as wo
+from nbx.models.logistic import LogisticRegression, design_matrix, one_hot, standardize, standardizer
+
+
+def _problem(seed=0, n=40, p=3, k=3, ridge=1e-3):
+    rng = np.random.default_rng(seed)
+    Z1 = np.hstack([np.ones((n, 1)), rng.normal(size=(n, p))])
+    y = rng.integers(0, k, n)
+    return wo.RidgeLogisticObjective(Z1, one_hot(y, k), rng.uniform(0.5, 2.0, n), ridge)
+
+
+def test_gradient_equals_finite_differences():
+    fun = _problem()
+    x = np.random.default_rng(1).normal(size=fun.slopes.size)
+    h = 1e-6
+    numeric = [(fun.value(x + h * e) - fun.value(x - h * e)) / (2 * h) for e in np.eye(len(x))]
+    np.testing.assert_allclose(fun.gradient(x), numeric, rtol=1e-6, atol=1e-7)
+
+
+def test_objective_is_wekas_ridge_nll_class_major():
+    fun = _problem(ridge=0.5)
+    theta = np.random.default_rng(2).normal(size=(4, 2))
+    x = theta.T.ravel()  # Weka's order: x[k * (p + 1) + j]
+    scores = np.hstack([fun.Z1 @ theta, np.zeros((len(fun.Z1), 1))])
+    logp = scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))
+    nll = -np.sum(fun.w * logp[np.arange(len(logp)), fun.Y.argmax(axis=1)])
+    assert fun.value(x) == pytest.approx(nll + 0.5 * np.sum(theta[1:] ** 2), rel=1e-12)  # intercepts free
+    np.testing.assert_array_equal(fun.theta(x), theta)
+
+
+@pytest.mark.parametrize("coeff", [0.7, -0.3])
+def test_factor_update_is_the_rank_one_modification(coeff):
+    rng = np.random.default_rng(3)
+    n = 6
+    L = np.tril(rng.normal(size=(n, n)), -1) + np.eye(n)
+    D = rng.uniform(1.0, 2.0, n)
+    B = L @ np.diag(D) @ L.T
+    v = 0.1 * rng.normal(size=n)
+    assert 1 + coeff * v @ np.linalg.solve(B, v) > 0  # the modified matrix stays positive definite
+    wo.update_factor(L, D, v, coeff)
+    assert np.all(np.diag(L) == 1.0) and np.all(np.triu(L, 1) == 0.0) and np.all(D > 0)
+    # exact for C1; C2 up to Weka's rounding guard (each term σ²p t raised to at least m_Zero = 1.5e-8)
+    tol = 1e-10 if coeff > 0 else 10 * wo.ZERO
+    np.testing.assert_allclose(L @ np.diag(D) @ L.T, B + coeff * np.outer(v, v), rtol=tol, atol=tol)
+
+
+def _dense_hand_run(fun, x0, max_its=200):
+    """The same rule with the BFGS matrix kept dense and directions by np.linalg.solve."""
+    x = np.array(x0, float)
+    f, g = fun.value(x), fun.gradient(x)
+    B = np.eye(len(x))
+    d = -g
+    stpmax = wo.STPMX * max(math.sqrt(g @ g), len(x))
+    for step in range(max_its):
+        x_old, g_old = x, g
+        x, f, d, slope = wo.line_search(fun, x_old, f, g_old, d, stpmax)
+        dx = x - x_old
+        g = fun.gradient(x)
+        dg = g - g_old
+        rel_step = np.max(np.abs(dx) / np.maximum(np.abs(x), 1.0))
+        rel_grad = np.max(np.abs(g) * np.maximum(np.abs(d), 1.0)) / max(abs(f), 1.0)
+        if rel_step < wo.ZERO or rel_grad < wo.ZERO or abs(dx @ dg) < wo.ZERO:
+            return x, step + 1
+        if dx @ dg >= max(wo.ZERO * np.linalg.norm(dx) * np.linalg.norm(dg), wo.ZERO):
+            B = B + np.outer(dg, dg) / (dx @ dg) + np.outer(g_old, g_old) / slope
+        d = np.linalg.solve(B, -g)
+    return x, max_its
+
+
+def test_stops_where_a_dense_hand_run_of_the_rule_stops():
+    fun = _problem(seed=4, ridge=1e-2)
+    x0 = np.zeros(fun.slopes.size)
+    x, f, its, finished = wo.find_argmin(fun, x0)
+    ref, ref_its = _dense_hand_run(fun, x0)
+    assert finished and its == ref_its
+    np.testing.assert_allclose(x, ref, rtol=1e-6, atol=1e-9)
+    assert f == fun.value(x)
+
+
+def test_one_dimensional_quadratic_by_hand():
+    class Quadratic:  # f = x² / 4: the first step halves x, the secant update then makes B exact
+        def value(self, x):
+            return float(x @ x) / 4
+
+        def gradient(self, x):
+            return x / 2
+
+    x, f, its, finished = wo.find_argmin(Quadratic(), np.array([1.0]))
+    # step 1: x = 1 - 0.5 = 0.5 (Armijo and curvature hold at λ = 1); B = 1 + 0.0625/0.125 + 0.25/(-0.25) = 0.5;
+    # step 2: x = 0.5 - 0.25/0.5 = 0, gradient 0: finished after 2 iterations
+    assert finished and its == 2 and x[0] == 0.0 and f == 0.0
+
+
+def test_restarts_when_the_iterations_run_out():
+    fun = _problem(seed=5, ridge=1e-2)
+    theta0 = np.zeros((4, 2))
+    whole, n_whole, _ = wo.fit_weka_logistic(fun.Z1, fun.Y, fun.w, fun.ridge, theta0)
+    x, _, its, finished = wo.find_argmin(fun, theta0.T.ravel(), max_its=3)
+    assert not finished and its == 3
+    capped, n_capped, converged = wo.fit_weka_logistic(fun.Z1, fun.Y, fun.w, fun.ridge, theta0, max_rounds=1)
+    assert converged == (n_whole <= wo.MAXITS) and n_capped <= wo.MAXITS
+    np.testing.assert_allclose(whole, wo.fit_weka_logistic(fun.Z1, fun.Y, fun.w, fun.ridge, theta0)[0])
+
+
+def test_weka_columns_as_remove_useless_and_nominal_to_binary():
+    # a two-valued attribute (one column), a constant one (none), a three-valued one with an unseen value (all
+    # three, the unseen one an all-zero column), a numeric one (kept)
+    X = np.array([[0, 1, 0, 0.5], [1, 1, 1, 1.5], [1, 1, 0, 2.5], [0, 1, 1, 3.5]], float)
+    n_values = np.array([2, 3, 3, 0])
+    Z, owner = design_matrix(X, n_values)
+    keep = wo.weka_columns(Z, owner, n_values)
+    assert keep.tolist() == [False, True, False, False, False, True, True, True, True]
+
+
+def test_separable_toy_stops_short_with_larger_coefficients():
+    # linearly separable: at ridge 1e-8 the objective is nearly flat far out, where Weka's relative tests stop
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 4))
+    y = (X @ rng.normal(size=4) > 0).astype(int)
+    exact = LogisticRegression(optimizer="exact").fit(X, y)
+    weka = LogisticRegression(optimizer="weka_bfgs").fit(X, y)
+    assert exact.converged_ and weka.converged_
+    assert weka.objective_ > 3 * exact.objective_  # stopped well above the optimum ...
+    assert np.abs(weka.theta_[1:]).max() > 1.5 * np.abs(exact.theta_[1:]).max()  # ... with larger coefficients
+    assert np.all(weka.predict(X) == y) and np.all(exact.predict(X) == y)
+    Z, _ = design_matrix(X, None)
+    mean, scale = standardizer(Z, np.ones(len(y)))
+    fun = wo.RidgeLogisticObjective(standardize(Z, mean, scale), one_hot(y, 2), np.ones(len(y)), 1e-8)
+    assert fun.value(weka.theta_.T.ravel()) == pytest.approx(weka.objective_, rel=1e-12)
+
+
+def test_optimizer_option_is_checked():
+    with pytest.raises(ValueError, match="optimizer"):
+        LogisticRegression(optimizer="bfgs").fit([[0.0], [1.0]], [0, 1])
