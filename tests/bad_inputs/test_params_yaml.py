@@ -51,9 +51,9 @@ CASES = [
     ),
     (
         "duplicate key in an experiment",
-        "    reference: nb_kang",
-        "    reference: nb_kang\n    reference: hbayes_nb",
-        "    reference: hbayes_nb",
+        "    reference: nb_ting",
+        "    reference: nb_ting\n    reference: lnbt1",
+        "    reference: lnbt1",
         "duplicate key 'reference' (first at line {first})",
     ),
     (
@@ -101,10 +101,10 @@ CASES = [
     ),
     (
         "misspelled reference",
-        "    reference: nb_kang",
-        "    refrence: nb_kang",
+        "    reference: nb_ting",
+        "    refrence: nb_ting",
         "refrence",
-        "key 'refrence' is not a known key of experiments.kang2006; did you mean reference?",
+        "key 'refrence' is not a known key of experiments.ting2003; did you mean reference?",
     ),
     (
         "misspelled impute",
@@ -351,9 +351,9 @@ CASES = [
     # ------------------------------------------------------------------------------------------- syntax
     (
         "YAML syntax error",
-        "    reference: nb_kang",
-        "    reference: nb_kang: 2",
-        "reference: nb_kang: 2",
+        "    reference: nb_ting",
+        "    reference: nb_ting: 2",
+        "reference: nb_ting: 2",
         f"not valid YAML ({MAPPING_VALUES})",
     ),
 ]
@@ -372,7 +372,7 @@ def _line(text: str, needle: str) -> int:
 
 
 def _expected(text: str, at: str, message: str) -> str:
-    first = {"seed": "seed: 2026", "kang2006": "  kang2006:\n    title", "reference": "    reference: nb_kang"}
+    first = {"seed": "seed: 2026", "kang2006": "  kang2006:\n    title", "reference": "    reference: nb_ting"}
     first |= {
         "folds": "      folds: 10\n",
         "nb_kang": "  nb_kang:   ",
