@@ -49,8 +49,11 @@ def main() -> None:
     args = ap.parse_args()
     params = config.load_params()
     cells = sorted(p.relative_to(args.new).parts for p in args.new.glob("*/*") if p.is_dir())
+    new_cells = [cell for cell in cells if not (args.old / cell[0] / cell[1]).is_dir()]
+    if new_cells:
+        print("new cells, not in OLD: " + ", ".join(f"{e}/{x}" for e, x in new_cells))
     outside = moved_cells = 0
-    for experiment, learner in cells:
+    for experiment, learner in (cell for cell in cells if cell not in new_cells):
         moved = compare_cell(params, experiment, learner, args.old, args.new)
         if not moved:
             continue
