@@ -166,10 +166,12 @@ def _iris():
 
 def test_mdl_matches_weka_on_iris(tmp_path, monkeypatch):
     entry, mirror, fetch_entry, build_table = _iris()
-    if not os.environ.get("NBX_UCI_MIRROR"):
-        if not mirror.is_dir():
-            pytest.skip("no UCI mirror available")
-        monkeypatch.setenv("NBX_UCI_MIRROR", str(mirror))
+    configured = os.environ.get("NBX_UCI_MIRROR")
+    if configured and "://" not in configured:
+        mirror = Path(configured)
+    if "://" not in (configured or "") and not mirror.is_dir():
+        pytest.skip(f"no UCI mirror at {mirror}")
+    monkeypatch.setenv("NBX_UCI_MIRROR", configured or str(mirror))
     table = build_table(entry, fetch_entry(entry, tmp_path))
     d = make_discretizer({"kind": "mdl", "n_values": table.n_values}).fit(table.X, table.y)
     weka = [[5.55, 6.15], [2.95, 3.35], [2.45, 4.75], [0.8, 1.75]]
