@@ -135,6 +135,16 @@ def slope(rows: list[int], seconds: list[float]) -> float:
     return float(np.polyfit(np.log(rows), np.log(np.maximum(seconds, 1e-6)), 1)[0])
 
 
+def has_sklearn(peer: str) -> bool:
+    """Whether scikit-learn is installed; if not, says which peer goes unmeasured."""
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        print(f"scikit-learn is not installed (pip install scikit-learn): {peer} not measured\n")
+        return False
+    return True
+
+
 def learners_part(names: list[str], max_rows: int) -> None:
     print("Part 1: fit CPU seconds by rows (synthetic, 20 attributes, 3 classes); slope of log time on log rows\n")
     shown = [s for s in SIZES if s <= max_rows]
@@ -183,13 +193,7 @@ def nb_part(n: int) -> None:
         f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} int64 codes (5 values, 2 classes), "
         "fresh process each, CPU seconds\n"
     )
-    try:
-        import sklearn  # noqa: F401
-
-        contenders = ["nbx", "sklearn"]
-    except ImportError:
-        contenders = ["nbx"]
-        print("scikit-learn is not installed (pip install scikit-learn): CategoricalNB not measured\n")
+    contenders = ["nbx", "sklearn"] if has_sklearn("CategoricalNB") else ["nbx"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
     names = {"nbx": "nbx NaiveBayes", "sklearn": "sklearn CategoricalNB"}
     print(f"{'':22s}{'fit s':>8s}{'predict s':>10s}{'total s':>9s}{'peak memory':>20s}")
@@ -302,13 +306,7 @@ def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
         f"Part 4: C45Tree fit + predict on n x {N_ATTRS} numeric values, {N_CLASSES} classes, against scikit-learn's "
         f"DecisionTreeClassifier(criterion='entropy'); CPU seconds, best of {repeats}, fresh process per size\n"
     )
-    try:
-        import sklearn  # noqa: F401
-
-        with_sklearn = True
-    except ImportError:
-        with_sklearn = False
-        print("scikit-learn is not installed (pip install scikit-learn): DecisionTreeClassifier not measured\n")
+    with_sklearn = has_sklearn("DecisionTreeClassifier")
     head = f"{'rows':>11s}{'sklearn s':>11s}{'C45Tree s':>11s}{'ratio':>7s}{'peak':>7s}{'':7s}"
     print(head + (f"{'before s':>10s}{'ratio':>7s}{'peak':>7s}{'':7s}" if baseline else ""))
     rows, new, old_rows, old = [], [], [], []
@@ -398,13 +396,7 @@ def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None
         f"scaled indicators (sparse), C = 1/(2 ridge), tol {LR_TOL:g}; CPU seconds, best of {repeats}, fresh "
         "process per size; it = iterations\n"
     )
-    try:
-        import sklearn  # noqa: F401
-
-        with_sklearn = True
-    except ImportError:
-        with_sklearn = False
-        print("scikit-learn is not installed (pip install scikit-learn): its LogisticRegression not measured\n")
+    with_sklearn = has_sklearn("its LogisticRegression")
     head = f"{'rows':>11s}{'sklearn s':>11s}{'it':>5s}{'nbx s':>9s}{'it':>4s}{'ratio':>7s}"
     print(head + (f"{'before s':>10s}{'ratio':>7s}" if baseline else ""))
     rows, new, sk, old_rows, old = [], [], [], [], []
@@ -503,13 +495,7 @@ def kde_part(
         f"values, {N_CLASSES} classes, against scikit-learn's GaussianNB; CPU seconds, best of {repeats}, fresh "
         "process per size; peak memory of a fit, x the input\n"
     )
-    try:
-        import sklearn  # noqa: F401
-
-        with_sklearn = True
-    except ImportError:
-        with_sklearn = False
-        print("scikit-learn is not installed (pip install scikit-learn): GaussianNB not measured\n")
+    with_sklearn = has_sklearn("GaussianNB")
     sizes = [s for s in KDE_SIZES if s <= max_rows]
     series = {}
     head = f"{'learner':10s}{'rows':>11s}{'GaussianNB s':>14s}{'ours s':>10s}{'ratio':>8s}{'peak':>7s}"
