@@ -1,9 +1,11 @@
+import math
+
 import numpy as np
 import pytest
 
 from nbx.core.base import as_codes
 from nbx.data.synthetic import parity
-from nbx.models.hierarchical_mixture import HierarchicalMixtureNB, _OnlineEM
+from nbx.models.hierarchical_mixture import HierarchicalMixtureNB, _pairwise_sum
 from nbx.models.naive_bayes import NaiveBayes
 
 
@@ -88,7 +90,10 @@ def test_one_em_step_matches_paper_equations(denominator):
     attrs = np.flatnonzero(x >= 0)
     rows = np.array([0, 3, 6, 9, 12])[attrs] + x[attrs]
     codes = as_codes(X)[7:8]
-    _OnlineEM(hm, hm._index.rows(codes), codes >= 0, np.array([c_star]), np.array([weight])).step(0)
+    one_pass = hm.set_params(n_iter=1)
+    one_pass._online_em(
+        hm._index.rows(codes), codes >= 0, np.array([c_star]), np.array([weight]), np.random.default_rng()
+    )
 
     root, gates, experts = before
     g = nb_proba(root, 0, rows, attrs, denominator)
@@ -119,9 +124,15 @@ def test_one_em_step_matches_paper_equations(denominator):
             np.testing.assert_allclose(got[key], ref[key], rtol=1e-12)
 
 
+libm_log, libm_exp = np.vectorize(math.log, otypes=[float]), np.vectorize(math.exp, otypes=[float])
+
+
 def reference_fit(hm: HierarchicalMixtureNB, X, y, n_iter: int, rng) -> list[np.ndarray]:
     """The online EM computed level by level with plain numpy (gather, log, signs @ block, softmax, _mix,
-    updates), as the first implementation did, from an unfitted ``hm``; returns every level's counters."""
+    updates), as the first implementation did, from an unfitted ``hm``; returns every level's counters.
+
+    Logs and exps are the C library's (``math``), which the compiled EM calls: numpy's are the same under the
+    stages' kernel pin (``nbx.pipeline.kernels``), while its AVX-512 loops differ in the last bits."""
     levels = [lv.counters.copy() for lv in hm._levels]
     codes = as_codes(X)
     n_rows, d = hm._index.n_rows, codes.shape[1]
@@ -136,10 +147,10 @@ def reference_fit(hm: HierarchicalMixtureNB, X, y, n_iter: int, rng) -> list[np.
                 signs = np.concatenate([np.ones(len(attrs)), [1.0 - len(attrs)]])
             probs = []
             for c in levels:
-                log_p = (signs @ np.log(c[read].reshape(len(read), -1))).reshape(c.shape[1:])
-                p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
+                log_p = (signs @ libm_log(c[read].reshape(len(read), -1))).reshape(c.shape[1:])
+                p = libm_exp(log_p - log_p.max(axis=1, keepdims=True))
                 probs.append(p / p.sum(axis=1, keepdims=True))
-            values = np.exp(-hm.sigma * (1.0 - probs[-1][:, y[i]]))
+            values = libm_exp(-hm.sigma * (1.0 - probs[-1][:, y[i]]))
             children = []
             for g in probs[-2::-1]:
                 child = values.reshape(g.shape)
@@ -296,3 +307,14 @@ def test_classes_give_every_expert_counters_for_a_class_without_rows(denominator
     ).fit(X, y)
     nb = NaiveBayes(alpha=0.1, denominator=denominator, classes=[0, 1, 2]).fit(X, y)
     np.testing.assert_allclose(one.predict_proba(X), nb.predict_proba(X), atol=1e-12)
+
+
+def test_pairwise_sum_is_numpys_row_sum():
+    """The EM's compiled row sums add as numpy's row reductions do (left to right below 8 terms, eight running
+    sums up to 128, halves beyond), bit for bit."""
+    rng = np.random.default_rng(3)
+    for n in [1, 2, 7, 8, 9, 15, 16, 17, 127, 128, 129, 300]:
+        x = rng.uniform(0.0, 1.0, (5, n)) ** 3
+        expected = x.sum(axis=1)
+        for row in range(5):
+            assert _pairwise_sum(x[row], 0, n) == expected[row]

@@ -49,17 +49,16 @@ posteriors), an exception to the library's weight convention (tests/estimators.p
 Implementation: the counters of all NBs of one level (the gating NBs of a layer, or all experts) are
 stacked in one array (n_counter_rows, n_models, n_outputs) whose rows are the value counters over the
 flat value index of :class:`~nbx.core.counting.ValueIndex`, the per-attribute totals and the class
-counters (:class:`_Level`); the levels are consecutive blocks of one flat array. The online EM
-(:class:`_OnlineEM`) prepares each example's counter rows and flat update indices once per fit and works
-in preallocated buffers, so an example costs a fixed number of numpy calls on small arrays: per level a
-row gather and a matrix-vector product, one log for all levels, one softmax per run of gating levels with
-the same branching factor, a few calls per level for the mixture and its posteriors, and one
-fancy-indexed add for all updates. Each of these computes, element by element, the same floating-point
-operations on the same operands as computing every level on its own array (numpy's row sums and
-element-wise functions do not depend on the array a row belongs to; a BLAS matrix-vector product depends
-on the matrix width, so each level keeps its own product); ``tests/test_hierarchical_mixture.py`` checks
-this bit for bit. The only Python loops are over examples (the online algorithm is sequential) and over
-levels. ``predict_proba`` is batched over examples, in log space per NB.
+counters (:class:`_Level`); the levels are consecutive blocks of one flat array. The online EM is sequential
+(each example sees the counters the previous one left), so its passes run in one compiled loop
+(:func:`_online_em_passes`, numba) over that flat array: per example and level a row gather, a log, the
+matrix-vector product signs @ log(block) (the same BLAS call numpy makes), a softmax per NB, then the mixture,
+its posteriors and the updates. Each step computes the same floating-point operations on the same operands in
+the same order as numpy computing every level on its own array (element-wise functions, row sums as numpy
+adds them: :func:`_pairwise_sum`); ``tests/models/test_hierarchical_mixture.py`` checks this bit for bit
+against such a numpy EM. Its logs and exps are the C library's, which are numpy's under the stages' kernel pin
+(:mod:`nbx.pipeline.kernels`); numpy's AVX-512 loops differ from them in the last bits, so without the pin a
+fit no longer depends on whether the CPU has AVX-512. ``predict_proba`` is batched over examples, in log space per NB.
 """
 
 from __future__ import annotations
@@ -67,6 +66,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit
 
 from nbx.core.base import (
     CLASS_LABELS,
@@ -139,181 +139,144 @@ class _Level:
         return log_prior, table.reshape(table.shape[0], -1)
 
 
-def _softmax_plan(x: np.ndarray, out: np.ndarray) -> tuple:
-    """Buffers for a row-wise softmax exp(x - max) / Σ exp(x - max) of a fixed (n, k) array into ``out``.
+@njit(cache=True)
+def _pairwise_sum(a: np.ndarray, start: int, n: int) -> float:
+    """numpy's sum of a[start : start + n] (n >= 1) as its row reductions compute it: left to right below 8
+    terms, else eight running sums combined pairwise (blocks of 128 halved recursively)."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[start + i]
+        return res
+    if n > 128:
+        half = n // 2
+        half -= half % 8
+        return _pairwise_sum(a, start, half) + _pairwise_sum(a, start + half, n - half)
+    r = a[start : start + 8].copy()
+    i = 8
+    while i < n - n % 8:
+        for j in range(8):
+            r[j] += a[start + i + j]
+        i += 8
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    while i < n:
+        res += a[start + i]
+        i += 1
+    return res
 
-    For k = 2 the row max and the row sum become element-wise calls on the two columns (``pair``): the same
-    values, as a max is exact and numpy sums a row of two as x0 + x1.
-    """
-    n, k = x.shape
-    return (x, out, np.empty((n, 1)), np.empty((n, 1)), k == 2, x[:, :1], x[:, 1:], out[:, :1], out[:, 1:])
+
+@njit(cache=True)
+def _softmax_rows(x: np.ndarray, n_out: int, out: np.ndarray, totals: np.ndarray) -> None:
+    """out = exp(x - row max) and totals = its row sums, per row of n_out entries of the flat ``x``."""
+    for m in range(x.shape[0] // n_out):
+        a = m * n_out
+        top = x[a]
+        for j in range(1, n_out):
+            top = max(top, x[a + j])
+        for j in range(n_out):
+            out[a + j] = np.exp(x[a + j] - top)
+        totals[m] = _pairwise_sum(out, a, n_out)
 
 
-def _exp_shifted(plan: tuple) -> None:
-    """out = exp(x - row max) and total = its row sums, for a :func:`_softmax_plan`."""
-    x, out, top, total, pair, x0, x1, out0, out1 = plan
-    if pair:
-        np.maximum(x0, x1, out=top)  # (a positional out is deprecated for maximum, and slow)
-    else:
-        np.maximum.reduce(x, 1, None, top, True)
-    np.subtract(x, top, out)
-    np.exp(out, out)
-    if pair:
-        np.add(out0, out1, total)
-    else:
-        np.add.reduce(out, 1, None, total, True)
+@njit(cache=True)
+def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_outs, n_counter_rows, by_class, sigma):
+    """The online GEM of §3.2 (see the class docstring): for each pass, for each example in that pass's order, the
+    E-step on the current counters and every update, in place in the flat counter array ``flat``.
 
-
-class _OnlineEM:
-    """The online GEM of §3.2 on one training set, with every index and buffer prepared once.
-
-    An example updates its observed value rows, their attributes' totals and the class row. The E-step reads
-    the rows of log P(o | D) = log c(o) + Σ_k [log c_k(f_k, o) - log Σ_v c_k(v, o)] + const (denominator
-    "attribute": value rows, totals and class row with signs +1, -1, +1) or Σ_k log c_k(f_k, o) +
-    (1 - n_observed) log c(o) + const ("class": value rows +1, class row 1 - n_observed), gathered level by
-    level (level l as an (s, W_l) block, W_l = n_models · n_out), as signs @ log(block) per level;
-    :meth:`step` then follows :func:`_mix` and the M-step of §3.2.
-    """
-
-    def __init__(
-        self, model: HierarchicalMixtureNB, rows: np.ndarray, observed: np.ndarray, y: np.ndarray, w: np.ndarray
-    ):
-        levels = model._levels
-        self.flat, self.neg_sigma = model._flat, -float(model.sigma)
-        shapes = [lv.counters.shape[1:] for lv in levels]  # (n_models, n_out), root gate first, experts last
-        widths = [m * k for m, k in shapes]
-        n_counter_rows = levels[0].counters.shape[0]
-        bases = np.cumsum([0] + [n_counter_rows * wd for wd in widths])  # level blocks in the flat array
-        cols = np.cumsum([0] + widths)  # level columns of log_p
-        firsts = np.cumsum([0] + [m for m, _ in shapes])  # level models in path / weight
-        n_gating = len(shapes) - 1
-
-        # E-step: log scores and softmax outputs of every level; gating runs of equal branching share a softmax
-        log_p, prob = np.empty(cols[-1]), np.empty(cols[-1])
-        self.level_log_p = [log_p[a:b] for a, b in zip(cols[:-1], cols[1:])]
-        self.gate_softmaxes, level = [], 0
-        while level < n_gating:
-            end = level + 1
-            while end < n_gating and shapes[end][1] == shapes[level][1]:
-                end += 1
-            k = shapes[level][1]
-            self.gate_softmaxes.append(
-                _softmax_plan(
-                    log_p[cols[level] : cols[end]].reshape(-1, k), prob[cols[level] : cols[end]].reshape(-1, k)
-                )
-            )
-            level = end
-        self.experts = _softmax_plan(self.level_log_p[-1].reshape(shapes[-1]), prob[cols[-2] :].reshape(shapes[-1]))
-        self.expert_columns = [self.experts[1][:, c] for c in range(shapes[-1][1])]
-        self.expert_totals = self.experts[3][:, 0]
-        self.mu = np.empty(shapes[-1][0])  # experts' P_e(C* | D), then P̂_e(C* | D)
-        # M-step: per model (root first) the output to update (experts: 0, as C* is folded into their
-        # indices), the posterior of reaching it (the root's is 1) and the update weight
-        self.target = np.zeros(firsts[-1], dtype=np.intp)
-        self.path, self.weight = np.ones(firsts[-1]), np.empty(firsts[-1])
-        # upward pass of :func:`_mix` per gating level, bottom first: (g, children, joint = g * children,
-        # value = Σ joint, best child); downward, top first: (path, joint, value, the children's path)
-        # (path · joint is joint itself at the root, whose path is 1)
-        values = [np.empty((m, 1)) for m, _ in shapes[:-1]]
-        self.upward, self.downward = [], []
-        for l in range(n_gating - 1, -1, -1):
-            m, k = shapes[l]
-            children = (values[l + 1] if l + 1 < n_gating else self.mu).reshape(m, k)
-            joint = np.empty((m, k))
-            self.upward.append(
-                (
-                    prob[cols[l] : cols[l + 1]].reshape(m, k),
-                    children,
-                    joint,
-                    values[l],
-                    self.target[firsts[l] : firsts[l + 1]],
-                    k == 2,
-                    joint[:, :1],
-                    joint[:, 1:],
-                )
-            )
-            self.downward.insert(
-                0,
-                (
-                    self.path[firsts[l] : firsts[l + 1], None],
-                    joint,
-                    values[l],
-                    self.path[firsts[l + 1] : firsts[l + 2]].reshape(m, k),
-                ),
-            )
-
-        # per example: the counter rows its E-step reads (gathered level by level into consecutive (s, W_l)
-        # blocks) and the flat indices base_l + row·W_l + model·n_out (+ C* for the experts) its M-step
-        # updates; examples with the same number of observed attributes share the buffers
-        self.level_counters = [lv.counters.reshape(n_counter_rows, -1) for lv in levels]
-        n_rows, n_attrs = model._index.n_rows, rows.shape[1]
-        self.examples = [None] * len(y)
-        n_observed = observed.sum(axis=1)
-        most = 2 * int(n_observed.max(initial=0)) + 1
-        gathered_all, index_all = np.empty(most * cols[-1]), np.empty(most * firsts[-1], dtype=np.intp)
-        weights = w.tolist()
-        for n in np.unique(n_observed).tolist():
-            group = np.flatnonzero(n_observed == n)
-            attrs = np.nonzero(observed[group])[1].reshape(len(group), n)
-            sel = np.concatenate(
-                [
-                    rows[group][observed[group]].reshape(len(group), n),
-                    n_rows + 1 + attrs,
-                    np.full((len(group), 1), n_rows + 1 + n_attrs),
-                ],
-                axis=1,
-            )
-            update = np.concatenate(
-                [bases[l] + sel[:, :, None] * widths[l] + np.arange(m) * k for l, (m, k) in enumerate(shapes)], axis=2
-            )
-            update[:, :, firsts[-2] :] += y[group, None, None]
-            if model.denominator == "class":
-                sel = sel[:, np.r_[:n, 2 * n]]
-                signs = np.concatenate([np.ones(n), [1.0 - n]])
+    Levels l (root gating level first, experts last) hold n_models[l] NBs with n_outs[l] outputs at
+    ``flat[bases[l] + counter_row * width_l + model * n_outs[l] + output]``, width_l = n_models[l] * n_outs[l];
+    counter rows: the value rows of ``ValueIndex``, the missing row, one total per attribute, the class row.
+    log P(o | D) = signs @ log(counters[read rows]) per level: value rows +1, totals -1, class row +1
+    (denominator "attribute") or value rows +1, class row 1 - n_observed ("class"). Every operation is the
+    element-wise function or row reduction numpy computes (under the kernel pin) on the same operands in the same
+    order (:func:`_pairwise_sum`), and the product is the same BLAS matrix-vector product (numba's ``np.dot``), so
+    a fit is bit for bit the numpy EM level by level (``tests/models/test_hierarchical_mixture.py``)."""
+    n_levels, d = bases.shape[0], rows.shape[1]
+    n_gating = n_levels - 1
+    widths = n_models * n_outs
+    firsts = np.zeros(n_levels + 1, np.int64)  # first model of each level in path / weight / target
+    cols = np.zeros(n_levels + 1, np.int64)  # first column of each level in log_p / prob / joint
+    for l in range(n_levels):
+        firsts[l + 1] = firsts[l] + n_models[l]
+        cols[l + 1] = cols[l] + widths[l]
+    n_value_rows = n_counter_rows - d - 2
+    class_row = n_counter_rows - 1
+    log_p, prob, joint = np.empty(cols[-1]), np.empty(cols[-1]), np.empty(cols[-1])
+    totals, value = np.empty(firsts[-1]), np.empty(firsts[-1])
+    path, target = np.ones(firsts[-1]), np.zeros(firsts[-1], np.int64)
+    mu = np.empty(n_models[-1])
+    update = np.empty(2 * d + 1, np.int64)  # counter rows an example updates: values, totals, class
+    read = np.empty(2 * d + 1, np.int64)
+    signs_all = np.empty(2 * d + 1)
+    block_all = np.empty((2 * d + 1) * widths.max())
+    for p in range(orders.shape[0]):
+        for i in orders[p]:
+            n = 0
+            for j in range(d):
+                if observed[i, j]:
+                    update[n] = rows[i, j]
+                    update[d + n] = n_value_rows + 1 + j
+                    n += 1
+            for a in range(n):  # totals after the values
+                update[n + a] = update[d + a]
+            update[2 * n] = class_row
+            if by_class:
+                s = n + 1
+                read[:n] = update[:n]
+                read[n] = class_row
+                signs_all[:n] = 1.0
+                signs_all[n] = 1.0 - n
             else:
-                signs = np.concatenate([np.ones(n), -np.ones(n), [1.0]])
-            s = sel.shape[1]
-            gathered = gathered_all[: s * cols[-1]]
-            blocks = [gathered[s * a : s * b].reshape(s, b - a) for a, b in zip(cols[:-1], cols[1:])]
-            level_io = tuple(zip(self.level_counters, blocks, self.level_log_p))
-            index = index_all[: update[0].size].reshape(update.shape[1:])
-            for i, rows_i, u in zip(group.tolist(), sel, update):
-                self.examples[i] = (rows_i, u, int(y[i]), weights[i], signs, gathered, level_io, index)
-
-    def step(self, i: int) -> None:
-        """One online GEM step (§3.2) on example i: E-step on the current parameters, then every update."""
-        rows, update, c_star, weight, signs, gathered, level_io, index = self.examples[i]
-        flat, multiply, divide = self.flat, np.multiply, np.divide
-        for counters, block, _ in level_io:
-            counters.take(rows, 0, block, "clip")
-        np.log(gathered, gathered)
-        for _, block, out in level_io:
-            np.matmul(signs, block, out)
-        for plan in self.gate_softmaxes:
-            _exp_shifted(plan)
-            divide(plan[1], plan[3], plan[1])
-        _exp_shifted(self.experts)
-        mu = self.mu
-        divide(self.expert_columns[c_star], self.expert_totals, mu)
-        np.subtract(1.0, mu, mu)
-        multiply(self.neg_sigma, mu, mu)
-        np.exp(mu, mu)  # P̂_e(C* | D) = exp(-σ (1 - P_e(C* | D))), the Gaussian regression model
-        # upward (:func:`_mix`): joint = g · children, a gate's value = Σ joint; its best sub-model M_b is the
-        # argmax of the children's own probabilities of generating C* (ties to the lowest index)
-        for g, children, joint, value, best, pair, joint0, joint1 in self.upward:
-            multiply(g, children, joint)
-            if pair:
-                np.add(joint0, joint1, value)
-            else:
-                np.add.reduce(joint, 1, None, value, True)
-            children.argmax(1, best)
-        # downward: posterior of reaching each model, path · joint / Σ joint
-        for path, joint, value, child_path in self.downward:
-            multiply(path, joint, child_path)
-            divide(child_path, value, child_path)
-        multiply(weight, self.path, self.weight)  # update weight = sample weight · path
-        np.add(update, self.target, index)
-        flat[index] += self.weight
+                s = 2 * n + 1
+                read[:s] = update[:s]
+                signs_all[:n] = 1.0
+                signs_all[n : 2 * n] = -1.0
+                signs_all[2 * n] = 1.0
+            signs = signs_all[:s]
+            # E-step: log scores of every level, then each NB's softmax over its outputs
+            for l in range(n_levels):
+                wd = widths[l]
+                block = block_all[: s * wd].reshape((s, wd))
+                for r in range(s):
+                    at = bases[l] + read[r] * wd
+                    for c in range(wd):
+                        block[r, c] = np.log(flat[at + c])
+                log_p[cols[l] : cols[l + 1]] = np.dot(signs, block)
+                _softmax_rows(log_p[cols[l] : cols[l + 1]], n_outs[l], prob[cols[l] : cols[l + 1]], totals[firsts[l] :])
+            # experts: P̂_e(C* | D) = exp(-σ (1 - P_e(C* | D))), the Gaussian regression model
+            k, e0, c_star = n_outs[-1], cols[n_gating], y[i]
+            for e in range(n_models[-1]):
+                mu[e] = np.exp(-sigma * (1.0 - prob[e0 + e * k + c_star] / totals[firsts[n_gating] + e]))
+            # upward (:func:`_mix`), bottom gating level first: joint = g · children, a gate's value = Σ joint;
+            # its best sub-model is the argmax of the children's own probabilities of generating C*
+            for l in range(n_gating - 1, -1, -1):
+                k = n_outs[l]
+                for m in range(n_models[l]):
+                    a = cols[l] + m * k
+                    best, best_child = 0, -np.inf
+                    for j in range(k):
+                        child = mu[m * k + j] if l == n_gating - 1 else value[firsts[l + 1] + m * k + j]
+                        joint[a + j] = (prob[a + j] / totals[firsts[l] + m]) * child
+                        if child > best_child:
+                            best, best_child = j, child
+                    value[firsts[l] + m] = _pairwise_sum(joint, a, k)
+                    target[firsts[l] + m] = best
+            # downward, root first: posterior of reaching each model, path · joint / Σ joint
+            for l in range(n_gating):
+                k = n_outs[l]
+                for m in range(n_models[l]):
+                    for j in range(k):
+                        child = firsts[l + 1] + m * k + j
+                        path[child] = path[firsts[l] + m] * joint[cols[l] + m * k + j] / value[firsts[l] + m]
+            # M-step: every NB toward its target (gates: the best sub-model; experts: C*), weight · path
+            for l in range(n_levels):
+                wd, k = widths[l], n_outs[l]
+                for m in range(n_models[l]):
+                    model = firsts[l] + m
+                    col = m * k + (c_star if l == n_gating else target[model])
+                    add = w[i] * path[model]
+                    for r in range(2 * n + 1):
+                        flat[bases[l] + update[r] * wd + col] += add
 
 
 class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
@@ -424,10 +387,23 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
     def _online_em(self, rows, observed, y, w, rng) -> None:
         if not self.n_iter:
             return
-        step = _OnlineEM(self, rows, observed, y, w).step
-        for _ in range(self.n_iter):
-            for i in rng.permutation(rows.shape[0]).tolist():
-                step(i)
+        orders = np.array([rng.permutation(rows.shape[0]) for _ in range(self.n_iter)], np.int64)  # one per pass
+        shapes = np.array([lv.counters.shape[1:] for lv in self._levels], np.int64)  # (n_models, n_out), root first
+        sizes = [lv.counters.size for lv in self._levels]
+        _online_em_passes(
+            self._flat,
+            orders,
+            rows,
+            observed,
+            np.asarray(y, np.int64),
+            np.asarray(w, np.float64),
+            np.cumsum([0] + sizes[:-1]).astype(np.int64),
+            shapes[:, 0].copy(),
+            shapes[:, 1].copy(),
+            self._levels[0].counters.shape[0],
+            self.denominator == "class",
+            float(self.sigma),
+        )
 
     @property
     def levels_(self) -> list[dict]:

@@ -72,6 +72,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit
 
 from nbx.core.base import (
     N_VALUES,
@@ -81,7 +82,7 @@ from nbx.core.base import (
     check_discrete_fit,
     check_discrete_X,
 )
-from nbx.core.counting import ValueIndex, log_normalize, sum_rows
+from nbx.core.counting import ValueIndex, log_normalize
 from nbx.core.criteria import entropy
 from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
 
@@ -102,6 +103,38 @@ def _sum_last(a: np.ndarray) -> np.ndarray:
     out = a[..., 0].copy()
     for j in range(1, n):
         out += a[..., j]
+    return out
+
+
+@njit(cache=True)
+def _level_counts(flat, y, w, rows, local, n_nodes: int, n_table: int, k: int) -> np.ndarray:
+    """Weighted counts of a tree level, shape (n_nodes, n_table, k): row ``rows[i]`` adds its weight at (its node
+    ``local[i]``, the table row of each attribute, its class). The additions of a weighted ``np.bincount`` over the
+    flattened (row, attribute) cells, in the same order (rows as given, attributes left to right), so the same
+    bits, without the (rows, d) index and weight arrays a bincount needs."""
+    out = np.zeros((n_nodes, n_table, k))
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        node, c, weight = local[i], y[r], w[r]
+        for j in range(flat.shape[1]):
+            out[node, flat[r, j], c] += weight
+    return out
+
+
+@njit(cache=True)
+def _nodes_log_joint(log_priors, log_tables, node, flat) -> np.ndarray:
+    """log P(c) + Σ_j log P(x_j | c) under each row's node NB, shape (n, K): the node's prior plus its table rows
+    ``flat[i]`` added in attribute order, the arithmetic of ``counting.sum_rows`` without its (d, n, K) gather
+    (``sum_rows`` adds a one-class table pairwise instead; a one-class model's probabilities are 1 either way)."""
+    n, d, k = flat.shape[0], flat.shape[1], log_priors.shape[1]
+    out = np.empty((n, k))
+    for i in range(n):
+        t = node[i]
+        for c in range(k):
+            s = log_tables[t, flat[i, 0], c]
+            for j in range(1, d):
+                s += log_tables[t, flat[i, j], c]
+            out[i, c] = log_priors[t, c] + s
     return out
 
 
@@ -257,7 +290,6 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         index, k, n_table = self._index, self._k, self._index.n_rows + 1
         vmax = int(index.n_values.max())
         attrs, thresholds, depths, weights, priors, tables, children = [], [], [], [], [], [], []
-        cells = flat * k + y[:, None]  # (table row, class) cell of every (row, attribute)
         rows = np.arange(codes.shape[0])  # rows still in a node of the current level
         local = np.zeros(rows.shape[0], np.int64)  # their node, numbered within the level
         used = np.zeros((1, codes.shape[1]), bool)  # attributes tested on the path, per node of the level
@@ -268,10 +300,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         while True:
             n_nodes = used.shape[0]
             wr = w[rows]
-            cell = cells[rows] + (local * (n_table * k))[:, None] if depth else cells
-            counts = np.bincount(
-                cell.ravel(), weights=np.repeat(wr, cell.shape[1]), minlength=n_nodes * n_table * k
-            ).reshape(n_nodes, n_table, k)
+            counts = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
             class_counts = np.bincount(local * k + y[rows], weights=wr, minlength=n_nodes * k).reshape(n_nodes, k)
             value_counts = counts[:, :-1]
             observed = np.add.reduceat(value_counts, index.offsets, axis=1)  # per-attribute class totals
@@ -498,10 +527,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         return self._log_joint(self._route(codes), self._index.rows(codes))
 
     def _log_joint(self, node, flat) -> np.ndarray:
-        """log P(c) + Σ_j log P(x_j | c) under each row's node NB, for table rows ``flat`` (n, d): one
-        lookup in the nodes' tables stacked end to end."""
-        start_row = node * (self._index.n_rows + 1)
-        return self._log_priors[node] + sum_rows(self._log_tables.reshape(-1, self._k), start_row[:, None] + flat)
+        """log P(c) + Σ_j log P(x_j | c) under each row's node NB, for table rows ``flat`` (n, d)."""
+        return _nodes_log_joint(self._log_priors, self._log_tables, node, flat)
 
     def _check_X(self, X) -> np.ndarray:
         if self.missing == "skip":
