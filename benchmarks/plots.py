@@ -14,7 +14,7 @@ scaling_<part>.png) and written to ``--out`` (default: the results file's folder
 * ``<stem>_targets.png``: every target the file checks (time against the peer, peak memory against the input,
   slopes, start-up seconds, nbx against Weka 3.6's seconds), each measured value (dot) beside its limit (bar):
   the target table of benchmarks/README.md as a figure. Green within the limit, red beyond; hollow where the run
-  stopped below the sizes the target is set at.
+  was shorter than the target's (fewer rows or data sets).
 
 The file: ``{"script", "argv", "written", "parts": {KEY: PART}}``; a PART is ``{"title", "xlabel", "ylabel",
 "series": [SERIES], "checks": [CHECK], "settings": {...}}`` (each key optional but the title), a SERIES
@@ -53,8 +53,8 @@ def series(label: str, role: str, rows, seconds, **per_row) -> dict:
 
 def check(what: str, kind: str, value: float, limit: float, rows: int | None = None, op: str = "<=", applies=True):
     """One target: the measured ``value`` of ``kind`` against ``limit`` (``op``: <= or <); ``applies`` is False
-    where the run stopped below the sizes the target is set at. No ``rows`` for a target not read at a size (null
-    in the file means nan)."""
+    where the run was shorter than the target's (fewer rows or data sets). No ``rows`` key for a target not read
+    at one size (null in the file means nan)."""
     out = {"what": what, "kind": kind, "value": value, "limit": limit, "op": op, "applies": applies}
     return out if rows is None else {**out, "rows": rows}
 
@@ -155,7 +155,7 @@ def part_figure(part: dict):
         handles = [h for _, h in sorted(drawn, key=lambda d: -d[0])]
         ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     else:
-        ax.legend(fontsize=7, loc="upper left")
+        ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
     return fig
 
@@ -182,8 +182,7 @@ def within(c: dict) -> bool:
 
 
 def targets_figure(checks: list[dict], title: str):
-    """Every check as a dot (its value) beside a bar (its limit), one panel per kind, log axes where the values
-    span more than 20x."""
+    """Every check as a dot (its value) beside a bar (its limit), one panel per kind."""
     plt = _pyplot()
     kinds = list(dict.fromkeys(c["kind"] for c in checks))
     counts = [sum(c["kind"] == k for c in checks) for k in kinds]
@@ -195,8 +194,8 @@ def targets_figure(checks: list[dict], title: str):
         y = np.arange(len(rows))[::-1]
         values = np.array([c["value"] for c in rows], dtype=float)
         limits = np.array([c["limit"] for c in rows], dtype=float)
-        span = np.concatenate([values[np.isfinite(values) & (values > 0)], limits])
-        log = span.min() > 0 and span.max() / span.min() > 20
+        # log axes where a value lies far beyond the limits (time ratios, memory); slopes stay linear
+        log = bool(np.nanmin(values) > 0 and np.nanmax(values) > 10 * limits.min())
         ax.barh(y, limits, height=0.6, color="0.9", edgecolor="0.6", label="limit", log=log)
         colour = ["tab:green" if within(c) else "tab:red" for c in rows]
         face = [col if c["applies"] else "white" for col, c in zip(colour, rows)]
@@ -212,7 +211,7 @@ def targets_figure(checks: list[dict], title: str):
         ax.set_xlabel(kind, fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
         ax.grid(True, axis="x", which="both", alpha=0.3)
-    legend = "dot: measured (green within the limit, red beyond; hollow: below the sizes the target is set at)"
+    legend = "dot: measured (green within the limit, red beyond; hollow: a shorter run than the target's)"
     fig.suptitle(f"{textwrap.fill(title, 130)}\n{legend}; bar: the limit", fontsize=8)
     fig.tight_layout()
     return fig
