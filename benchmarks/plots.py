@@ -132,7 +132,7 @@ def part_figure(part: dict):
     lines = part["series"]
     if len({n for s in lines for n in s["rows"]}) == 1:
         return _bars(plt, part)
-    many = len(lines) > 8  # part 1's learners: 20 colours, markers in turn, the legend in the order of the lines
+    many = len(lines) > 8  # part 1's learners: 20 colours, markers in turn, legend top-down as the lines end
     fig, ax = plt.subplots(figsize=(10, 6) if many else (7, 4.5))
     colour, drawn = {}, []
     for i, s in enumerate(lines):
