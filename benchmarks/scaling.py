@@ -4,7 +4,7 @@ scikit-learn's CategoricalNB (target 5 in benchmarks/README.md).
     python benchmarks/scaling.py [--learners nb_laplace,c45] [--max-rows 100000]
         [--skip-learners] [--skip-nb] [--nb-rows 1000000]
         [--skip-mdl] [--mdl-rows 10000000] [--skip-c45] [--c45-rows 1000000] [--repeats 3]
-        [--baseline-src OTHER/src] [--baseline-max-rows 1000000]
+        [--baseline-src OTHER/src] [--baseline-max-rows 1000000] [--results FILE.json] [--plots DIR]
 
 Part 1: each learner block of params.yaml listed in LEARNERS (one per learner class, as the pipeline
 builds it) is fitted on synthetic data of 1k, 3k, 10k, ... rows (up to its own cap, so the whole script
@@ -35,10 +35,15 @@ run) up to ``--baseline-max-rows``. Part 4 alone, before and after:
 
 Part 5: ridge LogisticRegression fit + predict on 1k .. 1M rows of 10-valued codes against scikit-learn's
 LogisticRegression (lbfgs, same ridge and tolerance; ratio target <= 1, slope <= 1.15), then HBayesNB at 100k rows
-against our LogisticRegression (target <= 10x); ``--lr-plot`` draws the times.
+against our LogisticRegression (target <= 10x).
 Part 6: GeneralNB (kernel) and SelfAdaptiveNBTree fit + predict on 1k .. 1M rows x 20 all-distinct values
 against scikit-learn's GaussianNB (ratio target <= 5 at 100k and 1M rows, slope <= 1.15, peak memory of a fit
-<= 3x the input), numba's start-up, and a PNG plot of time against rows (``--plot``).
+<= 3x the input) and numba's start-up.
+
+Every printed measurement also goes to a JSON results file (``--results``, default
+benchmarks/results/scaling.json, untracked), written after each part, and benchmarks/plots.py draws it (``--plots``,
+default the results file's folder): per part time against rows on log-log axes beside the peer with the slopes,
+and every target's measured value beside its limit (scaling_targets.png).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 import numpy as np
+from plots import DEFAULT_DIR, Results, check, draw, series, slope
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
@@ -89,6 +95,10 @@ RECORDED = {"gnb": 300_000, "snbtree": 100_000}
 DECIMALS = 2
 SIZES = [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000]
 N_ATTRS, N_CLASSES, SEED = 20, 3, 2026
+# the kinds of target checked (one panel each in scaling_targets.png); ratio and memory targets are set at 10^5
+# rows and more (benchmarks/README.md), slopes over sizes up to 10^6 and beyond
+TIME_RATIO, MEMORY, SLOPE = "CPU time, ours / the peer's", "peak memory, x the input", "slope of log time on log rows"
+TARGET_ROWS, SLOPE_ROWS = 100_000, 1_000_000
 
 
 def synthetic(n: int, seed: int = SEED) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -130,9 +140,18 @@ def fit_seconds(name: str, n: int, decimals: int | None = None) -> float:
     return best
 
 
-def slope(rows: list[int], seconds: list[float]) -> float:
-    """Least-squares slope of log(seconds) on log(rows)."""
-    return float(np.polyfit(np.log(rows), np.log(np.maximum(seconds, 1e-6)), 1)[0])
+def target_rows(rows: list[int]) -> list[int]:
+    """The sizes a ratio or memory target is read at: TARGET_ROWS and more, else (a shorter run) the largest."""
+    return [n for n in rows if n >= TARGET_ROWS] or rows[-1:]
+
+
+def slope_checks(what: str, rows: list[int], seconds: list[float]) -> list[dict]:
+    """The slope target (<= 1.15) of one timed series, set over sizes up to SLOPE_ROWS and beyond; none for one
+    size."""
+    if len(rows) < 2:
+        return []
+    what = f"{what}, {rows[0]:,d} to {rows[-1]:,d} rows"
+    return [check(what, SLOPE, slope(rows, seconds), 1.15, applies=rows[-1] >= SLOPE_ROWS)]
 
 
 def has_sklearn(peer: str) -> bool:
@@ -145,14 +164,16 @@ def has_sklearn(peer: str) -> bool:
     return True
 
 
-def learners_part(names: list[str], max_rows: int) -> None:
+def learners_part(names: list[str], max_rows: int) -> dict:
     print("Part 1: fit CPU seconds by rows (synthetic, 20 attributes, 3 classes); slope of log time on log rows\n")
     shown = [s for s in SIZES if s <= max_rows]
     print(f"{'learner':22s}" + "".join(f"{s:>10,d}" for s in shown) + f"{'slope':>8s}{'top 3':>7s}")
     runs = [(name, LEARNERS[name], None) for name in names]
     runs += [(name, cap, DECIMALS) for name, cap in RECORDED.items() if name in names]
+    lines = []
     for name, cap, decimals in runs:
-        print(f"{name if decimals is None else f'{name} ({decimals} dp)':22s}", end="", flush=True)
+        label = name if decimals is None else f"{name} ({decimals} dp)"
+        print(f"{label:22s}", end="", flush=True)
         rows = [n for n in shown if n <= cap]
         secs = []
         for n in rows:
@@ -160,10 +181,18 @@ def learners_part(names: list[str], max_rows: int) -> None:
             print(f"{secs[-1]:10.3f}", end="", flush=True)
         top = slope(rows[-3:], secs[-3:]) if len(rows) >= 3 else float("nan")
         print(" " * 10 * (len(shown) - len(rows)) + f"{slope(rows, secs):8.2f}{top:7.2f}", flush=True)
+        lines.append(series(label, "ours", rows, secs))
     print(
         "\nA slope of 1 is linear in rows; the small sizes carry fixed costs, so the top-3 slope is the "
         f"one to read. '(2 dp)': numeric values recorded to {DECIMALS} decimals (bounded distinct values).\n"
     )
+    return {
+        "title": f"Part 1: params.yaml learners, fit on synthetic data ({N_ATTRS} attributes, {N_CLASSES} classes)",
+        "xlabel": "rows",
+        "ylabel": "CPU seconds, fit (best of 2)",
+        "top3": True,
+        "series": lines,
+    }
 
 
 # ------------------------------------------------------------------------------------- naive Bayes
@@ -188,7 +217,7 @@ def nb_child(which: str, n: int) -> None:
     print(f"{t1 - t0:.3f} {t2 - t1:.3f} {peak / X.nbytes:.2f} {X.nbytes / 1e6:.0f}")
 
 
-def nb_part(n: int) -> None:
+def nb_part(n: int) -> dict:
     print(
         f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} int64 codes (5 values, 2 classes), "
         "fresh process each, CPU seconds\n"
@@ -197,7 +226,7 @@ def nb_part(n: int) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
     names = {"nbx": "nbx NaiveBayes", "sklearn": "sklearn CategoricalNB"}
     print(f"{'':22s}{'fit s':>8s}{'predict s':>10s}{'total s':>9s}{'peak memory':>20s}")
-    totals = {}
+    totals, lines = {}, []
     for which in contenders:
         out = subprocess.run(
             [sys.executable, __file__, "--nb-child", which, str(n)], env=env, check=True, capture_output=True, text=True
@@ -205,11 +234,24 @@ def nb_part(n: int) -> None:
         fit, predict, peak, mb = float(out[0]), float(out[1]), float(out[2]), out[3]
         totals[which] = fit + predict
         print(f"{names[which]:22s}{fit:8.2f}{predict:10.2f}{fit + predict:9.2f}{peak:9.2f}x of {mb} MB")
+        role = "ours" if which == "nbx" else "peer"
+        lines.append(series(names[which], role, [n], [fit + predict], fit=[fit], predict=[predict], peak=[peak]))
+    applies = n >= 1_000_000  # target 5 is set at 1M rows
+    checks = [check("NaiveBayes, peak memory", MEMORY, lines[0]["peak"][0], 3, n, applies=applies)]
     if len(totals) == 2:
         print(
             f"\nnbx / CategoricalNB: {totals['nbx'] / totals['sklearn']:.2f} (target < 1); "
             "peak memory target <= 3x the input"
         )
+        ratio = totals["nbx"] / totals["sklearn"]
+        checks.insert(0, check("NaiveBayes / CategoricalNB", TIME_RATIO, ratio, 1, n, op="<", applies=applies))
+    return {
+        "title": f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} codes (5 values, 2 classes)",
+        "ylabel": "CPU seconds, fit + predict",
+        "series": lines,
+        "checks": checks,
+        "settings": {"input_mb": float(mb)},
+    }
 
 
 # ------------------------------------------------------------------------- MDL and C4.5 (parts 3 and 4)
@@ -269,7 +311,7 @@ def run_tree_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
     return [float(v) for v in out.stdout.split()]
 
 
-def mdl_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> None:
+def mdl_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> dict:
     print(
         f"Part 3: MDLDiscretizer fit on n x {N_ATTRS} all-distinct numeric values, {N_CLASSES} classes, against "
         f"np.argsort(X, axis=0); CPU seconds, best of {repeats}, fresh process per size\n"
@@ -291,6 +333,21 @@ def mdl_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
     if len(old) > 1:
         print(f"before: slope {slope(old_rows, old):.2f}")
     print(f"MDL / argsort at {rows[-1]:,d} rows: {new[-1] / ref[-1]:.2f} (target <= 5)\n")
+    lines = [series("MDLDiscretizer", "ours", rows, new), series("np.argsort(X, axis=0)", "peer", rows, ref)]
+    if old:
+        lines.append(series("MDLDiscretizer before", "before", old_rows, old, of="MDLDiscretizer"))
+    ratio = new[-1] / ref[-1]  # the target is set at 10^6 rows (benchmarks/README.md, target 7)
+    return {
+        "title": f"Part 3: MDLDiscretizer fit on n x {N_ATTRS} all-distinct values beside numpy's argsort",
+        "xlabel": f"rows ({N_CLASSES} classes)",
+        "ylabel": f"CPU seconds (best of {repeats})",
+        "series": lines,
+        "checks": [
+            check("MDLDiscretizer / argsort", TIME_RATIO, ratio, 5, rows[-1], applies=rows[-1] >= 1_000_000),
+            *slope_checks("MDLDiscretizer", rows, new),
+        ],
+        "settings": {"repeats": repeats, "baseline_src": str(baseline or "")},
+    }
 
 
 def c45_marks(n: int, ratio: float, peak: float) -> str:
@@ -301,7 +358,7 @@ def c45_marks(n: int, ratio: float, peak: float) -> str:
     return f"{missed or 'ok':>6s} "
 
 
-def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> None:
+def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> dict:
     print(
         f"Part 4: C45Tree fit + predict on n x {N_ATTRS} numeric values, {N_CLASSES} classes, against scikit-learn's "
         f"DecisionTreeClassifier(criterion='entropy'); CPU seconds, best of {repeats}, fresh process per size\n"
@@ -309,15 +366,15 @@ def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
     with_sklearn = has_sklearn("DecisionTreeClassifier")
     head = f"{'rows':>11s}{'sklearn s':>11s}{'C45Tree s':>11s}{'ratio':>7s}{'peak':>7s}{'':7s}"
     print(head + (f"{'before s':>10s}{'ratio':>7s}{'peak':>7s}{'':7s}" if baseline else ""))
-    rows, new, old_rows, old = [], [], [], []
+    rows, new, sk, peaks, old_rows, old, old_peaks = [], [], [], [], [], [], []
     for n in [s for s in C45_SIZES if s <= max_rows]:
         c45_s, peak = run_tree_child("c45", n, repeats, REPO / "src")
         sk_s = run_tree_child("sklearn", n, repeats, REPO / "src")[0] if with_sklearn else float("nan")
-        rows.append(n), new.append(c45_s)
+        rows.append(n), new.append(c45_s), sk.append(sk_s), peaks.append(peak)
         line = f"{n:11,d}{sk_s:11.3f}{c45_s:11.3f}{c45_s / sk_s:7.2f}{peak:6.2f}x{c45_marks(n, c45_s / sk_s, peak)}"
         if baseline and n <= baseline_max:
             before, before_peak = run_tree_child("c45", n, repeats, baseline)
-            old_rows.append(n), old.append(before)
+            old_rows.append(n), old.append(before), old_peaks.append(before_peak)
             line += f"{before:10.3f}{before / sk_s:7.2f}{before_peak:6.2f}x{c45_marks(n, before / sk_s, before_peak)}"
         print(line, flush=True)
     print(f"\nslope of log time on log rows: C45Tree {slope(rows, new):.2f} (target <= 1.15)", end="")
@@ -326,6 +383,26 @@ def c45_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: i
         "ratio target <= 2 and peak memory of a fit (x the input) <= 3 at 100k and 1M rows: 'ok', else the missed "
         "ones: S ratio, M memory\n"
     )
+    lines = [series("C45Tree", "ours", rows, new, peak=peaks)]
+    if with_sklearn:
+        lines.append(series("DecisionTreeClassifier(criterion='entropy')", "peer", rows, sk))
+    if old:
+        lines.append(series("C45Tree before", "before", old_rows, old, peak=old_peaks, of="C45Tree"))
+    checks = []
+    for n in target_rows(rows):
+        i = rows.index(n)
+        if with_sklearn:
+            ratio = new[i] / sk[i]
+            checks.append(check("C45Tree / DecisionTreeClassifier", TIME_RATIO, ratio, 2, n, applies=n >= TARGET_ROWS))
+        checks.append(check("C45Tree fit, peak memory", MEMORY, peaks[i], 3, n, applies=n >= TARGET_ROWS))
+    return {
+        "title": f"Part 4: C45Tree fit + predict on n x {N_ATTRS} numeric values beside DecisionTreeClassifier",
+        "xlabel": f"rows ({N_CLASSES} classes)",
+        "ylabel": f"CPU seconds, fit + predict (best of {repeats})",
+        "series": lines,
+        "checks": checks + slope_checks("C45Tree", rows, new),
+        "settings": {"repeats": repeats, "baseline_src": str(baseline or "")},
+    }
 
 
 # ------------------------------------------------------------------ ridge LR and HBayes (part 5)
@@ -389,7 +466,7 @@ def run_lr_child(which: str, n: int, repeats: int, src: Path) -> tuple[float, in
     return float(out[0]), int(out[1])
 
 
-def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None, baseline_max: int, plot) -> None:
+def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> dict:
     print(
         f"Part 5: ridge LogisticRegression (ridge {LR_RIDGE:g}, tol {LR_TOL:g}) fit + predict on n x {N_ATTRS} codes "
         f"of {LR_BINS} values, {N_CLASSES} classes, against scikit-learn's LogisticRegression (lbfgs) on the same "
@@ -399,11 +476,11 @@ def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None
     with_sklearn = has_sklearn("its LogisticRegression")
     head = f"{'rows':>11s}{'sklearn s':>11s}{'it':>5s}{'nbx s':>9s}{'it':>4s}{'ratio':>7s}"
     print(head + (f"{'before s':>10s}{'ratio':>7s}" if baseline else ""))
-    rows, new, sk, old_rows, old = [], [], [], [], []
+    rows, new, its, sk, sk_its, old_rows, old = [], [], [], [], [], [], []
     for n in [s for s in LR_SIZES if s <= max_rows]:
         ours, it = run_lr_child("nbx", n, repeats, REPO / "src")
         sk_s, sk_it = run_lr_child("sklearn", n, repeats, REPO / "src") if with_sklearn else (float("nan"), 0)
-        rows.append(n), new.append(ours), sk.append(sk_s)
+        rows.append(n), new.append(ours), its.append(it), sk.append(sk_s), sk_its.append(sk_it)
         line = f"{n:11,d}{sk_s:11.3f}{sk_it:5d}{ours:9.3f}{it:4d}{ours / sk_s:7.2f}"
         if baseline and n <= baseline_max:
             before = run_lr_child("nbx", n, repeats, baseline)[0]
@@ -414,7 +491,17 @@ def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None
     print(f", sklearn {slope(rows, sk):.2f}" if with_sklearn else "", end="")
     print(f", before {slope(old_rows, old):.2f}" if len(old) > 1 else "")
     print("ratio target <= 1 at 100k and 1M rows")
-    hb = None
+    lines = [series("LogisticRegression", "ours", rows, new, iterations=its)]
+    if with_sklearn:
+        lines.append(series("scikit-learn LogisticRegression (lbfgs)", "peer", rows, sk, iterations=sk_its))
+    if old:
+        lines.append(series("LogisticRegression before", "before", old_rows, old, of="LogisticRegression"))
+    checks = [
+        check("LogisticRegression / scikit-learn's", TIME_RATIO, new[i] / sk[i], 1, n, applies=n >= TARGET_ROWS)
+        for i, n in enumerate(rows)
+        if with_sklearn and n in target_rows(rows)
+    ]
+    checks += slope_checks("LogisticRegression", rows, new)
     if hbayes_rows:
         hb = run_lr_child("hbayes", hbayes_rows, repeats, REPO / "src")[0]
         lr = (
@@ -423,31 +510,23 @@ def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None
             else run_lr_child("nbx", hbayes_rows, repeats, REPO / "src")[0]
         )
         line = f"HBayesNB fit + predict at {hbayes_rows:,d} rows: {hb:.2f} s = {hb / lr:.1f} x LogisticRegression"
+        lines.append(series("HBayesNB", "ours", [hbayes_rows], [hb]))
         if baseline:
             hb_old = run_lr_child("hbayes", hbayes_rows, repeats, baseline)[0]
             line += f" (before: {hb_old:.2f} s)"
+            lines.append(series("HBayesNB before", "before", [hbayes_rows], [hb_old], of="HBayesNB"))
         print(line + " (target <= 10 x)")
+        applies = hbayes_rows >= TARGET_ROWS
+        checks.append(check("HBayesNB / LogisticRegression", TIME_RATIO, hb / lr, 10, hbayes_rows, applies=applies))
     print()
-    if plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(5, 3.5))
-        ax.loglog(rows, new, "o-", label="nbx LogisticRegression")
-        if with_sklearn:
-            ax.loglog(rows, sk, "s-", label="scikit-learn LogisticRegression (lbfgs)")
-        if len(old) > 1:
-            ax.loglog(old_rows, old, "x--", label="nbx before")
-        if hb is not None:
-            ax.loglog([hbayes_rows], [hb], "^", label="nbx HBayesNB")
-        ax.set_xlabel("rows")
-        ax.set_ylabel("CPU seconds, fit + predict")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(plot, dpi=120)
-        print(f"plot written to {plot}\n")
+    return {
+        "title": f"Part 5: ridge LogisticRegression fit + predict on n x {N_ATTRS} codes beside scikit-learn's",
+        "xlabel": f"rows ({LR_BINS}-valued codes, {N_CLASSES} classes)",
+        "ylabel": f"CPU seconds, fit + predict (best of {repeats})",
+        "series": lines,
+        "checks": checks,
+        "settings": {"repeats": repeats, "ridge": LR_RIDGE, "tol": LR_TOL, "baseline_src": str(baseline or "")},
+    }
 
 
 # ------------------------------------------------------------------ kernel-density learners (part 6)
@@ -487,9 +566,7 @@ def run_kde_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
     return [float(v) for v in subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()]
 
 
-def kde_part(
-    max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | None, baseline_max: int, plot: Path | None
-) -> None:
+def kde_part(max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> dict:
     print(
         f"Part 6: the kernel-density learners (Wang et al. 2006) fit + predict on n x {N_ATTRS} all-distinct numeric "
         f"values, {N_CLASSES} classes, against scikit-learn's GaussianNB; CPU seconds, best of {repeats}, fresh "
@@ -497,24 +574,37 @@ def kde_part(
     )
     with_sklearn = has_sklearn("GaussianNB")
     sizes = [s for s in KDE_SIZES if s <= max_rows]
-    series = {}
+    names = {"gnb": "gnb (GeneralNB, kernel)", "snbtree": "snbtree (SelfAdaptiveNBTree)"}
+    lines, checks = [], []
     head = f"{'learner':10s}{'rows':>11s}{'GaussianNB s':>14s}{'ours s':>10s}{'ratio':>8s}{'peak':>7s}"
     print(head + (f"{'before s':>10s}{'ratio':>8s}{'peak':>7s}" if baseline else ""))
     startup = []
     for which in ("gnb", "snbtree"):
-        rows, new, old_rows, old = [], [], [], []
+        rows, new, refs, peaks, old_rows, old, old_peaks = [], [], [], [], [], [], []
         for n in [s for s in sizes if which == "gnb" or s <= snbtree_rows]:
             ours, peak, start = run_kde_child(which, n, repeats, REPO / "src")
             ref = run_kde_child("sklearn", n, repeats, REPO / "src")[0] if with_sklearn else float("nan")
             startup.append(start)
-            rows.append(n), new.append(ours)
+            rows.append(n), new.append(ours), refs.append(ref), peaks.append(peak)
             line = f"{which:10s}{n:11,d}{ref:14.3f}{ours:10.3f}{ours / ref:8.1f}{peak:6.2f}x"
             if baseline and n <= baseline_max:
                 before, before_peak, _ = run_kde_child(which, n, 1, baseline)
-                old_rows.append(n), old.append(before)
+                old_rows.append(n), old.append(before), old_peaks.append(before_peak)
                 line += f"{before:10.3f}{before / ref:8.1f}{before_peak:6.2f}x"
             print(line, flush=True)
-        series[which] = (rows, new, old_rows, old)
+        # GaussianNB is timed beside each learner; gnb's timings (every size) are the peer line drawn, snbtree's
+        # (the denominators of its printed ratios) stay with its series
+        lines.append(series(names[which], "ours", rows, new, peak=peaks, **({"peer_seconds": refs} if lines else {})))
+        if with_sklearn and which == "gnb":
+            lines.append(series("scikit-learn GaussianNB", "peer", rows, refs))
+        if old:
+            lines.append(series(f"{which} before", "before", old_rows, old, peak=old_peaks, of=names[which]))
+        for n in target_rows(rows):
+            i, applies = rows.index(n), n >= TARGET_ROWS
+            if with_sklearn and which == "gnb":
+                checks.append(check("GeneralNB / GaussianNB", TIME_RATIO, new[i] / refs[i], 5, n, applies=applies))
+            checks.append(check(f"{which} fit, peak memory", MEMORY, peaks[i], 3, n, applies=applies))
+        checks += slope_checks(which, rows, new)
         print(f"{which}: slope of log time on log rows {slope(rows, new):.2f} (target <= 1.15)", end="")
         print(f", before {slope(old_rows, old):.2f} (up to {old_rows[-1]:,d} rows)" if len(old) > 1 else "")
     print(
@@ -522,23 +612,15 @@ def kde_part(
         f"numba's start-up in a fresh process (import, compiled loops from the disk cache) {max(startup):.2f} s "
         "(target <= 1)\n"
     )
-    if plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for which, (rows, new, old_rows, old) in series.items():
-            (line,) = ax.loglog(rows, new, "o-", label=f"{which}")
-            if old:
-                ax.loglog(old_rows, old, "x--", color=line.get_color(), label=f"{which} before")
-        ax.set_xlabel("rows (20 all-distinct numeric attributes, 3 classes)")
-        ax.set_ylabel("CPU seconds, fit + predict")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(plot, dpi=120)
-        print(f"plot: {plot}\n")
+    checks.append(check("numba's start-up, fresh process", "CPU seconds", max(startup), 1))
+    return {
+        "title": f"Part 6: kernel-density learners fit + predict, n x {N_ATTRS} all-distinct values, beside GaussianNB",
+        "xlabel": f"rows ({N_CLASSES} classes)",
+        "ylabel": f"CPU seconds, fit + predict (best of {repeats})",
+        "series": lines,
+        "checks": checks,
+        "settings": {"repeats": repeats, "baseline_repeats": 1, "baseline_src": str(baseline or "")},
+    }
 
 
 def main() -> None:
@@ -561,14 +643,16 @@ def main() -> None:
     ap.add_argument("--kde-rows", type=int, default=max(KDE_SIZES), help="largest size of part 6")
     ap.add_argument("--kde-snbtree-rows", type=int, default=max(KDE_SIZES), help="largest size of S-NBTree in part 6")
     ap.add_argument("--kde-baseline-max-rows", type=int, default=10_000, help="largest size timed for the baseline")
-    ap.add_argument("--plot", type=Path, default=REPO / "benchmarks" / "kde_scaling.png", help="part 6's PNG plot")
     ap.add_argument("--kde-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     ap.add_argument("--tree-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     ap.add_argument("--skip-lr", action="store_true", help="leave out ridge LR against scikit-learn and HBayesNB")
     ap.add_argument("--lr-rows", type=int, default=max(LR_SIZES), help="largest size of the LR part")
     ap.add_argument("--hbayes-rows", type=int, default=100_000, help="rows of the HBayesNB timing (0: none)")
-    ap.add_argument("--lr-plot", type=Path, help="also plot the LR part's times to this PNG")
     ap.add_argument("--lr-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--results", type=Path, default=DEFAULT_DIR / "scaling.json", help="JSON file of every measurement printed"
+    )
+    ap.add_argument("--plots", type=Path, help="folder of the PNGs drawn from it (default: the results file's)")
     a = ap.parse_args()
     if a.nb_child:
         nb_child(a.nb_child[0], int(a.nb_child[1]))
@@ -582,25 +666,30 @@ def main() -> None:
     if a.kde_child:
         kde_child(a.kde_child[0], int(a.kde_child[1]), int(a.kde_child[2]))
         return
-    if a.kde_only:
-        kde_part(a.kde_rows, a.kde_snbtree_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
-        return
     names = a.learners.split(",")
     unknown = [x for x in names if x not in LEARNERS]
     if unknown:
         ap.error(f"unknown learners {unknown}; choose from {', '.join(LEARNERS)}")
-    if not a.skip_learners:
-        learners_part(names, a.max_rows)
-    if not a.skip_nb:
-        nb_part(a.nb_rows)
-    if not a.skip_mdl:
-        mdl_part(a.mdl_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
-    if not a.skip_c45:
-        c45_part(a.c45_rows, a.repeats, a.baseline_src, a.baseline_max_rows)
-    if not a.skip_lr:
-        lr_part(a.lr_rows, a.hbayes_rows, a.repeats, a.baseline_src, a.baseline_max_rows, a.lr_plot)
-    if not a.skip_kde:
-        kde_part(a.kde_rows, a.kde_snbtree_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows, a.plot)
+    results = Results(a.results, "scaling.py", sys.argv[1:])
+    kde = (a.kde_rows, a.kde_snbtree_rows, a.repeats, a.baseline_src, a.kde_baseline_max_rows)
+    if a.kde_only:
+        results.add("kde", kde_part(*kde))
+    else:
+        if not a.skip_learners:
+            results.add("learners", learners_part(names, a.max_rows))
+        if not a.skip_nb:
+            results.add("nb", nb_part(a.nb_rows))
+        if not a.skip_mdl:
+            results.add("mdl", mdl_part(a.mdl_rows, a.repeats, a.baseline_src, a.baseline_max_rows))
+        if not a.skip_c45:
+            results.add("c45", c45_part(a.c45_rows, a.repeats, a.baseline_src, a.baseline_max_rows))
+        if not a.skip_lr:
+            results.add("lr", lr_part(a.lr_rows, a.hbayes_rows, a.repeats, a.baseline_src, a.baseline_max_rows))
+        if not a.skip_kde:
+            results.add("kde", kde_part(*kde))
+    if results.data["parts"]:
+        print(f"results: {results.path}")
+        print("plots:", *draw(results.path, a.plots), sep="\n  ")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     python benchmarks/weka_compare.py [--learners nb,c45] [--datasets iris,zoo]
         [--baseline-src /path/to/old/src] [--per-dataset] [--in-process [--profile out.prof]]
+        [--results FILE.json] [--plots DIR]
 
 Two protocols, both with start-up included and on one core (BLAS threads pinned to 1, processes one after
 another):
@@ -32,6 +33,10 @@ learner can save. Re-run on a quiet machine for the record.
 ``--baseline-src`` also times another checkout's nbx (its src folder) in alternation, one process per set,
 for before/after in one run; ``--in-process`` runs every set in this process (no start-up), for
 profiling.
+
+Every printed measurement also goes to a JSON results file (``--results``, default benchmarks/results/weka.json,
+untracked), and benchmarks/plots.py draws each learner's ratio to Weka's seconds beside the target
+(weka_targets.png in ``--plots``, default the results file's folder).
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+from plots import DEFAULT_DIR, Results, check, draw
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
@@ -115,6 +122,7 @@ LEARNERS = {
 }
 SEED = 2026
 TARGET = 0.5
+WEKA_RATIO = "CPU seconds, nbx / Weka 3.6's"  # the kind of check (its panel in weka_targets.png)
 
 
 def load_table(dataset: str):
@@ -236,6 +244,10 @@ def main() -> None:
     ap.add_argument("--profile", help="with --in-process: write a cProfile file here")
     ap.add_argument("--per-dataset", action="store_true", help="print each data set's seconds")
     ap.add_argument("--child", nargs=2, metavar=("LEARNER", "DATASETS"), help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--results", type=Path, default=DEFAULT_DIR / "weka.json", help="JSON file of every measurement printed"
+    )
+    ap.add_argument("--plots", type=Path, help="folder of the PNG drawn from it (default: the results file's)")
     a = ap.parse_args()
     if a.child:
         for dataset in a.child[1].split(","):
@@ -255,6 +267,19 @@ def main() -> None:
     sources = {"nbx": REPO / "src"}
     if a.baseline_src:
         sources["baseline"] = a.baseline_src.resolve()
+    results = Results(a.results, "weka_compare.py", sys.argv[1:])
+    whole = len(datasets) == len(DATASETS)  # Weka's seconds cover the 26 sets: a run on fewer is drawn hollow
+    part = {
+        "title": f"nbx against Weka 3.6: stratified 10-fold CV over {len(datasets)} data sets, CPU seconds",
+        "learners": [],
+        "checks": [],
+        "settings": {
+            "datasets": datasets,
+            "skipped": skipped,
+            "protocol": "in-process" if a.in_process else "fresh processes",
+            "sources": {key: str(src) for key, src in sources.items()},
+        },
+    }
     prof = None
     if a.in_process:
         if a.profile:
@@ -266,6 +291,7 @@ def main() -> None:
         for src in sources.values():
             compile_bytecode(src)
         floor = start_floor()
+        part["settings"]["start_floor"] = floor
         print(
             f"start-up floor here: python + import numpy = {floor:.3f} s CPU per process, "
             f"{floor * len(datasets):.1f} s per learner with one process per set\n"
@@ -283,14 +309,18 @@ def main() -> None:
                 w, c = time_in_process(learner, dataset, prof)
                 wall, cpu = wall + w, cpu + c
             print(f"{learner:12s} {wall:8.1f} {cpu:8.1f}", flush=True)
+            part["learners"].append({"learner": learner, "in_process_wall": wall, "in_process_cpu": cpu})
+            results.add("weka", part)
             continue
         one_wall, one_cpu = time_child(learner, ids, sources["nbx"])  # the target's protocol
         per_set = dict.fromkeys(sources, 0.0)
+        per_dataset = {key: {} for key in sources}
         for name, dataset in zip(datasets, ids):
             cells = []
             for key, src in sources.items():
                 _, cpu = time_child(learner, [dataset], src)
                 per_set[key] += cpu
+                per_dataset[key][name] = cpu
                 cells.append(f"{cpu:8.2f}")
             if a.per_dataset:
                 print(f"  {name:30s} CPU per set" + " ".join(cells), flush=True)
@@ -301,6 +331,23 @@ def main() -> None:
             + f"  {'ok' if one_cpu / weka_s <= TARGET else 'SLOWER'}",
             flush=True,
         )
+        part["learners"].append(
+            {
+                "learner": learner,
+                "weka_learner": weka_name,
+                "weka_seconds": weka_s,
+                "one_process_cpu": one_cpu,
+                "one_process_wall": one_wall,
+                "per_set_cpu": per_set,
+                "per_dataset_cpu": per_dataset,
+            }
+        )
+        what = f"{learner} ({weka_name})"
+        part["checks"].append(check(f"{what}, one process", WEKA_RATIO, one_cpu / weka_s, TARGET, applies=whole))
+        for key, cpu in per_set.items():
+            per = f"{what}, one process per set" + ("" if key == "nbx" else f" ({key})")
+            part["checks"].append(check(per, WEKA_RATIO, cpu / weka_s, TARGET, applies=whole))
+        results.add("weka", part)
     if prof:
         prof.dump_stats(a.profile)
     if skipped:
@@ -313,6 +360,11 @@ def main() -> None:
         "per set, as Weka's JVMs. On a busy machine wall time overstates nbx; CPU time is the closer estimate "
         "of a quiet run. Re-run on a quiet machine for the record."
     )
+    if part["learners"]:
+        print(f"results: {results.path}")
+        written = draw(results.path, a.plots)
+        if written:
+            print("plots:", *written, sep="\n  ")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,169 @@
+"""benchmarks/plots.py, the results file and figures of scaling.py and weka_compare.py: the file gives back what
+was recorded, the legends carry the slope a hand computation gives, the targets figure puts each value beside
+its limit; and scaling.py's rule for where a target is read. Nothing here times anything."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def plots():
+    pytest.importorskip("matplotlib")
+    return _load("plots")
+
+
+@pytest.fixture
+def scaling(monkeypatch):
+    """scaling.py as a module (it imports plots from its own folder); sys.path and the environment restored."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, os.environ.get(var, "1"))
+    module = _load("scaling")
+    yield module
+    sys.modules.pop("plots", None)
+
+
+def _same(a, b) -> bool:
+    """Equal, nan equal to nan, at any depth."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b)
+    return a == b and type(a) is type(b)
+
+
+def _python(x):
+    """``x`` with numpy scalars as the Python numbers they hold."""
+    if isinstance(x, dict):
+        return {k: _python(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_python(v) for v in x]
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def test_results_file_gives_back_every_measurement(plots, tmp_path):
+    # numpy scalars as the scripts measure them, a peer that was not measured (nan) and two parts written in turn
+    lr = {
+        "title": "Part 5",
+        "series": [
+            plots.series("LogisticRegression", "ours", [1_000, 10_000], [np.float64(0.25), 0.5], iterations=[21, 6]),
+            plots.series("peer", "peer", [1_000, 10_000], [0.05, float("nan")]),
+        ],
+        "checks": [plots.check("LogisticRegression / peer", "time", float("nan"), 1, np.int64(10_000), applies=False)],
+    }
+    nb = {"title": "Part 2", "checks": [plots.check("numba start-up", "seconds", 0.37, 1)], "settings": {"mb": 2.0}}
+    results = plots.Results(tmp_path / "r.json", "scaling.py", ["--repeats", "1"])
+    results.add("lr", lr)
+    results.add("nb", nb)
+    text = (tmp_path / "r.json").read_text()
+    strict = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))  # nan written as null
+    assert strict["parts"]["lr"]["series"][1]["seconds"] == [0.05, None]
+    assert "rows" not in strict["parts"]["nb"]["checks"][0]  # not read at a size: no key, never null
+    back = plots.load(tmp_path / "r.json")
+    assert back["script"] == "scaling.py" and back["argv"] == ["--repeats", "1"]
+    assert _same(back["parts"], _python({"lr": lr, "nb": nb}))
+    assert back["parts"]["lr"]["checks"][0]["rows"] == 10_000 and type(back["parts"]["lr"]["checks"][0]["rows"]) is int
+
+
+def test_legend_slope_is_the_least_squares_slope_by_hand(plots):
+    # log10 rows 3, 4, 5, 6 and log10 seconds 0, 0, 1, 3: slope sum(dx dy) / sum(dx^2) = 5 / 5 = 1; over the top
+    # three sizes (4, 5, 6 against 0, 1, 3): 3 / 2 = 1.5; a line ten times slower has the same slope
+    rows, seconds = [1_000, 10_000, 100_000, 1_000_000], [1.0, 1.0, 10.0, 1000.0]
+    part = {
+        "title": "t",
+        "top3": True,
+        "series": [
+            plots.series("ours", "ours", rows, seconds),
+            plots.series("peer", "peer", rows, [10 * s for s in seconds]),
+            plots.series("ours before", "before", rows[:2], [2.0, 20.0], of="ours"),
+            plots.series("one size", "ours", [100_000], [3.0]),
+        ],
+    }
+    fig = plots.part_figure(part)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "ours: slope 1.00, top 3 1.50",
+        "peer: slope 1.00, top 3 1.50",
+        "ours before: slope 1.00",
+        "one size (100,000 rows)",
+    ]
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    lines = ax.get_lines()
+    assert lines[2].get_color() == lines[0].get_color() and lines[2].get_linestyle() == "--"  # before in ours' colour
+    assert np.allclose(lines[1].get_ydata(), [10.0, 10.0, 100.0, 10000.0])
+
+
+def test_one_size_part_is_drawn_as_bars_of_its_seconds(plots):
+    part = {
+        "title": "nb",
+        "series": [plots.series("nbx", "ours", [10_000], [0.25]), plots.series("sk", "peer", [10_000], [0.5])],
+    }
+    ax = plots.part_figure(part).axes[0]
+    assert sorted(p.get_width() for p in ax.patches) == [0.25, 0.5]
+
+
+def test_targets_figure_puts_each_value_beside_its_limit(plots):
+    checks = [
+        plots.check("a / peer", "time", 0.5, 1, 1_000_000),
+        plots.check("b / peer", "time", 1.0, 1, 1_000_000, op="<"),  # the strict target: at the limit is beyond
+        plots.check("c / peer", "time", 1.0, 1, 1_000, applies=False),  # a shorter run: hollow
+        plots.check("d slope", "slope", 1.3, 1.15),
+    ]
+    assert [plots.within(c) for c in checks] == [True, False, True, False]
+    fig = plots.targets_figure(checks, "title")
+    time_ax, slope_ax = fig.axes
+    assert [t.get_text() for t in time_ax.get_yticklabels()] == [
+        "a / peer, 1,000,000 rows",
+        "b / peer, 1,000,000 rows",
+        "c / peer, 1,000 rows",
+    ]
+    dots = time_ax.collections[0]
+    assert np.allclose(dots.get_offsets()[:, 0], [0.5, 1.0, 1.0])
+    assert sorted(p.get_width() for p in time_ax.patches) == [1, 1, 1]  # each limit a bar
+    from matplotlib.colors import to_rgb
+
+    green, red, white = to_rgb("tab:green"), to_rgb("tab:red"), (1, 1, 1)
+    assert np.allclose(dots.get_edgecolors()[:, :3], [green, red, green])
+    assert np.allclose(dots.get_facecolors()[:, :3], [green, red, white])
+    assert time_ax.get_xlabel() == "time" and slope_ax.get_xlabel() == "slope"
+    assert [p.get_width() for p in slope_ax.patches] == [1.15]
+
+
+def test_draw_writes_one_png_per_timed_part_and_the_targets(plots, tmp_path):
+    results = plots.Results(tmp_path / "scaling.json", "scaling.py", [])
+    results.add("mdl", {"title": "3", "series": [plots.series("MDL", "ours", [1_000, 10_000], [0.1, 1.0])]})
+    results.add("kde", {"title": "6", "checks": [plots.check("start-up", "seconds", 0.4, 1)]})
+    out = tmp_path / "png"
+    assert plots.draw(tmp_path / "scaling.json", out) == [out / "scaling_mdl.png", out / "scaling_targets.png"]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in out.iterdir())
+
+
+def test_targets_are_read_at_their_sizes_else_at_the_largest(scaling):
+    assert scaling.target_rows([1_000, 10_000, 100_000, 1_000_000]) == [100_000, 1_000_000]
+    assert scaling.target_rows([1_000, 10_000]) == [10_000]
+    (short,) = scaling.slope_checks("C45Tree", [1_000, 10_000], [0.1, 1.0])
+    assert short["what"] == "C45Tree, 1,000 to 10,000 rows" and short["value"] == pytest.approx(1.0)
+    assert short["applies"] is False and short["limit"] == 1.15
+    (full,) = scaling.slope_checks("C45Tree", [1_000, 1_000_000], [0.1, 200.0])
+    assert full["applies"] is True and full["value"] == pytest.approx(math.log(2000) / math.log(1000))
+    assert scaling.slope_checks("C45Tree", [1_000], [0.1]) == []  # one size has no slope
