@@ -55,6 +55,17 @@ def test_factor_update_is_the_rank_one_modification(coeff):
     np.testing.assert_allclose(L @ np.diag(D) @ L.T, B + coeff * np.outer(v, v), rtol=tol, atol=tol)
 
 
+def test_sweep_is_the_cumulative_sum_form_bit_for_bit():
+    """The compiled column sweep equals its array form (a cumulative sum over the old L's columns) bit for bit."""
+    rng = np.random.default_rng(5)
+    n = 40
+    L = np.tril(rng.normal(size=(n, n)), -1) + np.eye(n)
+    v, p, b = rng.normal(size=n), rng.normal(size=n), rng.normal(size=n)
+    expected = L + np.tril((v[:, None] - np.cumsum(L * p[None, :], axis=1)) * b[None, :], -1)
+    wo._sweep(L, v, p, b)
+    assert L.tobytes() == expected.tobytes()
+
+
 def _dense_hand_run(fun, x0, max_its=200):
     """The same rule with the BFGS matrix kept dense and directions by np.linalg.solve."""
     x = np.array(x0, float)

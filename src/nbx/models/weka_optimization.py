@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 from scipy.linalg import solve_triangular
 
 from nbx.core.counting import log_softmax
@@ -187,11 +188,17 @@ def line_search(fun, x0: np.ndarray, f0: float, g0: np.ndarray, direct: np.ndarr
 
 
 # ---------------------------------------------------------------------------------------------- BFGS factor
+@njit(cache=True)
 def _sweep(L: np.ndarray, v: np.ndarray, p: np.ndarray, b: np.ndarray) -> None:
     """Gill et al.'s column sweep shared by C1 and C2, in place: L[r, j] += b_j·(v_r − Σ_{k≤j} p_k L[r, k])
-    for r > j (Weka's vp vector after step j), all columns at once from the old L."""
-    W = v[:, None] - np.cumsum(L * p[None, :], axis=1)
-    L += np.tril(W * b[None, :], -1)
+    for r > j (Weka's vp vector after step j), from the old L. One pass per row: the running sum reads
+    L[r, j] before the row's update reaches it, adding the products left to right as a cumulative sum does."""
+    for r in range(1, L.shape[0]):
+        acc = L[r, 0] * p[0]
+        L[r, 0] += (v[r] - acc) * b[0]
+        for j in range(1, r):
+            acc += L[r, j] * p[j]
+            L[r, j] += (v[r] - acc) * b[j]
 
 
 def update_factor(L: np.ndarray, D: np.ndarray, v: np.ndarray, coeff: float) -> None:
