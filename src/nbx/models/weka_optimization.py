@@ -189,60 +189,78 @@ def line_search(fun, x0: np.ndarray, f0: float, g0: np.ndarray, direct: np.ndarr
 
 # ---------------------------------------------------------------------------------------------- BFGS factor
 @njit(cache=True)
-def _sweep(L: np.ndarray, v: np.ndarray, p: np.ndarray, b: np.ndarray) -> None:
+def _sweep(L: np.ndarray, v: np.ndarray, p: np.ndarray, b: np.ndarray) -> bool:
     """Gill et al.'s column sweep shared by C1 and C2, in place: L[r, j] += b_j·(v_r − Σ_{k≤j} p_k L[r, k])
     for r > j (Weka's vp vector after step j), from the old L. One pass per row: the running sum reads
-    L[r, j] before the row's update reaches it, adding the products left to right as a cumulative sum does."""
+    L[r, j] before the row's update reaches it, adding the products left to right as a cumulative sum does.
+    Returns whether every updated entry is finite."""
+    finite = True
     for r in range(1, L.shape[0]):
         acc = L[r, 0] * p[0]
         L[r, 0] += (v[r] - acc) * b[0]
+        finite &= np.isfinite(L[r, 0])
         for j in range(1, r):
             acc += L[r, j] * p[j]
             L[r, j] += (v[r] - acc) * b[j]
+            finite &= np.isfinite(L[r, j])
+    return finite
+
+
+@njit(cache=True)
+def _rank_one_steps(d: np.ndarray, p: np.ndarray, coeff: float, t: float, zero: float) -> np.ndarray:
+    """The per-column recurrences of Gill et al.'s C1 (coeff > 0; ``t`` unused) and C2 (``t`` = pᵀD⁻¹p), with
+    Weka's guards: the new D in place of ``d``, and the sweep's multipliers b."""
+    n = d.shape[0]
+    b = np.zeros(n)
+    if coeff > 0.0:
+        t = coeff
+        for j in range(n):
+            dbar = d[j] + t * p[j] * p[j]
+            b[j] = p[j] * t / dbar
+            t *= d[j] / dbar
+            d[j] = dbar
+        return b
+    root = 1.0 + coeff * t
+    root = math.sqrt(root) if root > 0.0 else 0.0
+    alpha, sigma = coeff, coeff / (1.0 + root)
+    for j in range(n):
+        dj = d[j]
+        q = p[j] * p[j] / dj
+        theta = 1.0 + sigma * q
+        t = max(t - q, 0.0)
+        plus = sigma * sigma * q * t
+        if j < n - 1 and plus <= zero:
+            plus = zero
+        rho = theta * theta + plus
+        d[j] = rho * dj
+        b[j] = alpha * p[j] / (rho * dj)
+        alpha /= rho
+        rho = math.sqrt(rho)
+        sigma *= (1.0 + rho) / (rho * (theta + rho))
+    return b
+
+
+def _solve_unit_lower(L: np.ndarray, rhs: np.ndarray, trans: str = "N") -> np.ndarray:
+    """L⁻¹ rhs (or L⁻ᵀ rhs) for the unit lower factor. L is finite by construction (the sweep checks what it
+    writes), so only the vector is checked: scipy's own check would scan all of L on every solve."""
+    if not np.isfinite(rhs).all():
+        raise ValueError("array must not contain infs or NaNs")
+    return solve_triangular(L, rhs, lower=True, unit_diagonal=True, trans=trans, check_finite=False)
 
 
 def update_factor(L: np.ndarray, D: np.ndarray, v: np.ndarray, coeff: float) -> None:
     """L·D·Lᵀ + coeff·v vᵀ in place (Weka's ``updateCholeskyFactor``): Gill et al.'s C1 for coeff > 0, C2
     (with Weka's guards: 1 + coeff·vᵀB⁻¹v clipped at 0, the term σ²p t at least m_Zero) otherwise."""
-    n = len(v)
-    p = solve_triangular(L, v, lower=True, unit_diagonal=True)
-    b = np.zeros(n)
-    d = D.tolist()
-    pl = p.tolist()
-    if coeff > 0.0:
-        t = coeff
-        for j in range(n):
-            dbar = d[j] + t * pl[j] * pl[j]
-            b[j] = pl[j] * t / dbar
-            t *= d[j] / dbar
-            d[j] = dbar
-    else:
-        t = float(np.sum(p * p / D))
-        root = 1.0 + coeff * t
-        root = math.sqrt(root) if root > 0.0 else 0.0
-        alpha, sigma = coeff, coeff / (1.0 + root)
-        for j in range(n):
-            dj = d[j]
-            q = pl[j] * pl[j] / dj
-            theta = 1.0 + sigma * q
-            t = max(t - q, 0.0)
-            plus = sigma * sigma * q * t
-            if j < n - 1 and plus <= ZERO:
-                plus = ZERO
-            rho = theta * theta + plus
-            d[j] = rho * dj
-            b[j] = alpha * pl[j] / (rho * dj)
-            alpha /= rho
-            rho = math.sqrt(rho)
-            sigma *= (1.0 + rho) / (rho * (theta + rho))
-    D[:] = d
-    _sweep(L, v, p, b)
+    p = _solve_unit_lower(L, v)
+    t = 0.0 if coeff > 0.0 else float(np.sum(p * p / D))
+    b = _rank_one_steps(D, p, coeff, t, ZERO)
+    if not _sweep(L, v, p, b):
+        raise ValueError("the BFGS factor overflowed: array must not contain infs or NaNs")
 
 
 def _direction(L: np.ndarray, D: np.ndarray, grad: np.ndarray) -> np.ndarray:
     """Solve L·D·Lᵀ d = −g."""
-    y = solve_triangular(L, -grad, lower=True, unit_diagonal=True) / D
-    return solve_triangular(L, y, lower=True, unit_diagonal=True, trans="T")
+    return _solve_unit_lower(L, _solve_unit_lower(L, -grad) / D, trans="T")
 
 
 def find_argmin(fun, x0: np.ndarray, max_its: int = MAXITS) -> tuple[np.ndarray, float, int, bool]:
