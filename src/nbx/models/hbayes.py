@@ -86,8 +86,8 @@ from nbx.models.logistic import (
     active_columns,
     default_start,
     design_matrix,
-    fit_ridge_logistic,
     log_proba,
+    ridge_logistic_newton,
     standardize,
     standardizer,
 )
@@ -129,6 +129,11 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self._owner = owner
         self._Z1 = standardize(Z, self.mean_, self.scale_)
         self._train = (codes, y_idx, w)
+        # attributes with equal code columns (and value counts) get the same id: :meth:`_fit_lr`'s shortcut
+        first_of = {}
+        self._twin = [first_of.setdefault((int(v), codes[:, a].tobytes()), a) for a, v in enumerate(self.n_values_)]
+        self._has_twin = np.bincount(self._twin, minlength=len(self._twin))[self._twin] > 1
+        self._known = {}
         self.n_lr_fits_ = self.n_newton_iterations_ = self.n_not_converged_ = 0
         return codes, y_idx, w
 
@@ -150,7 +155,26 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
     def _fit_lr(self, s1, groups, theta0):
         """(theta, log P(C | S1) on the training rows) for the attribute list S1 whose distinct patterns are
         ``groups`` (:meth:`_refine`): the fit runs on one row per pattern with the pattern's class weights
-        (:func:`fit_ridge_logistic`), which is the same objective as over all rows."""
+        (:func:`ridge_logistic_newton`), which is the same objective as over all rows.
+
+        The fit is a function of S1's code columns (their patterns, design columns and class weights) and of
+        ``theta0``: attributes whose code columns are equal (e.g. constant ones) make equal subproblems, and a
+        candidate equal to one already fitted takes that fit's result (and counts its fit and iterations, so
+        fit_info does not depend on the shortcut)."""
+        key = (tuple(self._twin[a] for a in s1), theta0.tobytes())
+        known = self._known.get(key)
+        if known is None:
+            known = self._newton(s1, groups, theta0)
+            if any(self._has_twin[a] for a in s1):  # only such a list can meet its subproblem again
+                self._known[key] = known
+        theta, lp, n_iter, converged = known
+        self.n_lr_fits_ += 1
+        self.n_newton_iterations_ += n_iter
+        self.n_not_converged_ += not converged
+        return theta, lp[groups]
+
+    def _newton(self, s1, groups, theta0):
+        """Newton's fit of :meth:`_fit_lr`: (theta, log P(C | S1) per pattern, iterations, converged)."""
         _, y, w = self._train
         n_groups, k = int(groups.max()) + 1, len(self.classes_)
         first = np.full(n_groups, len(groups))
@@ -164,13 +188,10 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         if len(first) * (len(cols) * (k - 1)) ** 2 > 1e6:
             active = active_columns(self._train[0][np.ix_(first, list(s1))], self.n_values_[list(s1)])
             hess = IndicatorDesign(active, self.mean_[cols[1:] - 1], self.scale_[cols[1:] - 1]).hessian
-        theta, n_iter, converged = fit_ridge_logistic(
+        theta, n_iter, converged, lp = ridge_logistic_newton(
             Z1, fractions, weight, self.ridge, theta0, self.tol, int(self.max_iter), hess
         )
-        self.n_lr_fits_ += 1
-        self.n_newton_iterations_ += n_iter
-        self.n_not_converged_ += not converged
-        return theta, log_proba(Z1, theta)[groups]
+        return theta, lp, n_iter, converged
 
     def _extend(self, theta: np.ndarray, attribute: int) -> np.ndarray:
         """Warm start for S1 ∪ {attribute}: the S1 coefficients, zeros for the new indicator columns."""
@@ -204,7 +225,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self.theta_ = theta
         self.train_accuracy_ = accuracy
         self.n_iter_ = self.n_newton_iterations_
-        del self._Z1, self._train
+        del self._Z1, self._train, self._twin, self._has_twin, self._known
         if self.n_not_converged_:
             warn(
                 f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "

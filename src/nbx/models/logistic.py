@@ -185,12 +185,22 @@ def objective(
     """Weka's penalized negative log-likelihood f(θ) (unscaled), its gradient (shaped like θ) and the
     probabilities P (n, K-1) of the non-reference classes (for :func:`hessian`). ``Y`` (n, K) holds the
     targets: one-hot rows, or the class fractions of grouped rows (see :func:`fit_ridge_logistic`)."""
+    value, lp = _value(theta, Z1, Y, w, ridge)
+    return (value, *_gradient(theta, Z1, Y, w, ridge, lp))
+
+
+def _value(theta: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float) -> tuple[float, np.ndarray]:
+    """f(θ) of :func:`objective` and the log-probabilities (n, K) it comes from."""
     lp = log_proba(Z1, theta)
-    value = -np.sum(w * np.sum(Y * lp, axis=1)) + ridge * np.sum(theta[1:] ** 2)
+    return -np.sum(w * np.sum(Y * lp, axis=1)) + ridge * np.sum(theta[1:] ** 2), lp
+
+
+def _gradient(theta, Z1, Y, w, ridge, lp) -> tuple[np.ndarray, np.ndarray]:
+    """(∇f, P) of :func:`objective` from the log-probabilities ``lp`` at θ (:func:`_value`)."""
     P = np.exp(lp[:, :-1])
     grad = Z1.T @ (w[:, None] * (P - Y[:, :-1]))
     grad[1:] += 2.0 * ridge * theta[1:]
-    return value, grad, P
+    return grad, P
 
 
 def hessian(Z1: np.ndarray, w: np.ndarray, P: np.ndarray, ridge: float, chunk: int = 1 << 21) -> np.ndarray:
@@ -451,29 +461,47 @@ def fit_ridge_logistic(
     patterns this way). ``Z1`` may be an :class:`IndicatorDesign` (nominal codes): the same iterates, computed
     per row from the active columns. ``hessian_of(w, P, ridge)`` computes ∇²f (default :func:`hessian_for`).
     """
+    return ridge_logistic_newton(Z1, Y, w, ridge, theta0, tol, max_iter, hessian_of)[:3]
+
+
+def ridge_logistic_newton(
+    Z1: np.ndarray,
+    Y: np.ndarray,
+    w: np.ndarray,
+    ridge: float,
+    theta0: np.ndarray,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+    hessian_of=None,
+) -> tuple[np.ndarray, int, bool, np.ndarray]:
+    """:func:`fit_ridge_logistic`, returning also log P(c | x) (n, K) at the returned θ, which its last objective
+    evaluation computed (HBayes scores every candidate with it). A line-search trial that Armijo's test rejects
+    only needs f: the gradient and P are computed for accepted steps alone, from the same log-probabilities."""
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
-        return theta, 0, True
+        return theta, 0, True, log_proba(Z1, theta)
     hessian_of = hessian_of or hessian_for(Z1)
     total = w.sum()
     limit = tol * (total if total > 0 else 1.0)
-    value, grad, P = objective(theta, Z1, Y, w, ridge)
+    value, lp = _value(theta, Z1, Y, w, ridge)
+    grad, P = _gradient(theta, Z1, Y, w, ridge, lp)
     for iteration in range(int(max_iter)):
         if np.max(np.abs(grad)) <= limit:
-            return theta, iteration, True
+            return theta, iteration, True, lp
         step = _newton_step(hessian_of(w, P, ridge), grad)
         slope, t = float(np.sum(grad * step)), 1.0
         while True:
             trial = theta + t * step
-            new = objective(trial, Z1, Y, w, ridge)
+            new, trial_lp = _value(trial, Z1, Y, w, ridge)
             # Armijo; a predicted decrease below f's rounding cannot be checked: take the full step then
-            if new[0] <= value + 1e-4 * t * slope or -slope <= 1e-12 * abs(value):
+            if new <= value + 1e-4 * t * slope or -slope <= 1e-12 * abs(value):
                 break
             t *= 0.5
             if t < 1e-10:  # no decrease within floating-point precision
-                return theta, iteration + 1, bool(np.max(np.abs(grad)) <= limit)
-        theta, (value, grad, P) = trial, new
-    return theta, int(max_iter), bool(np.max(np.abs(grad)) <= limit)
+                return theta, iteration + 1, bool(np.max(np.abs(grad)) <= limit), lp
+        theta, value, lp = trial, new, trial_lp
+        grad, P = _gradient(theta, Z1, Y, w, ridge, lp)
+    return theta, int(max_iter), bool(np.max(np.abs(grad)) <= limit), lp
 
 
 OPTIMIZERS = {  # optimizer option -> what stops the fit (in warnings and errors)
