@@ -326,10 +326,11 @@ def test_indicator_fit_is_the_dense_newton_fit(case):
     np.testing.assert_allclose(model.predict_log_proba(X), log_proba(Z1, theta), rtol=1e-7, atol=1e-9)
 
 
-def test_indicator_hessian_sums_in_the_order_of_the_sparse_product():
+@pytest.mark.parametrize("n_classes", [2, 4, 9])
+def test_indicator_hessian_sums_in_the_order_of_the_sparse_product(n_classes):
     """IndicatorDesign's Hessian is, to the bit, the former construction: a sparse (column pair x row) matrix
     times the rows' class-pair weights, then M·T and Tᵀ·M·T elementwise. HBayes' S1 search turns on ties of
-    training accuracy, so its Hessian must not move a last bit."""
+    training accuracy, so its Hessian must not move a last bit (one class pair, and many)."""
     import scipy.sparse as sparse
 
     nv = np.array([3, 5, 2, 4])
@@ -338,9 +339,9 @@ def test_indicator_hessian_sums_in_the_order_of_the_sparse_product():
     w = rng.uniform(0.2, 3.0, 250)
     mean, scale = standardizer(design_matrix(X, nv)[0], w)
     active = active_columns(codes, nv)
-    P = rng.dirichlet(np.ones(4), 250)[:, :-1]
+    P = rng.dirichlet(np.ones(n_classes), 250)[:, :-1]
     rows, r = active.shape
-    p1, m = len(mean) + 1, 3
+    p1, m = len(mean) + 1, n_classes - 1
     cols = np.hstack([np.zeros((rows, 1), np.int64), np.where(active >= 0, active, p1)])
     a, b = np.triu_indices(r + 1)
     key = (np.minimum(cols[:, a], cols[:, b]) * (p1 + 1) + np.maximum(cols[:, a], cols[:, b])).ravel()

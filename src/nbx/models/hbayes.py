@@ -52,7 +52,7 @@ pattern's class weights (sufficient statistics: the same objective, at most Π (
 pair of 10-bin attributes has <= 121). Each fit is warm-started (a candidate S1 ∪ {A_k} starts from the
 fitted S1 coefficients with zeros for A_k; a pair (i, j) starts from the fit of {i}). For HBayes-NB the
 per-instance log P(A_i = x_i | C) terms are looked up once, and Π_{S2} is the total minus the S1
-attributes' terms (:func:`s2_log_sum`).
+attributes' terms (:class:`S2LogSum`, which reuses the sum over S1 between the candidates S1 ∪ {A_k}).
 
 Work done (deterministic, for comparing HBayes-NB with HBayes-TAN without clocks): ``n_lr_fits_`` (logistic
 fits, one per candidate S1) and ``n_newton_iterations_``; :meth:`fit_info` returns them with S1 and the
@@ -69,6 +69,7 @@ Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in th
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from nbx.core.base import (
     N_VALUES,
@@ -99,10 +100,51 @@ def attribute_terms(log_table: np.ndarray, index: ValueIndex, codes: np.ndarray)
     return log_table[index.rows(codes)]
 
 
-def s2_log_sum(terms: np.ndarray, total: np.ndarray, s1) -> np.ndarray:
-    """Σ_{j ∉ S1} log P(x_j | C), shape (n, K): the total over all attributes minus S1's terms."""
-    s1 = list(s1)
-    return total - terms[:, s1].sum(axis=1) if s1 else total
+class S2LogSum:
+    """``s2(S1)`` = Σ_{j ∉ S1} log P(x_j | C), shape (n, K): the total over all attributes minus S1's terms,
+    ``total - terms[:, S1].sum(axis=1)``.
+
+    numpy sums S1's terms in S1's order, one attribute after the other, so the sum over S1 + [k] is the sum over
+    S1 plus the terms of k, to the bit: the sum over a candidate list's prefix (all but its last attribute) is
+    kept, and the candidates of one search step, which share it, cost one addition each instead of |S1|.
+    """
+
+    def __init__(self, terms: np.ndarray, total: np.ndarray):
+        self.terms, self.total = terms, total
+        self._prefix, self._prefix_sum = None, None
+
+    def __call__(self, s1) -> np.ndarray:
+        s1 = list(s1)
+        if not s1:
+            return self.total
+        if s1[:-1] != self._prefix:
+            self._prefix = s1[:-1]
+            self._prefix_sum = self.terms[:, self._prefix].sum(axis=1) if self._prefix else None
+        last = self.terms[:, s1[-1]]
+        return self.total - (last if self._prefix_sum is None else self._prefix_sum + last)
+
+
+@njit(cache=True)
+def _first_rows(groups, n_groups):
+    """Per group 0..n_groups-1 its first row (np.minimum.at of the row numbers)."""
+    first = np.full(n_groups, -1, np.int64)
+    for i in range(groups.size):
+        if first[groups[i]] < 0:
+            first[groups[i]] = i
+    return first
+
+
+@njit(cache=True)
+def _pattern_design(patterns, values, cols, position):
+    """The standardized design (G, len(cols)) of code patterns (G, |S1|): entry (g, j) is ``values[code + 1,
+    cols[j]]`` for the code of pattern g at S1 position ``position[j]`` (-1: the intercept column, 1), i.e. the
+    design row of the pattern's first training row, copied from the per-code rows instead of n rows."""
+    out = np.empty((patterns.shape[0], cols.size))
+    for g in range(patterns.shape[0]):
+        for j in range(cols.size):
+            t = position[j]
+            out[g, j] = values[patterns[g, t] + 1, cols[j]] if t >= 0 else values[0, 0]
+    return out
 
 
 def _weighted_accuracy(scores: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
@@ -127,8 +169,11 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         Z, owner = design_matrix(codes.astype(float), self.n_values_)  # negative codes = missing
         self.mean_, self.scale_ = standardizer(Z, w)
         self._owner = owner
-        self._Z1 = standardize(Z, self.mean_, self.scale_)
-        self._train = (codes, y_idx, w)
+        # the standardized design row of every code (row c + 1 for code c, row 0 for missing), per attribute block:
+        # the same elementwise (z - mean) / scale as the design of the rows (:meth:`_pattern_design`)
+        table = np.repeat(np.arange(-1, int(self.n_values_.max(initial=0)))[:, None], codes.shape[1], axis=1)
+        self._values = standardize(design_matrix(table.astype(float), self.n_values_)[0], self.mean_, self.scale_)
+        self._train = (np.ascontiguousarray(codes, np.int64), y_idx, w)
         # attributes with equal code columns (and value counts) get the same id: :meth:`_fit_lr`'s shortcut
         first_of = {}
         self._twin = [first_of.setdefault((int(v), codes[:, a].tobytes()), a) for a, v in enumerate(self.n_values_)]
@@ -149,8 +194,12 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         patterns (a missing code is a pattern value of its own: the all-zero indicator block).
         """
         codes = self._train[0]
-        key = groups * (int(self.n_values_[attribute]) + 1) + (codes[:, attribute] + 1)
-        return np.unique(key, return_inverse=True)[1]
+        width = int(self.n_values_[attribute]) + 1
+        key = groups * width + (codes[:, attribute] + 1)
+        # np.unique(key, return_inverse=True)[1] without sorting: the keys are below (max group + 1) · width
+        present = np.zeros((int(groups.max()) + 1) * width, bool)
+        present[key] = True
+        return (np.cumsum(present) - 1)[key]
 
     def _fit_lr(self, s1, groups, theta0):
         """(theta, log P(C | S1) on the training rows) for the attribute list S1 whose distinct patterns are
@@ -175,18 +224,19 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _newton(self, s1, groups, theta0):
         """Newton's fit of :meth:`_fit_lr`: (theta, log P(C | S1) per pattern, iterations, converged)."""
-        _, y, w = self._train
+        codes, y, w = self._train
         n_groups, k = int(groups.max()) + 1, len(self.classes_)
-        first = np.full(n_groups, len(groups))
-        np.minimum.at(first, groups, np.arange(len(groups)))
+        first = _first_rows(groups, n_groups)
         counts = np.bincount(groups * k + y, weights=w, minlength=n_groups * k).reshape(n_groups, k)
         weight = counts.sum(axis=1)
         fractions = np.divide(counts, weight[:, None], out=np.zeros_like(counts), where=weight[:, None] > 0)
         cols = self._columns(s1)
-        Z1 = self._Z1[np.ix_(first, cols)]
+        patterns = codes[np.ix_(first, list(s1))]
+        position = np.repeat(np.arange(-1, len(s1)), [1] + [int(np.sum(self._owner == a)) for a in s1])
+        Z1 = _pattern_design(patterns, self._values, cols, position)
         hess = None  # the dense Hessian, unless it would cost more than about a millisecond
         if len(first) * (len(cols) * (k - 1)) ** 2 > 1e6:
-            active = active_columns(self._train[0][np.ix_(first, list(s1))], self.n_values_[list(s1)])
+            active = active_columns(patterns, self.n_values_[list(s1)])
             hess = IndicatorDesign(active, self.mean_[cols[1:] - 1], self.scale_[cols[1:] - 1]).hessian
         theta, n_iter, converged, lp = ridge_logistic_newton(
             Z1, fractions, weight, self.ridge, theta0, self.tol, int(self.max_iter), hess
@@ -225,7 +275,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self.theta_ = theta
         self.train_accuracy_ = accuracy
         self.n_iter_ = self.n_newton_iterations_
-        del self._Z1, self._train, self._twin, self._has_twin, self._known
+        del self._values, self._train, self._twin, self._has_twin, self._known
         if self.n_not_converged_:
             warn(
                 f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
@@ -286,8 +336,10 @@ class HBayesNB(_HBayesBase):
         terms = attribute_terms(self.log_table_, self._index, codes)
         total = terms.sum(axis=1)
 
+        s2_log_sum = S2LogSum(terms, total)
+
         def score_of(s1, lp):
-            return lp + s2_log_sum(terms, total, s1)
+            return lp + s2_log_sum(s1)
 
         nb_accuracy = _weighted_accuracy(self.class_log_prior_ + total, y_idx, w)
         self.search_path_ = [([], nb_accuracy)]
