@@ -68,6 +68,8 @@ Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in th
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from numba import njit
 
@@ -416,12 +418,20 @@ class HBayesTAN(_HBayesBase):
         return self.tan
 
     def _fit_tan(self, codes, y, w, s2):
-        """TAN fitted on the S2 columns, or None when S2 is empty (then log P(S2 | C) = 0)."""
+        """TAN fitted on the S2 columns, or None when S2 is empty (then log P(S2 | C) = 0). Every S2 is a subset
+        of one training set's attributes: a TAN tree's pair counts are cut from those of all the attributes,
+        counted once (:func:`nbx.models.tan.subset_pair_counts`, the same numbers to the bit)."""
         if not s2:
             return None
-        return clone(self._tan_template()).fit(
-            codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2]
-        )
+        tan = clone(self._tan_template())
+        fit = partial(tan.fit, codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2])
+        from nbx.models.tan import TAN, exact_subsets, pair_class_counts, subset_pair_counts
+
+        if type(tan) is not TAN or tan.structure != "tree" or not exact_subsets(w, codes.shape[1]):
+            return fit()
+        if self._pair_counts is None:
+            self._pair_counts = pair_class_counts(codes, y, w, ValueIndex(self.n_values_), len(self.classes_))
+        return fit(pair_counts=subset_pair_counts(self._pair_counts, ValueIndex(self.n_values_), s2))
 
     @staticmethod
     def _tan_log_likelihood(tan, codes_s2) -> np.ndarray:
@@ -431,6 +441,7 @@ class HBayesTAN(_HBayesBase):
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         d = codes.shape[1]
+        self._pair_counts = None  # pair_class_counts of all attributes, for :meth:`_fit_tan`
 
         def score_of(s1, lp):
             s2 = [a for a in range(d) if a not in s1]
@@ -450,6 +461,7 @@ class HBayesTAN(_HBayesBase):
             theta = None
         self._finish(s1, theta, accuracy)
         self.tan_ = self._fit_tan(codes, y_idx, w, self.s2_)
+        del self._pair_counts
         return self
 
     def _class_scores(self, X) -> np.ndarray:

@@ -99,19 +99,36 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     return np.ascontiguousarray(out.reshape(n_classes, R + 1, R + 1)[:, :R, :R])
 
 
+def exact_subsets(w: np.ndarray, d: int) -> bool:
+    """Whether :func:`pair_class_counts` of any column subset equals :func:`subset_pair_counts` of the counts of
+    all d columns to the bit: with unit weights the counts are integers; otherwise when every subset's rows are
+    summed in one block as the d columns' are (each cell then adds its rows' weights in row order)."""
+    return bool(np.all(w == 1.0)) or len(w) <= max(1, PAIR_BLOCK // max(d * d, 1))
+
+
+def subset_pair_counts(m: np.ndarray, index: ValueIndex, columns) -> np.ndarray:
+    """The (K, R', R') counts of the attributes ``columns`` (in that order) cut from the counts ``m`` of all the
+    attributes of ``index`` (:func:`pair_class_counts`), what it computes on those columns alone where
+    :func:`exact_subsets` holds (Kang & Tian's HBayes-TAN fits TAN on many subsets of one training set)."""
+    rows = np.concatenate([np.arange(index.offsets[a], index.offsets[a] + index.n_values[a]) for a in columns] + [[]])
+    rows = rows.astype(np.intp)
+    return np.ascontiguousarray(m[:, rows[:, None], rows[None, :]])
+
+
 def conditional_mutual_information(
-    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int
+    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int, counts=None
 ) -> np.ndarray:
     """I(X_i; X_j | C) in nats for every attribute pair, (d, d) with a zero diagonal.
 
     Friedman et al. (1997) §4.1: sum over (x_i, x_j, c) of P(x_i, x_j, c) log P(x_i, x_j | c) /
     (P(x_i | c) P(x_j | c)), P the empirical distribution of the rows where both attributes are observed.
+    ``counts``: :func:`pair_class_counts` of these rows, when the caller has them.
     """
     index = ValueIndex(n_values)
     d = len(index.n_values)
     if d == 0 or index.n_rows == 0:
         return np.zeros((d, d))
-    m = pair_class_counts(codes, y, w, index, n_classes)
+    m = pair_class_counts(codes, y, w, index, n_classes) if counts is None else counts
     attr, offsets = index.attribute_of_row, index.offsets
     n_ac = np.add.reduceat(m, offsets, axis=2)  # (K, R, d): #(c, x_i = r, x_j observed)
     n_bc = np.add.reduceat(m, offsets, axis=1)  # (K, d, R): #(c, x_i observed, x_j = s)
@@ -127,16 +144,18 @@ def conditional_mutual_information(
 
 
 def bayesian_edge_gains(
-    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int, alpha: float = 0.5
+    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int, alpha: float = 0.5, counts=None
 ) -> np.ndarray:
     """Δ[i, j] = score(X_i | C, X_j) − score(X_i | C), (d, d) with a zero diagonal: Weka's BAYES local score
     gain of giving X_i the parent X_j (see the module docstring), both scores over the rows where X_i and
-    X_j are observed. Weighted counts enter lnΓ as they are."""
+    X_j are observed. Weighted counts enter lnΓ as they are. ``counts``: :func:`pair_class_counts` of these
+    rows, when the caller has them."""
     index = ValueIndex(n_values)
     d = len(index.n_values)
     if d == 0 or index.n_rows == 0:
         return np.zeros((d, d))
-    m = pair_class_counts(codes, y, w, index, n_classes)  # (K, R, R): [c, value of i, value of j]
+    # (K, R, R): [c, value of i, value of j]
+    m = pair_class_counts(codes, y, w, index, n_classes) if counts is None else counts
     offsets = index.offsets
     prior = index.n_values * alpha  # V_i α per attribute
 
@@ -294,17 +313,21 @@ class TAN(LogScoreMixin, BaseEstimator):
             return int(np.argmax(mi))
         return int(self.root)
 
-    def fit(self, X, y, sample_weight=None, n_values=None):
+    def fit(self, X, y, sample_weight=None, n_values=None, pair_counts=None):
+        """Fit on X, y; ``pair_counts``: :func:`pair_class_counts` of X's codes (the rows of positive weight),
+        when the caller already has them (:func:`subset_pair_counts`)."""
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         d = codes.shape[1]
         self._check_params(d)
         k = len(self.classes_)
         if self.structure == "tree" and d > 1 and self.criterion == "bayes":
-            self.edge_weights_ = bayesian_edge_gains(codes, y_idx, w, self.n_values_, k, float(self.criterion_alpha))
+            self.edge_weights_ = bayesian_edge_gains(
+                codes, y_idx, w, self.n_values_, k, float(self.criterion_alpha), pair_counts
+            )
             self.parents_ = greedy_directed_tree(self.edge_weights_)
             self.root_ = int(np.flatnonzero(self.parents_ < 0)[0])
         elif self.structure == "tree" and d > 1:
-            self.edge_weights_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k)
+            self.edge_weights_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k, pair_counts)
             self.root_ = self._choose_root(codes, y_idx, w, k)
             self.parents_ = max_spanning_tree(self.edge_weights_, self.root_)
         else:
