@@ -321,14 +321,16 @@ def test_subset_pair_counts_are_the_subsets_own_counts(weights, block, criterion
     y = rng.integers(0, 3, 200)
     w = np.ones(200) if weights == "unit" else rng.random(200)
     index = ValueIndex(n_values)
-    full = tan_module.pair_class_counts(codes, y, w, index, 3)
+    full = tan_module.PairCounts(tan_module.pair_class_counts(codes, y, w, index, 3))
+    full.cells(0.5)  # the subsets cut the lnΓ cells of all attributes
     assert tan_module.exact_subsets(w, 6) == (weights == "unit" or block > 16)
     for cols in ([0, 1], [5, 2, 4], [4, 0, 1, 3, 5], list(range(6))):
-        sub = tan_module.subset_pair_counts(full, index, cols)
+        sub = full.subset(index, cols)
         own = tan_module.pair_class_counts(codes[:, cols], y, w, ValueIndex(n_values[cols]), 3)
-        assert sub.shape == own.shape and np.allclose(sub, own, rtol=1e-12, atol=0)
+        assert sub.counts.shape == own.shape and np.allclose(sub.counts, own, rtol=1e-12, atol=0)
         if tan_module.exact_subsets(w, 6):
-            assert np.array_equal(sub, own)
+            assert np.array_equal(sub.counts, own)
+            assert np.array_equal(sub.cells(0.5), tan_module.PairCounts(own).cells(0.5))
             fitted = [
                 TAN(criterion=criterion).fit(codes[:, cols], y, sample_weight=w, n_values=n_values[cols], **extra)
                 for extra in ({}, {"pair_counts": sub})

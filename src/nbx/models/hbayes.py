@@ -420,18 +420,19 @@ class HBayesTAN(_HBayesBase):
     def _fit_tan(self, codes, y, w, s2):
         """TAN fitted on the S2 columns, or None when S2 is empty (then log P(S2 | C) = 0). Every S2 is a subset
         of one training set's attributes: a TAN tree's pair counts are cut from those of all the attributes,
-        counted once (:func:`nbx.models.tan.subset_pair_counts`, the same numbers to the bit)."""
+        counted once (:class:`nbx.models.tan.PairCounts`, the same numbers to the bit)."""
         if not s2:
             return None
         tan = clone(self._tan_template())
         fit = partial(tan.fit, codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2])
-        from nbx.models.tan import TAN, exact_subsets, pair_class_counts, subset_pair_counts
+        from nbx.models.tan import TAN, PairCounts, exact_subsets, pair_class_counts
 
         if type(tan) is not TAN or tan.structure != "tree" or not exact_subsets(w, codes.shape[1]):
             return fit()
+        index = ValueIndex(self.n_values_)
         if self._pair_counts is None:
-            self._pair_counts = pair_class_counts(codes, y, w, ValueIndex(self.n_values_), len(self.classes_))
-        return fit(pair_counts=subset_pair_counts(self._pair_counts, ValueIndex(self.n_values_), s2))
+            self._pair_counts = PairCounts(pair_class_counts(codes, y, w, index, len(self.classes_)))
+        return fit(pair_counts=self._pair_counts.subset(index, s2))
 
     @staticmethod
     def _tan_log_likelihood(tan, codes_s2) -> np.ndarray:

@@ -100,18 +100,40 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
 
 
 def exact_subsets(w: np.ndarray, d: int) -> bool:
-    """Whether :func:`pair_class_counts` of any column subset equals :func:`subset_pair_counts` of the counts of
-    all d columns to the bit: with unit weights the counts are integers; otherwise when every subset's rows are
+    """Whether :func:`pair_class_counts` of any column subset equals :meth:`PairCounts.subset` of the counts of all
+    d columns to the bit: with unit weights the counts are integers; otherwise when every subset's rows are
     summed in one block as the d columns' are (each cell then adds its rows' weights in row order)."""
     return bool(np.all(w == 1.0)) or len(w) <= max(1, PAIR_BLOCK // max(d * d, 1))
 
 
-def subset_pair_counts(m: np.ndarray, index: ValueIndex, columns) -> np.ndarray:
-    """The (K, R', R') counts of the attributes ``columns`` (in that order) cut from the counts ``m`` of all the
-    attributes of ``index`` (:func:`pair_class_counts`), what it computes on those columns alone where
-    :func:`exact_subsets` holds (Kang & Tian's HBayes-TAN fits TAN on many subsets of one training set)."""
-    rows = np.concatenate([np.arange(index.offsets[a], index.offsets[a] + index.n_values[a]) for a in columns] + [[]])
-    rows = rows.astype(np.intp)
+class PairCounts:
+    """:func:`pair_class_counts` of one training set's attributes, with the lnΓ cells of the Bayesian score per α
+    (:func:`bayesian_edge_gains`), computed once; :meth:`subset` cuts both for a subset of the attributes (Kang &
+    Tian's HBayes-TAN fits TAN on many subsets of one training set). A cut equals what pair_class_counts computes
+    on those columns alone where :func:`exact_subsets` holds; the lnΓ cells are elementwise, so cut or computed
+    on the cut counts they are the same numbers."""
+
+    def __init__(self, counts: np.ndarray, parent: PairCounts | None = None, rows: np.ndarray | None = None):
+        self.counts = counts
+        self._parent, self._rows, self._cells = parent, rows, {}
+
+    def subset(self, index: ValueIndex, columns) -> PairCounts:
+        """The counts of the attributes ``columns`` (in that order) of ``index``, the index of these counts."""
+        rows = [np.arange(index.offsets[a], index.offsets[a] + index.n_values[a]) for a in columns]
+        rows = np.concatenate(rows + [np.zeros(0, np.intp)]).astype(np.intp)
+        return PairCounts(_cut(self.counts, rows), self, rows)
+
+    def cells(self, alpha: float) -> np.ndarray:
+        """lnΓ(α + m) − lnΓ(α) per count m."""
+        if alpha not in self._cells:
+            if self._parent is None:
+                self._cells[alpha] = gammaln(alpha + self.counts) - gammaln(alpha)
+            else:
+                self._cells[alpha] = _cut(self._parent.cells(alpha), self._rows)
+        return self._cells[alpha]
+
+
+def _cut(m: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(m[:, rows[:, None], rows[None, :]])
 
 
@@ -122,13 +144,13 @@ def conditional_mutual_information(
 
     Friedman et al. (1997) §4.1: sum over (x_i, x_j, c) of P(x_i, x_j, c) log P(x_i, x_j | c) /
     (P(x_i | c) P(x_j | c)), P the empirical distribution of the rows where both attributes are observed.
-    ``counts``: :func:`pair_class_counts` of these rows, when the caller has them.
+    ``counts``: :class:`PairCounts` of these rows, when the caller has them.
     """
     index = ValueIndex(n_values)
     d = len(index.n_values)
     if d == 0 or index.n_rows == 0:
         return np.zeros((d, d))
-    m = pair_class_counts(codes, y, w, index, n_classes) if counts is None else counts
+    m = pair_class_counts(codes, y, w, index, n_classes) if counts is None else counts.counts
     attr, offsets = index.attribute_of_row, index.offsets
     n_ac = np.add.reduceat(m, offsets, axis=2)  # (K, R, d): #(c, x_i = r, x_j observed)
     n_bc = np.add.reduceat(m, offsets, axis=1)  # (K, d, R): #(c, x_i observed, x_j = s)
@@ -148,18 +170,19 @@ def bayesian_edge_gains(
 ) -> np.ndarray:
     """Δ[i, j] = score(X_i | C, X_j) − score(X_i | C), (d, d) with a zero diagonal: Weka's BAYES local score
     gain of giving X_i the parent X_j (see the module docstring), both scores over the rows where X_i and
-    X_j are observed. Weighted counts enter lnΓ as they are. ``counts``: :func:`pair_class_counts` of these
-    rows, when the caller has them."""
+    X_j are observed. Weighted counts enter lnΓ as they are. ``counts``: :class:`PairCounts` of these rows,
+    when the caller has them."""
     index = ValueIndex(n_values)
     d = len(index.n_values)
     if d == 0 or index.n_rows == 0:
         return np.zeros((d, d))
-    # (K, R, R): [c, value of i, value of j]
-    m = pair_class_counts(codes, y, w, index, n_classes) if counts is None else counts
+    if counts is None:
+        counts = PairCounts(pair_class_counts(codes, y, w, index, n_classes))
+    m = counts.counts  # (K, R, R): [c, value of i, value of j]
     offsets = index.offsets
     prior = index.n_values * alpha  # V_i α per attribute
 
-    cell = gammaln(alpha + m) - gammaln(alpha)
+    cell = counts.cells(alpha)
     # with parent X_j: one CP-table row per (c, x_j); sum the cells over x_i's values, then rows over x_j's
     cells_ij = np.add.reduceat(np.add.reduceat(cell, offsets, axis=1), offsets, axis=2).sum(axis=0)
     n_u = np.add.reduceat(m, offsets, axis=1)  # (K, d, R): #(c, x_i observed, x_j = s)
@@ -314,8 +337,8 @@ class TAN(LogScoreMixin, BaseEstimator):
         return int(self.root)
 
     def fit(self, X, y, sample_weight=None, n_values=None, pair_counts=None):
-        """Fit on X, y; ``pair_counts``: :func:`pair_class_counts` of X's codes (the rows of positive weight),
-        when the caller already has them (:func:`subset_pair_counts`)."""
+        """Fit on X, y; ``pair_counts``: :class:`PairCounts` of X's codes (the rows of positive weight), when the
+        caller already has them."""
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         d = codes.shape[1]
         self._check_params(d)
