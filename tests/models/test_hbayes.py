@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from nbx.core.counting import ValueIndex
-from nbx.models.hbayes import HBayesNB, HBayesTAN, S2LogSum, attribute_terms
+from nbx.models.hbayes import HBayesNB, HBayesTAN, S2LogSum, _HBayesBase, attribute_terms
 from nbx.models.logistic import LogisticRegression
 from nbx.models.naive_bayes import NaiveBayes, nb_log_tables
 from nbx.models.tan import TAN
@@ -233,3 +233,70 @@ def test_fit_info_records_s1_and_counts_every_candidate_fit():
     assert info["s1"] == model.s1_ and info["search_path"][-1][0] == model.s1_
     assert info["n_newton_iterations"] >= info["n_lr_fits"] and info["n_not_converged"] == 0
     assert model.n_iter_ == model.n_newton_iterations_  # scikit-learn's name for the iterations run
+
+
+class _Straight:
+    """The search without the shortcut of equal subproblems: every candidate S1 runs Newton's method."""
+
+    def _fit_lr(self, s1, groups, theta0):
+        theta, lp, n_iter, converged = self._newton(s1, groups, theta0)
+        self.n_lr_fits_ += 1
+        self.n_newton_iterations_ += n_iter
+        self.n_not_converged_ += not converged
+        return theta, lp[groups]
+
+
+class _StraightNB(_Straight, HBayesNB):
+    pass
+
+
+class _StraightTAN(_Straight, HBayesTAN):
+    pass
+
+
+@pytest.mark.parametrize("model, straight", [(HBayesNB, _StraightNB), (HBayesTAN, _StraightTAN)])
+def test_equal_subproblems_reuse_gives_the_search_without_it(model, straight, monkeypatch):
+    """With a copied attribute and two constant ones (equal code columns), the fit that reuses equal logistic
+    subproblems is the fit that solves each: same S1, search path, fit_info and coefficients to the bit, with
+    fewer Newton runs."""
+    X, y = _redundant_data(n=500, seed=5)
+    X = np.column_stack([X, X[:, 1], np.zeros(500, int), np.zeros(500, int), X[:, 3]])
+    X[::7, 1] = -1  # missing values in one copy only: those two are not equal
+    runs = []
+    newton = _HBayesBase._newton
+    monkeypatch.setattr(_HBayesBase, "_newton", lambda self, *a: runs.append(type(self)) or newton(self, *a))
+    fast, ref = model(ridge=1e-4).fit(X, y), straight(ridge=1e-4).fit(X, y)
+    assert fast.fit_info() == ref.fit_info() and fast.s1_ == ref.s1_
+    assert (fast.theta_ is None and ref.theta_ is None) or np.array_equal(fast.theta_, ref.theta_)
+    assert np.array_equal(fast.predict_proba(X), ref.predict_proba(X))
+    assert runs.count(model) < runs.count(straight) == ref.n_lr_fits_
+
+
+def test_pattern_design_refine_and_first_rows_equal_the_direct_computations():
+    """The patterns' numbering (no sort), first rows and design rows (from per-code rows) are np.unique's inverse,
+    np.minimum.at's first occurrences and the standardized design of the patterns' training rows, to the bit."""
+    from nbx.models.hbayes import _first_rows, _pattern_design
+    from nbx.models.logistic import design_matrix, standardize, standardizer
+
+    rng = np.random.default_rng(11)
+    nv = np.array([3, 5, 2, 4, 1])
+    X = np.where(rng.random((400, 5)) < 0.1, -1, np.floor(rng.random((400, 5)) * nv)).astype(int)
+    w = rng.uniform(0.5, 2.0, 400)
+    y = rng.integers(0, 3, 400)
+    model = HBayesNB()
+    model._prepare(X, y, w, nv)
+    Z = design_matrix(X.astype(float), nv)[0]
+    full = standardize(Z, *standardizer(Z, w))
+    groups = np.zeros(400, np.int64)
+    for s1 in ([3], [3, 0], [3, 0, 1], [3, 0, 1, 4]):
+        a = s1[-1]
+        key = groups * (nv[a] + 1) + X[:, a] + 1
+        groups = model._refine(groups, a)
+        assert np.array_equal(groups, np.unique(key, return_inverse=True)[1])
+        first = np.full(groups.max() + 1, 400)
+        np.minimum.at(first, groups, np.arange(400))
+        assert np.array_equal(_first_rows(groups, groups.max() + 1), first)
+        cols = model._columns(s1)
+        position = np.repeat(np.arange(-1, len(s1)), [1] + [nv[b] for b in s1])
+        design = _pattern_design(X[np.ix_(first, s1)], model._values, cols, position)
+        assert np.array_equal(design, full[np.ix_(first, cols)])

@@ -45,14 +45,22 @@ gradients therefore stay the dense design's products (on ionosphere the indicato
 rounding, moved 1.1 % of the test predictions through such ties), and the indicator Hessian sums the same
 terms in the same order as before.
 
-Speed: the indicator design of all attributes is built and standardized once (standardization is per
-column, so a column subset gives the same design as encoding the subset alone). A logistic fit on S1 only
-sees the training rows through their S1 code patterns, so it runs on one row per distinct pattern with the
-pattern's class weights (sufficient statistics: the same objective, at most Π (V_i + 1) rows instead of n; a
-pair of 10-bin attributes has <= 121). Each fit is warm-started (a candidate S1 ∪ {A_k} starts from the
-fitted S1 coefficients with zeros for A_k; a pair (i, j) starts from the fit of {i}). For HBayes-NB the
-per-instance log P(A_i = x_i | C) terms are looked up once, and Π_{S2} is the total minus the S1
-attributes' terms (:class:`S2LogSum`, which reuses the sum over S1 between the candidates S1 ∪ {A_k}).
+Speed: the indicator design of all attributes is standardized once (standardization is per column, so a
+column subset gives the same design as encoding the subset alone). A logistic fit on S1 only sees the training
+rows through their S1 code patterns, so it runs on one row per distinct pattern with the pattern's class
+weights (sufficient statistics: the same objective, at most Π (V_i + 1) rows instead of n; a pair of 10-bin
+attributes has <= 121); the patterns' design rows are copied from one standardized row per code value
+(:func:`_pattern_design`, the same numbers as standardizing the patterns' rows), and the patterns are numbered
+by a count over the keys instead of a sort (:meth:`_HBayesBase._refine`). Each fit is warm-started (a candidate
+S1 ∪ {A_k} starts from the fitted S1 coefficients with zeros for A_k; a pair (i, j) starts from the fit of
+{i}), and scores the training rows with the log-probabilities of Newton's last objective evaluation. Attributes
+with equal code columns (constant ones, copies) make equal logistic subproblems: one is fitted, the others
+take its result (:meth:`_HBayesBase._fit_lr`). For HBayes-NB the per-instance log P(A_i = x_i | C) terms are
+looked up once, and Π_{S2} is the total minus the S1 attributes' terms (:class:`S2LogSum`, which reuses the
+sum over S1 between the candidates S1 ∪ {A_k}). For HBayes-TAN, TAN's pair counts and Bayesian-score cells of
+every candidate S2 are cut from those of all attributes, computed once per fit
+(:class:`nbx.models.tan.PairCounts`). None of these moves a bit: the search, its fits and fit_info are the
+same.
 
 Work done (deterministic, for comparing HBayes-NB with HBayes-TAN without clocks): ``n_lr_fits_`` (logistic
 fits, one per candidate S1) and ``n_newton_iterations_``; :meth:`fit_info` returns them with S1 and the
