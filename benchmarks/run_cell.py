@@ -42,6 +42,8 @@ def run(
     total = 0.0
     for ds in datasets or available(experiment):
         data = split_data(exp, ds, setup.input, setup.numeric_ordinal)
+        if not exp.runs_on(learner, *data.size):  # outside experiments.<exp>.limited: the train stage skips it
+            continue
         t0 = time.perf_counter()
         out = run_splits(
             setup.estimator,
