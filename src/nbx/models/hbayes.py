@@ -429,12 +429,12 @@ class HBayesTAN(_HBayesBase):
         """TAN fitted on the S2 columns, or None when S2 is empty (then log P(S2 | C) = 0). Every S2 is a subset
         of one training set's attributes: a TAN tree's pair counts are cut from those of all the attributes,
         counted once (:class:`nbx.models.tan.PairCounts`, the same numbers to the bit)."""
+        from nbx.models.tan import TAN, PairCounts, exact_subsets, pair_class_counts
+
         if not s2:
             return None
         tan = clone(self._tan_template())
         fit = partial(tan.fit, codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2])
-        from nbx.models.tan import TAN, PairCounts, exact_subsets, pair_class_counts
-
         if type(tan) is not TAN or tan.structure != "tree" or not exact_subsets(w, codes.shape[1]):
             return fit()
         index = ValueIndex(self.n_values_)
