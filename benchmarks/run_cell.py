@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import sys
 import time
@@ -41,6 +42,8 @@ def run(
     total = 0.0
     for ds in datasets or available(experiment):
         data = split_data(exp, ds, setup.input, setup.numeric_ordinal)
+        if not exp.runs_on(learner, *data.size):  # outside experiments.<exp>.limited: the train stage skips it
+            continue
         t0 = time.perf_counter()
         out = run_splits(
             setup.estimator,
@@ -61,11 +64,23 @@ def run(
                 ref = dict(ref)
             new = out.arrays()
             equal = all(np.array_equal(ref[k], v) and ref[k].dtype == v.dtype for k, v in new.items())
-            same &= equal
+            info = same_fit_info(os.path.join(reference, experiment, learner, "fit_info.json"), ds, out.fit_info)
+            same &= equal and info
             verdict = "identical" if equal else "DIFFERENT " + envelope(ref, new, data.y)
+            verdict += "" if info else "  fit_info DIFFERENT"
         print(f"{ds:24s} {wall:8.2f} s  fit {out.fit_seconds.sum():8.2f} s  {verdict}", flush=True)
     print(f"{'total':24s} {total:8.2f} s")
     return same
+
+
+def same_fit_info(path: str, ds: str, fit_info: list) -> bool:
+    """Whether the splits' fit_info() equals the reference's fit_info.json entry of the data set as the train stage
+    writes it (JSON); True when neither has one."""
+    ours = json.loads(json.dumps(fit_info)) if any(info is not None for info in fit_info) else None
+    if not os.path.exists(path):
+        return ours is None
+    with open(path) as f:
+        return json.load(f).get(ds) == ours
 
 
 def envelope(ref: dict, new: dict, y: np.ndarray) -> str:

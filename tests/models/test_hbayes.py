@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from nbx.core.counting import ValueIndex
-from nbx.models.hbayes import HBayesNB, HBayesTAN, attribute_terms, s2_log_sum
+from nbx.models.hbayes import HBayesNB, HBayesTAN, S2LogSum, _HBayesBase, attribute_terms
 from nbx.models.logistic import LogisticRegression
 from nbx.models.naive_bayes import NaiveBayes, nb_log_tables
 from nbx.models.tan import TAN
@@ -131,11 +131,25 @@ def test_s2_product_trick_equals_direct_recomputation():
     _, table = nb_log_tables(counts, np.bincount(y).astype(float), index, "kang")
     terms = attribute_terms(table, index, X)
     total = terms.sum(axis=1)
+    s2_log_sum = S2LogSum(terms, total)
     for s1 in ([], [0], [2, 4], [4, 1, 3], [0, 1, 2, 3, 4]):
         s2 = [a for a in range(5) if a not in s1]
-        np.testing.assert_allclose(
-            s2_log_sum(terms, total, s1), _s2_loglik_nb(X, y, s2) + np.zeros((300, 2)), atol=1e-10
-        )
+        np.testing.assert_allclose(s2_log_sum(s1), _s2_loglik_nb(X, y, s2) + np.zeros((300, 2)), atol=1e-10)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 19])
+def test_s2_prefix_sums_equal_numpys_sum_to_the_bit(n_classes):
+    """S2LogSum reuses the sum over a candidate's prefix: the same bits as summing the candidate's terms afresh, in
+    the order a greedy search asks (pairs of one first attribute, then growing lists), for 2, 3 and 19 classes."""
+    rng = np.random.default_rng(n_classes)
+    terms = np.log(rng.random((257, 12, n_classes)))
+    total = terms.sum(axis=1)
+    s2_log_sum = S2LogSum(terms, total)
+    lists = [[0, j] for j in range(1, 12)] + [[5, 3, 0] + [k] for k in (1, 2, 4, 6, 11)]
+    lists += [[5, 3, 0, 11, 7, k] for k in (1, 2, 4, 6, 8, 9, 10)] + [[], [7], [5, 3]]
+    for s1 in lists:
+        direct = total - terms[:, s1].sum(axis=1) if s1 else total
+        assert np.array_equal(s2_log_sum(s1), direct), s1
 
 
 def test_hbayes_nb_prediction_is_eq2():
@@ -219,3 +233,70 @@ def test_fit_info_records_s1_and_counts_every_candidate_fit():
     assert info["s1"] == model.s1_ and info["search_path"][-1][0] == model.s1_
     assert info["n_newton_iterations"] >= info["n_lr_fits"] and info["n_not_converged"] == 0
     assert model.n_iter_ == model.n_newton_iterations_  # scikit-learn's name for the iterations run
+
+
+class _Straight:
+    """The search without the shortcut of equal subproblems: every candidate S1 runs Newton's method."""
+
+    def _fit_lr(self, s1, groups, theta0):
+        theta, lp, n_iter, converged = self._newton(s1, groups, theta0)
+        self.n_lr_fits_ += 1
+        self.n_newton_iterations_ += n_iter
+        self.n_not_converged_ += not converged
+        return theta, lp[groups]
+
+
+class _StraightNB(_Straight, HBayesNB):
+    pass
+
+
+class _StraightTAN(_Straight, HBayesTAN):
+    pass
+
+
+@pytest.mark.parametrize("model, straight", [(HBayesNB, _StraightNB), (HBayesTAN, _StraightTAN)])
+def test_equal_subproblems_reuse_gives_the_search_without_it(model, straight, monkeypatch):
+    """With a copied attribute and two constant ones (equal code columns), the fit that reuses equal logistic
+    subproblems is the fit that solves each: same S1, search path, fit_info and coefficients to the bit, with
+    fewer Newton runs."""
+    X, y = _redundant_data(n=500, seed=5)
+    X = np.column_stack([X, X[:, 1], np.zeros(500, int), np.zeros(500, int), X[:, 3]])
+    X[::7, 1] = -1  # missing values in one copy only: those two are not equal
+    runs = []
+    newton = _HBayesBase._newton
+    monkeypatch.setattr(_HBayesBase, "_newton", lambda self, *a: runs.append(type(self)) or newton(self, *a))
+    fast, ref = model(ridge=1e-4).fit(X, y), straight(ridge=1e-4).fit(X, y)
+    assert fast.fit_info() == ref.fit_info() and fast.s1_ == ref.s1_
+    assert (fast.theta_ is None and ref.theta_ is None) or np.array_equal(fast.theta_, ref.theta_)
+    assert np.array_equal(fast.predict_proba(X), ref.predict_proba(X))
+    assert runs.count(model) < runs.count(straight) == ref.n_lr_fits_
+
+
+def test_pattern_design_refine_and_first_rows_equal_the_direct_computations():
+    """The patterns' numbering (no sort), first rows and design rows (from per-code rows) are np.unique's inverse,
+    np.minimum.at's first occurrences and the standardized design of the patterns' training rows, to the bit."""
+    from nbx.models.hbayes import _first_rows, _pattern_design
+    from nbx.models.logistic import design_matrix, standardize, standardizer
+
+    rng = np.random.default_rng(11)
+    nv = np.array([3, 5, 2, 4, 1])
+    X = np.where(rng.random((400, 5)) < 0.1, -1, np.floor(rng.random((400, 5)) * nv)).astype(int)
+    w = rng.uniform(0.5, 2.0, 400)
+    y = rng.integers(0, 3, 400)
+    model = HBayesNB()
+    model._prepare(X, y, w, nv)
+    Z = design_matrix(X.astype(float), nv)[0]
+    full = standardize(Z, *standardizer(Z, w))
+    groups = np.zeros(400, np.int64)
+    for s1 in ([3], [3, 0], [3, 0, 1], [3, 0, 1, 4]):
+        a = s1[-1]
+        key = groups * (nv[a] + 1) + X[:, a] + 1
+        groups = model._refine(groups, a)
+        assert np.array_equal(groups, np.unique(key, return_inverse=True)[1])
+        first = np.full(groups.max() + 1, 400)
+        np.minimum.at(first, groups, np.arange(400))
+        assert np.array_equal(_first_rows(groups, groups.max() + 1), first)
+        cols = model._columns(s1)
+        position = np.repeat(np.arange(-1, len(s1)), [1] + [nv[b] for b in s1])
+        design = _pattern_design(X[np.ix_(first, s1)], model._values, cols, position)
+        assert np.array_equal(design, full[np.ix_(first, cols)])

@@ -20,6 +20,7 @@ from nbx.models.logistic import (
     log_proba,
     objective,
     one_hot,
+    ridge_logistic_newton,
     standardize,
     standardizer,
 )
@@ -326,10 +327,11 @@ def test_indicator_fit_is_the_dense_newton_fit(case):
     np.testing.assert_allclose(model.predict_log_proba(X), log_proba(Z1, theta), rtol=1e-7, atol=1e-9)
 
 
-def test_indicator_hessian_sums_in_the_order_of_the_sparse_product():
+@pytest.mark.parametrize("n_classes", [2, 4, 9])
+def test_indicator_hessian_sums_in_the_order_of_the_sparse_product(n_classes):
     """IndicatorDesign's Hessian is, to the bit, the former construction: a sparse (column pair x row) matrix
     times the rows' class-pair weights, then M·T and Tᵀ·M·T elementwise. HBayes' S1 search turns on ties of
-    training accuracy, so its Hessian must not move a last bit."""
+    training accuracy, so its Hessian must not move a last bit (one class pair, and many)."""
     import scipy.sparse as sparse
 
     nv = np.array([3, 5, 2, 4])
@@ -338,9 +340,9 @@ def test_indicator_hessian_sums_in_the_order_of_the_sparse_product():
     w = rng.uniform(0.2, 3.0, 250)
     mean, scale = standardizer(design_matrix(X, nv)[0], w)
     active = active_columns(codes, nv)
-    P = rng.dirichlet(np.ones(4), 250)[:, :-1]
+    P = rng.dirichlet(np.ones(n_classes), 250)[:, :-1]
     rows, r = active.shape
-    p1, m = len(mean) + 1, 3
+    p1, m = len(mean) + 1, n_classes - 1
     cols = np.hstack([np.zeros((rows, 1), np.int64), np.where(active >= 0, active, p1)])
     a, b = np.triu_indices(r + 1)
     key = (np.minimum(cols[:, a], cols[:, b]) * (p1 + 1) + np.maximum(cols[:, a], cols[:, b])).ravel()
@@ -363,3 +365,36 @@ def test_indicator_hessian_sums_in_the_order_of_the_sparse_product():
     Ht = Ht.reshape(p1 * m, p1 * m)
     Ht[np.arange(m, p1 * m), np.arange(m, p1 * m)] += 2.0 * 0.3
     assert np.array_equal(IndicatorDesign(active, mean, scale).hessian(w, P, 0.3), Ht.T)
+
+
+@pytest.mark.parametrize("ridge", [1e-8, 0.1])
+def test_newton_returns_the_log_probabilities_of_its_theta(ridge):
+    """ridge_logistic_newton's log-probabilities are log_proba at the θ it returns, to the bit (HBayes scores its
+    candidates with them), also on separable classes at ridge 1e-8; and from a start where line searches reject
+    trial steps, the iterates are those of a loop that evaluates the full objective (gradient included) at every
+    trial."""
+    X, y, n_values = _mixed_data(n=200, seed=3, k=3)
+    if ridge < 1e-4:
+        y = X[:, 0].astype(int)  # separable: the optimum lies far out
+    Z, _ = design_matrix(X, n_values)
+    w = np.ones(200)
+    Z1 = standardize(Z, *standardizer(Z, w))
+    Y = one_hot(y, 3)
+    start = np.random.default_rng(1).normal(0.0, 4.0, (Z1.shape[1], 2))  # far off: full steps overshoot
+    theta, n_iter, converged, lp = ridge_logistic_newton(Z1, Y, w, ridge, start, 1e-10, 100)
+    assert converged and np.array_equal(lp, log_proba(Z1, theta))
+    rejected = 0
+    # the straightforward loop: objective() (value, gradient, P) at every trial step
+    ref = start.copy()
+    value, grad, P = objective(ref, Z1, Y, w, ridge)
+    for _ in range(n_iter):
+        step = _newton_step(hessian(Z1, w, P, ridge), grad)
+        slope, t = float(np.sum(grad * step)), 1.0
+        while True:
+            new = objective(ref + t * step, Z1, Y, w, ridge)
+            if new[0] <= value + 1e-4 * t * slope or -slope <= 1e-12 * abs(value):
+                break
+            t *= 0.5
+            rejected += 1
+        ref, (value, grad, P) = ref + t * step, new
+    assert rejected > 0 and np.array_equal(theta, ref)

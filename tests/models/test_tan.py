@@ -304,3 +304,37 @@ def test_id_like_attribute_dominates_cmi_but_not_the_bayesian_score():
     acc_bayes = np.mean(bayes.predict(X[test]) == y[test])
     nb = np.mean(NaiveBayes(prior="laplace").fit(X[train], y[train], n_values=nv).predict(X[test]) == y[test])
     assert acc_bayes >= nb - 0.05 and acc_cmi < acc_bayes - 0.2
+
+
+@pytest.mark.parametrize("weights", ["unit", "fractional"])
+@pytest.mark.parametrize("block", [1 << 22, 16])  # one bincount, or blocks of one row
+@pytest.mark.parametrize("criterion", ["bayes", "cmi"])
+def test_subset_pair_counts_are_the_subsets_own_counts(weights, block, criterion, monkeypatch):
+    """Counts cut from all attributes' pair counts (subset_pair_counts) are pair_class_counts of the subset to the
+    bit wherever exact_subsets says so (unit weights, or one block), and a TAN fitted with them is the TAN fitted
+    on the subset alone (same edge weights and tables, bit for bit)."""
+    monkeypatch.setattr(tan_module, "PAIR_BLOCK", block)
+    rng = np.random.default_rng(5)
+    n_values = np.array([3, 4, 2, 5, 9, 1])
+    codes = rng.integers(-1, 9, (200, 6))
+    codes = np.where(codes < n_values, codes, -1)
+    y = rng.integers(0, 3, 200)
+    w = np.ones(200) if weights == "unit" else rng.random(200)
+    index = ValueIndex(n_values)
+    full = tan_module.PairCounts(tan_module.pair_class_counts(codes, y, w, index, 3))
+    full.cells(0.5)  # the subsets cut the lnΓ cells of all attributes
+    assert tan_module.exact_subsets(w, 6) == (weights == "unit" or block > 16)
+    for cols in ([0, 1], [5, 2, 4], [4, 0, 1, 3, 5], list(range(6))):
+        sub = full.subset(index, cols)
+        own = tan_module.pair_class_counts(codes[:, cols], y, w, ValueIndex(n_values[cols]), 3)
+        assert sub.counts.shape == own.shape and np.allclose(sub.counts, own, rtol=1e-12, atol=0)
+        if tan_module.exact_subsets(w, 6):
+            assert np.array_equal(sub.counts, own)
+            assert np.array_equal(sub.cells(0.5), tan_module.PairCounts(own).cells(0.5))
+            fitted = [
+                TAN(criterion=criterion).fit(codes[:, cols], y, sample_weight=w, n_values=n_values[cols], **extra)
+                for extra in ({}, {"pair_counts": sub})
+            ]
+            assert np.array_equal(fitted[0].edge_weights_, fitted[1].edge_weights_)
+            assert np.array_equal(fitted[0].parents_, fitted[1].parents_)
+            assert np.array_equal(fitted[0].cond_log_table_, fitted[1].cond_log_table_)

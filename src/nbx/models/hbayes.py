@@ -45,14 +45,22 @@ gradients therefore stay the dense design's products (on ionosphere the indicato
 rounding, moved 1.1 % of the test predictions through such ties), and the indicator Hessian sums the same
 terms in the same order as before.
 
-Speed: the indicator design of all attributes is built and standardized once (standardization is per
-column, so a column subset gives the same design as encoding the subset alone). A logistic fit on S1 only
-sees the training rows through their S1 code patterns, so it runs on one row per distinct pattern with the
-pattern's class weights (sufficient statistics: the same objective, at most Π (V_i + 1) rows instead of n; a
-pair of 10-bin attributes has <= 121). Each fit is warm-started (a candidate S1 ∪ {A_k} starts from the
-fitted S1 coefficients with zeros for A_k; a pair (i, j) starts from the fit of {i}). For HBayes-NB the
-per-instance log P(A_i = x_i | C) terms are looked up once, and Π_{S2} is the total minus the S1
-attributes' terms (:func:`s2_log_sum`).
+Speed: the indicator design of all attributes is standardized once (standardization is per column, so a
+column subset gives the same design as encoding the subset alone). A logistic fit on S1 only sees the training
+rows through their S1 code patterns, so it runs on one row per distinct pattern with the pattern's class
+weights (sufficient statistics: the same objective, at most Π (V_i + 1) rows instead of n; a pair of 10-bin
+attributes has <= 121); the patterns' design rows are copied from one standardized row per code value
+(:func:`_pattern_design`, the same numbers as standardizing the patterns' rows), and the patterns are numbered
+by a count over the keys instead of a sort (:meth:`_HBayesBase._refine`). Each fit is warm-started (a candidate
+S1 ∪ {A_k} starts from the fitted S1 coefficients with zeros for A_k; a pair (i, j) starts from the fit of
+{i}), and scores the training rows with the log-probabilities of Newton's last objective evaluation. Attributes
+with equal code columns (constant ones, copies) make equal logistic subproblems: one is fitted, the others
+take its result (:meth:`_HBayesBase._fit_lr`). For HBayes-NB the per-instance log P(A_i = x_i | C) terms are
+looked up once, and Π_{S2} is the total minus the S1 attributes' terms (:class:`S2LogSum`, which reuses the
+sum over S1 between the candidates S1 ∪ {A_k}). For HBayes-TAN, TAN's pair counts and Bayesian-score cells of
+every candidate S2 are cut from those of all attributes, computed once per fit
+(:class:`nbx.models.tan.PairCounts`). None of these moves a bit: the search, its fits and fit_info are the
+same.
 
 Work done (deterministic, for comparing HBayes-NB with HBayes-TAN without clocks): ``n_lr_fits_`` (logistic
 fits, one per candidate S1) and ``n_newton_iterations_``; :meth:`fit_info` returns them with S1 and the
@@ -68,7 +76,10 @@ Fitted attributes: ``classes_``, ``n_values_``, ``s1_`` (attributes in S1, in th
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
+from numba import njit
 
 from nbx.core.base import (
     N_VALUES,
@@ -86,8 +97,8 @@ from nbx.models.logistic import (
     active_columns,
     default_start,
     design_matrix,
-    fit_ridge_logistic,
     log_proba,
+    ridge_logistic_newton,
     standardize,
     standardizer,
 )
@@ -99,10 +110,51 @@ def attribute_terms(log_table: np.ndarray, index: ValueIndex, codes: np.ndarray)
     return log_table[index.rows(codes)]
 
 
-def s2_log_sum(terms: np.ndarray, total: np.ndarray, s1) -> np.ndarray:
-    """Σ_{j ∉ S1} log P(x_j | C), shape (n, K): the total over all attributes minus S1's terms."""
-    s1 = list(s1)
-    return total - terms[:, s1].sum(axis=1) if s1 else total
+class S2LogSum:
+    """``s2(S1)`` = Σ_{j ∉ S1} log P(x_j | C), shape (n, K): the total over all attributes minus S1's terms,
+    ``total - terms[:, S1].sum(axis=1)``.
+
+    numpy sums S1's terms in S1's order, one attribute after the other, so the sum over S1 + [k] is the sum over
+    S1 plus the terms of k, to the bit: the sum over a candidate list's prefix (all but its last attribute) is
+    kept, and the candidates of one search step, which share it, cost one addition each instead of |S1|.
+    """
+
+    def __init__(self, terms: np.ndarray, total: np.ndarray):
+        self.terms, self.total = terms, total
+        self._prefix, self._prefix_sum = None, None
+
+    def __call__(self, s1) -> np.ndarray:
+        s1 = list(s1)
+        if not s1:
+            return self.total
+        if s1[:-1] != self._prefix:
+            self._prefix = s1[:-1]
+            self._prefix_sum = self.terms[:, self._prefix].sum(axis=1) if self._prefix else None
+        last = self.terms[:, s1[-1]]
+        return self.total - (last if self._prefix_sum is None else self._prefix_sum + last)
+
+
+@njit(cache=True)
+def _first_rows(groups, n_groups):
+    """Per group 0..n_groups-1 its first row (np.minimum.at of the row numbers)."""
+    first = np.full(n_groups, -1, np.int64)
+    for i in range(groups.size):
+        if first[groups[i]] < 0:
+            first[groups[i]] = i
+    return first
+
+
+@njit(cache=True)
+def _pattern_design(patterns, values, cols, position):
+    """The standardized design (G, len(cols)) of code patterns (G, |S1|): entry (g, j) is ``values[code + 1,
+    cols[j]]`` for the code of pattern g at S1 position ``position[j]`` (-1: the intercept column, 1), i.e. the
+    design row of the pattern's first training row, copied from the per-code rows instead of n rows."""
+    out = np.empty((patterns.shape[0], cols.size))
+    for g in range(patterns.shape[0]):
+        for j in range(cols.size):
+            t = position[j]
+            out[g, j] = values[patterns[g, t] + 1, cols[j]] if t >= 0 else values[0, 0]
+    return out
 
 
 def _weighted_accuracy(scores: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
@@ -127,8 +179,16 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         Z, owner = design_matrix(codes.astype(float), self.n_values_)  # negative codes = missing
         self.mean_, self.scale_ = standardizer(Z, w)
         self._owner = owner
-        self._Z1 = standardize(Z, self.mean_, self.scale_)
-        self._train = (codes, y_idx, w)
+        # the standardized design row of every code (row c + 1 for code c, row 0 for missing), per attribute block:
+        # the same elementwise (z - mean) / scale as the design of the rows (:meth:`_pattern_design`)
+        table = np.repeat(np.arange(-1, int(self.n_values_.max(initial=0)))[:, None], codes.shape[1], axis=1)
+        self._values = standardize(design_matrix(table.astype(float), self.n_values_)[0], self.mean_, self.scale_)
+        self._train = (np.ascontiguousarray(codes, np.int64), y_idx, w)
+        # attributes with equal code columns (and value counts) get the same id: :meth:`_fit_lr`'s shortcut
+        first_of = {}
+        self._twin = [first_of.setdefault((int(v), codes[:, a].tobytes()), a) for a, v in enumerate(self.n_values_)]
+        self._has_twin = np.bincount(self._twin, minlength=len(self._twin))[self._twin] > 1
+        self._known = {}
         self.n_lr_fits_ = self.n_newton_iterations_ = self.n_not_converged_ = 0
         return codes, y_idx, w
 
@@ -144,33 +204,54 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         patterns (a missing code is a pattern value of its own: the all-zero indicator block).
         """
         codes = self._train[0]
-        key = groups * (int(self.n_values_[attribute]) + 1) + (codes[:, attribute] + 1)
-        return np.unique(key, return_inverse=True)[1]
+        width = int(self.n_values_[attribute]) + 1
+        key = groups * width + (codes[:, attribute] + 1)
+        # np.unique(key, return_inverse=True)[1] without sorting: the keys are below (max group + 1) · width
+        present = np.zeros((int(groups.max()) + 1) * width, bool)
+        present[key] = True
+        return (np.cumsum(present) - 1)[key]
 
     def _fit_lr(self, s1, groups, theta0):
         """(theta, log P(C | S1) on the training rows) for the attribute list S1 whose distinct patterns are
         ``groups`` (:meth:`_refine`): the fit runs on one row per pattern with the pattern's class weights
-        (:func:`fit_ridge_logistic`), which is the same objective as over all rows."""
-        _, y, w = self._train
+        (:func:`ridge_logistic_newton`), which is the same objective as over all rows.
+
+        The fit is a function of S1's code columns (their patterns, design columns and class weights) and of
+        ``theta0``: attributes whose code columns are equal (e.g. constant ones) make equal subproblems, and a
+        candidate equal to one already fitted takes that fit's result (and counts its fit and iterations, so
+        fit_info does not depend on the shortcut)."""
+        key = (tuple(self._twin[a] for a in s1), theta0.tobytes())
+        known = self._known.get(key)
+        if known is None:
+            known = self._newton(s1, groups, theta0)
+            if any(self._has_twin[a] for a in s1):  # only such a list can meet its subproblem again
+                self._known[key] = known
+        theta, lp, n_iter, converged = known
+        self.n_lr_fits_ += 1
+        self.n_newton_iterations_ += n_iter
+        self.n_not_converged_ += not converged
+        return theta, lp[groups]
+
+    def _newton(self, s1, groups, theta0):
+        """Newton's fit of :meth:`_fit_lr`: (theta, log P(C | S1) per pattern, iterations, converged)."""
+        codes, y, w = self._train
         n_groups, k = int(groups.max()) + 1, len(self.classes_)
-        first = np.full(n_groups, len(groups))
-        np.minimum.at(first, groups, np.arange(len(groups)))
+        first = _first_rows(groups, n_groups)
         counts = np.bincount(groups * k + y, weights=w, minlength=n_groups * k).reshape(n_groups, k)
         weight = counts.sum(axis=1)
         fractions = np.divide(counts, weight[:, None], out=np.zeros_like(counts), where=weight[:, None] > 0)
         cols = self._columns(s1)
-        Z1 = self._Z1[np.ix_(first, cols)]
+        patterns = codes[np.ix_(first, list(s1))]
+        position = np.repeat(np.arange(-1, len(s1)), [1] + [int(np.sum(self._owner == a)) for a in s1])
+        Z1 = _pattern_design(patterns, self._values, cols, position)
         hess = None  # the dense Hessian, unless it would cost more than about a millisecond
         if len(first) * (len(cols) * (k - 1)) ** 2 > 1e6:
-            active = active_columns(self._train[0][np.ix_(first, list(s1))], self.n_values_[list(s1)])
+            active = active_columns(patterns, self.n_values_[list(s1)])
             hess = IndicatorDesign(active, self.mean_[cols[1:] - 1], self.scale_[cols[1:] - 1]).hessian
-        theta, n_iter, converged = fit_ridge_logistic(
+        theta, n_iter, converged, lp = ridge_logistic_newton(
             Z1, fractions, weight, self.ridge, theta0, self.tol, int(self.max_iter), hess
         )
-        self.n_lr_fits_ += 1
-        self.n_newton_iterations_ += n_iter
-        self.n_not_converged_ += not converged
-        return theta, log_proba(Z1, theta)[groups]
+        return theta, lp, n_iter, converged
 
     def _extend(self, theta: np.ndarray, attribute: int) -> np.ndarray:
         """Warm start for S1 ∪ {attribute}: the S1 coefficients, zeros for the new indicator columns."""
@@ -204,7 +285,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self.theta_ = theta
         self.train_accuracy_ = accuracy
         self.n_iter_ = self.n_newton_iterations_
-        del self._Z1, self._train
+        del self._values, self._train, self._twin, self._has_twin, self._known
         if self.n_not_converged_:
             warn(
                 f"{type(self).__name__}: {self.n_not_converged_} of {self.n_lr_fits_} logistic fits stopped above "
@@ -265,8 +346,10 @@ class HBayesNB(_HBayesBase):
         terms = attribute_terms(self.log_table_, self._index, codes)
         total = terms.sum(axis=1)
 
+        s2_log_sum = S2LogSum(terms, total)
+
         def score_of(s1, lp):
-            return lp + s2_log_sum(terms, total, s1)
+            return lp + s2_log_sum(s1)
 
         nb_accuracy = _weighted_accuracy(self.class_log_prior_ + total, y_idx, w)
         self.search_path_ = [([], nb_accuracy)]
@@ -343,12 +426,21 @@ class HBayesTAN(_HBayesBase):
         return self.tan
 
     def _fit_tan(self, codes, y, w, s2):
-        """TAN fitted on the S2 columns, or None when S2 is empty (then log P(S2 | C) = 0)."""
+        """TAN fitted on the S2 columns, or None when S2 is empty (then log P(S2 | C) = 0). Every S2 is a subset
+        of one training set's attributes: a TAN tree's pair counts are cut from those of all the attributes,
+        counted once (:class:`nbx.models.tan.PairCounts`, the same numbers to the bit)."""
+        from nbx.models.tan import TAN, PairCounts, exact_subsets, pair_class_counts
+
         if not s2:
             return None
-        return clone(self._tan_template()).fit(
-            codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2]
-        )
+        tan = clone(self._tan_template())
+        fit = partial(tan.fit, codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2])
+        if type(tan) is not TAN or tan.structure != "tree" or not exact_subsets(w, codes.shape[1]):
+            return fit()
+        index = ValueIndex(self.n_values_)
+        if self._pair_counts is None:
+            self._pair_counts = PairCounts(pair_class_counts(codes, y, w, index, len(self.classes_)))
+        return fit(pair_counts=self._pair_counts.subset(index, s2))
 
     @staticmethod
     def _tan_log_likelihood(tan, codes_s2) -> np.ndarray:
@@ -358,6 +450,7 @@ class HBayesTAN(_HBayesBase):
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         d = codes.shape[1]
+        self._pair_counts = None  # pair_class_counts of all attributes, for :meth:`_fit_tan`
 
         def score_of(s1, lp):
             s2 = [a for a in range(d) if a not in s1]
@@ -377,6 +470,7 @@ class HBayesTAN(_HBayesBase):
             theta = None
         self._finish(s1, theta, accuracy)
         self.tan_ = self._fit_tan(codes, y_idx, w, self.s2_)
+        del self._pair_counts
         return self
 
     def _class_scores(self, X) -> np.ndarray:

@@ -185,12 +185,22 @@ def objective(
     """Weka's penalized negative log-likelihood f(θ) (unscaled), its gradient (shaped like θ) and the
     probabilities P (n, K-1) of the non-reference classes (for :func:`hessian`). ``Y`` (n, K) holds the
     targets: one-hot rows, or the class fractions of grouped rows (see :func:`fit_ridge_logistic`)."""
+    value, lp = _value(theta, Z1, Y, w, ridge)
+    return (value, *_gradient(theta, Z1, Y, w, ridge, lp))
+
+
+def _value(theta: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float) -> tuple[float, np.ndarray]:
+    """f(θ) of :func:`objective` and the log-probabilities (n, K) it comes from."""
     lp = log_proba(Z1, theta)
-    value = -np.sum(w * np.sum(Y * lp, axis=1)) + ridge * np.sum(theta[1:] ** 2)
+    return -np.sum(w * np.sum(Y * lp, axis=1)) + ridge * np.sum(theta[1:] ** 2), lp
+
+
+def _gradient(theta, Z1, Y, w, ridge, lp) -> tuple[np.ndarray, np.ndarray]:
+    """(∇f, P) of :func:`objective` from the log-probabilities ``lp`` at θ (:func:`_value`)."""
     P = np.exp(lp[:, :-1])
     grad = Z1.T @ (w[:, None] * (P - Y[:, :-1]))
     grad[1:] += 2.0 * ridge * theta[1:]
-    return value, grad, P
+    return grad, P
 
 
 def hessian(Z1: np.ndarray, w: np.ndarray, P: np.ndarray, ridge: float, chunk: int = 1 << 21) -> np.ndarray:
@@ -252,31 +262,26 @@ def _indicator_column_sums(active, R, p1):
 
 @njit(cache=True)
 def _indicator_pair_sums(active, v, p1):
-    """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (class pairs, p1, p1): each row adds its weights to the
-    cells of its pairs of active columns (the intercept's 0 included), in row order. One pass per class pair
-    with a scalar weight (faster than a short inner loop over the class pairs where they are few)."""
+    """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (p1 * p1, class pairs): each row adds its weights (all class
+    pairs at once, a contiguous run) to the cells of its pairs of active columns (the intercept's 0 included), in
+    row order, so every cell sums its terms in row order."""
     rows, r = active.shape
     q = v.shape[1]
-    out = np.zeros((q, p1 * p1))
-    cols = np.empty((rows, r + 1), np.int32)
-    count = np.empty(rows, np.int64)
+    out = np.zeros((p1 * p1, q))
+    cols = np.empty(r + 1, np.int64)
     for i in range(rows):
-        cols[i, 0] = 0
+        cols[0] = 0
         n = 1
         for a in range(r):
             if active[i, a] >= 0:
-                cols[i, n] = active[i, a]
+                cols[n] = active[i, a]
                 n += 1
-        count[i] = n
-    for kc in range(q):
-        cell = out[kc]
-        for i in range(rows):
-            x = v[i, kc]
-            for a in range(count[i]):
-                for b in range(a, count[i]):
-                    lo, hi = min(cols[i, a], cols[i, b]), max(cols[i, a], cols[i, b])
-                    cell[lo * p1 + hi] += x
-    return out.reshape(q, p1, p1)
+        for a in range(n):
+            for b in range(a, n):
+                cell = out[min(cols[a], cols[b]) * p1 + max(cols[a], cols[b])]
+                for kc in range(q):
+                    cell[kc] += v[i, kc]
+    return out
 
 
 class _Transposed:
@@ -347,25 +352,32 @@ def _pair_weights(w, P):
 def _indicator_hessian(active, v, d, a, m, ridge):
     """Hᵀ (C order; H is symmetric) laid out like ``θ.ravel()``: per class pair (k <= c, ``np.triu_indices``
     order) the block Tᵀ·M·T of M = Σ_i v_i u_i u_iᵀ (:func:`_indicator_pair_sums`), with T = diag(d) + e_0 aᵀ:
-    (M·T)_ij = M_ij d_j + M_i0 a_j, (Tᵀ·M·T)_ij = (M·T)_ij d_i + (M·T)_0j a_i; 2·ridge added on the slopes."""
+    (M·T)_ij = M_ij d_j + M_i0 a_j, (Tᵀ·M·T)_ij = (M·T)_ij d_i + (M·T)_0j a_i; 2·ridge added on the slopes.
+    Written block row by block row (all class pairs of a cell (i, j) together), each entry by the same
+    operations as one class pair at a time."""
     p1 = d.size
     upper = _indicator_pair_sums(active, v, p1)
-    Ht = np.zeros((p1 * m, p1 * m))
-    MT = np.empty((p1, p1))
+    q = upper.shape[1]
+    pair = np.empty((m, m), np.int64)  # class pair (k, c) -> its index in np.triu_indices(m) order
     kc = 0
     for k in range(m):
         for c in range(k, m):
-            for i in range(p1):
-                m_i0 = upper[kc, 0, i]
-                for j in range(p1):
-                    M_ij = upper[kc, i, j] if i <= j else upper[kc, j, i]
-                    MT[i, j] = M_ij * d[j] + m_i0 * a[j]
-            for i in range(p1):
-                for j in range(p1):
-                    block = MT[i, j] * d[i] + MT[0, j] * a[i]  # (Tᵀ·M·T)_ij
-                    Ht[j * m + c, i * m + k] = block
-                    Ht[j * m + k, i * m + c] = block
+            pair[k, c] = pair[c, k] = kc
             kc += 1
+    Ht = np.empty((p1 * m, p1 * m))
+    mt0 = np.empty((p1, q))  # (M·T)_0j per class pair
+    for j in range(p1):
+        for kc in range(q):
+            mt0[j, kc] = upper[j, kc] * d[j] + upper[0, kc] * a[j]
+    block = np.empty(q)
+    for j in range(p1):
+        for i in range(p1):
+            ij = (i * p1 + j) if i <= j else (j * p1 + i)
+            for kc in range(q):
+                block[kc] = (upper[ij, kc] * d[j] + upper[i, kc] * a[j]) * d[i] + mt0[j, kc] * a[i]
+            for c in range(m):
+                for k in range(m):
+                    Ht[j * m + c, i * m + k] = block[pair[k, c]]
     for s in range(m, p1 * m):
         Ht[s, s] += 2.0 * ridge
     return Ht
@@ -451,29 +463,47 @@ def fit_ridge_logistic(
     patterns this way). ``Z1`` may be an :class:`IndicatorDesign` (nominal codes): the same iterates, computed
     per row from the active columns. ``hessian_of(w, P, ridge)`` computes ∇²f (default :func:`hessian_for`).
     """
+    return ridge_logistic_newton(Z1, Y, w, ridge, theta0, tol, max_iter, hessian_of)[:3]
+
+
+def ridge_logistic_newton(
+    Z1: np.ndarray,
+    Y: np.ndarray,
+    w: np.ndarray,
+    ridge: float,
+    theta0: np.ndarray,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+    hessian_of=None,
+) -> tuple[np.ndarray, int, bool, np.ndarray]:
+    """:func:`fit_ridge_logistic`, returning also log P(c | x) (n, K) at the returned θ, which its last objective
+    evaluation computed (HBayes scores every candidate with it). A line-search trial that Armijo's test rejects
+    only needs f: the gradient and P are computed for accepted steps alone, from the same log-probabilities."""
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
-        return theta, 0, True
+        return theta, 0, True, log_proba(Z1, theta)
     hessian_of = hessian_of or hessian_for(Z1)
     total = w.sum()
     limit = tol * (total if total > 0 else 1.0)
-    value, grad, P = objective(theta, Z1, Y, w, ridge)
+    value, lp = _value(theta, Z1, Y, w, ridge)
+    grad, P = _gradient(theta, Z1, Y, w, ridge, lp)
     for iteration in range(int(max_iter)):
         if np.max(np.abs(grad)) <= limit:
-            return theta, iteration, True
+            return theta, iteration, True, lp
         step = _newton_step(hessian_of(w, P, ridge), grad)
         slope, t = float(np.sum(grad * step)), 1.0
         while True:
             trial = theta + t * step
-            new = objective(trial, Z1, Y, w, ridge)
+            new, trial_lp = _value(trial, Z1, Y, w, ridge)
             # Armijo; a predicted decrease below f's rounding cannot be checked: take the full step then
-            if new[0] <= value + 1e-4 * t * slope or -slope <= 1e-12 * abs(value):
+            if new <= value + 1e-4 * t * slope or -slope <= 1e-12 * abs(value):
                 break
             t *= 0.5
             if t < 1e-10:  # no decrease within floating-point precision
-                return theta, iteration + 1, bool(np.max(np.abs(grad)) <= limit)
-        theta, (value, grad, P) = trial, new
-    return theta, int(max_iter), bool(np.max(np.abs(grad)) <= limit)
+                return theta, iteration + 1, bool(np.max(np.abs(grad)) <= limit), lp
+        theta, value, lp = trial, new, trial_lp
+        grad, P = _gradient(theta, Z1, Y, w, ridge, lp)
+    return theta, int(max_iter), bool(np.max(np.abs(grad)) <= limit), lp
 
 
 OPTIMIZERS = {  # optimizer option -> what stops the fit (in warnings and errors)

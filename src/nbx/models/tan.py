@@ -99,19 +99,58 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     return np.ascontiguousarray(out.reshape(n_classes, R + 1, R + 1)[:, :R, :R])
 
 
+def exact_subsets(w: np.ndarray, d: int) -> bool:
+    """Whether :func:`pair_class_counts` of any column subset equals :meth:`PairCounts.subset` of the counts of all
+    d columns to the bit: with unit weights the counts are integers; otherwise when every subset's rows are
+    summed in one block as the d columns' are (each cell then adds its rows' weights in row order)."""
+    return bool(np.all(w == 1.0)) or len(w) <= max(1, PAIR_BLOCK // max(d * d, 1))
+
+
+class PairCounts:
+    """:func:`pair_class_counts` of one training set's attributes, with the lnΓ cells of the Bayesian score per α
+    (:func:`bayesian_edge_gains`), computed once; :meth:`subset` cuts both for a subset of the attributes (Kang &
+    Tian's HBayes-TAN fits TAN on many subsets of one training set). A cut equals what pair_class_counts computes
+    on those columns alone where :func:`exact_subsets` holds; the lnΓ cells are elementwise, so cut or computed
+    on the cut counts they are the same numbers."""
+
+    def __init__(self, counts: np.ndarray, parent: PairCounts | None = None, rows: np.ndarray | None = None):
+        self.counts = counts
+        self._parent, self._rows, self._cells = parent, rows, {}
+
+    def subset(self, index: ValueIndex, columns) -> PairCounts:
+        """The counts of the attributes ``columns`` (in that order) of ``index``, the index of these counts."""
+        rows = [np.arange(index.offsets[a], index.offsets[a] + index.n_values[a]) for a in columns]
+        rows = np.concatenate(rows + [np.zeros(0, np.intp)]).astype(np.intp)
+        return PairCounts(_cut(self.counts, rows), self, rows)
+
+    def cells(self, alpha: float) -> np.ndarray:
+        """lnΓ(α + m) − lnΓ(α) per count m."""
+        if alpha not in self._cells:
+            if self._parent is None:
+                self._cells[alpha] = gammaln(alpha + self.counts) - gammaln(alpha)
+            else:
+                self._cells[alpha] = _cut(self._parent.cells(alpha), self._rows)
+        return self._cells[alpha]
+
+
+def _cut(m: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(m[:, rows[:, None], rows[None, :]])
+
+
 def conditional_mutual_information(
-    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int
+    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int, counts=None
 ) -> np.ndarray:
     """I(X_i; X_j | C) in nats for every attribute pair, (d, d) with a zero diagonal.
 
     Friedman et al. (1997) §4.1: sum over (x_i, x_j, c) of P(x_i, x_j, c) log P(x_i, x_j | c) /
     (P(x_i | c) P(x_j | c)), P the empirical distribution of the rows where both attributes are observed.
+    ``counts``: :class:`PairCounts` of these rows, when the caller has them.
     """
     index = ValueIndex(n_values)
     d = len(index.n_values)
     if d == 0 or index.n_rows == 0:
         return np.zeros((d, d))
-    m = pair_class_counts(codes, y, w, index, n_classes)
+    m = pair_class_counts(codes, y, w, index, n_classes) if counts is None else counts.counts
     attr, offsets = index.attribute_of_row, index.offsets
     n_ac = np.add.reduceat(m, offsets, axis=2)  # (K, R, d): #(c, x_i = r, x_j observed)
     n_bc = np.add.reduceat(m, offsets, axis=1)  # (K, d, R): #(c, x_i observed, x_j = s)
@@ -127,20 +166,23 @@ def conditional_mutual_information(
 
 
 def bayesian_edge_gains(
-    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int, alpha: float = 0.5
+    codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_values, n_classes: int, alpha: float = 0.5, counts=None
 ) -> np.ndarray:
     """Δ[i, j] = score(X_i | C, X_j) − score(X_i | C), (d, d) with a zero diagonal: Weka's BAYES local score
     gain of giving X_i the parent X_j (see the module docstring), both scores over the rows where X_i and
-    X_j are observed. Weighted counts enter lnΓ as they are."""
+    X_j are observed. Weighted counts enter lnΓ as they are. ``counts``: :class:`PairCounts` of these rows,
+    when the caller has them."""
     index = ValueIndex(n_values)
     d = len(index.n_values)
     if d == 0 or index.n_rows == 0:
         return np.zeros((d, d))
-    m = pair_class_counts(codes, y, w, index, n_classes)  # (K, R, R): [c, value of i, value of j]
+    if counts is None:
+        counts = PairCounts(pair_class_counts(codes, y, w, index, n_classes))
+    m = counts.counts  # (K, R, R): [c, value of i, value of j]
     offsets = index.offsets
     prior = index.n_values * alpha  # V_i α per attribute
 
-    cell = gammaln(alpha + m) - gammaln(alpha)
+    cell = counts.cells(alpha)
     # with parent X_j: one CP-table row per (c, x_j); sum the cells over x_i's values, then rows over x_j's
     cells_ij = np.add.reduceat(np.add.reduceat(cell, offsets, axis=1), offsets, axis=2).sum(axis=0)
     n_u = np.add.reduceat(m, offsets, axis=1)  # (K, d, R): #(c, x_i observed, x_j = s)
@@ -294,17 +336,21 @@ class TAN(LogScoreMixin, BaseEstimator):
             return int(np.argmax(mi))
         return int(self.root)
 
-    def fit(self, X, y, sample_weight=None, n_values=None):
+    def fit(self, X, y, sample_weight=None, n_values=None, pair_counts=None):
+        """Fit on X, y; ``pair_counts``: :class:`PairCounts` of X's codes (the rows of positive weight), when the
+        caller already has them."""
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         d = codes.shape[1]
         self._check_params(d)
         k = len(self.classes_)
         if self.structure == "tree" and d > 1 and self.criterion == "bayes":
-            self.edge_weights_ = bayesian_edge_gains(codes, y_idx, w, self.n_values_, k, float(self.criterion_alpha))
+            self.edge_weights_ = bayesian_edge_gains(
+                codes, y_idx, w, self.n_values_, k, float(self.criterion_alpha), pair_counts
+            )
             self.parents_ = greedy_directed_tree(self.edge_weights_)
             self.root_ = int(np.flatnonzero(self.parents_ < 0)[0])
         elif self.structure == "tree" and d > 1:
-            self.edge_weights_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k)
+            self.edge_weights_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k, pair_counts)
             self.root_ = self._choose_root(codes, y_idx, w, k)
             self.parents_ = max_spanning_tree(self.edge_weights_, self.root_)
         else:
