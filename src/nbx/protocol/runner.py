@@ -12,8 +12,9 @@ cores stay busy across data-set boundaries instead of waiting for each data set'
 this process until the work left (estimated from the splits done) looks worth a pool's start-up
 (:data:`POOL_MIN_SECONDS`); the rest then go to ``n_jobs`` workers. The backend is
 joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
-(``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one), ``NBX_BACKEND=ray`` on Ray. BLAS runs
-single-threaded in every task, so results are byte-identical for any worker count and backend.
+(``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one; one client per process, kept until it exits),
+``NBX_BACKEND=ray`` on Ray. BLAS runs single-threaded in every task, so results are byte-identical for any worker
+count and backend.
 """
 
 from __future__ import annotations
