@@ -2,13 +2,15 @@
 identity with the committed predictions (the runner's promise: the same bytes for any worker count and backend).
 
     python benchmarks/cluster.py [--cells benchmark/c45,benchmark/blnbt3] [--workers 2]
-        [--reference data/predictions] [--scheduler tcp://host:8786]
+        [--reference data/predictions] [--scheduler tcp://host:8786] [--baseline-src OLD/src] [--repeats 1]
 
 Run it in a clone that holds the pipeline's data (after `dvc repro`). Each cell runs three times, each in a fresh
 `benchmarks/run_cell.py` process (start-up included, as a stage pays it): one process (`--jobs 1`), the local pool
 (`NBX_BACKEND=loky`, `--jobs N`) and Dask (`NBX_BACKEND=dask`, a LocalCluster of N single-threaded worker
 processes started by the cell, or the cluster at `--scheduler`). The speed-up is one process's wall seconds over
 Dask's; on a LocalCluster it includes the cluster's start-up, which a long-lived real cluster does not pay.
+``--baseline-src`` also runs the Dask way with another checkout's ``src`` (before and after in one run);
+``--repeats`` runs every way that many times, interleaved, one row per repeat (the spread on a busy machine).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--reference", default="data/predictions")
     ap.add_argument("--scheduler", help="a running Dask scheduler (default: a LocalCluster per cell)")
+    ap.add_argument("--baseline-src", help="also run the Dask way with this src folder (e.g. an older checkout's)")
+    ap.add_argument("--repeats", type=int, default=1)
     a = ap.parse_args()
     dask = {"NBX_BACKEND": "dask"} | ({"NBX_DASK_SCHEDULER": a.scheduler} if a.scheduler else {})
     runs = {
@@ -47,17 +51,22 @@ def main() -> None:
         f"loky x{a.workers}": (a.workers, {"NBX_BACKEND": "loky"}),
         f"dask x{a.workers}": (a.workers, dask),
     }
-    print(f"{'cell':24s}" + "".join(f"{name:>14s}" for name in runs) + f"{'speed-up':>10s}  same bytes")
+    if a.baseline_src:
+        runs["dask baseline"] = (a.workers, dask | {"PYTHONPATH": str(Path(a.baseline_src).resolve())})
+    dask_name = f"dask x{a.workers}"
+    print(f"{'cell':24s}" + "".join(f"{name:>14s}" for name in runs) + f"{'speed-up':>10s}  same bytes", flush=True)
     for cell in a.cells.split(","):
         experiment, learner = cell.split("/")
-        results = {name: timed(experiment, learner, jobs, env, a.reference) for name, (jobs, env) in runs.items()}
-        walls = [w for w, _ in results.values()]
-        same = (
-            "yes"
-            if all(ok for _, ok in results.values())
-            else "NO: " + ", ".join(n for n, (_, ok) in results.items() if not ok)
-        )
-        print(f"{cell:24s}" + "".join(f"{w:12.1f} s" for w in walls) + f"{walls[0] / walls[-1]:9.2f}x  {same}")
+        for _ in range(a.repeats):
+            results = {name: timed(experiment, learner, jobs, env, a.reference) for name, (jobs, env) in runs.items()}
+            walls = [w for w, _ in results.values()]
+            same = (
+                "yes"
+                if all(ok for _, ok in results.values())
+                else "NO: " + ", ".join(n for n, (_, ok) in results.items() if not ok)
+            )
+            speed_up = walls[0] / results[dask_name][0]
+            print(f"{cell:24s}" + "".join(f"{w:12.1f} s" for w in walls) + f"{speed_up:9.2f}x  {same}", flush=True)
 
 
 if __name__ == "__main__":

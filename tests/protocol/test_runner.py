@@ -1,6 +1,8 @@
 """The split runner: results depend neither on the number of workers nor on the backend; seeds follow seed
 names; a failing split is reported as one line naming the data set and split."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -62,6 +64,24 @@ def test_results_on_a_dask_cluster_equal_the_local_run(always_pool, monkeypatch)
     monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)  # a LocalCluster
     on_dask = run_splits(learner, _data(), 7, ("e", "d", "l"), n_jobs=2)
     for key, value in local.arrays().items():
+        assert value.tobytes() == on_dask.arrays()[key].tobytes()
+
+
+def test_a_process_starts_its_dask_cluster_once_and_matches_loky(always_pool, monkeypatch):
+    """Every run_splits call of a process runs on the one LocalCluster it started first (the same worker
+    processes, no second client), and a data set's predictions there equal joblib's local pool byte for byte."""
+    pytest.importorskip("dask.distributed")
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    on_loky = run_splits(learner, _data(1, n=90), 7, ("e", "b", "l"), n_jobs=2)
+    monkeypatch.setenv("NBX_BACKEND", "dask")
+    monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)
+    run_splits(learner, _data(), 7, ("e", "a", "l"), n_jobs=2)
+    clients, workers = runner._dask_client.cache_info().currsize, runner._dask_client(None).run(os.getpid)
+    on_dask = run_splits(learner, _data(1, n=90), 7, ("e", "b", "l"), n_jobs=2)
+    assert runner._dask_client.cache_info().currsize == clients
+    assert runner._dask_client(None).run(os.getpid) == workers and len(set(workers.values())) == runner.default_jobs()
+    assert os.getpid() not in workers.values()
+    for key, value in on_loky.arrays().items():
         assert value.tobytes() == on_dask.arrays()[key].tobytes()
 
 

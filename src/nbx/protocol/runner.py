@@ -12,13 +12,16 @@ cores stay busy across data-set boundaries instead of waiting for each data set'
 this process until the work left (estimated from the splits done) looks worth a pool's start-up
 (:data:`POOL_MIN_SECONDS`); the rest then go to ``n_jobs`` workers. The backend is
 joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
-(``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one), ``NBX_BACKEND=ray`` on Ray. BLAS runs
-single-threaded in every task, so results are byte-identical for any worker count and backend.
+(``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one; one client per process, kept until it exits),
+``NBX_BACKEND=ray`` on Ray. BLAS runs single-threaded in every task, so results are byte-identical for any worker
+count and backend.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import os
 import time
 import warnings
@@ -167,12 +170,7 @@ def _parallel_backend(name: str):
     import joblib
 
     if name == "dask":
-        from dask.distributed import Client
-
-        address = os.environ.get("NBX_DASK_SCHEDULER")
-        # a local cluster: one single-threaded worker process per job, which inherit this process's kernel pin
-        local = {"n_workers": default_jobs(), "threads_per_worker": 1, "processes": True, "dashboard_address": None}
-        with Client(address) if address else Client(**local), joblib.parallel_config(backend="dask"):
+        with joblib.parallel_config(backend="dask", client=_dask_client(os.environ.get("NBX_DASK_SCHEDULER"))):
             yield
     elif name == "ray":
         from ray.util.joblib import register_ray
@@ -183,6 +181,21 @@ def _parallel_backend(name: str):
     else:
         with joblib.parallel_config(backend="loky", inner_max_num_threads=1):
             yield
+
+
+@functools.cache
+def _dask_client(address: str | None):
+    """This process's Dask client for the scheduler at ``address`` (None: a LocalCluster of one single-threaded
+    worker process per job, which inherit this process's kernel pin), made on first use and closed at exit. Kept
+    because every :func:`run_splits` call (one per data set in :func:`nbx.protocol.crossval.cross_validate` and
+    ``benchmarks/run_cell.py``) would otherwise start and close a LocalCluster, about 2 s on two cores, and its
+    fresh workers would import nbx and load numba's kernels again before their first split."""
+    from dask.distributed import Client
+
+    local = {"n_workers": default_jobs(), "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+    client = Client(address, set_as_default=False) if address else Client(**local, set_as_default=False)
+    atexit.register(client.close)  # with a LocalCluster it made, the client closes the cluster too
+    return client
 
 
 def _run(fn, task: tuple, experiment: str, dataset: str, split: int):
