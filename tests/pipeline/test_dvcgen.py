@@ -1,6 +1,7 @@
 """The generated pipeline (nbx.pipeline.dvcgen): up to date with params.yaml, and every stage's code digest covers what
 the stage really imports."""
 
+import functools
 import json
 import subprocess
 import sys
@@ -75,6 +76,7 @@ print(json.dumps(sorted(Path(m.__file__).resolve().relative_to(src.parent).as_po
 """
 
 
+@functools.cache  # about 5 s per call: once per session, not once per family
 def _families():
     families = dvcgen.learner_families(config.load_params())
     first = {}
