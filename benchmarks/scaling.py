@@ -217,20 +217,25 @@ def nb_child(which: str, n: int) -> None:
     print(f"{t1 - t0:.3f} {t2 - t1:.3f} {peak / X.nbytes:.2f} {X.nbytes / 1e6:.0f}")
 
 
+def child_fields(flag: str, *args, src: Path = REPO / "src") -> list[str]:
+    """The whitespace-separated fields this script prints when run as ``--FLAG ARGS`` in a fresh process with
+    ``src`` first on PYTHONPATH (one measurement per process: no cache, allocator or import state carried over)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, __file__, flag] + [str(a) for a in args]
+    return subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()
+
+
 def nb_part(n: int) -> dict:
     print(
         f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} int64 codes (5 values, 2 classes), "
         "fresh process each, CPU seconds\n"
     )
     contenders = ["nbx", "sklearn"] if has_sklearn("CategoricalNB") else ["nbx"]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
     names = {"nbx": "nbx NaiveBayes", "sklearn": "sklearn CategoricalNB"}
     print(f"{'':22s}{'fit s':>8s}{'predict s':>10s}{'total s':>9s}{'peak memory':>20s}")
     totals, lines = {}, []
     for which in contenders:
-        out = subprocess.run(
-            [sys.executable, __file__, "--nb-child", which, str(n)], env=env, check=True, capture_output=True, text=True
-        ).stdout.split()
+        out = child_fields("--nb-child", which, n)
         fit, predict, peak, mb = float(out[0]), float(out[1]), float(out[2]), out[3]
         totals[which] = fit + predict
         print(f"{names[which]:22s}{fit:8.2f}{predict:10.2f}{fit + predict:9.2f}{peak:9.2f}x of {mb} MB")
@@ -300,15 +305,7 @@ def tree_child(which: str, n: int, repeats: int) -> None:
 
 
 def run_tree_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
-    out = subprocess.run(
-        [sys.executable, __file__, "--tree-child", which, str(n), str(repeats)],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return [float(v) for v in out.stdout.split()]
+    return [float(v) for v in child_fields("--tree-child", which, n, repeats, src=src)]
 
 
 def mdl_part(max_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> dict:
@@ -455,14 +452,7 @@ def lr_child(which: str, n: int, repeats: int) -> None:
 
 
 def run_lr_child(which: str, n: int, repeats: int, src: Path) -> tuple[float, int]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
-    out = subprocess.run(
-        [sys.executable, __file__, "--lr-child", which, str(n), str(repeats)],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    out = child_fields("--lr-child", which, n, repeats, src=src)
     return float(out[0]), int(out[1])
 
 
@@ -561,9 +551,7 @@ def kde_child(which: str, n: int, repeats: int) -> None:
 
 
 def run_kde_child(which: str, n: int, repeats: int, src: Path) -> list[float]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
-    cmd = [sys.executable, __file__, "--kde-child", which, str(n), str(repeats)]
-    return [float(v) for v in subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()]
+    return [float(v) for v in child_fields("--kde-child", which, n, repeats, src=src)]
 
 
 def kde_part(max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | None, baseline_max: int) -> dict:
