@@ -7,7 +7,7 @@ import pytest
 
 from nbx.core.base import clone
 from nbx.core.counting import sum_rows
-from nbx.models.leveled_tree import LeveledNBTree, _level_counts, _nodes_log_joint
+from nbx.models.leveled_tree import LeveledNBTree, _level_counts, _level_log_joint
 from nbx.models.naive_bayes import NaiveBayes
 
 
@@ -566,11 +566,16 @@ def test_level_counts_are_the_weighted_bincount_bit_for_bit():
     assert got.tobytes() == expected.reshape(n_nodes, n_table, k).tobytes()
 
 
-def test_nodes_log_joint_is_prior_plus_table_rows_in_attribute_order():
-    """The compiled log joint equals counting.sum_rows' sum (attribute order) plus the node's prior, bit for bit."""
+def test_level_log_joint_is_prior_plus_table_rows_in_attribute_order():
+    """The compiled log joint of one level's rows equals counting.sum_rows' sum (attribute order) plus the node's
+    prior, bit for bit, and writes only those rows."""
     rng = np.random.default_rng(8)
-    n, d, n_table, k, n_nodes = 500, 9, 15, 4, 5
-    tables, priors = rng.normal(size=(n_nodes, n_table, k)), rng.normal(size=(n_nodes, k))
-    node, flat = rng.integers(0, n_nodes, n), rng.integers(0, n_table, (n, d))
-    expected = priors[node] + sum_rows(tables.reshape(-1, k), (node * n_table)[:, None] + flat)
-    assert _nodes_log_joint(priors, tables, node, flat).tobytes() == expected.tobytes()
+    n, d, n_table, k, n_nodes, first = 500, 9, 15, 4, 5, 3
+    tables, priors = rng.normal(size=(n_nodes, n_table, k)), rng.normal(size=(first + n_nodes, k))
+    node, flat = rng.integers(first, first + n_nodes, n), rng.integers(0, n_table, (n, d))
+    expected = priors[node] + sum_rows(tables.reshape(-1, k), ((node - first) * n_table)[:, None] + flat)
+    rows = np.sort(rng.choice(n, 300, replace=False))
+    out = np.full((n, k), np.nan)
+    _level_log_joint(priors, tables, first, node, flat, rows, out)
+    assert out[rows].tobytes() == expected[rows].tobytes()
+    assert np.isnan(np.delete(out, rows, axis=0)).all()

@@ -122,20 +122,20 @@ def _level_counts(flat, y, w, rows, local, n_nodes: int, n_table: int, k: int) -
 
 
 @njit(cache=True)
-def _nodes_log_joint(log_priors, log_tables, node, flat) -> np.ndarray:
-    """log P(c) + Σ_j log P(x_j | c) under each row's node NB, shape (n, K): the node's prior plus its table rows
-    ``flat[i]`` added in attribute order, the arithmetic of ``counting.sum_rows`` without its (d, n, K) gather
-    (``sum_rows`` adds a one-class table pairwise instead; a one-class model's probabilities are 1 either way)."""
-    n, d, k = flat.shape[0], flat.shape[1], log_priors.shape[1]
-    out = np.empty((n, k))
-    for i in range(n):
-        t = node[i]
+def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) -> None:
+    """out[r] = log P(c) + Σ_j log P(x_j | c) under the NB of node ``node[r]`` for the rows ``rows`` whose nodes
+    are in one tree level, whose first node is ``first`` and whose tables are ``log_tables``: the node's prior
+    plus its table rows ``flat[r]`` added in attribute order, the arithmetic of ``counting.sum_rows`` without
+    its (d, n, K) gather (``sum_rows`` adds a one-class table pairwise instead; a one-class model's
+    probabilities are 1 either way)."""
+    d, k = flat.shape[1], log_priors.shape[1]
+    for r in rows:
+        t = node[r]
         for c in range(k):
-            s = log_tables[t, flat[i, 0], c]
+            s = log_tables[t - first, flat[r, 0], c]
             for j in range(1, d):
-                s += log_tables[t, flat[i, j], c]
-            out[i, c] = log_priors[t, c] + s
-    return out
+                s += log_tables[t - first, flat[r, j], c]
+            out[r, c] = log_priors[t, c] + s
 
 
 def _branch(values: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -364,7 +364,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self.node_depth_ = np.concatenate(depths)
         self.node_weight_ = np.concatenate(weights)
         self._log_priors = np.concatenate(priors)
-        self._log_tables = np.concatenate(tables)
+        # the levels' tables stay apart (joined, every tree's tables would be copied once more)
+        self._log_tables = tuple(tables)
+        self._level_first = np.cumsum([0] + [t.shape[0] for t in tables[:-1]])
         # flat child lookup: child of internal node t for branch b is _children[_child_offset[t] + b]
         internal = self.node_attribute_ >= 0
         sizes = self._n_branches(self.node_attribute_, self.node_threshold_)[internal]
@@ -390,9 +392,13 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         n_nodes, n_rows, _ = value_counts.shape
         row_attr = index.attribute_of_row
         p_v = (_sum_last(value_counts) + 1.0) / (_sum_last(observed) + index.n_values)[:, row_attr]
-        num = value_counts + self.m * p_v[:, :, None]
+        m_p = self.m * p_v[:, :, None]
+        # log(n_cjv + m p_v): a zero count's numerator is m p_v itself (0 + x = x), so its log is taken once per
+        # (node, value) and only the nonzero counts reach log; deep in a tree nearly every count is zero
+        log_num = np.repeat(np.log(m_p), k, axis=2)
+        np.log(value_counts + m_p, out=log_num, where=value_counts > 0)
         log_table = np.zeros((n_nodes, n_rows + 1, k))
-        np.subtract(np.log(num), np.log(observed + self.m)[:, row_attr], out=log_table[:, :-1])
+        np.subtract(log_num, np.log(observed + self.m)[:, row_attr], out=log_table[:, :-1])
         log_prior = np.log(class_counts + 1.0) - np.log(_sum_last(class_counts)[:, None] + k)
         return log_prior, log_table
 
@@ -440,7 +446,11 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         known = branches.sum(axis=(2, 3))
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where(branch_sizes[..., None] > 0, branches / branch_sizes[..., None], 0.0)
-            branch_entropy = -_sum_last(np.where(p > 0, p * np.log2(p), 0.0))
+        terms = np.zeros(p.shape)  # p log2 p where p > 0, else 0 (only the nonzero p reach log2)
+        np.log2(p, out=terms, where=p > 0)
+        terms *= p
+        branch_entropy = -_sum_last(terms)
+        with np.errstate(divide="ignore", invalid="ignore"):
             known_sizes = branch_sizes.sum(axis=-1)
             cond = np.where(known_sizes > 0, (branch_sizes * branch_entropy).sum(axis=-1) / known_sizes, 0.0)
             gain = np.where(total > 0, known / total, 0.0) * (entropy(branches.sum(axis=-2)) - cond)
@@ -527,8 +537,13 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         return self._log_joint(self._route(codes), self._index.rows(codes))
 
     def _log_joint(self, node, flat) -> np.ndarray:
-        """log P(c) + Σ_j log P(x_j | c) under each row's node NB, for table rows ``flat`` (n, d)."""
-        return _nodes_log_joint(self._log_priors, self._log_tables, node, flat)
+        """log P(c) + Σ_j log P(x_j | c) under each row's node NB, for table rows ``flat`` (n, d), one tree level's
+        nodes at a time."""
+        level = np.searchsorted(self._level_first, node, side="right") - 1
+        out = np.empty((node.shape[0], len(self.classes_)))
+        for lv, (first, table) in enumerate(zip(self._level_first.tolist(), self._log_tables)):
+            _level_log_joint(self._log_priors, table, first, node, flat, np.flatnonzero(level == lv), out)
+        return out
 
     def _check_X(self, X) -> np.ndarray:
         if self.missing == "skip":
