@@ -5,7 +5,7 @@ import pytest
 
 from nbx.core.counting import ValueIndex
 from nbx.models.naive_bayes import NaiveBayes
-from nbx.models.nbtree import NBTree, nb_cv_correct
+from nbx.models.nbtree import NBTree, _predicts_own_class, nb_cv_correct
 
 
 def _cv_brute(codes, y, w, folds, F, nv, K):
@@ -49,6 +49,24 @@ def test_cv_from_counts_equals_refitting(unit_weights):
             for v in range(nv[j])
         )
         assert split[j] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("d", [0, 1, 5])
+def test_compiled_scores_pick_numpys_argmax(d):
+    """The compiled scoring equals numpy's: the table rows added in attribute order, then argmax (first maximum,
+    first NaN) of prior + sum; small integers make ties, -inf and NaN entries the other cases."""
+    rng = np.random.default_rng(3)
+    n, J, K, M, R = 300, 4, 5, 6, 7
+    table = rng.integers(-3, 1, (M * R, K)).astype(float)
+    table[rng.random(table.shape) < 0.05] = -np.inf
+    table[rng.random(table.shape) < 0.02] = np.nan
+    prior = rng.integers(-2, 1, (M, K)).astype(float)
+    model, rows, y = rng.integers(0, M, (n, J)), rng.integers(0, R, (n, d)), rng.integers(0, K, n)
+    total = np.zeros((n, J, K))
+    for a in range(d):
+        total = table[model * R + rows[:, None, a]] if a == 0 else total + table[model * R + rows[:, None, a]]
+    expected = np.argmax(prior[model] + total, axis=2) == y[:, None]
+    assert (_predicts_own_class(prior, table, model, rows, R, y) == expected).all()
 
 
 def _xor(n=400, seed=0):

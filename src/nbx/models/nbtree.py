@@ -34,6 +34,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
 from nbx.core.counting import ValueIndex
@@ -118,14 +119,18 @@ def _cv_log_tables(model, child, rows, values: _CompactIndex, y, w, K, alpha):
     cnt, cls = cnt.reshape(M, R, K), cls.reshape(M, K)
     new = np.r_[True, child[1:] != child[:-1]]
     first, of_child = np.flatnonzero(new), np.cumsum(new) - 1
-    train = np.add.reduceat(cnt, first, axis=0)[of_child] - cnt  # the child's counts outside the fold
+    sizes = np.diff(np.append(first, M))
+    train = np.subtract(np.repeat(np.add.reduceat(cnt, first, axis=0), sizes, axis=0), cnt, out=cnt)  # outside the fold
     train_cls = np.add.reduceat(cls, first, axis=0)[of_child] - cls
     table = np.zeros((M, R, K))
     if R > 1:
-        kept = train[:, :-1]
-        log_num = np.log(np.arange(n + 1) + alpha)[kept] if unit else np.log(kept + alpha)
+        kept, body = train[:, :-1], table[:, :-1]
+        if unit:
+            np.take(np.log(np.arange(n + 1) + alpha), kept, out=body, mode="clip")  # (kept is within 0..n)
+        else:
+            np.log(kept + alpha, out=body)
         den = np.add.reduceat(kept, values.starts, axis=1) + values.n_values[:, None] * alpha
-        table[:, :-1] = log_num - np.log(den)[:, values.segment]
+        np.subtract(body, np.log(den)[:, values.segment], out=body)
     with np.errstate(divide="ignore"):
         log_prior = np.log(train_cls + alpha) - np.log((train_cls + alpha).sum(axis=-1, keepdims=True))
     return log_prior, table.reshape(-1, K)
@@ -133,22 +138,44 @@ def _cv_log_tables(model, child, rows, values: _CompactIndex, y, w, K, alpha):
 
 def _cv_correct(log_prior, table, model, rows, R, y, w):
     """(J,) weighted correct predictions: each row scored by its model, log prior + Σ_j log P(x_j|c)."""
-    n, d = rows.shape
+    correct = _predicts_own_class(log_prior, table, model, rows, R, y)
     J, K = model.shape[1], table.shape[1]
     out = np.zeros(J)
-    step = max(1, SCORE_BLOCK // (J * K))
-    for i0 in range(0, n, step):
-        m, ri = model[i0 : i0 + step], rows[i0 : i0 + step]
-        base = m * R
-        total = np.zeros((len(m), J, K))
-        if d:
-            np.take(table, base + ri[:, None, 0], axis=0, out=total)  # attributes summed in order
-            part = np.empty_like(total)
-            for a in range(1, d):
-                total += np.take(table, base + ri[:, None, a], axis=0, out=part)
-        correct = np.argmax(log_prior[m] + total, axis=2) == y[i0 : i0 + step, None]
-        out += (w[i0 : i0 + step, None] * correct).sum(axis=0)
+    step = max(1, SCORE_BLOCK // (J * K))  # the weights summed in numpy's order, block by block
+    for i0 in range(0, rows.shape[0], step):
+        out += (w[i0 : i0 + step, None] * correct[i0 : i0 + step]).sum(axis=0)
     return out
+
+
+@njit(cache=True)
+def _predicts_own_class(log_prior, table, model, rows, R: int, y) -> np.ndarray:
+    """(n, J) whether row i's model for split j predicts its class: argmax over c (the first maximum, or the first
+    NaN, as numpy's argmax) of log prior + the table rows ``model * R + rows[i]`` added in attribute order."""
+    n, d = rows.shape
+    J, K = model.shape[1], table.shape[1]
+    correct = np.zeros((n, J), np.bool_)
+    total = np.empty(K)
+    for i in range(n):
+        for j in range(J):
+            m = model[i, j]
+            base = m * R
+            for c in range(K):
+                total[c] = table[base + rows[i, 0], c] if d else 0.0
+            for a in range(1, d):
+                r = base + rows[i, a]
+                for c in range(K):
+                    total[c] += table[r, c]
+            best, top = 0, log_prior[m, 0] + total[0]
+            if not np.isnan(top):
+                for c in range(1, K):
+                    v = log_prior[m, c] + total[c]
+                    if np.isnan(v):
+                        best = c
+                        break
+                    if v > top:
+                        best, top = c, v
+            correct[i, j] = best == y[i]
+    return correct
 
 
 def _chunks(groups, per_split, per_group):
