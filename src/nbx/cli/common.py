@@ -23,6 +23,7 @@ import yaml
 from nbx.core.errors import NbxError
 from nbx.pipeline import config, learners
 from nbx.pipeline.learners import CLASSES
+from nbx.protocol.spec import BlockError
 
 
 class SpecError(NbxError, ValueError):
@@ -111,7 +112,7 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
             )
         try:
             setup = learners.build(spec, text)
-        except learners.LearnerError as exc:
+        except BlockError as exc:
             raise SpecError(f"{option}: {text}: {exc}") from None
     return Learner(text, setup.estimator, setup.input, spec, setup.numeric_ordinal)
 

@@ -26,7 +26,7 @@ from nbx.cli.common import (
     split_top,
 )
 from nbx.protocol.crossval import cross_validate
-from nbx.protocol.spec import ProtocolError, check_protocol
+from nbx.protocol.spec import BlockError, check_protocol
 from nbx.protocol.splits import fraction_tested
 from nbx.stats import significance as stats
 
@@ -64,17 +64,17 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-OPTIONS = {"folds": "--cv", "repeats": "--repeats"}  # the option that sets each key of the protocol
+OPTIONS = {("protocol", "folds"): "--cv", ("protocol", "repeats"): "--repeats"}  # the option setting each key
 
 
-def option_error(exc: ProtocolError) -> SpecError:
-    return SpecError(f"{OPTIONS[exc.keys[0]]}: {exc.message}")
+def option_error(exc: BlockError) -> SpecError:
+    return SpecError(f"{OPTIONS[exc.keys]}: {exc.message}")
 
 
 def run(args) -> None:
     try:
         protocol = check_protocol({"kind": "cv", "folds": args.cv, "repeats": args.repeats, "stratified": True})
-    except ProtocolError as exc:
+    except BlockError as exc:
         raise option_error(exc) from None
     params = load_params()
     learners = [resolve_learner(text, params) for text in split_top(args.learners)]
@@ -97,7 +97,7 @@ def run(args) -> None:
                 args.seed,
                 label=f"evaluate {args.data}",
             )
-    except ProtocolError as exc:  # more folds than rows
+    except BlockError as exc:  # more folds than rows
         raise option_error(exc) from None
     print(f"{args.data}: {describe(table)}")
     reps = f"{args.repeats} x " if args.repeats > 1 else ""
