@@ -11,6 +11,8 @@ accuracies. ``--cv`` and ``--repeats`` are checked as params.yaml's protocol blo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nbx.cli.common import (
     SpecError,
     add_file_options,
@@ -90,7 +92,8 @@ def run(args) -> None:
         with memory_guard(args.data):
             cv = cross_validate(
                 table,
-                {x.name: x for x in learners},
+                # seeded by the name given, on the classes each training part has: no seed_as, no all_classes
+                {x.name: replace(x.setup, seed_name=x.name, all_classes=False) for x in learners},
                 protocol,
                 discretizer,
                 how,
@@ -127,7 +130,7 @@ def accuracy_table(learners, results: dict, test_fraction: float) -> str:
         ):
             mark = "v" if acc.mean() > ref.mean() else "*"
         std = acc.std(ddof=1) * 100 if len(acc) > 1 else 0.0
-        rows.append([x.name, x.input, f"{acc.mean() * 100:6.2f} ± {std:5.2f} {mark}", f"{fit:.2f}"])
+        rows.append([x.name, x.setup.input, f"{acc.mean() * 100:6.2f} ± {std:5.2f} {mark}", f"{fit:.2f}"])
     table = render(["learner", "input", "accuracy %", "fit s"], rows, right={3})
     return (
         table + f"\n\nv / *: significantly better / worse than {learners[0].name} (corrected resampled t-test, "
