@@ -11,8 +11,6 @@ accuracies. ``--cv`` and ``--repeats`` are checked as params.yaml's protocol blo
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from nbx.cli.common import (
     SpecError,
     add_file_options,
@@ -92,8 +90,7 @@ def run(args) -> None:
         with memory_guard(args.data):
             cv = cross_validate(
                 table,
-                # seeded by the name given, on the classes each training part has: no seed_as, no all_classes
-                {x.name: replace(x.setup, seed_name=x.name, all_classes=False) for x in learners},
+                {x.name: x.setup for x in learners},
                 protocol,
                 discretizer,
                 how,
