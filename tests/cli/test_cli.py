@@ -222,14 +222,14 @@ def test_a_spec_is_the_params_block_it_reads_as():
     learner = resolve_learner(text, None)
     assert learner.spec == block
     assert (
-        repr(learner.estimator)
+        repr(learner.setup.estimator)
         == repr(build(block, "x").estimator)
         == repr(AdaBoostM1(base=NaiveBayes(prior="m_estimate", m=2), n_estimators=10))
     )
-    members = resolve_learner("MUVofMUV(members=[MUV(n_estimators=2), MUV()])", None).estimator
+    members = resolve_learner("MUVofMUV(members=[MUV(n_estimators=2), MUV()])", None).setup.estimator
     assert repr(members) == repr(MUVofMUV(members=[MUV(n_estimators=2), MUV()]))
     c45 = resolve_learner("C45Tree(confidence=0.1, input=discrete)", None)
-    assert (repr(c45.estimator), c45.input) == (repr(C45Tree(confidence=0.1)), "discrete")
+    assert (repr(c45.setup.estimator), c45.setup.input) == (repr(C45Tree(confidence=0.1)), "discrete")
 
 
 def test_entry_point_runs_as_a_program(data_csv):

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from estimators import estimator_classes
 
-from nbx.core.validation import InvalidParameterError, NotFittedError, scans_skipped
+from nbx.core.base import check_mixed_fit
+from nbx.core.validation import InvalidParameterError, NotFittedError, scans_skipped, tracked_fit
 from nbx.discretize import EqualWidthDiscretizer, MDLDiscretizer, NoDiscretizer
 from nbx.models.c45 import C45Tree
 from nbx.models.ensembles import AdaBoostM1
@@ -208,7 +209,7 @@ CASES = [
             ValueError,
             "Sample weights must contain at least one non-zero number.",
         )
-        for cls in [GeneralNB, SelfAdaptiveNBTree]
+        for cls in [GeneralNB, SelfAdaptiveNBTree, C45Tree]
     ],
     (
         "negative weight",
@@ -423,6 +424,24 @@ def test_nested_fits_skip_the_scans_top_level_fits_do_not():
     assert _Probe.seen and all(_Probe.seen)
     with pytest.raises(ValueError, match="infinity"):
         AdaBoostM1(_Probe(), n_estimators=3).fit(INF, Y)  # but the ensemble checked the input
+
+
+def test_a_mixed_fit_gets_only_rows_of_positive_weight_also_when_nested():
+    """C45Tree and SelfAdaptiveNBTree fit the rows check_mixed_fit returns without a filter of their own: those are
+    the rows of positive weight (weight 0 = absent row), also in a nested fit, which skips the weight-sign scan."""
+    weights = np.where(np.arange(40) % 3 == 0, 0.0, 1.0 + np.arange(40) % 2)
+    keep = weights > 0
+    X, _, classes, y, w = check_mixed_fit(C45Tree(), NUM, Y, weights, None)
+    np.testing.assert_array_equal(X, NUM[keep])
+    np.testing.assert_array_equal(classes[y], Y[keep])
+    np.testing.assert_array_equal(w, weights[keep])
+    inside = tracked_fit(lambda owner, call: call())  # a fit running ``call``: two of them nest it in another fit
+    weights[1] = -1.0  # a sign only the top-level scan rejects
+    X, _, classes, y, w = inside(
+        object(), lambda: inside(object(), lambda: check_mixed_fit(C45Tree(), NUM, Y, weights, None))
+    )
+    assert w.size == np.count_nonzero(weights > 0) and np.all(w > 0)
+    np.testing.assert_array_equal(X, NUM[weights > 0])
 
 
 def test_import_nbx_does_not_import_sklearn():

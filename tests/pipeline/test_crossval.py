@@ -26,7 +26,7 @@ LEARNERS = yaml.safe_load((REPO / "params.yaml").read_text())["learners"]
 # discrete and mixed input, input: discrete on a mixed learner, numeric_ordinal, all_classes, a random learner
 # seeded by its own name and one seeded by seed_as
 PIPELINE_LEARNERS = ["nb_laplace", "c45", "c45_kang", "lnbt1", "nb_wiering", "adaboost_nb2", "muv_nb2_boot_bal_js"]
-CLI_LEARNERS = ["nb_laplace", "c45", "lnbt1", "adaboost_nb2"]  # nbx evaluate has no seed_as or all_classes
+CLI_LEARNERS = ["nb_laplace", "c45", "lnbt1", "adaboost_nb2", "nb_wiering", "muv_nb2_boot_bal_js"]
 
 
 @pytest.fixture(scope="module")

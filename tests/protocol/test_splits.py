@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from nbx.protocol.spec import ProtocolError, check_protocol
+from nbx.protocol.spec import BlockError, check_protocol
 from nbx.protocol.splits import dataset_seed, make_plan
 
 
@@ -34,14 +34,14 @@ def test_folds_by_dataset_and_determinism():
 
 
 def test_bad_protocol_is_named():
-    with pytest.raises(ProtocolError, match=r"^protocol\.kind: 'loo' must be one of \('cv', 'holdout'\)$"):
+    with pytest.raises(BlockError, match=r"^protocol\.kind: 'loo' must be one of \('cv', 'holdout'\)$"):
         make_plan(np.zeros(5, int), {"kind": "loo"}, dataset_seed(0))
-    with pytest.raises(ProtocolError, match=r"^protocol\.folds: 10 must be at most the 5 rows of data set 'd'$"):
+    with pytest.raises(BlockError, match=r"^protocol\.folds: 10 must be at most the 5 rows of data set 'd'$"):
         make_plan(np.zeros(5, int), {"kind": "cv", "folds": 10}, dataset_seed(0), "d")
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(BlockError) as err:
         make_plan(np.zeros(5, int), {"kind": "cv", "folds_by_dataset": {"d": 6}}, dataset_seed(0), "d")
     assert (
-        err.value.keys == ("folds_by_dataset", "d")
+        err.value.keys == ("protocol", "folds_by_dataset", "d")
         and err.value.message == "6 must be at most the 5 rows of data set 'd'"
     )
 
@@ -49,26 +49,35 @@ def test_bad_protocol_is_named():
 @pytest.mark.parametrize(
     "protocol, keys, message",
     [
-        ([10], (), "[10] must be a mapping with a 'kind'"),
-        ({"kind": "cv", "folds": 1}, ("folds",), "1 must be an integer >= 2"),
-        ({"kind": "cv", "folds": True}, ("folds",), "True must be an integer >= 2"),
-        ({"kind": "cv", "repeats": 0}, ("repeats",), "0 must be an integer >= 1"),
-        ({"kind": "cv", "stratified": "yes"}, ("stratified",), "'yes' must be true or false"),
-        ({"kind": "cv", "fold": 5}, ("fold",), "unknown key for kind 'cv'; did you mean folds?"),
-        ({"kind": "cv", "folds_by_dataset": [3]}, ("folds_by_dataset",), "must be a mapping data set -> folds"),
-        ({"kind": "cv", "folds_by_dataset": {"chess": 1}}, ("folds_by_dataset", "chess"), "1 must be an integer >= 2"),
-        ({"kind": "holdout", "test_fraction": 1}, ("test_fraction",), "1 must be a number in (0, 1)"),
+        ([10], ("protocol",), "[10] must be a mapping with a 'kind'"),
+        ({"kind": "cv", "folds": 1}, ("protocol", "folds"), "1 must be an integer >= 2"),
+        ({"kind": "cv", "folds": True}, ("protocol", "folds"), "True must be an integer >= 2"),
+        ({"kind": "cv", "repeats": 0}, ("protocol", "repeats"), "0 must be an integer >= 1"),
+        ({"kind": "cv", "stratified": "yes"}, ("protocol", "stratified"), "'yes' must be true or false"),
+        ({"kind": "cv", "fold": 5}, ("protocol", "fold"), "unknown key for kind 'cv'; did you mean folds?"),
+        (
+            {"kind": "cv", "folds_by_dataset": [3]},
+            ("protocol", "folds_by_dataset"),
+            "must be a mapping data set -> folds",
+        ),
+        (
+            {"kind": "cv", "folds_by_dataset": {"chess": 1}},
+            ("protocol", "folds_by_dataset", "chess"),
+            "1 must be an integer >= 2",
+        ),
+        ({"kind": "holdout", "test_fraction": 1}, ("protocol", "test_fraction"), "1 must be a number in (0, 1)"),
         (
             {"kind": "holdout", "folds": 3},
-            ("folds",),
+            ("protocol", "folds"),
             "unknown key for kind 'holdout'; known: kind, repeats, stratified, test_fraction",
         ),
     ],
 )
 def test_check_protocol_names_the_key_and_says_why(protocol, keys, message):
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(BlockError) as err:
         check_protocol(protocol)
     assert err.value.keys == keys and err.value.message == message
+    assert str(err.value) == f"{'.'.join(map(str, keys))}: {message}"  # e.g. "protocol.folds: 1 must be ..."
 
 
 def test_a_valid_protocol_is_returned_as_it_is():

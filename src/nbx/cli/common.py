@@ -23,6 +23,7 @@ import yaml
 from nbx.core.errors import NbxError
 from nbx.pipeline import config, learners
 from nbx.pipeline.learners import CLASSES
+from nbx.protocol.spec import BlockError
 
 
 class SpecError(NbxError, ValueError):
@@ -88,10 +89,8 @@ def _is_learner(text: str) -> bool:
 @dataclass
 class Learner:
     name: str  # as given (a params.yaml name or the spec text)
-    estimator: object
-    input: str  # "discrete" or "mixed"
     spec: dict  # the params block / parsed spec (saved with a fitted model)
-    numeric_ordinal: bool = False  # set the learner's ``ordinal`` to the data's numeric columns
+    setup: learners.LearnerSetup  # the estimator and how to run it, as the pipeline's train stage has it
 
 
 def resolve_learner(text: str, params: config.Params | None, option: str = "--learners") -> Learner:
@@ -111,9 +110,9 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
             )
         try:
             setup = learners.build(spec, text)
-        except learners.LearnerError as exc:
+        except BlockError as exc:
             raise SpecError(f"{option}: {text}: {exc}") from None
-    return Learner(text, setup.estimator, setup.input, spec, setup.numeric_ordinal)
+    return Learner(text, spec, setup)
 
 
 def discretizer_spec(text: str) -> dict:
@@ -141,7 +140,7 @@ def discretizer_spec(text: str) -> dict:
 def check_discretizer(spec: dict, table, learners: list[Learner]) -> None:
     """``--discretizer none`` keeps codes as they are: a discrete learner then needs every column nominal."""
     numeric = [a["name"] for a in table.attributes if a["kind"] != "nominal"]
-    discrete = [x.name for x in learners if x.input == "discrete"]
+    discrete = [x.name for x in learners if x.setup.input == "discrete"]
     if spec["kind"] == "none" and numeric and discrete:
         columns = f"column {numeric[0]} is" if len(numeric) == 1 else f"columns {', '.join(numeric)} are"
         raise SpecError(

@@ -26,7 +26,7 @@ from nbx.cli.common import (
     split_top,
 )
 from nbx.protocol.crossval import cross_validate
-from nbx.protocol.spec import ProtocolError, check_protocol
+from nbx.protocol.spec import BlockError, check_protocol
 from nbx.protocol.splits import fraction_tested
 from nbx.stats import significance as stats
 
@@ -64,17 +64,17 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-OPTIONS = {"folds": "--cv", "repeats": "--repeats"}  # the option that sets each key of the protocol
+OPTIONS = {("protocol", "folds"): "--cv", ("protocol", "repeats"): "--repeats"}  # the option setting each key
 
 
-def option_error(exc: ProtocolError) -> SpecError:
-    return SpecError(f"{OPTIONS[exc.keys[0]]}: {exc.message}")
+def option_error(exc: BlockError) -> SpecError:
+    return SpecError(f"{OPTIONS[exc.keys]}: {exc.message}")
 
 
 def run(args) -> None:
     try:
         protocol = check_protocol({"kind": "cv", "folds": args.cv, "repeats": args.repeats, "stratified": True})
-    except ProtocolError as exc:
+    except BlockError as exc:
         raise option_error(exc) from None
     params = load_params()
     learners = [resolve_learner(text, params) for text in split_top(args.learners)]
@@ -90,14 +90,14 @@ def run(args) -> None:
         with memory_guard(args.data):
             cv = cross_validate(
                 table,
-                {x.name: x for x in learners},
+                {x.name: x.setup for x in learners},
                 protocol,
                 discretizer,
                 how,
                 args.seed,
                 label=f"evaluate {args.data}",
             )
-    except ProtocolError as exc:  # more folds than rows
+    except BlockError as exc:  # more folds than rows
         raise option_error(exc) from None
     print(f"{args.data}: {describe(table)}")
     reps = f"{args.repeats} x " if args.repeats > 1 else ""
@@ -127,7 +127,7 @@ def accuracy_table(learners, results: dict, test_fraction: float) -> str:
         ):
             mark = "v" if acc.mean() > ref.mean() else "*"
         std = acc.std(ddof=1) * 100 if len(acc) > 1 else 0.0
-        rows.append([x.name, x.input, f"{acc.mean() * 100:6.2f} ± {std:5.2f} {mark}", f"{fit:.2f}"])
+        rows.append([x.name, x.setup.input, f"{acc.mean() * 100:6.2f} ± {std:5.2f} {mark}", f"{fit:.2f}"])
     table = render(["learner", "input", "accuracy %", "fit s"], rows, right={3})
     return (
         table + f"\n\nv / *: significantly better / worse than {learners[0].name} (corrected resampled t-test, "

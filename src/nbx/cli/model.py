@@ -116,10 +116,11 @@ def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, 
     if imputer is not None:
         X = imputer.transform(X)
     disc = None
-    if learner.input == "discrete":
+    setup = learner.setup
+    if setup.input == "discrete":
         disc = make_discretizer(discretizer).set_params(n_values=nv).fit(X, table.y)
         X, nv = disc.transform(X), disc.n_values_
-    model = with_ordinal(learner.estimator, table.n_values == 0) if learner.numeric_ordinal else learner.estimator
+    model = with_ordinal(setup.estimator, table.n_values == 0) if setup.numeric_ordinal else setup.estimator
     if "random_state" in model.get_params(deep=False):
         model.set_params(random_state=seed)
     try:
@@ -134,7 +135,7 @@ def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, 
     return Bundle(
         learner.name,
         learner.spec,
-        learner.input,
+        setup.input,
         model,
         table.attributes,
         table.classes,

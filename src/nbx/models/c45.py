@@ -261,16 +261,12 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     # ---------------------------------------------------------------- fitting
     def fit(self, X, y, sample_weight=None, n_values=None):
+        # the rows of positive weight (check_mixed_fit drops the absent rows of weight 0), at least one
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
-        Xf, codes = self._prepare_X(X, self.n_values_)
-        keep = w > 0  # a zero weight is an absent row
-        everyone = keep.all()  # then no copies of the input
         # (rows, attributes) as given, no transposed copy: a fit's largest arrays are the input and the order
-        self._X, self._codes, self._y = (Xf, codes, y_idx) if everyone else (Xf[keep], codes[keep], y_idx[keep])
-        w = w if everyone else w[keep]
+        self._X, self._codes = self._prepare_X(X, self.n_values_)
+        self._y = y_idx
         self._setup_attributes(w)
-        if self._y.size == 0:
-            raise ValueError("C45Tree needs at least one row with positive sample_weight")
         self.tree_ = self._grow_tree(w)
         if self.prune:
             # pruning routes the cases node by node, a column at a time: a transposed copy (made after growing,

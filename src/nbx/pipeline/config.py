@@ -22,7 +22,7 @@ import yaml
 
 from nbx.core.errors import NbxError, did_you_mean
 from nbx.data.yaml_io import key_lines, load_yaml, located, unknown_key, yaml_error_at
-from nbx.protocol.spec import IMPUTE, ProtocolError
+from nbx.protocol.spec import IMPUTE, BlockError
 from nbx.protocol.spec import check_protocol as check_protocol_block
 
 PARAMS_FILE = Path("params.yaml")
@@ -156,9 +156,11 @@ def _int(params: Params, keys: tuple, value, low: int) -> int:
     return value
 
 
-def protocol_error(params: Params, name: str, exc: ProtocolError) -> ConfigError:
-    """A protocol error of experiment ``name`` at the line and key of params.yaml it is about."""
-    keys = ("experiments", name, "protocol") + exc.keys
+def block_error(params: Params, holder: tuple, exc: BlockError) -> ConfigError:
+    """``exc`` at the line and key of params.yaml it is about; its ``keys`` start below ``holder``
+    (``experiments.<name>`` for a protocol, whose keys start with ``protocol``; ``learners.<name>`` for a learner
+    block; ``experiments.<name>.discretizer`` for a discretizer's options)."""
+    keys = holder + exc.keys
     if exc.known is not None:
         return params.unknown_key(keys, exc.known, ".".join(map(str, keys[:-1])) + exc.of)
     return params.error(keys, exc.message)
@@ -168,8 +170,8 @@ def check_protocol(params: Params, name: str, protocol) -> dict:
     """The resampling protocol block, checked by :func:`nbx.protocol.spec.check_protocol`."""
     try:
         return check_protocol_block(protocol)
-    except ProtocolError as exc:
-        raise protocol_error(params, name, exc) from None
+    except BlockError as exc:
+        raise block_error(params, ("experiments", name), exc) from None
 
 
 def experiment(params: Params, name: str) -> Experiment:

@@ -47,8 +47,11 @@ def pinned_environment(environ=os.environ, v3: bool | None = None) -> dict[str, 
     if environ.get("NBX_NATIVE_KERNELS", "") not in ("", "0"):
         return env
     if has_x86_64_v3() if v3 is None else v3:
-        env |= {"NPY_DISABLE_CPU_FEATURES": NUMPY_ABOVE_V3, "OPENBLAS_CORETYPE": OPENBLAS_V3}
-        env |= {"NUMBA_CPU_NAME": NUMBA_V3}
+        env |= {
+            "NPY_DISABLE_CPU_FEATURES": NUMPY_ABOVE_V3,
+            "OPENBLAS_CORETYPE": OPENBLAS_V3,
+            "NUMBA_CPU_NAME": NUMBA_V3,
+        }
     return env
 
 

@@ -7,9 +7,9 @@ MUVofMUV's ``members`` list) is built the same way, so ``{class: Bagging, base: 
 (:mod:`nbx.cli.common`, whose ``Class(option=value)`` text is parsed into a block) share :func:`build`.
 
 Every hyperparameter is checked while the block is built (the class's ``_parameter_constraints``, nested
-blocks at their own level), so a mistake surfaces as a :class:`LearnerError` naming the key inside the block
-before any data is read. Classes are imported by name when a block uses them: a train cell loads only its
-learner's modules, and the code digests of :mod:`nbx.pipeline.dvcgen` do not see the others.
+blocks at their own level), so a mistake surfaces as a :class:`~nbx.protocol.spec.BlockError` naming the key
+inside the block before any data is read. Classes are imported by name when a block uses them: a train cell
+loads only its learner's modules, and the code digests of :mod:`nbx.pipeline.dvcgen` do not see the others.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nbx.core.base import input_kind, ordinal_params, validate_params
-from nbx.core.errors import NbxError, did_you_mean
-from nbx.pipeline.config import Params, as_params
+from nbx.core.errors import did_you_mean
+from nbx.pipeline.config import Params, as_params, block_error
+from nbx.protocol.spec import BlockError
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 _CLASS_LINE = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)\s*:", re.MULTILINE)
@@ -50,18 +51,9 @@ def discover_learners() -> dict[str, str]:
 CLASSES = discover_learners()
 
 
-class LearnerError(NbxError, ValueError):
-    """A learner block cannot be built; ``keys`` is the path of the key at fault inside the block. For an
-    unknown key, ``known`` are the keys the block may have and ``of`` its class."""
-
-    def __init__(self, keys: tuple, message: str, known: tuple | None = None, of: str = ""):
-        super().__init__(f"{'.'.join(map(str, keys))}: {message}" if keys else message)
-        self.keys, self.message, self.known, self.of = tuple(keys), message, known, of
-
-
 def learner_class(name, keys: tuple = ()):
     if not isinstance(name, str) or name not in CLASSES:
-        raise LearnerError(keys + ("class",), f"unknown learner class {name!r}{did_you_mean(name, CLASSES)}")
+        raise BlockError(keys + ("class",), f"unknown learner class {name!r}{did_you_mean(name, CLASSES)}")
     module, _, attr = CLASSES[name].partition(":")
     return getattr(importlib.import_module(module), attr)
 
@@ -71,26 +63,27 @@ def make_learner(spec: dict, keys: tuple = (), pipeline_keys: tuple = ()):
     block's keys are ``class`` and the class's parameters; ``pipeline_keys`` are further keys the caller has
     already taken out of it (offered by the did-you-mean of an unknown key)."""
     if not isinstance(spec, dict) or "class" not in spec:
-        raise LearnerError(keys, f"{spec!r} must be a mapping with a 'class' key")
+        raise BlockError(keys, f"{spec!r} must be a mapping with a 'class' key")
     cls = learner_class(spec["class"], keys)
     valid = cls._param_names()
     for key in spec:
         if key != "class" and key not in valid:
             known = ("class", *valid, *pipeline_keys)
             message = f"{spec['class']} has no parameter {key!r}{did_you_mean(key, known)}"
-            raise LearnerError(keys + (key,), message, known, spec["class"])
+            raise BlockError(keys + (key,), message, known, f" ({spec['class']})")
     # nested blocks were checked when they were built, so a failure here is about this block's own keys
     return checked(cls(**{key: _built(value, keys + (key,)) for key, value in spec.items() if key != "class"}), keys)
 
 
 def checked(estimator, keys: tuple = ()):
     """``estimator`` once its parameters satisfy its class's ``_parameter_constraints``; else a
-    :class:`LearnerError` at the key of the first parameter that does not (``keys``: the block's path)."""
+    :class:`~nbx.protocol.spec.BlockError` at the key of the first parameter that does not (``keys``: the block's
+    path)."""
     try:
         validate_params(estimator)
     except (ValueError, TypeError) as exc:
         param = re.match(r"The '(\w+)' parameter of", str(exc))
-        raise LearnerError(keys + ((param[1],) if param else ()), str(exc)) from None
+        raise BlockError(keys + ((param[1],) if param else ()), str(exc)) from None
     return estimator
 
 
@@ -142,25 +135,25 @@ def build(block, name: str) -> LearnerSetup:
       to the data set's numeric columns: their discretized codes are ordered intervals, which Ting &
       Zheng's leveled trees split by threshold tests (Fig. 1, "Temperature > 70°C").
 
-    Raises :class:`LearnerError` (the key at fault inside the block) for any mistake.
+    Raises :class:`~nbx.protocol.spec.BlockError` (the key at fault inside the block) for any mistake.
     """
     if not isinstance(block, dict):
-        raise LearnerError((), f"{block!r} must be a mapping with a 'class' key")
+        raise BlockError((), f"{block!r} must be a mapping with a 'class' key")
     spec = dict(block)
     kind, seed_name = spec.pop("input", None), spec.pop("seed_as", name)
     flags = {key: spec.pop(key, False) for key in FLAGS}
     if kind is not None and kind not in INPUTS:
-        raise LearnerError(("input",), f"{kind!r} must be one of {INPUTS}")
+        raise BlockError(("input",), f"{kind!r} must be one of {INPUTS}")
     if not isinstance(seed_name, str):
-        raise LearnerError(("seed_as",), f"{seed_name!r} must be a name")
+        raise BlockError(("seed_as",), f"{seed_name!r} must be a name")
     for key, value in flags.items():
         if not isinstance(value, bool):
-            raise LearnerError((key,), f"{value!r} must be true or false")
+            raise BlockError((key,), f"{value!r} must be true or false")
     learner = make_learner(spec, pipeline_keys=PIPELINE_KEYS)
     if flags["all_classes"] and "classes" not in learner.get_params(deep=False):
-        raise LearnerError(("all_classes",), f"{type(learner).__name__} has no 'classes' parameter to set")
+        raise BlockError(("all_classes",), f"{type(learner).__name__} has no 'classes' parameter to set")
     if flags["numeric_ordinal"] and not ordinal_params(learner):
-        raise LearnerError(("numeric_ordinal",), f"{type(learner).__name__} has no 'ordinal' parameter to set")
+        raise BlockError(("numeric_ordinal",), f"{type(learner).__name__} has no 'ordinal' parameter to set")
     return LearnerSetup(learner, kind or input_kind(learner), seed_name, **flags)
 
 
@@ -169,11 +162,8 @@ def build_learner(params: Params, name: str) -> LearnerSetup:
     params = as_params(params)
     try:
         return build(learner_spec(params, name), name)
-    except LearnerError as exc:
-        keys = ("learners", name) + exc.keys
-        if exc.known is not None:
-            raise params.unknown_key(keys, exc.known, f"{'.'.join(map(str, keys[:-1]))} ({exc.of})") from None
-        raise params.error(keys, exc.message) from None
+    except BlockError as exc:
+        raise block_error(params, ("learners", name), exc) from None
 
 
 def check_learners(params: Params) -> None:

@@ -27,6 +27,7 @@ from nbx.core.errors import did_you_mean
 from nbx.core.io import write_json
 from nbx.discretize import KINDS, make_discretizer
 from nbx.pipeline import analyse, config, layout, learners
+from nbx.protocol.spec import BlockError
 
 
 def check_discretizer(params: config.Params, name: str) -> None:
@@ -41,8 +42,8 @@ def check_discretizer(params: config.Params, name: str) -> None:
     params.closed(keys, block, ["kind", *(p for p in KINDS[kind]._param_names() if p != "n_values")])
     try:
         learners.checked(make_discretizer(block))
-    except learners.LearnerError as exc:
-        raise params.error(keys + exc.keys, exc.message) from None
+    except BlockError as exc:
+        raise config.block_error(params, keys, exc) from None
 
 
 def slices(params: config.Params) -> dict[str, object]:

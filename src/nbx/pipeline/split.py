@@ -6,7 +6,7 @@ from __future__ import annotations
 from nbx.core.io import write_npz
 from nbx.pipeline import config, layout
 from nbx.pipeline.inputs import available, load_table
-from nbx.protocol.spec import ProtocolError
+from nbx.protocol.spec import BlockError
 from nbx.protocol.splits import make_plan, seeds
 
 
@@ -16,6 +16,6 @@ def split(params: config.Params, name: str) -> None:
         y = load_table(name, ds).y
         try:
             test, repeat = make_plan(y, exp.protocol, seeds(params["seed"], name, ds).plan(), ds)
-        except ProtocolError as exc:
-            raise config.protocol_error(params, name, exc) from None
+        except BlockError as exc:
+            raise config.block_error(params, ("experiments", name), exc) from None
         write_npz(layout.split_plan(name, ds), test=test, repeat=repeat)

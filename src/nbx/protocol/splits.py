@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbx.protocol.spec import ProtocolError, check_protocol
+from nbx.protocol.spec import BlockError, check_protocol
 
 EVALUATE_CELL = ("evaluate", "data")  # the (experiment, data set) names `nbx evaluate` seeds its learners with
 
@@ -71,8 +71,8 @@ def _fold_ids(y: np.ndarray, folds: int, stratified: bool, rng: np.random.Genera
 def make_plan(
     y: np.ndarray, protocol: dict, seed: np.random.SeedSequence, dataset: str = "?"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(test mask (n_splits, n), repeat id (n_splits,)) for one data set; a :class:`ProtocolError` when the
-    protocol is malformed or asks for more folds than ``dataset`` has rows."""
+    """(test mask (n_splits, n), repeat id (n_splits,)) for one data set; a :class:`~nbx.protocol.spec.BlockError`
+    when the protocol is malformed or asks for more folds than ``dataset`` has rows."""
     kind = check_protocol(protocol)["kind"]
     rng = np.random.default_rng(seed)
     n = len(y)
@@ -82,8 +82,8 @@ def make_plan(
         by_dataset = protocol.get("folds_by_dataset") or {}
         folds = int(by_dataset.get(dataset, protocol.get("folds", 10)))
         if folds > n:
-            key = ("folds_by_dataset", dataset) if dataset in by_dataset else ("folds",)
-            raise ProtocolError(key, f"{folds} must be at most the {n} rows of data set {dataset!r}")
+            key = ("protocol", "folds_by_dataset", dataset) if dataset in by_dataset else ("protocol", "folds")
+            raise BlockError(key, f"{folds} must be at most the {n} rows of data set {dataset!r}")
         ids = np.stack([_fold_ids(y, folds, stratified, rng) for _ in range(repeats)])
         test = (ids[:, None, :] == np.arange(folds)[None, :, None]).reshape(repeats * folds, n)
         return test, np.repeat(np.arange(repeats), folds)
