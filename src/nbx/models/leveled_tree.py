@@ -144,6 +144,12 @@ def _branch(values: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     return np.where(thresholds >= 0, values > thresholds, values)
 
 
+def _missing_as_value(codes: np.ndarray, n_values) -> tuple[np.ndarray, np.ndarray]:
+    """``missing="value"``: every attribute gets one more value, its last code, which the missing codes take."""
+    n_values = np.asarray(n_values, np.int64) + 1
+    return np.where(codes < 0, n_values - 1, codes), n_values
+
+
 def _column_mask(columns, d: int) -> np.ndarray:
     """``ordinal`` as a boolean mask over the d columns: None (no column), a mask, or column indices."""
     if columns is None:
@@ -232,8 +238,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         if self.missing == "value":
-            self.n_values_ = self.n_values_ + 1
-            codes = np.where(codes < 0, self.n_values_ - 1, codes)
+            codes, self.n_values_ = _missing_as_value(codes, self.n_values_)
         self._setup()
         self._grow(codes, self._index.rows(codes), y_idx, w)
         return self
@@ -242,8 +247,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         """AdaBoostM1's fast path: the codes and their flat table rows, computed once per boosting run."""
         codes = as_codes(X)
         if self.missing == "value":
-            n_values = np.asarray(n_values, np.int64) + 1
-            codes = np.where(codes < 0, n_values - 1, codes)
+            codes, n_values = _missing_as_value(codes, n_values)
         return codes, ValueIndex(n_values).rows(codes)
 
     def _boost_fit(self, inputs, y, weights, n_values) -> np.ndarray:
