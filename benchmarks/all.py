@@ -11,10 +11,10 @@ otherwise quiet):
 3. ``scaling.py``: fit time against rows per learner, and the peers: NB at 1M rows against CategoricalNB, MDL
    against argsort, C4.5, ridge LR and the kernel-density learners against scikit-learn (targets 5, 7 and 10).
 
-Steps 2 and 3 write every measurement they print to ``--out`` (default benchmarks/results/, untracked):
-weka.json and scaling.json, and the PNGs benchmarks/plots.py draws from them (weka_targets.png, scaling_<part>.png,
-scaling_targets.png). ``--weka-args`` and ``--scaling-args`` pass further options to those scripts (e.g.
-``--scaling-args "--skip-learners --repeats 1"``).
+Each step writes every measurement it prints to ``--out`` (default benchmarks/results/, untracked):
+pipeline.json, weka.json and scaling.json, and the PNGs benchmarks/plots.py draws from them (pipeline_targets.png,
+weka_targets.png, scaling_<part>.png, scaling_targets.png). ``--weka-args`` and ``--scaling-args`` pass further
+options to those scripts (e.g. ``--scaling-args "--skip-learners --repeats 1"``).
 
 Target 3 (editing stage code reruns only the stages that use it) is a property of dvc.yaml, checked by the
 tests (tests/pipeline/test_dvcgen.py), not a timing. Run it from the repository's root.
@@ -40,7 +40,8 @@ def main() -> None:
     ap.add_argument("--weka-args", default="", help="further options of weka_compare.py, one string")
     ap.add_argument("--scaling-args", default="", help="further options of scaling.py, one string")
     a = ap.parse_args()
-    steps = [] if a.skip_pipeline else [["pipeline.py", "fresh-clone"]]
+    pipeline = ["pipeline.py", "fresh-clone", "--results", str(a.out / "pipeline.json"), "--plots", str(a.out)]
+    steps = [] if a.skip_pipeline else [pipeline]
     for script, name, skip, extra in (
         ("weka_compare.py", "weka", a.skip_weka, a.weka_args),
         ("scaling.py", "scaling", a.skip_scaling, a.scaling_args),

@@ -9,7 +9,9 @@ no-op cost and the per-cell overhead.
                                                 # and a forced small train cell minus its own fit time
     python benchmarks/pipeline.py hot-cells     # the hot cells of this workspace's last run (data/timings/)
 
-Prints seconds; writes nothing tracked (the forced cell rewrites its outputs byte for byte).
+Prints seconds and writes them, with each target beside its limit, to a results file (``--results``, default
+benchmarks/results/pipeline.json, untracked) and its figure pipeline_targets.png (``--plots``, default the results
+file's folder; benchmarks/plots.py); nothing tracked (the forced cell rewrites its outputs byte for byte).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from plots import DEFAULT_DIR, Results, check, draw
 
 SMALL_CELL = ("lee2006", "nb_laplace")  # fits in well under a second: what is left is overhead
 # target 4 (benchmarks/README.md): (label, experiment, learners whose train cells add up, target seconds)
@@ -46,22 +50,26 @@ def cell_seconds(root: Path, experiment: str, learner: str) -> float:
     return sum(t["wall_seconds"] for t in times.values())
 
 
-def train_seconds(root: Path = Path(".")) -> None:
+def train_seconds(root: Path = Path(".")) -> dict:
     """Train-cell wall time per experiment, then the hot cells against their targets."""
     per_experiment = {}
     for path in sorted((root / "data" / "timings").glob("*/*.json")):
         per_experiment.setdefault(path.parent.name, []).append(cell_seconds(root, path.parent.name, path.stem))
     for experiment, cells in per_experiment.items():
         print(f"train cells {experiment:12s} {len(cells):3d} cells {sum(cells):7.1f} s")
+    checks = []
     for label, experiment, learners, target in HOT_CELLS:
         seconds = sum(cell_seconds(root, experiment, learner) for learner in learners)
         verdict = "ok" if seconds <= target else "SLOWER"
         print(f"{label:20s} {experiment:12s} {seconds:7.1f} s   (target <= {target} s) {verdict}")
+        checks.append(check(f"hot cell: {label} ({experiment})", "wall seconds", seconds, target))
+    return {"train_seconds": {e: sum(cells) for e, cells in per_experiment.items()}, "checks": checks}
 
 
-def overhead(root: Path = Path("."), env=None) -> None:
-    print(f"dvc status (no-op):          {timed(['dvc', 'status'], root, env):6.2f} s   (target <= 3 s)")
-    print(f"dvc repro (no-op):           {timed(['dvc', 'repro'], root, env):6.2f} s   (target <= 3 s)")
+def overhead(root: Path = Path("."), env=None) -> dict:
+    status, noop = timed(["dvc", "status"], root, env), timed(["dvc", "repro"], root, env)
+    print(f"dvc status (no-op):          {status:6.2f} s   (target <= 3 s)")
+    print(f"dvc repro (no-op):           {noop:6.2f} s   (target <= 3 s)")
     exp, learner = SMALL_CELL
     stage = f"stages/train/{exp}/dvc.yaml:{learner}"
     wall = timed(["dvc", "repro", "--force", "--single-item", stage], root, env)
@@ -71,9 +79,16 @@ def overhead(root: Path = Path("."), env=None) -> None:
         f"forced cell {stage}: {wall:6.2f} s, of which fit+predict {fits:.2f} s -> "
         f"overhead {wall - fits:.2f} s   (target <= 1 s)"
     )
+    return {
+        "checks": [
+            check("dvc status, nothing to do", "wall seconds", status, 3),
+            check("dvc repro, nothing to do", "wall seconds", noop, 3),
+            check(f"overhead of one train cell ({exp} {learner})", "wall seconds", wall - fits, 1),
+        ]
+    }
 
 
-def fresh_clone() -> None:
+def fresh_clone() -> dict:
     repo = Path.cwd()
     with tempfile.TemporaryDirectory() as tmp:
         clone, venv = Path(tmp) / "nbx", Path(tmp) / "venv"
@@ -91,14 +106,28 @@ def fresh_clone() -> None:
         print(f"install {install:.0f} s, full dvc repro {repro:.0f} s ({repro / 60:.1f} min; target <= 15 min)")
         clean = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True).stdout
         print("git status after the run:", "clean" if not clean else "\n" + clean)
-        train_seconds(clone)
-        overhead(clone, env)  # with the clone's dvc and nbx
+        train, over = train_seconds(clone), overhead(clone, env)  # with the clone's dvc and nbx
+        full = check("full dvc repro, fresh clone, empty cache", "wall minutes", repro / 60, 15)
+        return {
+            "install_seconds": install,
+            "repro_seconds": repro,
+            "git_status_clean": not clean,
+            "train_seconds": train["train_seconds"],
+            "checks": [full, *train["checks"], *over["checks"]],
+        }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["fresh-clone", "overhead", "hot-cells"])
-    {"fresh-clone": fresh_clone, "overhead": overhead, "hot-cells": train_seconds}[ap.parse_args().what]()
+    ap.add_argument("--results", type=Path, default=DEFAULT_DIR / "pipeline.json", help="JSON file of the measurements")
+    ap.add_argument("--plots", type=Path, help="folder of the targets figure (default: the results file's)")
+    a = ap.parse_args()
+    results = Results(a.results, "pipeline.py", sys.argv[1:])
+    results.add(a.what, {"fresh-clone": fresh_clone, "overhead": overhead, "hot-cells": train_seconds}[a.what]())
+    print(f"results: {results.path}")
+    for path in draw(results.path, a.plots):
+        print(f"figure: {path}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,48 @@
+"""benchmarks/pipeline.py's reading of a run's data/timings: the train seconds per experiment and the hot cells
+against their limits, as the results file records them. Nothing here times anything."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture
+def pipeline(monkeypatch):
+    """pipeline.py as a module (it imports plots from its own folder)."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location("benchmark_pipeline", BENCHMARKS / "pipeline.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("plots", None)
+
+
+def _timings(root: Path, experiment: str, learner: str, walls: list[float]) -> None:
+    folder = root / "data" / "timings" / experiment
+    folder.mkdir(parents=True, exist_ok=True)
+    cells = {f"set{i}": {"wall_seconds": w, "fit_seconds": w / 2, "predict_seconds": 0.0} for i, w in enumerate(walls)}
+    (folder / f"{learner}.json").write_text(json.dumps(cells))
+
+
+def test_hot_cells_add_their_learners_and_stand_beside_their_limits(pipeline, tmp_path, capsys):
+    for label, experiment, learners, target in pipeline.HOT_CELLS:
+        for k, learner in enumerate(learners):
+            _timings(
+                tmp_path, experiment, learner, [target / 4, target / 8 + k]
+            )  # the first cells within, the rest not
+    _timings(tmp_path, "lee2006", "nb_laplace", [0.5, 0.25])
+    part = pipeline.train_seconds(tmp_path)
+    assert part["train_seconds"]["lee2006"] == 0.75
+    for (label, experiment, learners, target), c in zip(pipeline.HOT_CELLS, part["checks"]):
+        expected = sum(target / 4 + target / 8 + k for k in range(len(learners)))
+        assert c["what"] == f"hot cell: {label} ({experiment})"
+        assert (c["value"], c["limit"], c["op"]) == (expected, target, "<=")
+    assert "lee2006" in capsys.readouterr().out
