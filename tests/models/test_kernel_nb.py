@@ -1,5 +1,7 @@
 """GeneralNB (Wang et al. 2006 §3-4): kernel densities, LOO bandwidth choice, LOO posteriors, weights."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -240,3 +242,93 @@ def test_pruned_bandwidth_search_equals_full_grid(seed, monkeypatch):
     assert evaluated.sum() < full.size
     first_min = lambda ce: np.argmin(np.where(np.isfinite(ce), ce, np.inf), axis=1)  # noqa: E731
     assert np.array_equal(first_min(pruned), first_min(full))
+
+
+libm_exp = np.vectorize(math.exp, otypes=[float])
+libm_log = np.vectorize(lambda v: math.log(v) if v > 0 else -math.inf, otypes=[float])  # numpy's log(0) = -inf
+
+
+def libm_logaddexp(x, y):
+    """numpy's logaddexp (npy_logaddexp) on the C library's exp and log1p."""
+
+    def one(a, b):
+        if a == b:
+            return a + kernel_nb.LOG_2
+        d = a - b
+        return a + math.log1p(math.exp(-d)) if d > 0 else b + math.log1p(math.exp(d))
+
+    return np.vectorize(one, otypes=[float])(x, y)
+
+
+def numpy_loo_cross_entropy(centers, logw, seg, obs_center, obs_w, obs_r, seg_m, base, grid):
+    """Wang §4's CV_CE of every segment at every grid value as the array code computed it before the compiled
+    loops (one (centers, centers) block per segment and grid value, numpy's row sums, logaddexp and bincount),
+    with the C library's exp and log, which the compiled loops call (numpy's are the same under the stages'
+    kernel pin, ``nbx.pipeline.kernels``; its AVX-512 loops differ in the last bits)."""
+    n_seg, G = len(seg_m), len(grid)
+    ce = np.full((n_seg, G), np.nan)
+    L = np.zeros((len(centers), G))
+    for s in np.flatnonzero(np.bincount(seg, minlength=n_seg)):
+        idx = np.flatnonzero(seg == s)
+        x, lw = centers[idx], np.broadcast_to(logw[idx], (len(idx), len(idx))).copy()
+        np.fill_diagonal(lw, -np.inf)
+        for gi in range(G):
+            a = 1.0 / (2.0 * (grid[gi] * base[s]) ** 2)
+            T = lw - a * (x[:, None] - x[None, :]) ** 2
+            M = T.max(axis=1)
+            E = libm_exp(np.maximum(T - np.where(np.isfinite(M), M, 0.0)[:, None], kernel_nb.UNDERFLOW))
+            with np.errstate(divide="ignore"):
+                L[idx, gi] = np.where(np.isfinite(M), libm_log(E.sum(axis=1)) + M, -np.inf)
+    s = seg[obs_center]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        own = libm_log(np.maximum(libm_exp(logw[obs_center]) - obs_r, 0.0))
+        num = libm_logaddexp(L[obs_center], own[:, None])
+        rest = seg_m[s] - obs_r
+        log_h = libm_log(grid[None, :] * base[s][:, None])
+        log_rest = libm_log(np.where(rest > 0, rest, 1.0))[:, None]
+        term = np.where(rest[:, None] > 0, num - log_rest - log_h - kernel_nb.HALF_LOG_2PI, -np.inf)
+    flat = (s[:, None] * G + np.arange(G)).ravel()
+    total = np.bincount(flat, weights=(-(obs_w[:, None] * term)).ravel(), minlength=n_seg * G).reshape(n_seg, G)
+    has = np.bincount(seg, minlength=n_seg) > 0
+    ce[has] = total[has] / seg_m[has, None]
+    return ce
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_cross_entropies_equal_numpy_bitwise(seed):
+    """The compiled leave-one-out search does numpy's floating-point operations in numpy's order: every
+    evaluated cross-entropy equals the array code's bit for bit (segments of 1 to 300 centers: row sums of
+    fewer than 8, up to 128 and more terms; ties, weights, a removed weight that empties a center or a class)."""
+    rng = np.random.default_rng(seed)
+    sizes = [1, 2, 5, 8, 9, 16, 40, 129, 300]
+    centers, logw, seg = [], [], []
+    for s, U in enumerate(sizes):
+        centers.append(np.sort(rng.choice(np.round(rng.standard_t(3, 4 * U) * 3, 2), U, replace=False)))
+        logw.append(np.log(rng.choice([1.0, 1.0, 2.0, 0.5], U)))
+        seg.append(np.full(U, s))
+    centers, logw, seg = map(np.concatenate, (centers, logw, seg))
+    obs_center = np.repeat(np.arange(len(centers)), 2)  # each center twice: removed weight r = 1 and r = w
+    obs_w = np.exp(logw[obs_center]) / 2
+    obs_r = np.where(np.arange(len(obs_center)) % 2 == 0, 1.0, np.exp(logw[obs_center]))
+    seg_m = np.bincount(seg, np.exp(logw))
+    base = np.array([np.ptp(centers[seg == s]) or 1.0 for s in range(len(sizes))]) / np.sqrt(seg_m)
+    grid = np.round(0.2 + 0.01 * np.arange(61), 10)
+    args = (centers, logw, seg, obs_center, obs_w, obs_r, seg_m, base, grid)
+    expected = numpy_loo_cross_entropy(*args)
+    for prune in (False, True):
+        got = loo_cross_entropy(*args, prune=prune)
+        evaluated = ~np.isnan(got)
+        assert evaluated[1:].any(axis=1).all()
+        assert got[evaluated].tobytes() == expected[evaluated].tobytes()
+
+
+def test_row_sum_is_numpys_row_sum():
+    """The compiled row sums add as numpy's row reductions do (left to right below 8 terms, eight running sums
+    up to 128, halves beyond), bit for bit, also for runs halved several times."""
+    rng = np.random.default_rng(3)
+    right, left = np.empty((64, 2), np.int64), np.empty(64)
+    for n in [*range(1, 300), 511, 1029, 4097, 20000]:
+        x = rng.uniform(0.0, 1.0, (3, n)) ** 3
+        expected = x.sum(axis=1)
+        for row in range(3):
+            assert kernel_nb._row_sum(x[row], n, right, left) == expected[row]

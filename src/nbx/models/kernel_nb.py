@@ -39,11 +39,14 @@ Exact and binned sums (a rule on the size of each (attribute, class) sample): th
 sums over its *distinct* values (weights summed), its *centers*.
 
 * A segment of at most EXACT_MAX = 256 centers is summed exactly, over all pairs. The bandwidth search costs
-  (#centers)² per grid value, in blocks that stay in cache, segments of equal size batched without padding;
+  (#centers)² per grid value, in one compiled loop (numba) over the segments and their wanted grid values;
   evaluation costs (#distinct query values × the attribute's centers) per attribute. All sums are
-  log-sum-exp; exp never sees inputs below -700 relative to the largest term (numpy's exp is many times
-  slower on underflowing inputs). Each leave-one-out sum runs over exactly its segment's centers, so the
-  search's cross-entropies are independent of how segments are batched.
+  log-sum-exp; exp never sees inputs below -700 relative to the largest term (exp is many times slower on
+  underflowing inputs). Each leave-one-out sum runs over exactly its segment's centers, so the search's
+  cross-entropies are independent of which segments are searched together. The compiled loops do numpy's
+  floating-point operations in numpy's order (row sums as numpy adds them, :func:`_row_sum`; the C
+  library's exp and log, which are numpy's under the stages' kernel pin, ``nbx.pipeline.kernels``), so the
+  results are those of the array code they replace, bit for bit (``tests/models/test_kernel_nb.py``).
 * A larger segment is summed by :mod:`nbx.models.binned_kde` (linear binning on a grid of spacing h/24, FFT
   convolution, interpolation; Silverman 1982, Wand & Jones 1995): **every kernel sum -- a density of eq.
   (13) or a leave-one-out numerator of §4 -- within a certified relative error of 2e-3**, so every
@@ -68,6 +71,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
+from numba import njit
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import ValueIndex
@@ -78,7 +82,6 @@ from nbx.models.naive_bayes import nb_log_tables
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
 GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory)
 BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
-LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)
 SHARED_BLOCK = 1 << 14  # attributes share one masked (queries, centers) block up to this size
 PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
@@ -86,6 +89,7 @@ FEW = 8  # a gap with at most this many open grid values evaluates them all, a l
 BISECT_MIN = 128  # except in segments of this many centers (costly evaluations): always the midpoint
 UNDERFLOW = -700.0  # log-terms this far below a sum's largest term (1) cannot change it
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
+LOG_2 = 0.693147180559945309417232121458176568  # numpy's NPY_LOGE2 (logaddexp of equal terms)
 DENSITIES = ("kernel", "gaussian")
 SCALES = ("std", "range", "none")
 
@@ -132,38 +136,93 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     return np.where(_spread(values, seg, n_seg) > 0, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
 
 
-def _loo_log_sums(vals, logw, a, out):
-    """log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²) for S segments of U centers each (no padding).
+@njit(cache=True)
+def _block_sum(a, start, n):
+    """numpy's sum of a[start : start + n], n <= 128: left to right below 8 terms, else eight running sums
+    combined pairwise, then the rest left to right."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[start + i]
+        return res
+    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
+    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
+    i = 8
+    while i < n - n % 8:
+        j = start + i
+        r0 += a[j]
+        r1 += a[j + 1]
+        r2 += a[j + 2]
+        r3 += a[j + 3]
+        r4 += a[j + 4]
+        r5 += a[j + 5]
+        r6 += a[j + 6]
+        r7 += a[j + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[start + i]
+        i += 1
+    return res
 
-    vals, logw (S, U); a (S, G); out (S, U, G). Blocks of (segments, grid, rows, centers) stay in
-    cache; every row is summed over exactly its segment's U centers."""
-    S, U = vals.shape
-    G = a.shape[1]
-    gc = int(min(G, max(1, LSE_BLOCK // (U * U))))
-    sc = int(min(S, max(1, LSE_BLOCK // (gc * U * U))))
-    rc = int(min(U, max(1, LSE_BLOCK // (sc * gc * U))))
-    space = np.empty(sc * gc * rc * U)
-    for s0 in range(0, S, sc):
-        s1 = min(S, s0 + sc)
-        for r0 in range(0, U, rc):
-            r1 = min(U, r0 + rc)
-            D = (vals[s0:s1, r0:r1, None] - vals[s0:s1, None, :]) ** 2  # (s, r, U)
-            lw = np.broadcast_to(logw[s0:s1, None, :], D.shape).copy()
-            rr = np.arange(r0, r1)
-            lw[:, rr - r0, rr] = -np.inf  # leave the own value out (added back with weight W_u - r)
-            for g0 in range(0, G, gc):
-                g1 = min(G, g0 + gc)
-                T = space[: (s1 - s0) * (g1 - g0) * (r1 - r0) * U].reshape(s1 - s0, g1 - g0, r1 - r0, U)
-                np.multiply(a[s0:s1, g0:g1, None, None], D[:, None], out=T)
-                np.subtract(lw[:, None], T, out=T)
-                M = T.max(axis=-1)
-                np.subtract(T, np.where(np.isfinite(M), M, 0.0)[..., None], out=T)
-                # exp is many times slower on underflowing inputs; terms below e^-700 of the largest
-                # (which is 1) cannot change the sum, so they are raised to e^-700.
-                np.maximum(T, UNDERFLOW, out=T)
-                np.exp(T, out=T)
-                lse = np.where(np.isfinite(M), np.log(T.sum(axis=-1)) + M, -np.inf)  # no other center: -inf
-                out[s0:s1, r0:r1, g0:g1] = np.moveaxis(lse, 1, 2)
+
+@njit(cache=True)
+def _row_sum(a, n, right, left):
+    """numpy's sum of a[:n] (n >= 1) as its row reductions compute it: blocks of at most 128 terms
+    (:func:`_block_sum`), a longer run halved (at a multiple of 8) and the halves' sums added. numpy recurses;
+    numba's cache cannot load a function calling a recursive one, so the halving is a loop over a stack:
+    ``right`` (int64, (64, 2)) the right halves still to sum, ``left`` (64) the left halves' sums."""
+    depth, start, m = 0, 0, n
+    while True:
+        while m > 128:
+            h = m // 2
+            h -= h % 8
+            right[depth, 0], right[depth, 1] = start + h, m - h
+            depth += 1
+            m = h
+        v = _block_sum(a, start, m)
+        while depth > 0 and right[depth - 1, 1] < 0:  # a right half done: add its left half's sum
+            depth -= 1
+            v = left[depth] + v
+        if depth == 0:
+            return v
+        left[depth - 1] = v  # a left half done: its right half next
+        start, m = right[depth - 1, 0], right[depth - 1, 1]
+        right[depth - 1, 1] = -1
+
+
+@njit(cache=True)
+def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, L):
+    """L[u, k] = log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²), a = 1 / (2 (grid[g[i, k]] · seg_base[s])²), for each
+    center u of each segment s = segs[i] and its first n_want[i] grid indices g[i] (the other columns of L are
+    left as they are). Each sum runs over exactly its segment's centers, with numpy's floating-point
+    operations on a row of a (rows, centers) array: the squared difference, a · d² subtracted from log W, the
+    row maximum M subtracted, terms below e^-700 of the largest raised to e^-700 (exp is many times slower on
+    underflowing inputs; they cannot change the sum; their exp is computed once), exp, the row sum in numpy's
+    order (:func:`_row_sum`), log(sum) + M; -inf where no other center."""
+    E = np.empty(sizes.max())
+    right, left = np.empty((64, 2), np.int64), np.empty(64)
+    floor = np.exp(UNDERFLOW)
+    for i in range(len(segs)):
+        s = segs[i]
+        f, U = first[s], sizes[s]
+        for k in range(n_want[i]):
+            c = grid[g[i, k]] * seg_base[s]
+            a = 1.0 / (2.0 * (c * c))
+            for u in range(U):
+                x = centers[f + u]
+                M = -np.inf
+                for j in range(U):
+                    d = x - centers[f + j]
+                    t = -np.inf if j == u else logw[f + j] - a * (d * d)
+                    E[j] = t
+                    M = max(M, t)
+                finite = np.isfinite(M)
+                shift = M if finite else 0.0
+                for j in range(U):
+                    t = E[j] - shift
+                    E[j] = np.exp(t) if t > UNDERFLOW else floor
+                L[f + u, k] = np.log(_row_sum(E, U, right, left)) + M if finite else -np.inf
 
 
 def loo_cross_entropy(
@@ -201,44 +260,64 @@ def loo_cross_entropy(
 
 def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid):
     """Fill ce[want] (the cross-entropies of :func:`loo_cross_entropy` at the wanted grid indices)."""
-    n_seg, G = ce.shape
+    n_seg = ce.shape[0]
     sizes = np.bincount(center_seg, minlength=n_seg)
     first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     segs = np.flatnonzero(want.any(axis=1))
-    # each segment's wanted grid indices, padded with its first one (computed, then dropped)
     n_want = want[segs].sum(axis=1)
-    P = int(n_want.max())
-    g = np.argsort(~want[segs], axis=1, kind="stable")[:, :P]
-    valid = np.arange(P)[None, :] < n_want[:, None]
-    g = np.where(valid, g, g[:, :1])
-    row = np.full(n_seg, -1)
-    row[segs] = np.arange(len(segs))
-    L = np.zeros((len(centers), P))
-    for U in np.unique(sizes[segs]):
-        rows = np.flatnonzero(sizes[segs] == U)  # segments of equal size batch without padding
-        p = int(n_want[rows].max())  # this batch's columns (beyond: padding, never read)
-        idx = first[segs[rows]][:, None] + np.arange(U)[None, :]
-        a = 1.0 / (2.0 * (grid[g[rows, :p]] * seg_base[segs[rows]][:, None]) ** 2)  # (S, p)
-        out = np.empty((len(rows), U, p))
-        _loo_log_sums(centers[idx], center_logw[idx], a, out)
-        L[idx.ravel(), :p] = out.reshape(-1, p)
-    obs = np.flatnonzero(row[center_seg[obs_center]] >= 0)  # the observations of these segments, in order
-    oc, r, w = obs_center[obs], obs_r[obs], obs_w[obs]
-    seg = center_seg[oc]
-    og = g[row[seg]]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        own = np.log(np.maximum(np.exp(center_logw[oc]) - r, 0.0))
-        num = np.logaddexp(L[oc], own[:, None])
-        rest = seg_m[seg] - r
-        log_h = np.log(grid[og] * seg_base[seg][:, None])
-        term = np.where(
-            rest[:, None] > 0, num - np.log(np.where(rest > 0, rest, 1.0))[:, None] - log_h - HALF_LOG_2PI, -np.inf
-        )
-    contrib = -(w[:, None] * term)
-    flat = np.where(valid[row[seg]], seg[:, None] * G + og, n_seg * G).ravel()
-    total = np.bincount(flat, weights=contrib.ravel(), minlength=n_seg * G + 1)[:-1].reshape(n_seg, G)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ce[want] = (total / np.where(seg_m > 0, seg_m, 1.0)[:, None])[want]
+    g = np.argsort(~want[segs], axis=1, kind="stable")[:, : n_want.max()]  # each segment's wanted grid indices
+    L = np.empty((len(centers), g.shape[1]))
+    _loo_log_sums(centers, center_logw, first, sizes, segs, g, n_want, grid, seg_base, L)
+    args = (center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, HALF_LOG_2PI)
+    _cross_entropies(ce, L, segs, g, n_want, *args)
+
+
+@njit(cache=True)
+def _logaddexp(x, y):
+    """numpy's logaddexp(x, y), its operations in its order."""
+    if x == y:
+        return x + LOG_2
+    d = x - y
+    if d > 0:
+        return x + np.log1p(np.exp(-d))
+    if d <= 0:
+        return y + np.log1p(np.exp(d))
+    return d
+
+
+@njit(cache=True)
+def _cross_entropies(
+    ce, L, segs, g, n_want, center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, half_log_2pi
+):
+    """ce[s, g[i, k]] for s = segs[i], k < n_want[i]: §4's CV_CE from the leave-one-out log-sums L (rows:
+    centers, columns: k), with numpy's operations in numpy's order: per observation (center u, weight w,
+    removed weight r) the own center's remaining weight log(max(W_u - r, 0)) added by logaddexp, then
+    log(m - r), log h and log √(2π) subtracted in turn (-inf when leave-one-out empties the class), -w times
+    that summed per segment and grid value over the observations in their order, then divided by m."""
+    row = np.full(ce.shape[0], -1)
+    for i in range(len(segs)):
+        row[segs[i]] = i
+    total = np.zeros(g.shape)
+    for o in range(len(obs_center)):
+        u = obs_center[o]
+        s = center_seg[u]
+        i = row[s]
+        if i < 0:
+            continue
+        r = obs_r[o]
+        own = np.log(max(np.exp(center_logw[u]) - r, 0.0))
+        rest = seg_m[s] - r
+        for k in range(n_want[i]):
+            term = -np.inf
+            if rest > 0:
+                num = _logaddexp(L[u, k], own)
+                term = ((num - np.log(rest)) - np.log(grid[g[i, k]] * seg_base[s])) - half_log_2pi
+            total[i, k] += -(obs_w[o] * term)
+    for i in range(len(segs)):
+        s = segs[i]
+        m = seg_m[s] if seg_m[s] > 0 else 1.0
+        for k in range(n_want[i]):
+            ce[s, g[i, k]] = total[i, k] / m
 
 
 def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
