@@ -175,14 +175,6 @@ def test_fit_info_reports_bandwidths_at_grid_bounds():
     assert GeneralNB(density="gaussian").fit(smooth, y).fit_info() == {"kernel_c_at_min": None, "kernel_c_at_max": None}
 
 
-def test_fast_exp_equals_numpy_exp_bitwise():
-    from nbx.models.kernel_nb import _exp
-
-    rng = np.random.default_rng(0)
-    t = np.concatenate([-rng.uniform(0, 800, 5000), [-np.inf, 0.0, -700.0, -745.13, -745.2, -746.0]])
-    assert _exp(t).tobytes() == np.exp(t).tobytes()
-
-
 def test_density_of_repeated_values_equals_row_by_row():
     """Densities are computed once per distinct query and gathered: each row's value must equal its own
     evaluation (also under leave-one-out, where the query includes the row's class)."""
@@ -332,3 +324,50 @@ def test_row_sum_is_numpys_row_sum():
         expected = x.sum(axis=1)
         for row in range(3):
             assert kernel_nb._row_sum(x[row], n, right, left) == expected[row]
+
+
+def numpy_log_density(m, x, s, own=-1, r=0.0):
+    """log p̂(x | segment s) of eq. (13) as the array code computed it before the compiled loops: the log-kernel
+    row, its maximum, exp, numpy's add.reduceat (plain) or first term plus numpy's sum of the others (leave-one-
+    out: center ``own`` keeps max(W - r, 0)), log, with the C library's exp and log (see
+    :func:`numpy_loo_cross_entropy`); None for a segment without centers."""
+    idx = np.flatnonzero(m._center_seg == s)
+    if not len(idx):
+        return None
+    T = (m._center_logw[idx] - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI) - 0.5 * (
+        (x - m._centers[idx]) / m._seg_h[s]
+    ) ** 2
+    if own >= 0:
+        keep = libm_log(np.maximum(libm_exp(m._center_logw[own : own + 1]) - r, 0.0))
+        T[idx == own] = keep - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI
+    M = T.max()
+    M = M if np.isfinite(M) else 0.0
+    E = libm_exp(T - M)
+    total = E[0] + E[1:].sum() if own >= 0 else np.add.reduceat(E[None, :], [0], axis=1)[0, 0]
+    return (libm_log(np.array([total]))[0] + M) - libm_log(m._seg_m[s : s + 1])[0]
+
+
+def test_compiled_densities_equal_numpy_bitwise():
+    """The compiled densities (plain and leave-one-out) do the array code's floating-point operations in its
+    order, bit for bit: ties, a class with a single value, weights (a left-out center of weight <= 1 keeps
+    nothing), queries far outside the data (terms that underflow exp) and a missing value."""
+    X, y = _data(5, 90)
+    X[y == 1, 1] = 2.0  # class 1: one distinct value of attribute 1
+    X[7, 0] = np.nan
+    w = np.random.default_rng(5).choice([1.0, 0.5, 2.0], len(y))
+    m = GeneralNB().fit(X, y, sample_weight=w)
+    K = 2
+    far = np.nanmax(X[:, 0]) + m.bandwidth_[0, 0] * np.array([3.0, 30.0, 37.5, 38.6, 39.0, 45.0, 200.0])
+    Q = np.column_stack([np.r_[X[:, 0], far], np.r_[X[:, 1], np.full(len(far), 1.0)]])
+    plain = m.numeric_log_density(Q)
+    for i, a, k in np.ndindex(len(Q), 2, K):
+        ref = numpy_log_density(m, Q[i, a], a * K + k) if not np.isnan(Q[i, a]) else None
+        assert plain[i, a, k] == (0.0 if ref is None else ref)
+    r = np.minimum(w, 1.0)
+    loo = m.numeric_log_density(X, y, r)
+    for i, a in np.ndindex(len(X), 2):
+        s = a * K + y[i]
+        own = np.flatnonzero((m._center_seg == s) & (m._centers == X[i, a]))
+        ref = numpy_log_density(m, X[i, a], s, own[0], r[i]) if not np.isnan(X[i, a]) else None
+        expected = plain[i, a, y[i]] if ref is None else ref + m._loo_normalizer(np.array([s]), r[i : i + 1])[0]
+        assert loo[i, a, y[i]] == expected

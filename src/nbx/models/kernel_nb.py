@@ -81,8 +81,6 @@ from nbx.models.naive_bayes import nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
 GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory)
-BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
-SHARED_BLOCK = 1 << 14  # attributes share one masked (queries, centers) block up to this size
 PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
 FEW = 8  # a gap with at most this many open grid values evaluates them all, a larger one its midpoint,
@@ -92,26 +90,6 @@ HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 LOG_2 = 0.693147180559945309417232121458176568  # numpy's NPY_LOGE2 (logaddexp of equal terms)
 DENSITIES = ("kernel", "gaussian")
 SCALES = ("std", "range", "none")
-
-
-def _grouped_logsumexp(T: np.ndarray, starts: np.ndarray, group_of_col: np.ndarray) -> np.ndarray:
-    """log Σ exp over contiguous column groups of T (rows, cols) -> (rows, n_groups); groups non-empty."""
-    M = np.maximum.reduceat(T, starts, axis=1)
-    M = np.where(np.isfinite(M), M, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.log(np.add.reduceat(_exp(T - M[:, group_of_col]), starts, axis=1)) + M
-
-
-def _exp(t: np.ndarray) -> np.ndarray:
-    """np.exp(t) for t <= 0, the same values, without numpy's slow path for underflowing inputs (many
-    times slower): inputs below -700 are evaluated separately, only those whose result is not 0."""
-    out = np.exp(np.maximum(t, UNDERFLOW))
-    low = t < UNDERFLOW
-    if low.any():
-        out[low] = 0.0
-        tiny = low & (t > -746.0)  # exp(-745.2) is the smallest subnormal; below, exp is 0
-        out[tiny] = np.exp(t[tiny])
-    return out
 
 
 def _spread(values, seg, n_seg) -> np.ndarray:
@@ -376,6 +354,64 @@ def _binned_search(centers, weights, obs_center, obs_w, obs_r, m, base, grid) ->
     return ce
 
 
+@njit(cache=True)
+def _kernel_log_density(x, lo, hi, own, own_t, centers, logw, logh, h, log_m, half_log_2pi, E, right, left):
+    """log p̂(x) of eq. (13) over one segment's centers lo..hi-1 (lo < hi; bandwidth h, log h, log m) with the
+    array code's operations in its order: T_j = ((log W_j - log h) - log √(2π)) - 0.5 ((x - c_j) / h)² (own_t
+    for center ``own``: leave-one-out), their maximum M (0 if -inf) subtracted, exp, the first term plus the
+    others' row sum (numpy's add.reduceat, :func:`_row_sum`), log + M - log m. ``E``: work space."""
+    M = -np.inf
+    for j in range(lo, hi):
+        if j == own:
+            t = own_t
+        else:
+            b = (x - centers[j]) / h
+            t = ((logw[j] - logh) - half_log_2pi) - 0.5 * (b * b)
+        E[j - lo] = t
+        M = max(M, t)
+    if not np.isfinite(M):
+        M = 0.0
+    n = hi - lo
+    for j in range(n):
+        t = E[j] - M
+        E[j] = np.exp(t) if t > -746.0 else 0.0  # exp is 0 there (and many times slower on such inputs)
+    total = E[0] + _row_sum(E[1:], n - 1, right, left) if n > 1 else E[0]
+    return (np.log(total) + M) - log_m
+
+
+@njit(cache=True)
+def _log_densities(x, seg, n_classes, own, r, seg_lo, seg_hi, centers, logw, seg_logh, seg_h, seg_m, half_log_2pi, out):
+    """out[q, k] = log p̂(x[q] | segment seg[q] + k) for k < n_classes (:func:`_kernel_log_density`), left as
+    it is for a segment without centers. With own[q] >= 0 (then n_classes = 1): the density without one copy
+    (weight r[q]) of center own[q], which keeps log(max(W - r, 0)) (Wang §4's leave-one-out)."""
+    E = np.empty(max(1, np.max(seg_hi - seg_lo)))
+    right, left = np.empty((64, 2), np.int64), np.empty(64)
+    for q in range(len(x)):
+        for k in range(n_classes):
+            s = seg[q] + k
+            if seg_lo[s] == seg_hi[s]:
+                continue
+            own_t = 0.0
+            if own[q] >= 0:
+                own_t = (np.log(max(np.exp(logw[own[q]]) - r[q], 0.0)) - seg_logh[s]) - half_log_2pi
+            out[q, k] = _kernel_log_density(
+                x[q],
+                seg_lo[s],
+                seg_hi[s],
+                own[q],
+                own_t,
+                centers,
+                logw,
+                seg_logh[s],
+                seg_h[s],
+                np.log(seg_m[s]),
+                half_log_2pi,
+                E,
+                right,
+                left,
+            )
+
+
 class GeneralNB(LogScoreMixin, BaseEstimator):
     """GNB of Wang et al. 2006 §3-4 (kernel densities for numeric attributes, counts for nominal ones).
 
@@ -609,6 +645,10 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         attr_starts = np.arange(len(self._numeric) + 1) * self._n_seg_K
         self._attr_lo = np.searchsorted(center_seg, attr_starts[:-1])
         self._attr_hi = np.searchsorted(center_seg, attr_starts[1:])
+        # Each segment's centers are contiguous: [_seg_lo[s], _seg_hi[s]).
+        segments = np.arange(len(self._numeric) * self._n_seg_K)
+        self._seg_lo = np.searchsorted(center_seg, segments)
+        self._seg_hi = np.searchsorted(center_seg, segments, side="right")
         # (segment, value rank) keys, increasing because centers are sorted by segment then value.
         self._all_values = np.unique(centers)
         self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
@@ -670,12 +710,9 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         values, key = np.unique(Xn[rows, attrs], return_inverse=True)
         queries, query_of_pair = np.unique(attrs * len(values) + key.ravel(), return_inverse=True)
         q_attr, q_value = np.divmod(queries, len(values))
-        q_value = values[q_value]
         dens = np.zeros((len(queries), K))
-        bounds = np.searchsorted(q_attr, np.arange(dn + 1))  # queries sorted by attribute
-        for a0, a1, q0, q1 in self._query_blocks(bounds):
-            q = slice(q0, q1)
-            dens[q] = self._block_log_density(a0, a1, q_attr[q], q_value[q])
+        no_own = (np.full(len(queries), -1), np.zeros(len(queries)))
+        _log_densities(values[q_value], q_attr * K, K, *no_own, *self._kernel_arrays(), dens)
         dens = dens[query_of_pair.ravel()]
         if self._big:  # keep the binned densities
             big = np.zeros((dn, K), bool)
@@ -684,47 +721,23 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         out[rows, attrs] = dens
         return out
 
-    def _query_blocks(self, bounds):
-        """(first attribute, end attribute, first query, end query) blocks of about BLOCK (query, center)
-        pairs: consecutive small attributes share a block, a large one is cut into query ranges."""
-        lo, hi = self._attr_lo, self._attr_hi
-        a = 0
-        while a < len(lo):
-            if lo[a] == hi[a]:  # no centers: the attribute contributes no factor
-                a += 1
-                continue
-            b = a + 1
-            while b < len(lo) and (bounds[b + 1] - bounds[a]) * (hi[b] - lo[a]) <= SHARED_BLOCK:
-                b += 1
-            step = max(1, BLOCK // (hi[b - 1] - lo[a]))
-            for q0 in range(bounds[a], bounds[b], step):
-                yield a, b, q0, min(q0 + step, bounds[b])
-            a = b
-
-    def _block_log_density(self, a0, a1, attr, x) -> np.ndarray:
-        """log p̂(x | c) of queries (attribute ``attr`` in [a0, a1), value x), shape (q, K); 0 for classes
-        without centers. Each query is scored against its own attribute's centers (the block's other
-        columns are masked out)."""
-        K = self._n_seg_K
-        lo, hi = self._attr_lo[a0], self._attr_hi[a1 - 1]
-        seg = self._center_seg[lo:hi]
-        T = self._log_kernel(x[:, None], slice(lo, hi))
-        if a1 - a0 > 1:
-            T[seg[None, :] // K != attr[:, None]] = -np.inf
-        new = np.r_[True, seg[1:] != seg[:-1]]
-        segments = seg[new]
-        lse = _grouped_logsumexp(T, np.flatnonzero(new), np.cumsum(new) - 1) - np.log(self._seg_m[segments])
-        column = np.full((a1 - a0, K), -1)  # the block's column of each (attribute, class) segment
-        column[segments // K - a0, segments % K] = np.arange(len(segments))
-        col = column[attr - a0]
-        return np.where(col >= 0, np.take_along_axis(lse, np.maximum(col, 0), axis=1), 0.0)
+    def _kernel_arrays(self):
+        """The arguments of :func:`_log_densities` after the queries' own."""
+        return (
+            self._seg_lo,
+            self._seg_hi,
+            self._centers,
+            self._center_logw,
+            self._seg_logh,
+            self._seg_h,
+            self._seg_m,
+            HALF_LOG_2PI,
+        )
 
     def _own_loo_log_density(self, seg, x, r):
         """log p̂ of each (segment, value x, removed weight r) over the segment's own centers, the center of
         value x losing weight r (one copy of a training row left out, §4), and whether the segment has
-        centers. Computed once per distinct triple, segments of equal size batched, with the floating-point
-        operations of one column group of :meth:`_block_log_density` (max, exp, then the order of numpy's
-        add.reduceat: the first term plus numpy's pairwise sum of the others)."""
+        centers. Computed once per distinct triple (:func:`_log_densities`)."""
         values, v = np.unique(x, return_inverse=True)
         r_values, rr = np.unique(r, return_inverse=True)
         queries, query_of_pair = np.unique(
@@ -732,27 +745,11 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         )
         q_seg, q_x = queries // len(r_values) // len(values), values[queries // len(r_values) % len(values)]
         q_r = r_values[queries % len(r_values)]
-        lo = np.searchsorted(self._center_seg, q_seg)
-        size = np.searchsorted(self._center_seg, q_seg, side="right") - lo
         cand, found = self._find_centers(q_seg, q_x)
-        dens = np.zeros(len(queries))
-        for U in np.unique(size[size > 0]):
-            q = np.flatnonzero(size == U)
-            T = self._log_kernel(q_x[q, None], lo[q, None] + np.arange(U))
-            hit = np.flatnonzero(found[q])
-            c = cand[q[hit]]
-            with np.errstate(divide="ignore"):
-                T[hit, c - lo[q[hit]]] = (
-                    np.log(np.maximum(np.exp(self._center_logw[c]) - q_r[q[hit]], 0.0))
-                    - self._seg_logh[self._center_seg[c]]
-                    - HALF_LOG_2PI
-                )
-            M = T.max(axis=1)
-            M = np.where(np.isfinite(M), M, 0.0)
-            E = _exp(T - M[:, None])
-            with np.errstate(divide="ignore"):
-                dens[q] = (np.log(E[:, 0] + E[:, 1:].sum(axis=1)) + M) - np.log(self._seg_m[q_seg[q]])
-        return dens[query_of_pair.ravel()], (size > 0)[query_of_pair.ravel()]
+        dens = np.zeros((len(queries), 1))
+        _log_densities(q_x, q_seg, 1, np.where(found, cand, -1), q_r, *self._kernel_arrays(), dens)
+        has = self._seg_lo[q_seg] < self._seg_hi[q_seg]
+        return dens[query_of_pair.ravel(), 0], has[query_of_pair.ravel()]
 
     def _log_kernel(self, x, centers: slice) -> np.ndarray:
         """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
