@@ -176,8 +176,8 @@ def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, 
     left as they are). Each sum runs over exactly its segment's centers, with numpy's floating-point
     operations on a row of a (rows, centers) array: the squared difference, a · d² subtracted from log W, the
     row maximum M subtracted, terms below e^-700 of the largest raised to e^-700 (exp is many times slower on
-    underflowing inputs; they cannot change the sum; their exp is computed once), exp, the row sum in numpy's
-    order (:func:`_row_sum`), log(sum) + M; -inf where no other center."""
+    underflowing inputs; they cannot change the sum; their exp is computed once), exp (exp(0) = 1 is not
+    called), the row sum in numpy's order (:func:`_row_sum`), log(sum) + M; -inf where no other center."""
     E = np.empty(sizes.max())
     right, left = np.empty((64, 2), np.int64), np.empty(64)
     floor = np.exp(UNDERFLOW)
@@ -199,7 +199,7 @@ def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, 
                 shift = M if finite else 0.0
                 for j in range(U):
                     t = E[j] - shift
-                    E[j] = np.exp(t) if t > UNDERFLOW else floor
+                    E[j] = 1.0 if t == 0.0 else np.exp(t) if t > UNDERFLOW else floor  # exp(0) = 1 exactly
                 L[f + u, k] = np.log(_row_sum(E, U, right, left)) + M if finite else -np.inf
 
 
@@ -374,7 +374,7 @@ def _kernel_log_density(x, lo, hi, own, own_t, centers, logw, logh, h, log_m, ha
     n = hi - lo
     for j in range(n):
         t = E[j] - M
-        E[j] = np.exp(t) if t > -746.0 else 0.0  # exp is 0 there (and many times slower on such inputs)
+        E[j] = 1.0 if t == 0.0 else np.exp(t) if t > -746.0 else 0.0  # exp(0) = 1; exp is 0 below -746
     total = E[0] + _row_sum(E[1:], n - 1, right, left) if n > 1 else E[0]
     return (np.log(total) + M) - log_m
 
