@@ -412,6 +412,19 @@ def _log_densities(x, seg, n_classes, own, r, seg_lo, seg_hi, centers, logw, seg
             )
 
 
+@njit(cache=True)
+def _gaussian_log_densities(Xn, attr, k, mean, head, h, log_m, out):
+    """out[i, attr[c], k[c]] = (head[c] - 0.5 ((x - mean[c]) / h[c])²) - log_m[c] with x = Xn[i, attr[c]], for the
+    observed x (the others keep their value): the Gaussian density's log (``density="gaussian"``), the
+    operations of the array code in its order."""
+    for i in range(Xn.shape[0]):
+        for c in range(len(attr)):
+            x = Xn[i, attr[c]]
+            if not np.isnan(x):
+                b = (x - mean[c]) / h[c]
+                out[i, attr[c], k[c]] = (head[c] - 0.5 * (b * b)) - log_m[c]
+
+
 class GeneralNB(LogScoreMixin, BaseEstimator):
     """GNB of Wang et al. 2006 §3-4 (kernel densities for numeric attributes, counts for nominal ones).
 
@@ -675,8 +688,10 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         observed = ~np.isnan(Xn)
         if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
             seg = self._center_seg
-            out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
-            out[~observed] = 0.0
+            head = self._center_logw - self._seg_logh[seg] - HALF_LOG_2PI  # log(W / h) - log √(2π)
+            _gaussian_log_densities(
+                Xn, seg // K, seg % K, self._centers, head, self._seg_h[seg], np.log(self._seg_m[seg]), out
+            )
             return out
         if loo_y is not None:
             out = (self.numeric_log_density(X) if plain is None else plain).copy()
@@ -750,13 +765,6 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         _log_densities(q_x, q_seg, 1, np.where(found, cand, -1), q_r, *self._kernel_arrays(), dens)
         has = self._seg_lo[q_seg] < self._seg_hi[q_seg]
         return dens[query_of_pair.ravel(), 0], has[query_of_pair.ravel()]
-
-    def _log_kernel(self, x, centers: slice) -> np.ndarray:
-        """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
-        seg = self._center_seg[centers]
-        return (self._center_logw[centers] - self._seg_logh[seg] - HALF_LOG_2PI) - 0.5 * (
-            (x - self._centers[centers]) / self._seg_h[seg]
-        ) ** 2
 
     def _loo_normalizer(self, seg, r) -> np.ndarray:
         """log m - log(m - r) of the own class's density normalizer when one copy (r) leaves it (0 when
