@@ -1,5 +1,7 @@
 """GeneralNB (Wang et al. 2006 §3-4): kernel densities, LOO bandwidth choice, LOO posteriors, weights."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -173,14 +175,6 @@ def test_fit_info_reports_bandwidths_at_grid_bounds():
     assert GeneralNB(density="gaussian").fit(smooth, y).fit_info() == {"kernel_c_at_min": None, "kernel_c_at_max": None}
 
 
-def test_fast_exp_equals_numpy_exp_bitwise():
-    from nbx.models.kernel_nb import _exp
-
-    rng = np.random.default_rng(0)
-    t = np.concatenate([-rng.uniform(0, 800, 5000), [-np.inf, 0.0, -700.0, -745.13, -745.2, -746.0]])
-    assert _exp(t).tobytes() == np.exp(t).tobytes()
-
-
 def test_density_of_repeated_values_equals_row_by_row():
     """Densities are computed once per distinct query and gathered: each row's value must equal its own
     evaluation (also under leave-one-out, where the query includes the row's class)."""
@@ -240,3 +234,156 @@ def test_pruned_bandwidth_search_equals_full_grid(seed, monkeypatch):
     assert evaluated.sum() < full.size
     first_min = lambda ce: np.argmin(np.where(np.isfinite(ce), ce, np.inf), axis=1)  # noqa: E731
     assert np.array_equal(first_min(pruned), first_min(full))
+
+
+libm_exp = np.vectorize(math.exp, otypes=[float])
+libm_log = np.vectorize(lambda v: math.log(v) if v > 0 else -math.inf, otypes=[float])  # numpy's log(0) = -inf
+
+
+def libm_logaddexp(x, y):
+    """numpy's logaddexp (npy_logaddexp) on the C library's exp and log1p."""
+
+    def one(a, b):
+        if a == b:
+            return a + kernel_nb.LOG_2
+        d = a - b
+        return a + math.log1p(math.exp(-d)) if d > 0 else b + math.log1p(math.exp(d))
+
+    return np.vectorize(one, otypes=[float])(x, y)
+
+
+def numpy_loo_cross_entropy(centers, logw, seg, obs_center, obs_w, obs_r, seg_m, base, grid):
+    """Wang §4's CV_CE of every segment at every grid value as the array code computed it before the compiled
+    loops (one (centers, centers) block per segment and grid value, numpy's row sums, logaddexp and bincount),
+    with the C library's exp and log, which the compiled loops call (numpy's are the same under the stages'
+    kernel pin, ``nbx.pipeline.kernels``; its AVX-512 loops differ in the last bits)."""
+    n_seg, G = len(seg_m), len(grid)
+    ce = np.full((n_seg, G), np.nan)
+    L = np.zeros((len(centers), G))
+    for s in np.flatnonzero(np.bincount(seg, minlength=n_seg)):
+        idx = np.flatnonzero(seg == s)
+        x, lw = centers[idx], np.broadcast_to(logw[idx], (len(idx), len(idx))).copy()
+        np.fill_diagonal(lw, -np.inf)
+        for gi in range(G):
+            a = 1.0 / (2.0 * (grid[gi] * base[s]) ** 2)
+            T = lw - a * (x[:, None] - x[None, :]) ** 2
+            M = T.max(axis=1)
+            E = libm_exp(np.maximum(T - np.where(np.isfinite(M), M, 0.0)[:, None], kernel_nb.UNDERFLOW))
+            with np.errstate(divide="ignore"):
+                L[idx, gi] = np.where(np.isfinite(M), libm_log(E.sum(axis=1)) + M, -np.inf)
+    s = seg[obs_center]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        own = libm_log(np.maximum(libm_exp(logw[obs_center]) - obs_r, 0.0))
+        num = libm_logaddexp(L[obs_center], own[:, None])
+        rest = seg_m[s] - obs_r
+        log_h = libm_log(grid[None, :] * base[s][:, None])
+        log_rest = libm_log(np.where(rest > 0, rest, 1.0))[:, None]
+        term = np.where(rest[:, None] > 0, num - log_rest - log_h - kernel_nb.HALF_LOG_2PI, -np.inf)
+    flat = (s[:, None] * G + np.arange(G)).ravel()
+    total = np.bincount(flat, weights=(-(obs_w[:, None] * term)).ravel(), minlength=n_seg * G).reshape(n_seg, G)
+    has = np.bincount(seg, minlength=n_seg) > 0
+    ce[has] = total[has] / seg_m[has, None]
+    return ce
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_cross_entropies_equal_numpy_bitwise(seed):
+    """The compiled leave-one-out search does numpy's floating-point operations in numpy's order: every
+    evaluated cross-entropy equals the array code's bit for bit (segments of 1 to 300 centers: row sums of
+    fewer than 8, up to 128 and more terms; ties, weights, a removed weight that empties a center or a class)."""
+    rng = np.random.default_rng(seed)
+    sizes = [1, 2, 5, 8, 9, 16, 40, 129, 300]
+    centers, logw, seg = [], [], []
+    for s, U in enumerate(sizes):
+        centers.append(np.sort(rng.choice(np.round(rng.standard_t(3, 4 * U) * 3, 2), U, replace=False)))
+        logw.append(np.log(rng.choice([1.0, 1.0, 2.0, 0.5], U)))
+        seg.append(np.full(U, s))
+    centers, logw, seg = map(np.concatenate, (centers, logw, seg))
+    obs_center = np.repeat(np.arange(len(centers)), 2)  # each center twice: removed weight r = 1 and r = w
+    obs_w = np.exp(logw[obs_center]) / 2
+    obs_r = np.where(np.arange(len(obs_center)) % 2 == 0, 1.0, np.exp(logw[obs_center]))
+    seg_m = np.bincount(seg, np.exp(logw))
+    base = np.array([np.ptp(centers[seg == s]) or 1.0 for s in range(len(sizes))]) / np.sqrt(seg_m)
+    grid = np.round(0.2 + 0.01 * np.arange(61), 10)
+    args = (centers, logw, seg, obs_center, obs_w, obs_r, seg_m, base, grid)
+    expected = numpy_loo_cross_entropy(*args)
+    for prune in (False, True):
+        got = loo_cross_entropy(*args, prune=prune)
+        evaluated = ~np.isnan(got)
+        assert evaluated[1:].any(axis=1).all()
+        assert got[evaluated].tobytes() == expected[evaluated].tobytes()
+
+
+def test_row_sum_is_numpys_row_sum():
+    """The compiled row sums add as numpy's row reductions do (left to right below 8 terms, eight running sums
+    up to 128, halves beyond), bit for bit, also for runs halved several times."""
+    rng = np.random.default_rng(3)
+    right, left = np.empty((64, 2), np.int64), np.empty(64)
+    for n in [*range(1, 300), 511, 1029, 4097, 20000]:
+        x = rng.uniform(0.0, 1.0, (3, n)) ** 3
+        expected = x.sum(axis=1)
+        for row in range(3):
+            assert kernel_nb._row_sum(x[row], n, right, left) == expected[row]
+
+
+def numpy_log_density(m, x, s, own=-1, r=0.0):
+    """log p̂(x | segment s) of eq. (13) as the array code computed it before the compiled loops: the log-kernel
+    row, its maximum, exp, numpy's add.reduceat (plain) or first term plus numpy's sum of the others (leave-one-
+    out: center ``own`` keeps max(W - r, 0)), log, with the C library's exp and log (see
+    :func:`numpy_loo_cross_entropy`); None for a segment without centers."""
+    idx = np.flatnonzero(m._center_seg == s)
+    if not len(idx):
+        return None
+    T = (m._center_logw[idx] - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI) - 0.5 * (
+        (x - m._centers[idx]) / m._seg_h[s]
+    ) ** 2
+    if own >= 0:
+        keep = libm_log(np.maximum(libm_exp(m._center_logw[own : own + 1]) - r, 0.0))
+        T[idx == own] = keep - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI
+    M = T.max()
+    M = M if np.isfinite(M) else 0.0
+    E = libm_exp(T - M)
+    total = E[0] + E[1:].sum() if own >= 0 else np.add.reduceat(E[None, :], [0], axis=1)[0, 0]
+    return (libm_log(np.array([total]))[0] + M) - libm_log(m._seg_m[s : s + 1])[0]
+
+
+def test_compiled_densities_equal_numpy_bitwise():
+    """The compiled densities (plain and leave-one-out) do the array code's floating-point operations in its
+    order, bit for bit: ties, a class with a single value, weights (a left-out center of weight <= 1 keeps
+    nothing), queries far outside the data (terms that underflow exp) and a missing value."""
+    X, y = _data(5, 90)
+    X[y == 1, 1] = 2.0  # class 1: one distinct value of attribute 1
+    X[7, 0] = np.nan
+    w = np.random.default_rng(5).choice([1.0, 0.5, 2.0], len(y))
+    m = GeneralNB().fit(X, y, sample_weight=w)
+    K = 2
+    far = np.nanmax(X[:, 0]) + m.bandwidth_[0, 0] * np.array([3.0, 30.0, 37.5, 38.6, 39.0, 45.0, 200.0])
+    Q = np.column_stack([np.r_[X[:, 0], far], np.r_[X[:, 1], np.full(len(far), 1.0)]])
+    plain = m.numeric_log_density(Q)
+    for i, a, k in np.ndindex(len(Q), 2, K):
+        ref = numpy_log_density(m, Q[i, a], a * K + k) if not np.isnan(Q[i, a]) else None
+        assert plain[i, a, k] == (0.0 if ref is None else ref)
+    r = np.minimum(w, 1.0)
+    loo = m.numeric_log_density(X, y, r)
+    for i, a in np.ndindex(len(X), 2):
+        s = a * K + y[i]
+        own = np.flatnonzero((m._center_seg == s) & (m._centers == X[i, a]))
+        ref = numpy_log_density(m, X[i, a], s, own[0], r[i]) if not np.isnan(X[i, a]) else None
+        expected = plain[i, a, y[i]] if ref is None else ref + m._loo_normalizer(np.array([s]), r[i : i + 1])[0]
+        assert loo[i, a, y[i]] == expected
+
+
+def test_compiled_gaussian_densities_equal_numpy_bitwise():
+    """The Gaussian densities (``density="gaussian"``) are the array code's, bit for bit: log(W/h) - log √(2π)
+    - 0.5 ((x - mean)/h)² - log m per observed value, 0 for a missing one."""
+    X, y = _data(6, 70)
+    X[3, 0] = np.nan
+    m = GeneralNB(density="gaussian").fit(X, y)
+    seg = m._center_seg
+    head = m._center_logw - m._seg_logh[seg] - kernel_nb.HALF_LOG_2PI
+    expected = np.zeros((len(X), 2, 2))
+    expected[:, seg // 2, seg % 2] = (head - 0.5 * ((X[:, seg // 2] - m._centers) / m._seg_h[seg]) ** 2) - np.log(
+        m._seg_m[seg]
+    )
+    expected[np.isnan(X)] = 0.0
+    assert m.numeric_log_density(X).tobytes() == expected.tobytes()

@@ -24,8 +24,7 @@ Costs: binning and interpolation O(U + queries), the FFTs O(KAPPA · (c_U - c_1)
 h = c_X · range / √m, O(√m log m) —, the exact sums O(window) for the few queries that need them.
 
 The loops are compiled by numba (``cache=True``: compiled once per machine, then loaded from disk).
-:mod:`nbx.models.kernel_nb` imports this module on its first large set only, so small data never pays numba's
-import.
+:mod:`nbx.models.kernel_nb` imports this module on its first large set only.
 """
 
 from __future__ import annotations

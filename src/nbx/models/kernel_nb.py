@@ -39,11 +39,14 @@ Exact and binned sums (a rule on the size of each (attribute, class) sample): th
 sums over its *distinct* values (weights summed), its *centers*.
 
 * A segment of at most EXACT_MAX = 256 centers is summed exactly, over all pairs. The bandwidth search costs
-  (#centers)² per grid value, in blocks that stay in cache, segments of equal size batched without padding;
+  (#centers)² per grid value, in one compiled loop (numba) over the segments and their wanted grid values;
   evaluation costs (#distinct query values × the attribute's centers) per attribute. All sums are
-  log-sum-exp; exp never sees inputs below -700 relative to the largest term (numpy's exp is many times
-  slower on underflowing inputs). Each leave-one-out sum runs over exactly its segment's centers, so the
-  search's cross-entropies are independent of how segments are batched.
+  log-sum-exp; exp never sees inputs below -700 relative to the largest term (exp is many times slower on
+  underflowing inputs). Each leave-one-out sum runs over exactly its segment's centers, so the search's
+  cross-entropies are independent of which segments are searched together. The compiled loops do numpy's
+  floating-point operations in numpy's order (row sums as numpy adds them, :func:`_row_sum`; the C
+  library's exp and log, which are numpy's under the stages' kernel pin, ``nbx.pipeline.kernels``), so the
+  results are those of the array code they replace, bit for bit (``tests/models/test_kernel_nb.py``).
 * A larger segment is summed by :mod:`nbx.models.binned_kde` (linear binning on a grid of spacing h/24, FFT
   convolution, interpolation; Silverman 1982, Wand & Jones 1995): **every kernel sum -- a density of eq.
   (13) or a leave-one-out numerator of §4 -- within a certified relative error of 2e-3**, so every
@@ -68,6 +71,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
+from numba import njit
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import ValueIndex
@@ -77,37 +81,15 @@ from nbx.models.naive_bayes import nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
 GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory)
-BLOCK = 1 << 18  # max elements of one temporary (queries, centers) block
-LSE_BLOCK = 1 << 16  # max elements of one (segments, grid, rows, centers) block of the LOO search (in cache)
-SHARED_BLOCK = 1 << 14  # attributes share one masked (queries, centers) block up to this size
 PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
 FEW = 8  # a gap with at most this many open grid values evaluates them all, a larger one its midpoint,
 BISECT_MIN = 128  # except in segments of this many centers (costly evaluations): always the midpoint
 UNDERFLOW = -700.0  # log-terms this far below a sum's largest term (1) cannot change it
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
+LOG_2 = 0.693147180559945309417232121458176568  # numpy's NPY_LOGE2 (logaddexp of equal terms)
 DENSITIES = ("kernel", "gaussian")
 SCALES = ("std", "range", "none")
-
-
-def _grouped_logsumexp(T: np.ndarray, starts: np.ndarray, group_of_col: np.ndarray) -> np.ndarray:
-    """log Σ exp over contiguous column groups of T (rows, cols) -> (rows, n_groups); groups non-empty."""
-    M = np.maximum.reduceat(T, starts, axis=1)
-    M = np.where(np.isfinite(M), M, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.log(np.add.reduceat(_exp(T - M[:, group_of_col]), starts, axis=1)) + M
-
-
-def _exp(t: np.ndarray) -> np.ndarray:
-    """np.exp(t) for t <= 0, the same values, without numpy's slow path for underflowing inputs (many
-    times slower): inputs below -700 are evaluated separately, only those whose result is not 0."""
-    out = np.exp(np.maximum(t, UNDERFLOW))
-    low = t < UNDERFLOW
-    if low.any():
-        out[low] = 0.0
-        tiny = low & (t > -746.0)  # exp(-745.2) is the smallest subnormal; below, exp is 0
-        out[tiny] = np.exp(t[tiny])
-    return out
 
 
 def _spread(values, seg, n_seg) -> np.ndarray:
@@ -132,38 +114,93 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     return np.where(_spread(values, seg, n_seg) > 0, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
 
 
-def _loo_log_sums(vals, logw, a, out):
-    """log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²) for S segments of U centers each (no padding).
+@njit(cache=True)
+def _block_sum(a, start, n):
+    """numpy's sum of a[start : start + n], n <= 128: left to right below 8 terms, else eight running sums
+    combined pairwise, then the rest left to right."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[start + i]
+        return res
+    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
+    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
+    i = 8
+    while i < n - n % 8:
+        j = start + i
+        r0 += a[j]
+        r1 += a[j + 1]
+        r2 += a[j + 2]
+        r3 += a[j + 3]
+        r4 += a[j + 4]
+        r5 += a[j + 5]
+        r6 += a[j + 6]
+        r7 += a[j + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[start + i]
+        i += 1
+    return res
 
-    vals, logw (S, U); a (S, G); out (S, U, G). Blocks of (segments, grid, rows, centers) stay in
-    cache; every row is summed over exactly its segment's U centers."""
-    S, U = vals.shape
-    G = a.shape[1]
-    gc = int(min(G, max(1, LSE_BLOCK // (U * U))))
-    sc = int(min(S, max(1, LSE_BLOCK // (gc * U * U))))
-    rc = int(min(U, max(1, LSE_BLOCK // (sc * gc * U))))
-    space = np.empty(sc * gc * rc * U)
-    for s0 in range(0, S, sc):
-        s1 = min(S, s0 + sc)
-        for r0 in range(0, U, rc):
-            r1 = min(U, r0 + rc)
-            D = (vals[s0:s1, r0:r1, None] - vals[s0:s1, None, :]) ** 2  # (s, r, U)
-            lw = np.broadcast_to(logw[s0:s1, None, :], D.shape).copy()
-            rr = np.arange(r0, r1)
-            lw[:, rr - r0, rr] = -np.inf  # leave the own value out (added back with weight W_u - r)
-            for g0 in range(0, G, gc):
-                g1 = min(G, g0 + gc)
-                T = space[: (s1 - s0) * (g1 - g0) * (r1 - r0) * U].reshape(s1 - s0, g1 - g0, r1 - r0, U)
-                np.multiply(a[s0:s1, g0:g1, None, None], D[:, None], out=T)
-                np.subtract(lw[:, None], T, out=T)
-                M = T.max(axis=-1)
-                np.subtract(T, np.where(np.isfinite(M), M, 0.0)[..., None], out=T)
-                # exp is many times slower on underflowing inputs; terms below e^-700 of the largest
-                # (which is 1) cannot change the sum, so they are raised to e^-700.
-                np.maximum(T, UNDERFLOW, out=T)
-                np.exp(T, out=T)
-                lse = np.where(np.isfinite(M), np.log(T.sum(axis=-1)) + M, -np.inf)  # no other center: -inf
-                out[s0:s1, r0:r1, g0:g1] = np.moveaxis(lse, 1, 2)
+
+@njit(cache=True)
+def _row_sum(a, n, right, left):
+    """numpy's sum of a[:n] (n >= 1) as its row reductions compute it: blocks of at most 128 terms
+    (:func:`_block_sum`), a longer run halved (at a multiple of 8) and the halves' sums added. numpy recurses;
+    numba's cache cannot load a function calling a recursive one, so the halving is a loop over a stack:
+    ``right`` (int64, (64, 2)) the right halves still to sum, ``left`` (64) the left halves' sums."""
+    depth, start, m = 0, 0, n
+    while True:
+        while m > 128:
+            h = m // 2
+            h -= h % 8
+            right[depth, 0], right[depth, 1] = start + h, m - h
+            depth += 1
+            m = h
+        v = _block_sum(a, start, m)
+        while depth > 0 and right[depth - 1, 1] < 0:  # a right half done: add its left half's sum
+            depth -= 1
+            v = left[depth] + v
+        if depth == 0:
+            return v
+        left[depth - 1] = v  # a left half done: its right half next
+        start, m = right[depth - 1, 0], right[depth - 1, 1]
+        right[depth - 1, 1] = -1
+
+
+@njit(cache=True)
+def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, L):
+    """L[u, k] = log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²), a = 1 / (2 (grid[g[i, k]] · seg_base[s])²), for each
+    center u of each segment s = segs[i] and its first n_want[i] grid indices g[i] (the other columns of L are
+    left as they are). Each sum runs over exactly its segment's centers, with numpy's floating-point
+    operations on a row of a (rows, centers) array: the squared difference, a · d² subtracted from log W, the
+    row maximum M subtracted, terms below e^-700 of the largest raised to e^-700 (exp is many times slower on
+    underflowing inputs; they cannot change the sum; their exp is computed once), exp (exp(0) = 1 is not
+    called), the row sum in numpy's order (:func:`_row_sum`), log(sum) + M; -inf where no other center."""
+    E = np.empty(sizes.max())
+    right, left = np.empty((64, 2), np.int64), np.empty(64)
+    floor = np.exp(UNDERFLOW)
+    for i in range(len(segs)):
+        s = segs[i]
+        f, U = first[s], sizes[s]
+        for k in range(n_want[i]):
+            c = grid[g[i, k]] * seg_base[s]
+            a = 1.0 / (2.0 * (c * c))
+            for u in range(U):
+                x = centers[f + u]
+                M = -np.inf
+                for j in range(U):
+                    d = x - centers[f + j]
+                    t = -np.inf if j == u else logw[f + j] - a * (d * d)
+                    E[j] = t
+                    M = max(M, t)
+                finite = np.isfinite(M)
+                shift = M if finite else 0.0
+                for j in range(U):
+                    t = E[j] - shift
+                    E[j] = 1.0 if t == 0.0 else np.exp(t) if t > UNDERFLOW else floor  # exp(0) = 1 exactly
+                L[f + u, k] = np.log(_row_sum(E, U, right, left)) + M if finite else -np.inf
 
 
 def loo_cross_entropy(
@@ -201,44 +238,64 @@ def loo_cross_entropy(
 
 def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid):
     """Fill ce[want] (the cross-entropies of :func:`loo_cross_entropy` at the wanted grid indices)."""
-    n_seg, G = ce.shape
+    n_seg = ce.shape[0]
     sizes = np.bincount(center_seg, minlength=n_seg)
     first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     segs = np.flatnonzero(want.any(axis=1))
-    # each segment's wanted grid indices, padded with its first one (computed, then dropped)
     n_want = want[segs].sum(axis=1)
-    P = int(n_want.max())
-    g = np.argsort(~want[segs], axis=1, kind="stable")[:, :P]
-    valid = np.arange(P)[None, :] < n_want[:, None]
-    g = np.where(valid, g, g[:, :1])
-    row = np.full(n_seg, -1)
-    row[segs] = np.arange(len(segs))
-    L = np.zeros((len(centers), P))
-    for U in np.unique(sizes[segs]):
-        rows = np.flatnonzero(sizes[segs] == U)  # segments of equal size batch without padding
-        p = int(n_want[rows].max())  # this batch's columns (beyond: padding, never read)
-        idx = first[segs[rows]][:, None] + np.arange(U)[None, :]
-        a = 1.0 / (2.0 * (grid[g[rows, :p]] * seg_base[segs[rows]][:, None]) ** 2)  # (S, p)
-        out = np.empty((len(rows), U, p))
-        _loo_log_sums(centers[idx], center_logw[idx], a, out)
-        L[idx.ravel(), :p] = out.reshape(-1, p)
-    obs = np.flatnonzero(row[center_seg[obs_center]] >= 0)  # the observations of these segments, in order
-    oc, r, w = obs_center[obs], obs_r[obs], obs_w[obs]
-    seg = center_seg[oc]
-    og = g[row[seg]]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        own = np.log(np.maximum(np.exp(center_logw[oc]) - r, 0.0))
-        num = np.logaddexp(L[oc], own[:, None])
-        rest = seg_m[seg] - r
-        log_h = np.log(grid[og] * seg_base[seg][:, None])
-        term = np.where(
-            rest[:, None] > 0, num - np.log(np.where(rest > 0, rest, 1.0))[:, None] - log_h - HALF_LOG_2PI, -np.inf
-        )
-    contrib = -(w[:, None] * term)
-    flat = np.where(valid[row[seg]], seg[:, None] * G + og, n_seg * G).ravel()
-    total = np.bincount(flat, weights=contrib.ravel(), minlength=n_seg * G + 1)[:-1].reshape(n_seg, G)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ce[want] = (total / np.where(seg_m > 0, seg_m, 1.0)[:, None])[want]
+    g = np.argsort(~want[segs], axis=1, kind="stable")[:, : n_want.max()]  # each segment's wanted grid indices
+    L = np.empty((len(centers), g.shape[1]))
+    _loo_log_sums(centers, center_logw, first, sizes, segs, g, n_want, grid, seg_base, L)
+    args = (center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, HALF_LOG_2PI)
+    _cross_entropies(ce, L, segs, g, n_want, *args)
+
+
+@njit(cache=True)
+def _logaddexp(x, y):
+    """numpy's logaddexp(x, y), its operations in its order."""
+    if x == y:
+        return x + LOG_2
+    d = x - y
+    if d > 0:
+        return x + np.log1p(np.exp(-d))
+    if d <= 0:
+        return y + np.log1p(np.exp(d))
+    return d
+
+
+@njit(cache=True)
+def _cross_entropies(
+    ce, L, segs, g, n_want, center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, half_log_2pi
+):
+    """ce[s, g[i, k]] for s = segs[i], k < n_want[i]: §4's CV_CE from the leave-one-out log-sums L (rows:
+    centers, columns: k), with numpy's operations in numpy's order: per observation (center u, weight w,
+    removed weight r) the own center's remaining weight log(max(W_u - r, 0)) added by logaddexp, then
+    log(m - r), log h and log √(2π) subtracted in turn (-inf when leave-one-out empties the class), -w times
+    that summed per segment and grid value over the observations in their order, then divided by m."""
+    row = np.full(ce.shape[0], -1)
+    for i in range(len(segs)):
+        row[segs[i]] = i
+    total = np.zeros(g.shape)
+    for o in range(len(obs_center)):
+        u = obs_center[o]
+        s = center_seg[u]
+        i = row[s]
+        if i < 0:
+            continue
+        r = obs_r[o]
+        own = np.log(max(np.exp(center_logw[u]) - r, 0.0))
+        rest = seg_m[s] - r
+        for k in range(n_want[i]):
+            term = -np.inf
+            if rest > 0:
+                num = _logaddexp(L[u, k], own)
+                term = ((num - np.log(rest)) - np.log(grid[g[i, k]] * seg_base[s])) - half_log_2pi
+            total[i, k] += -(obs_w[o] * term)
+    for i in range(len(segs)):
+        s = segs[i]
+        m = seg_m[s] if seg_m[s] > 0 else 1.0
+        for k in range(n_want[i]):
+            ce[s, g[i, k]] = total[i, k] / m
 
 
 def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
@@ -295,6 +352,77 @@ def _binned_search(centers, weights, obs_center, obs_w, obs_r, m, base, grid) ->
             ce[0, g] = BinnedSet(centers, weights, grid[g] * base, m).loo_cross_entropy(obs_center, obs_w, obs_r, m)
         want = _worth_evaluating(ce, grid, np.array([base]), np.array([1]))
     return ce
+
+
+@njit(cache=True)
+def _kernel_log_density(x, lo, hi, own, own_t, centers, logw, logh, h, log_m, half_log_2pi, E, right, left):
+    """log p̂(x) of eq. (13) over one segment's centers lo..hi-1 (lo < hi; bandwidth h, log h, log m) with the
+    array code's operations in its order: T_j = ((log W_j - log h) - log √(2π)) - 0.5 ((x - c_j) / h)² (own_t
+    for center ``own``: leave-one-out), their maximum M (0 if -inf) subtracted, exp, the first term plus the
+    others' row sum (numpy's add.reduceat, :func:`_row_sum`), log + M - log m. ``E``: work space."""
+    M = -np.inf
+    for j in range(lo, hi):
+        if j == own:
+            t = own_t
+        else:
+            b = (x - centers[j]) / h
+            t = ((logw[j] - logh) - half_log_2pi) - 0.5 * (b * b)
+        E[j - lo] = t
+        M = max(M, t)
+    if not np.isfinite(M):
+        M = 0.0
+    n = hi - lo
+    for j in range(n):
+        t = E[j] - M
+        E[j] = 1.0 if t == 0.0 else np.exp(t) if t > -746.0 else 0.0  # exp(0) = 1; exp is 0 below -746
+    total = E[0] + _row_sum(E[1:], n - 1, right, left) if n > 1 else E[0]
+    return (np.log(total) + M) - log_m
+
+
+@njit(cache=True)
+def _log_densities(x, seg, n_classes, own, r, seg_lo, seg_hi, centers, logw, seg_logh, seg_h, seg_m, half_log_2pi, out):
+    """out[q, k] = log p̂(x[q] | segment seg[q] + k) for k < n_classes (:func:`_kernel_log_density`), left as
+    it is for a segment without centers. With own[q] >= 0 (then n_classes = 1): the density without one copy
+    (weight r[q]) of center own[q], which keeps log(max(W - r, 0)) (Wang §4's leave-one-out)."""
+    E = np.empty(max(1, np.max(seg_hi - seg_lo)))
+    right, left = np.empty((64, 2), np.int64), np.empty(64)
+    for q in range(len(x)):
+        for k in range(n_classes):
+            s = seg[q] + k
+            if seg_lo[s] == seg_hi[s]:
+                continue
+            own_t = 0.0
+            if own[q] >= 0:
+                own_t = (np.log(max(np.exp(logw[own[q]]) - r[q], 0.0)) - seg_logh[s]) - half_log_2pi
+            out[q, k] = _kernel_log_density(
+                x[q],
+                seg_lo[s],
+                seg_hi[s],
+                own[q],
+                own_t,
+                centers,
+                logw,
+                seg_logh[s],
+                seg_h[s],
+                np.log(seg_m[s]),
+                half_log_2pi,
+                E,
+                right,
+                left,
+            )
+
+
+@njit(cache=True)
+def _gaussian_log_densities(Xn, attr, k, mean, head, h, log_m, out):
+    """out[i, attr[c], k[c]] = (head[c] - 0.5 ((x - mean[c]) / h[c])²) - log_m[c] with x = Xn[i, attr[c]], for the
+    observed x (the others keep their value): the Gaussian density's log (``density="gaussian"``), the
+    operations of the array code in its order."""
+    for i in range(Xn.shape[0]):
+        for c in range(len(attr)):
+            x = Xn[i, attr[c]]
+            if not np.isnan(x):
+                b = (x - mean[c]) / h[c]
+                out[i, attr[c], k[c]] = (head[c] - 0.5 * (b * b)) - log_m[c]
 
 
 class GeneralNB(LogScoreMixin, BaseEstimator):
@@ -530,6 +658,10 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         attr_starts = np.arange(len(self._numeric) + 1) * self._n_seg_K
         self._attr_lo = np.searchsorted(center_seg, attr_starts[:-1])
         self._attr_hi = np.searchsorted(center_seg, attr_starts[1:])
+        # Each segment's centers are contiguous: [_seg_lo[s], _seg_hi[s]).
+        segments = np.arange(len(self._numeric) * self._n_seg_K)
+        self._seg_lo = np.searchsorted(center_seg, segments)
+        self._seg_hi = np.searchsorted(center_seg, segments, side="right")
         # (segment, value rank) keys, increasing because centers are sorted by segment then value.
         self._all_values = np.unique(centers)
         self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
@@ -556,8 +688,10 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         observed = ~np.isnan(Xn)
         if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
             seg = self._center_seg
-            out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
-            out[~observed] = 0.0
+            head = self._center_logw - self._seg_logh[seg] - HALF_LOG_2PI  # log(W / h) - log √(2π)
+            _gaussian_log_densities(
+                Xn, seg // K, seg % K, self._centers, head, self._seg_h[seg], np.log(self._seg_m[seg]), out
+            )
             return out
         if loo_y is not None:
             out = (self.numeric_log_density(X) if plain is None else plain).copy()
@@ -591,12 +725,9 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         values, key = np.unique(Xn[rows, attrs], return_inverse=True)
         queries, query_of_pair = np.unique(attrs * len(values) + key.ravel(), return_inverse=True)
         q_attr, q_value = np.divmod(queries, len(values))
-        q_value = values[q_value]
         dens = np.zeros((len(queries), K))
-        bounds = np.searchsorted(q_attr, np.arange(dn + 1))  # queries sorted by attribute
-        for a0, a1, q0, q1 in self._query_blocks(bounds):
-            q = slice(q0, q1)
-            dens[q] = self._block_log_density(a0, a1, q_attr[q], q_value[q])
+        no_own = (np.full(len(queries), -1), np.zeros(len(queries)))
+        _log_densities(values[q_value], q_attr * K, K, *no_own, *self._kernel_arrays(), dens)
         dens = dens[query_of_pair.ravel()]
         if self._big:  # keep the binned densities
             big = np.zeros((dn, K), bool)
@@ -605,47 +736,23 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         out[rows, attrs] = dens
         return out
 
-    def _query_blocks(self, bounds):
-        """(first attribute, end attribute, first query, end query) blocks of about BLOCK (query, center)
-        pairs: consecutive small attributes share a block, a large one is cut into query ranges."""
-        lo, hi = self._attr_lo, self._attr_hi
-        a = 0
-        while a < len(lo):
-            if lo[a] == hi[a]:  # no centers: the attribute contributes no factor
-                a += 1
-                continue
-            b = a + 1
-            while b < len(lo) and (bounds[b + 1] - bounds[a]) * (hi[b] - lo[a]) <= SHARED_BLOCK:
-                b += 1
-            step = max(1, BLOCK // (hi[b - 1] - lo[a]))
-            for q0 in range(bounds[a], bounds[b], step):
-                yield a, b, q0, min(q0 + step, bounds[b])
-            a = b
-
-    def _block_log_density(self, a0, a1, attr, x) -> np.ndarray:
-        """log p̂(x | c) of queries (attribute ``attr`` in [a0, a1), value x), shape (q, K); 0 for classes
-        without centers. Each query is scored against its own attribute's centers (the block's other
-        columns are masked out)."""
-        K = self._n_seg_K
-        lo, hi = self._attr_lo[a0], self._attr_hi[a1 - 1]
-        seg = self._center_seg[lo:hi]
-        T = self._log_kernel(x[:, None], slice(lo, hi))
-        if a1 - a0 > 1:
-            T[seg[None, :] // K != attr[:, None]] = -np.inf
-        new = np.r_[True, seg[1:] != seg[:-1]]
-        segments = seg[new]
-        lse = _grouped_logsumexp(T, np.flatnonzero(new), np.cumsum(new) - 1) - np.log(self._seg_m[segments])
-        column = np.full((a1 - a0, K), -1)  # the block's column of each (attribute, class) segment
-        column[segments // K - a0, segments % K] = np.arange(len(segments))
-        col = column[attr - a0]
-        return np.where(col >= 0, np.take_along_axis(lse, np.maximum(col, 0), axis=1), 0.0)
+    def _kernel_arrays(self):
+        """The arguments of :func:`_log_densities` after the queries' own."""
+        return (
+            self._seg_lo,
+            self._seg_hi,
+            self._centers,
+            self._center_logw,
+            self._seg_logh,
+            self._seg_h,
+            self._seg_m,
+            HALF_LOG_2PI,
+        )
 
     def _own_loo_log_density(self, seg, x, r):
         """log p̂ of each (segment, value x, removed weight r) over the segment's own centers, the center of
         value x losing weight r (one copy of a training row left out, §4), and whether the segment has
-        centers. Computed once per distinct triple, segments of equal size batched, with the floating-point
-        operations of one column group of :meth:`_block_log_density` (max, exp, then the order of numpy's
-        add.reduceat: the first term plus numpy's pairwise sum of the others)."""
+        centers. Computed once per distinct triple (:func:`_log_densities`)."""
         values, v = np.unique(x, return_inverse=True)
         r_values, rr = np.unique(r, return_inverse=True)
         queries, query_of_pair = np.unique(
@@ -653,34 +760,11 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         )
         q_seg, q_x = queries // len(r_values) // len(values), values[queries // len(r_values) % len(values)]
         q_r = r_values[queries % len(r_values)]
-        lo = np.searchsorted(self._center_seg, q_seg)
-        size = np.searchsorted(self._center_seg, q_seg, side="right") - lo
         cand, found = self._find_centers(q_seg, q_x)
-        dens = np.zeros(len(queries))
-        for U in np.unique(size[size > 0]):
-            q = np.flatnonzero(size == U)
-            T = self._log_kernel(q_x[q, None], lo[q, None] + np.arange(U))
-            hit = np.flatnonzero(found[q])
-            c = cand[q[hit]]
-            with np.errstate(divide="ignore"):
-                T[hit, c - lo[q[hit]]] = (
-                    np.log(np.maximum(np.exp(self._center_logw[c]) - q_r[q[hit]], 0.0))
-                    - self._seg_logh[self._center_seg[c]]
-                    - HALF_LOG_2PI
-                )
-            M = T.max(axis=1)
-            M = np.where(np.isfinite(M), M, 0.0)
-            E = _exp(T - M[:, None])
-            with np.errstate(divide="ignore"):
-                dens[q] = (np.log(E[:, 0] + E[:, 1:].sum(axis=1)) + M) - np.log(self._seg_m[q_seg[q]])
-        return dens[query_of_pair.ravel()], (size > 0)[query_of_pair.ravel()]
-
-    def _log_kernel(self, x, centers: slice) -> np.ndarray:
-        """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
-        seg = self._center_seg[centers]
-        return (self._center_logw[centers] - self._seg_logh[seg] - HALF_LOG_2PI) - 0.5 * (
-            (x - self._centers[centers]) / self._seg_h[seg]
-        ) ** 2
+        dens = np.zeros((len(queries), 1))
+        _log_densities(q_x, q_seg, 1, np.where(found, cand, -1), q_r, *self._kernel_arrays(), dens)
+        has = self._seg_lo[q_seg] < self._seg_hi[q_seg]
+        return dens[query_of_pair.ravel(), 0], has[query_of_pair.ravel()]
 
     def _loo_normalizer(self, seg, r) -> np.ndarray:
         """log m - log(m - r) of the own class's density normalizer when one copy (r) leaves it (0 when
