@@ -5,7 +5,7 @@ import pytest
 
 from nbx.core.base import as_codes
 from nbx.data.synthetic import parity
-from nbx.models.hierarchical_mixture import HierarchicalMixtureNB, _pairwise_sum
+from nbx.models.hierarchical_mixture import HierarchicalMixtureNB
 from nbx.models.naive_bayes import NaiveBayes
 
 
@@ -307,14 +307,3 @@ def test_classes_give_every_expert_counters_for_a_class_without_rows(denominator
     ).fit(X, y)
     nb = NaiveBayes(alpha=0.1, denominator=denominator, classes=[0, 1, 2]).fit(X, y)
     np.testing.assert_allclose(one.predict_proba(X), nb.predict_proba(X), atol=1e-12)
-
-
-def test_pairwise_sum_is_numpys_row_sum():
-    """The EM's compiled row sums add as numpy's row reductions do (left to right below 8 terms, eight running
-    sums up to 128, halves beyond), bit for bit."""
-    rng = np.random.default_rng(3)
-    for n in [1, 2, 7, 8, 9, 15, 16, 17, 127, 128, 129, 300]:
-        x = rng.uniform(0.0, 1.0, (5, n)) ** 3
-        expected = x.sum(axis=1)
-        for row in range(5):
-            assert _pairwise_sum(x[row], 0, n) == expected[row]

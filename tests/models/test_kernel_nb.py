@@ -314,18 +314,6 @@ def test_compiled_cross_entropies_equal_numpy_bitwise(seed):
         assert got[evaluated].tobytes() == expected[evaluated].tobytes()
 
 
-def test_row_sum_is_numpys_row_sum():
-    """The compiled row sums add as numpy's row reductions do (left to right below 8 terms, eight running sums
-    up to 128, halves beyond), bit for bit, also for runs halved several times."""
-    rng = np.random.default_rng(3)
-    right, left = np.empty((64, 2), np.int64), np.empty(64)
-    for n in [*range(1, 300), 511, 1029, 4097, 20000]:
-        x = rng.uniform(0.0, 1.0, (3, n)) ** 3
-        expected = x.sum(axis=1)
-        for row in range(3):
-            assert kernel_nb._row_sum(x[row], n, right, left) == expected[row]
-
-
 def numpy_log_density(m, x, s, own=-1, r=0.0):
     """log p̂(x | segment s) of eq. (13) as the array code computed it before the compiled loops: the log-kernel
     row, its maximum, exp, numpy's add.reduceat (plain) or first term plus numpy's sum of the others (leave-one-

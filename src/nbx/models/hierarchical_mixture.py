@@ -55,7 +55,7 @@ counters (:class:`_Level`); the levels are consecutive blocks of one flat array.
 matrix-vector product signs @ log(block) (the same BLAS call numpy makes), a softmax per NB, then the mixture,
 its posteriors and the updates. Each step computes the same floating-point operations on the same operands in
 the same order as numpy computing every level on its own array (element-wise functions, row sums as numpy
-adds them: :func:`_pairwise_sum`); ``tests/models/test_hierarchical_mixture.py`` checks this bit for bit
+adds them: :func:`nbx.core.sums.row_sum`); ``tests/models/test_hierarchical_mixture.py`` checks this bit for bit
 against such a numpy EM. Its logs and exps are the C library's, which are numpy's under the stages' kernel pin
 (:mod:`nbx.pipeline.kernels`); numpy's AVX-512 loops differ from them in the last bits, so without the pin a
 fit no longer depends on whether the CPU has AVX-512. ``predict_proba`` is batched over examples, in log space per NB.
@@ -78,6 +78,7 @@ from nbx.core.base import (
     check_rng,
 )
 from nbx.core.counting import ValueIndex
+from nbx.core.sums import row_sum
 from nbx.core.validation import BOOLEAN, RANDOM_STATE, Constraint, Interval, Options
 from nbx.models.naive_bayes import DENOMINATORS
 
@@ -140,34 +141,9 @@ class _Level:
 
 
 @njit(cache=True)
-def _pairwise_sum(a: np.ndarray, start: int, n: int) -> float:
-    """numpy's sum of a[start : start + n] (n >= 1) as its row reductions compute it: left to right below 8
-    terms, else eight running sums combined pairwise (blocks of 128 halved recursively)."""
-    if n < 8:
-        res = 0.0
-        for i in range(n):
-            res += a[start + i]
-        return res
-    if n > 128:
-        half = n // 2
-        half -= half % 8
-        return _pairwise_sum(a, start, half) + _pairwise_sum(a, start + half, n - half)
-    r = a[start : start + 8].copy()
-    i = 8
-    while i < n - n % 8:
-        for j in range(8):
-            r[j] += a[start + i + j]
-        i += 8
-    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-    while i < n:
-        res += a[start + i]
-        i += 1
-    return res
-
-
-@njit(cache=True)
-def _softmax_rows(x: np.ndarray, n_out: int, out: np.ndarray, totals: np.ndarray) -> None:
-    """out = exp(x - row max) and totals = its row sums, per row of n_out entries of the flat ``x``."""
+def _softmax_rows(x: np.ndarray, n_out: int, out: np.ndarray, totals: np.ndarray, right, left) -> None:
+    """out = exp(x - row max) and totals = its row sums, per row of n_out entries of the flat ``x``
+    (``right``, ``left``: :func:`nbx.core.sums.row_sum`'s work space)."""
     for m in range(x.shape[0] // n_out):
         a = m * n_out
         top = x[a]
@@ -175,7 +151,7 @@ def _softmax_rows(x: np.ndarray, n_out: int, out: np.ndarray, totals: np.ndarray
             top = max(top, x[a + j])
         for j in range(n_out):
             out[a + j] = np.exp(x[a + j] - top)
-        totals[m] = _pairwise_sum(out, a, n_out)
+        totals[m] = row_sum(out[a:], n_out, right, left)
 
 
 @njit(cache=True)
@@ -189,8 +165,8 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
     log P(o | D) = signs @ log(counters[read rows]) per level: value rows +1, totals -1, class row +1
     (denominator "attribute") or value rows +1, class row 1 - n_observed ("class"). Every operation is the
     element-wise function or row reduction numpy computes (under the kernel pin) on the same operands in the same
-    order (:func:`_pairwise_sum`), and the product is the same BLAS matrix-vector product (numba's ``np.dot``), so
-    a fit is bit for bit the numpy EM level by level (``tests/models/test_hierarchical_mixture.py``)."""
+    order (:func:`nbx.core.sums.row_sum`), and the product is the same BLAS matrix-vector product (numba's
+    ``np.dot``), so a fit is bit for bit the numpy EM level by level (``tests/models/test_hierarchical_mixture.py``)."""
     n_levels, d = bases.shape[0], rows.shape[1]
     n_gating = n_levels - 1
     widths = n_models * n_outs
@@ -205,6 +181,7 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
     totals, value = np.empty(firsts[-1]), np.empty(firsts[-1])
     path, target = np.ones(firsts[-1]), np.zeros(firsts[-1], np.int64)
     mu = np.empty(n_models[-1])
+    right, left = np.empty((64, 2), np.int64), np.empty(64)  # row_sum's work space
     update = np.empty(2 * d + 1, np.int64)  # counter rows an example updates: values, totals, class
     read = np.empty(2 * d + 1, np.int64)
     signs_all = np.empty(2 * d + 1)
@@ -242,7 +219,8 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
                     for c in range(wd):
                         block[r, c] = np.log(flat[at + c])
                 log_p[cols[l] : cols[l + 1]] = np.dot(signs, block)
-                _softmax_rows(log_p[cols[l] : cols[l + 1]], n_outs[l], prob[cols[l] : cols[l + 1]], totals[firsts[l] :])
+                scores, probs = log_p[cols[l] : cols[l + 1]], prob[cols[l] : cols[l + 1]]
+                _softmax_rows(scores, n_outs[l], probs, totals[firsts[l] :], right, left)
             # experts: P̂_e(C* | D) = exp(-σ (1 - P_e(C* | D))), the Gaussian regression model
             k, e0, c_star = n_outs[-1], cols[n_gating], y[i]
             for e in range(n_models[-1]):
@@ -259,7 +237,7 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
                         joint[a + j] = (prob[a + j] / totals[firsts[l] + m]) * child
                         if child > best_child:
                             best, best_child = j, child
-                    value[firsts[l] + m] = _pairwise_sum(joint, a, k)
+                    value[firsts[l] + m] = row_sum(joint[a:], k, right, left)
                     target[firsts[l] + m] = best
             # downward, root first: posterior of reaching each model, path · joint / Σ joint
             for l in range(n_gating):

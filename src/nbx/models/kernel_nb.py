@@ -44,7 +44,7 @@ sums over its *distinct* values (weights summed), its *centers*.
   log-sum-exp; exp never sees inputs below -700 relative to the largest term (exp is many times slower on
   underflowing inputs). Each leave-one-out sum runs over exactly its segment's centers, so the search's
   cross-entropies are independent of which segments are searched together. The compiled loops do numpy's
-  floating-point operations in numpy's order (row sums as numpy adds them, :func:`_row_sum`; the C
+  floating-point operations in numpy's order (row sums as numpy adds them, :func:`nbx.core.sums.row_sum`; the C
   library's exp and log, which are numpy's under the stages' kernel pin, ``nbx.pipeline.kernels``), so the
   results are those of the array code they replace, bit for bit (``tests/models/test_kernel_nb.py``).
 * A larger segment is summed by :mod:`nbx.models.binned_kde` (linear binning on a grid of spacing h/24, FFT
@@ -75,6 +75,7 @@ from numba import njit
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import ValueIndex
+from nbx.core.sums import row_sum
 from nbx.core.validation import Interval, Options
 from nbx.discretize.base import nominal_codes
 from nbx.models.naive_bayes import nb_log_tables
@@ -115,61 +116,6 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
 
 
 @njit(cache=True)
-def _block_sum(a, start, n):
-    """numpy's sum of a[start : start + n], n <= 128: left to right below 8 terms, else eight running sums
-    combined pairwise, then the rest left to right."""
-    if n < 8:
-        res = 0.0
-        for i in range(n):
-            res += a[start + i]
-        return res
-    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
-    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
-    i = 8
-    while i < n - n % 8:
-        j = start + i
-        r0 += a[j]
-        r1 += a[j + 1]
-        r2 += a[j + 2]
-        r3 += a[j + 3]
-        r4 += a[j + 4]
-        r5 += a[j + 5]
-        r6 += a[j + 6]
-        r7 += a[j + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[start + i]
-        i += 1
-    return res
-
-
-@njit(cache=True)
-def _row_sum(a, n, right, left):
-    """numpy's sum of a[:n] (n >= 1) as its row reductions compute it: blocks of at most 128 terms
-    (:func:`_block_sum`), a longer run halved (at a multiple of 8) and the halves' sums added. numpy recurses;
-    numba's cache cannot load a function calling a recursive one, so the halving is a loop over a stack:
-    ``right`` (int64, (64, 2)) the right halves still to sum, ``left`` (64) the left halves' sums."""
-    depth, start, m = 0, 0, n
-    while True:
-        while m > 128:
-            h = m // 2
-            h -= h % 8
-            right[depth, 0], right[depth, 1] = start + h, m - h
-            depth += 1
-            m = h
-        v = _block_sum(a, start, m)
-        while depth > 0 and right[depth - 1, 1] < 0:  # a right half done: add its left half's sum
-            depth -= 1
-            v = left[depth] + v
-        if depth == 0:
-            return v
-        left[depth - 1] = v  # a left half done: its right half next
-        start, m = right[depth - 1, 0], right[depth - 1, 1]
-        right[depth - 1, 1] = -1
-
-
-@njit(cache=True)
 def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, L):
     """L[u, k] = log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²), a = 1 / (2 (grid[g[i, k]] · seg_base[s])²), for each
     center u of each segment s = segs[i] and its first n_want[i] grid indices g[i] (the other columns of L are
@@ -177,7 +123,7 @@ def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, 
     operations on a row of a (rows, centers) array: the squared difference, a · d² subtracted from log W, the
     row maximum M subtracted, terms below e^-700 of the largest raised to e^-700 (exp is many times slower on
     underflowing inputs; they cannot change the sum; their exp is computed once), exp (exp(0) = 1 is not
-    called), the row sum in numpy's order (:func:`_row_sum`), log(sum) + M; -inf where no other center."""
+    called), the row sum in numpy's order (:func:`nbx.core.sums.row_sum`), log(sum) + M; -inf where no other center."""
     E = np.empty(sizes.max())
     right, left = np.empty((64, 2), np.int64), np.empty(64)
     floor = np.exp(UNDERFLOW)
@@ -200,7 +146,7 @@ def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, 
                 for j in range(U):
                     t = E[j] - shift
                     E[j] = 1.0 if t == 0.0 else np.exp(t) if t > UNDERFLOW else floor  # exp(0) = 1 exactly
-                L[f + u, k] = np.log(_row_sum(E, U, right, left)) + M if finite else -np.inf
+                L[f + u, k] = np.log(row_sum(E, U, right, left)) + M if finite else -np.inf
 
 
 def loo_cross_entropy(
@@ -359,7 +305,7 @@ def _kernel_log_density(x, lo, hi, own, own_t, centers, logw, logh, h, log_m, ha
     """log p̂(x) of eq. (13) over one segment's centers lo..hi-1 (lo < hi; bandwidth h, log h, log m) with the
     array code's operations in its order: T_j = ((log W_j - log h) - log √(2π)) - 0.5 ((x - c_j) / h)² (own_t
     for center ``own``: leave-one-out), their maximum M (0 if -inf) subtracted, exp, the first term plus the
-    others' row sum (numpy's add.reduceat, :func:`_row_sum`), log + M - log m. ``E``: work space."""
+    others' row sum (numpy's add.reduceat, :func:`nbx.core.sums.row_sum`), log + M - log m. ``E``: work space."""
     M = -np.inf
     for j in range(lo, hi):
         if j == own:
@@ -375,7 +321,7 @@ def _kernel_log_density(x, lo, hi, own, own_t, centers, logw, logh, h, log_m, ha
     for j in range(n):
         t = E[j] - M
         E[j] = 1.0 if t == 0.0 else np.exp(t) if t > -746.0 else 0.0  # exp(0) = 1; exp is 0 below -746
-    total = E[0] + _row_sum(E[1:], n - 1, right, left) if n > 1 else E[0]
+    total = E[0] + row_sum(E[1:], n - 1, right, left) if n > 1 else E[0]
     return (np.log(total) + M) - log_m
 
 

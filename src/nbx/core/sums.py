@@ -1,0 +1,63 @@
+"""numpy's sums in compiled loops: the same additions in the same order as numpy's row reductions (pairwise
+summation, numpy's ``pairwise_sum``), so a numba loop that sums a row gives numpy's bits. numpy adds a contiguous
+run of fewer than 8 terms left to right; up to 128 terms in eight running sums (term i into sum i mod 8) combined
+pairwise, then the rest left to right; a longer run is halved at a multiple of 8 and the halves' sums added."""
+
+from __future__ import annotations
+
+from numba import njit
+
+
+@njit(cache=True)
+def block_sum(a, start, n):
+    """numpy's sum of a[start : start + n], n <= 128: left to right below 8 terms, else eight running sums
+    combined pairwise, then the rest left to right."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[start + i]
+        return res
+    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
+    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
+    i = 8
+    while i < n - n % 8:
+        j = start + i
+        r0 += a[j]
+        r1 += a[j + 1]
+        r2 += a[j + 2]
+        r3 += a[j + 3]
+        r4 += a[j + 4]
+        r5 += a[j + 5]
+        r6 += a[j + 6]
+        r7 += a[j + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[start + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def row_sum(a, n, right, left):
+    """numpy's sum of a[:n] (n >= 1) as its row reductions compute it: blocks of at most 128 terms
+    (:func:`block_sum`), a longer run halved (at a multiple of 8) and the halves' sums added. numpy recurses;
+    numba's cache cannot load a function calling a recursive one, so the halving is a loop over a stack:
+    ``right`` (int64, (64, 2)) the right halves still to sum, ``left`` (64) the left halves' sums."""
+    depth, start, m = 0, 0, n
+    while True:
+        while m > 128:
+            h = m // 2
+            h -= h % 8
+            right[depth, 0], right[depth, 1] = start + h, m - h
+            depth += 1
+            m = h
+        v = block_sum(a, start, m)
+        while depth > 0 and right[depth - 1, 1] < 0:  # a right half done: add its left half's sum
+            depth -= 1
+            v = left[depth] + v
+        if depth == 0:
+            return v
+        left[depth - 1] = v  # a left half done: its right half next
+        start, m = right[depth - 1, 0], right[depth - 1, 1]
+        right[depth - 1, 1] = -1
