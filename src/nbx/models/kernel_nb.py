@@ -71,11 +71,9 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from numba import njit
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import ValueIndex
-from nbx.core.sums import row_sum
 from nbx.core.validation import Interval, Options
 from nbx.discretize.base import nominal_codes
 from nbx.models.naive_bayes import nb_log_tables
@@ -86,9 +84,7 @@ PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smalle
 COARSE = 5  # grid values (both ends included) such a search evaluates first
 FEW = 8  # a gap with at most this many open grid values evaluates them all, a larger one its midpoint,
 BISECT_MIN = 128  # except in segments of this many centers (costly evaluations): always the midpoint
-UNDERFLOW = -700.0  # log-terms this far below a sum's largest term (1) cannot change it
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
-LOG_2 = 0.693147180559945309417232121458176568  # numpy's NPY_LOGE2 (logaddexp of equal terms)
 DENSITIES = ("kernel", "gaussian")
 SCALES = ("std", "range", "none")
 
@@ -113,40 +109,6 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     mean = np.bincount(seg, weights * values, minlength=n_seg) / safe
     var = np.bincount(seg, weights * (values - mean[seg]) ** 2, minlength=n_seg) / safe
     return np.where(_spread(values, seg, n_seg) > 0, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
-
-
-@njit(cache=True)
-def _loo_log_sums(centers, logw, first, sizes, segs, g, n_want, grid, seg_base, L):
-    """L[u, k] = log Σ_{u'≠u} W_u' exp(-a (x_u - x_u')²), a = 1 / (2 (grid[g[i, k]] · seg_base[s])²), for each
-    center u of each segment s = segs[i] and its first n_want[i] grid indices g[i] (the other columns of L are
-    left as they are). Each sum runs over exactly its segment's centers, with numpy's floating-point
-    operations on a row of a (rows, centers) array: the squared difference, a · d² subtracted from log W, the
-    row maximum M subtracted, terms below e^-700 of the largest raised to e^-700 (exp is many times slower on
-    underflowing inputs; they cannot change the sum; their exp is computed once), exp (exp(0) = 1 is not
-    called), the row sum in numpy's order (:func:`nbx.core.sums.row_sum`), log(sum) + M; -inf where no other center."""
-    E = np.empty(sizes.max())
-    right, left = np.empty((64, 2), np.int64), np.empty(64)
-    floor = np.exp(UNDERFLOW)
-    for i in range(len(segs)):
-        s = segs[i]
-        f, U = first[s], sizes[s]
-        for k in range(n_want[i]):
-            c = grid[g[i, k]] * seg_base[s]
-            a = 1.0 / (2.0 * (c * c))
-            for u in range(U):
-                x = centers[f + u]
-                M = -np.inf
-                for j in range(U):
-                    d = x - centers[f + j]
-                    t = -np.inf if j == u else logw[f + j] - a * (d * d)
-                    E[j] = t
-                    M = max(M, t)
-                finite = np.isfinite(M)
-                shift = M if finite else 0.0
-                for j in range(U):
-                    t = E[j] - shift
-                    E[j] = 1.0 if t == 0.0 else np.exp(t) if t > UNDERFLOW else floor  # exp(0) = 1 exactly
-                L[f + u, k] = np.log(row_sum(E, U, right, left)) + M if finite else -np.inf
 
 
 def loo_cross_entropy(
@@ -191,57 +153,11 @@ def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs
     n_want = want[segs].sum(axis=1)
     g = np.argsort(~want[segs], axis=1, kind="stable")[:, : n_want.max()]  # each segment's wanted grid indices
     L = np.empty((len(centers), g.shape[1]))
+    from nbx.models.kernel_loops import _cross_entropies, _loo_log_sums  # numba loaded only where it is used
+
     _loo_log_sums(centers, center_logw, first, sizes, segs, g, n_want, grid, seg_base, L)
     args = (center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, HALF_LOG_2PI)
     _cross_entropies(ce, L, segs, g, n_want, *args)
-
-
-@njit(cache=True)
-def _logaddexp(x, y):
-    """numpy's logaddexp(x, y), its operations in its order."""
-    if x == y:
-        return x + LOG_2
-    d = x - y
-    if d > 0:
-        return x + np.log1p(np.exp(-d))
-    if d <= 0:
-        return y + np.log1p(np.exp(d))
-    return d
-
-
-@njit(cache=True)
-def _cross_entropies(
-    ce, L, segs, g, n_want, center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, half_log_2pi
-):
-    """ce[s, g[i, k]] for s = segs[i], k < n_want[i]: §4's CV_CE from the leave-one-out log-sums L (rows:
-    centers, columns: k), with numpy's operations in numpy's order: per observation (center u, weight w,
-    removed weight r) the own center's remaining weight log(max(W_u - r, 0)) added by logaddexp, then
-    log(m - r), log h and log √(2π) subtracted in turn (-inf when leave-one-out empties the class), -w times
-    that summed per segment and grid value over the observations in their order, then divided by m."""
-    row = np.full(ce.shape[0], -1)
-    for i in range(len(segs)):
-        row[segs[i]] = i
-    total = np.zeros(g.shape)
-    for o in range(len(obs_center)):
-        u = obs_center[o]
-        s = center_seg[u]
-        i = row[s]
-        if i < 0:
-            continue
-        r = obs_r[o]
-        own = np.log(max(np.exp(center_logw[u]) - r, 0.0))
-        rest = seg_m[s] - r
-        for k in range(n_want[i]):
-            term = -np.inf
-            if rest > 0:
-                num = _logaddexp(L[u, k], own)
-                term = ((num - np.log(rest)) - np.log(grid[g[i, k]] * seg_base[s])) - half_log_2pi
-            total[i, k] += -(obs_w[o] * term)
-    for i in range(len(segs)):
-        s = segs[i]
-        m = seg_m[s] if seg_m[s] > 0 else 1.0
-        for k in range(n_want[i]):
-            ce[s, g[i, k]] = total[i, k] / m
 
 
 def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
@@ -298,77 +214,6 @@ def _binned_search(centers, weights, obs_center, obs_w, obs_r, m, base, grid) ->
             ce[0, g] = BinnedSet(centers, weights, grid[g] * base, m).loo_cross_entropy(obs_center, obs_w, obs_r, m)
         want = _worth_evaluating(ce, grid, np.array([base]), np.array([1]))
     return ce
-
-
-@njit(cache=True)
-def _kernel_log_density(x, lo, hi, own, own_t, centers, logw, logh, h, log_m, half_log_2pi, E, right, left):
-    """log p̂(x) of eq. (13) over one segment's centers lo..hi-1 (lo < hi; bandwidth h, log h, log m) with the
-    array code's operations in its order: T_j = ((log W_j - log h) - log √(2π)) - 0.5 ((x - c_j) / h)² (own_t
-    for center ``own``: leave-one-out), their maximum M (0 if -inf) subtracted, exp, the first term plus the
-    others' row sum (numpy's add.reduceat, :func:`nbx.core.sums.row_sum`), log + M - log m. ``E``: work space."""
-    M = -np.inf
-    for j in range(lo, hi):
-        if j == own:
-            t = own_t
-        else:
-            b = (x - centers[j]) / h
-            t = ((logw[j] - logh) - half_log_2pi) - 0.5 * (b * b)
-        E[j - lo] = t
-        M = max(M, t)
-    if not np.isfinite(M):
-        M = 0.0
-    n = hi - lo
-    for j in range(n):
-        t = E[j] - M
-        E[j] = 1.0 if t == 0.0 else np.exp(t) if t > -746.0 else 0.0  # exp(0) = 1; exp is 0 below -746
-    total = E[0] + row_sum(E[1:], n - 1, right, left) if n > 1 else E[0]
-    return (np.log(total) + M) - log_m
-
-
-@njit(cache=True)
-def _log_densities(x, seg, n_classes, own, r, seg_lo, seg_hi, centers, logw, seg_logh, seg_h, seg_m, half_log_2pi, out):
-    """out[q, k] = log p̂(x[q] | segment seg[q] + k) for k < n_classes (:func:`_kernel_log_density`), left as
-    it is for a segment without centers. With own[q] >= 0 (then n_classes = 1): the density without one copy
-    (weight r[q]) of center own[q], which keeps log(max(W - r, 0)) (Wang §4's leave-one-out)."""
-    E = np.empty(max(1, np.max(seg_hi - seg_lo)))
-    right, left = np.empty((64, 2), np.int64), np.empty(64)
-    for q in range(len(x)):
-        for k in range(n_classes):
-            s = seg[q] + k
-            if seg_lo[s] == seg_hi[s]:
-                continue
-            own_t = 0.0
-            if own[q] >= 0:
-                own_t = (np.log(max(np.exp(logw[own[q]]) - r[q], 0.0)) - seg_logh[s]) - half_log_2pi
-            out[q, k] = _kernel_log_density(
-                x[q],
-                seg_lo[s],
-                seg_hi[s],
-                own[q],
-                own_t,
-                centers,
-                logw,
-                seg_logh[s],
-                seg_h[s],
-                np.log(seg_m[s]),
-                half_log_2pi,
-                E,
-                right,
-                left,
-            )
-
-
-@njit(cache=True)
-def _gaussian_log_densities(Xn, attr, k, mean, head, h, log_m, out):
-    """out[i, attr[c], k[c]] = (head[c] - 0.5 ((x - mean[c]) / h[c])²) - log_m[c] with x = Xn[i, attr[c]], for the
-    observed x (the others keep their value): the Gaussian density's log (``density="gaussian"``), the
-    operations of the array code in its order."""
-    for i in range(Xn.shape[0]):
-        for c in range(len(attr)):
-            x = Xn[i, attr[c]]
-            if not np.isnan(x):
-                b = (x - mean[c]) / h[c]
-                out[i, attr[c], k[c]] = (head[c] - 0.5 * (b * b)) - log_m[c]
 
 
 class GeneralNB(LogScoreMixin, BaseEstimator):
@@ -634,10 +479,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         observed = ~np.isnan(Xn)
         if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
             seg = self._center_seg
-            head = self._center_logw - self._seg_logh[seg] - HALF_LOG_2PI  # log(W / h) - log √(2π)
-            _gaussian_log_densities(
-                Xn, seg // K, seg % K, self._centers, head, self._seg_h[seg], np.log(self._seg_m[seg]), out
-            )
+            out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
+            out[~observed] = 0.0
             return out
         if loo_y is not None:
             out = (self.numeric_log_density(X) if plain is None else plain).copy()
@@ -673,7 +516,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         q_attr, q_value = np.divmod(queries, len(values))
         dens = np.zeros((len(queries), K))
         no_own = (np.full(len(queries), -1), np.zeros(len(queries)))
-        _log_densities(values[q_value], q_attr * K, K, *no_own, *self._kernel_arrays(), dens)
+        self._log_densities(values[q_value], q_attr * K, K, *no_own, dens)
         dens = dens[query_of_pair.ravel()]
         if self._big:  # keep the binned densities
             big = np.zeros((dn, K), bool)
@@ -682,23 +525,17 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         out[rows, attrs] = dens
         return out
 
-    def _kernel_arrays(self):
-        """The arguments of :func:`_log_densities` after the queries' own."""
-        return (
-            self._seg_lo,
-            self._seg_hi,
-            self._centers,
-            self._center_logw,
-            self._seg_logh,
-            self._seg_h,
-            self._seg_m,
-            HALF_LOG_2PI,
-        )
+    def _log_densities(self, x, seg, n_classes, own, r, out) -> None:
+        """:func:`nbx.models.kernel_loops._log_densities` over this model's centers (numba loaded on first use)."""
+        from nbx.models.kernel_loops import _log_densities
+
+        centers = (self._seg_lo, self._seg_hi, self._centers, self._center_logw, self._seg_logh, self._seg_h)
+        _log_densities(x, seg, n_classes, own, r, *centers, self._seg_m, HALF_LOG_2PI, out)
 
     def _own_loo_log_density(self, seg, x, r):
         """log p̂ of each (segment, value x, removed weight r) over the segment's own centers, the center of
         value x losing weight r (one copy of a training row left out, §4), and whether the segment has
-        centers. Computed once per distinct triple (:func:`_log_densities`)."""
+        centers. Computed once per distinct triple (:meth:`_log_densities`)."""
         values, v = np.unique(x, return_inverse=True)
         r_values, rr = np.unique(r, return_inverse=True)
         queries, query_of_pair = np.unique(
@@ -708,9 +545,16 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         q_r = r_values[queries % len(r_values)]
         cand, found = self._find_centers(q_seg, q_x)
         dens = np.zeros((len(queries), 1))
-        _log_densities(q_x, q_seg, 1, np.where(found, cand, -1), q_r, *self._kernel_arrays(), dens)
+        self._log_densities(q_x, q_seg, 1, np.where(found, cand, -1), q_r, dens)
         has = self._seg_lo[q_seg] < self._seg_hi[q_seg]
         return dens[query_of_pair.ravel(), 0], has[query_of_pair.ravel()]
+
+    def _log_kernel(self, x, centers: slice) -> np.ndarray:
+        """log(W_u / h · φ((x - x_u) / h)) for the given centers; x broadcasts against them."""
+        seg = self._center_seg[centers]
+        return (self._center_logw[centers] - self._seg_logh[seg] - HALF_LOG_2PI) - 0.5 * (
+            (x - self._centers[centers]) / self._seg_h[seg]
+        ) ** 2
 
     def _loo_normalizer(self, seg, r) -> np.ndarray:
         """log m - log(m - r) of the own class's density normalizer when one copy (r) leaves it (0 when
