@@ -448,12 +448,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         sizes = _sum_last(grid)  # branch weights, the unknown branch last
         branch_sizes = np.ascontiguousarray(sizes[:, :, :-1])
         known = branches.sum(axis=(2, 3))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(branch_sizes[..., None] > 0, branches / branch_sizes[..., None], 0.0)
-        terms = np.zeros(p.shape)  # p log2 p where p > 0, else 0 (only the nonzero p reach log2)
-        np.log2(p, out=terms, where=p > 0)
-        terms *= p
-        branch_entropy = -_sum_last(terms)
+        branch_entropy = entropy(branches)
         with np.errstate(divide="ignore", invalid="ignore"):
             known_sizes = branch_sizes.sum(axis=-1)
             cond = np.where(known_sizes > 0, (branch_sizes * branch_entropy).sum(axis=-1) / known_sizes, 0.0)
