@@ -117,11 +117,13 @@ def _cv_log_tables(model, child, rows, values: _CompactIndex, y, w, K, alpha):
         cnt = np.bincount(flat, weights=np.repeat(w, flat.size // n), minlength=M * R * K)
         cls = np.bincount(cls_flat, weights=np.repeat(w, model.shape[1]), minlength=M * K)
     cnt, cls = cnt.reshape(M, R, K), cls.reshape(M, K)
-    new = np.r_[True, child[1:] != child[:-1]]
-    first, of_child = np.flatnonzero(new), np.cumsum(new) - 1
-    sizes = np.diff(np.append(first, M))
-    train = np.subtract(np.repeat(np.add.reduceat(cnt, first, axis=0), sizes, axis=0), cnt, out=cnt)  # outside the fold
-    train_cls = np.add.reduceat(cls, first, axis=0)[of_child] - cls
+    first = np.flatnonzero(np.r_[True, child[1:] != child[:-1]])
+    sizes = np.diff(np.append(first, M))  # models per child
+
+    def outside_fold(counts):  # the child's counts minus the fold's, in place
+        return np.subtract(np.repeat(np.add.reduceat(counts, first, axis=0), sizes, axis=0), counts, out=counts)
+
+    train, train_cls = outside_fold(cnt), outside_fold(cls)
     table = np.zeros((M, R, K))
     if R > 1:
         kept, body = train[:, :-1], table[:, :-1]
