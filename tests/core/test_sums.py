@@ -2,14 +2,14 @@
 
 import numpy as np
 
-from nbx.core.sums import block_sum, row_sum
+from nbx.core.sums import block_sum, row_sum, workspace
 
 
 def test_row_sum_is_numpys_row_sum():
     """Left to right below 8 terms, eight running sums up to 128, halves beyond, also for runs halved several
     times; and from an offset (block_sum) as numpy sums a slice."""
     rng = np.random.default_rng(3)
-    right, left = np.empty((64, 2), np.int64), np.empty(64)
+    right, left = workspace()
     for n in [*range(1, 300), 511, 1029, 4097, 20000]:
         x = rng.uniform(0.0, 1.0, (3, n + 5)) ** 3
         expected = x[:, :n].sum(axis=1)

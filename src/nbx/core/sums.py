@@ -5,6 +5,7 @@ pairwise, then the rest left to right; a longer run is halved at a multiple of 8
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 
@@ -43,7 +44,7 @@ def row_sum(a, n, right, left):
     """numpy's sum of a[:n] (n >= 1) as its row reductions compute it: blocks of at most 128 terms
     (:func:`block_sum`), a longer run halved (at a multiple of 8) and the halves' sums added. numpy recurses;
     numba's cache cannot load a function calling a recursive one, so the halving is a loop over a stack:
-    ``right`` (int64, (64, 2)) the right halves still to sum, ``left`` (64) the left halves' sums."""
+    ``right`` the right halves still to sum, ``left`` the left halves' sums (:func:`workspace`)."""
     depth, start, m = 0, 0, n
     while True:
         while m > 128:
@@ -61,3 +62,9 @@ def row_sum(a, n, right, left):
         left[depth - 1] = v  # a left half done: its right half next
         start, m = right[depth - 1, 0], right[depth - 1, 1]
         right[depth - 1, 1] = -1
+
+
+@njit(cache=True)
+def workspace():
+    """The (right, left) stack :func:`row_sum` needs: 64 halvings cover any length. Made once per loop, not per sum."""
+    return np.empty((64, 2), np.int64), np.empty(64)

@@ -78,7 +78,7 @@ from nbx.core.base import (
     check_rng,
 )
 from nbx.core.counting import ValueIndex
-from nbx.core.sums import row_sum
+from nbx.core.sums import row_sum, workspace
 from nbx.core.validation import BOOLEAN, RANDOM_STATE, Constraint, Interval, Options
 from nbx.models.naive_bayes import DENOMINATORS
 
@@ -181,7 +181,7 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
     totals, value = np.empty(firsts[-1]), np.empty(firsts[-1])
     path, target = np.ones(firsts[-1]), np.zeros(firsts[-1], np.int64)
     mu = np.empty(n_models[-1])
-    right, left = np.empty((64, 2), np.int64), np.empty(64)  # row_sum's work space
+    right, left = workspace()
     update = np.empty(2 * d + 1, np.int64)  # counter rows an example updates: values, totals, class
     read = np.empty(2 * d + 1, np.int64)
     signs_all = np.empty(2 * d + 1)
