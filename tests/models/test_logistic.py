@@ -327,11 +327,12 @@ def test_indicator_fit_is_the_dense_newton_fit(case):
     np.testing.assert_allclose(model.predict_log_proba(X), log_proba(Z1, theta), rtol=1e-7, atol=1e-9)
 
 
-@pytest.mark.parametrize("n_classes", [2, 4, 9])
+@pytest.mark.parametrize("n_classes", [2, 3, 4, 9])
 def test_indicator_hessian_sums_in_the_order_of_the_sparse_product(n_classes):
     """IndicatorDesign's Hessian is, to the bit, the former construction: a sparse (column pair x row) matrix
     times the rows' class-pair weights, then M·T and Tᵀ·M·T elementwise. HBayes' S1 search turns on ties of
-    training accuracy, so its Hessian must not move a last bit (one class pair, and many)."""
+    training accuracy, so its Hessian must not move a last bit (one and three class pairs, written out, and the
+    general loop)."""
     import scipy.sparse as sparse
 
     nv = np.array([3, 5, 2, 4])

@@ -432,16 +432,26 @@ def mixed_n_values(X: np.ndarray, n_values, fit: bool = True) -> np.ndarray:
     nv = nv.astype(np.int64)
     nominal = nv > 0
     if fit and nominal.any() and not scans_skipped(fit=True):
-        sub = X[:, nominal]
-        known = ~np.isnan(sub) & (sub >= 0)
-        if np.any(sub[known] != np.round(sub[known])):
-            cols = np.flatnonzero(nominal)[np.any(known & (sub != np.round(sub)), axis=0)].tolist()
+        fraction, too_big = np.zeros(nominal.sum(), bool), np.zeros(nominal.sum(), bool)
+        for rows in row_blocks(X.shape[0], int(nominal.sum())):  # small temporaries: no pass over a copy of X
+            sub = X[rows, nominal]
+            known = sub >= 0  # False for NaN
+            fraction |= np.any(known & (sub != np.round(sub)), axis=0)
+            too_big |= np.any(known & (sub >= nv[nominal]), axis=0)
+        if np.any(fraction):
+            cols = np.flatnonzero(nominal)[fraction].tolist()
             raise ValueError(f"nominal columns (n_values > 0) must hold integer codes; columns {cols} do not")
-        too_big = np.any(known & (sub >= nv[nominal]), axis=0)
         if np.any(too_big):
             cols = np.flatnonzero(nominal)[too_big].tolist()
             raise ValueError(f"X holds codes >= n_values in nominal columns {cols} (codes must be 0..n_values-1)")
     return nv
+
+
+def row_blocks(n_rows: int, width: int, entries: int = 1 << 16):
+    """Slices of about ``entries`` entries of an (n_rows, width) array, covering its rows in order: a pass of
+    several elementwise steps over a large array keeps its temporaries in the cache."""
+    step = max(1, entries // max(width, 1))
+    return (slice(start, start + step) for start in range(0, n_rows, step))
 
 
 def check_mixed_fit(estimator, X, y, sample_weight, n_values):

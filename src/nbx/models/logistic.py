@@ -60,7 +60,7 @@ import numpy as np
 from numba import njit
 from scipy.linalg.lapack import dpotrf, dpotrs
 
-from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
+from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X, row_blocks
 from nbx.core.counting import log_softmax
 from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, Options, warn
 from nbx.models.weka_optimization import fit_weka_logistic, weka_columns
@@ -68,11 +68,15 @@ from nbx.models.weka_optimization import fit_weka_logistic, weka_columns
 
 def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:
     """Integer codes of nominal columns; NaN, negative or out-of-range values become -1 (missing)."""
-    ok = np.isfinite(block) & (block >= 0) & (block < n_values)
-    filled = np.where(ok, block, 0.0)
-    if np.any(filled != np.round(filled)):
-        raise ValueError("nominal columns (n_values > 0) must hold integer codes")
-    return np.where(ok, filled, -1).astype(np.int64)
+    codes = np.empty(block.shape, np.int64)
+    for rows in row_blocks(*block.shape):
+        part = block[rows]
+        ok = np.isfinite(part) & (part >= 0) & (part < n_values)
+        filled = np.where(ok, part, 0.0)
+        if np.any(filled != np.round(filled)):
+            raise ValueError("nominal columns (n_values > 0) must hold integer codes")
+        codes[rows] = np.where(ok, filled, -1)
+    return codes
 
 
 def design_matrix(X, n_values) -> tuple[np.ndarray, np.ndarray]:
@@ -264,7 +268,10 @@ def _indicator_column_sums(active, R, p1):
 def _indicator_pair_sums(active, v, p1):
     """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (p1 * p1, class pairs): each row adds its weights (all class
     pairs at once, a contiguous run) to the cells of its pairs of active columns (the intercept's 0 included), in
-    row order, so every cell sums its terms in row order."""
+    row order, so every cell sums its terms in row order. A row's active columns ascend (:func:`active_columns`
+    numbers the attributes' blocks in order), so a pair (a <= b) is the cell a·p1 + b. The runs of two and three
+    classes (one and three class pairs) are written out: numba does not unroll a loop of runtime length, and on
+    such short runs its overhead was half the time."""
     rows, r = active.shape
     q = v.shape[1]
     out = np.zeros((p1 * p1, q))
@@ -277,10 +284,18 @@ def _indicator_pair_sums(active, v, p1):
                 cols[n] = active[i, a]
                 n += 1
         for a in range(n):
+            row = cols[a] * p1
             for b in range(a, n):
-                cell = out[min(cols[a], cols[b]) * p1 + max(cols[a], cols[b])]
-                for kc in range(q):
-                    cell[kc] += v[i, kc]
+                cell = row + cols[b]
+                if q == 1:
+                    out[cell, 0] += v[i, 0]
+                elif q == 3:
+                    out[cell, 0] += v[i, 0]
+                    out[cell, 1] += v[i, 1]
+                    out[cell, 2] += v[i, 2]
+                else:
+                    for kc in range(q):
+                        out[cell, kc] += v[i, kc]
     return out
 
 
@@ -311,7 +326,8 @@ class IndicatorDesign:
     gradient, O(rows · r² · K²) for the Hessian, never O(rows · columns).
 
     ``active`` (G, r): per row the design column (1-based, after the intercept) of each attribute's value,
-    -1 for a missing value (its all-zero block); ``mean``, ``scale`` the standardization of the p columns.
+    -1 for a missing value (its all-zero block), the attributes' blocks in column order (:func:`active_columns`:
+    a row's columns ascend); ``mean``, ``scale`` the standardization of the p columns.
     """
 
     def __init__(self, active: np.ndarray, mean: np.ndarray, scale: np.ndarray):
