@@ -74,6 +74,7 @@ CRITERIA = ("cmi", "bayes")
 
 
 PAIR_BLOCK = 1 << 22  # max (row, attribute, attribute) entries of one bincount in pair_class_counts
+COMPILED_FROM = 1 << 22  # entries from which the compiled loop pays: 17 such calls save numba's import
 
 
 def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex, n_classes: int) -> np.ndarray:
@@ -82,20 +83,35 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     Each row adds its weight to the d² cells (its class, its value of attribute i, its value of attribute
     j), one bincount per block of rows: n·d² work instead of the n·K·R² of a one-hot matrix product (letter:
     0.03 s instead of 0.45 s). Rows with a missing value in either attribute add nothing to that pair
-    (pairwise-complete counts: the missing row R is dropped).
+    (pairwise-complete counts: the missing row R is dropped). From :data:`COMPILED_FROM` entries (n·d²) the
+    same additions run as one compiled loop (:func:`nbx.models.tan_loops.pair_cell_sums`, 3-6x faster: no
+    (block, d, d) index and weight arrays), which gives the same numbers to the bit.
     """
     R = index.n_rows
     rows = index.rows(codes)  # (n, d), missing -> R
     n, d = rows.shape
     unit = bool(np.all(w == 1.0))  # integer counts: same sums, faster
-    out = np.zeros(n_classes * (R + 1) ** 2)
     step = max(1, PAIR_BLOCK // max(d * d, 1))
-    for start in range(0, n, step):
-        r = rows[start : start + step]
-        first = (y[start : start + step, None] * (R + 1) + r) * (R + 1)  # (b, d)
-        cells = (first[:, :, None] + r[:, None, :]).ravel()
-        weights = None if unit else np.repeat(w[start : start + step], d * d)
-        out += np.bincount(cells, weights=weights, minlength=out.size)
+    if n * d * d >= COMPILED_FROM:
+        from nbx.models.tan_loops import pair_cell_sums  # numba loaded only where it pays
+
+        out = pair_cell_sums(
+            np.ascontiguousarray(rows, np.int64),
+            np.asarray(y, np.int64),
+            np.asarray(w, float),
+            unit,
+            R + 1,
+            n_classes,
+            step,
+        )
+    else:
+        out = np.zeros(n_classes * (R + 1) ** 2)
+        for start in range(0, n, step):
+            r = rows[start : start + step]
+            first = (y[start : start + step, None] * (R + 1) + r) * (R + 1)  # (b, d)
+            cells = (first[:, :, None] + r[:, None, :]).ravel()
+            weights = None if unit else np.repeat(w[start : start + step], d * d)
+            out += np.bincount(cells, weights=weights, minlength=out.size)
     return np.ascontiguousarray(out.reshape(n_classes, R + 1, R + 1)[:, :R, :R])
 
 
