@@ -108,6 +108,21 @@ def test_gaussian_density_is_one_normal_per_class():
         assert got[c] == pytest.approx(-0.5 * ((0.3 - mu) / sd) ** 2 - np.log(sd * np.sqrt(2 * np.pi)))
 
 
+@pytest.mark.parametrize("n_classes", [1, 3])
+def test_gaussian_log_joint_by_row_blocks_is_the_whole_arrays_sum(n_classes):
+    """The Gaussian reading's log joint sums its densities over blocks of rows (1,092 rows of 20 attributes x 3
+    classes); the sums are those of the whole (rows, attributes, classes) array to the bit, the last block of one
+    row and missing values included."""
+    rng = np.random.default_rng(4)
+    n = 2 * (65_536 // (20 * n_classes)) + 1
+    X = rng.normal(size=(n, 20))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = rng.integers(0, n_classes, n)
+    model = GeneralNB(density="gaussian").fit(X, y)
+    whole = model.numeric_log_density(X).sum(axis=1)
+    assert np.array_equal(model._numeric_log_sum(X, None, None, None), whole)
+
+
 def test_missing_absent_class_and_probabilities():
     X, y = _data(7, 40)
     X[::5, 0] = np.nan
