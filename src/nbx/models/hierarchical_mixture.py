@@ -51,7 +51,8 @@ stacked in one array (n_counter_rows, n_models, n_outputs) whose rows are the va
 flat value index of :class:`~nbx.core.counting.ValueIndex`, the per-attribute totals and the class
 counters (:class:`_Level`); the levels are consecutive blocks of one flat array. The online EM is sequential
 (each example sees the counters the previous one left), so its passes run in one compiled loop
-(:func:`_online_em_passes`, numba) over that flat array: per example and level a row gather, a log, the
+(:func:`_online_em_passes`, numba) over that flat array: per example and level a row gather of the counters' logs
+(each taken when its counter changes), the
 matrix-vector product signs @ log(block) (the same BLAS call numpy makes), a softmax per NB, then the mixture,
 its posteriors and the updates. Each step computes the same floating-point operations on the same operands in
 the same order as numpy computing every level on its own array (element-wise functions, row sums as numpy
@@ -186,6 +187,9 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
     read = np.empty(2 * d + 1, np.int64)
     signs_all = np.empty(2 * d + 1)
     block_all = np.empty((2 * d + 1) * widths.max())
+    # log of every counter, kept beside it: an example changes 2n + 1 counters per model, while the E-step reads
+    # n + 1 or 2n + 1 counter rows of every model, so each counter's log is taken when it changes, not when read
+    log_flat = np.log(flat)
     for p in range(orders.shape[0]):
         for i in orders[p]:
             n = 0
@@ -217,7 +221,7 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
                 for r in range(s):
                     at = bases[l] + read[r] * wd
                     for c in range(wd):
-                        block[r, c] = np.log(flat[at + c])
+                        block[r, c] = log_flat[at + c]
                 log_p[cols[l] : cols[l + 1]] = np.dot(signs, block)
                 scores, probs = log_p[cols[l] : cols[l + 1]], prob[cols[l] : cols[l + 1]]
                 _softmax_rows(scores, n_outs[l], probs, totals[firsts[l] :], right, left)
@@ -254,7 +258,9 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
                     col = m * k + (c_star if l == n_gating else target[model])
                     add = w[i] * path[model]
                     for r in range(2 * n + 1):
-                        flat[bases[l] + update[r] * wd + col] += add
+                        at = bases[l] + update[r] * wd + col
+                        flat[at] += add
+                        log_flat[at] = np.log(flat[at])
 
 
 class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
