@@ -111,39 +111,54 @@ def _exact_log_sum(centers, weights, h, total, x, pos, own, keep):
 
 @njit(cache=True)
 def _log_sums_loop(B, E, fft_error, origin, delta, n_nodes, centers, weights, h, total, qx, qown, qr, out):
-    """log S per query (qown >= 0: the leave-one-out sum of center qown, its weight less qr)."""
+    """log S per query (qown >= 0: the leave-one-out sum of center qown, its weight less qr). Three passes:
+    the interpolated sums where certified (NaN elsewhere), their logs (a loop of C library log calls alone,
+    which the processor overlaps: about twice as fast as one log per pass of the first loop), then the
+    exact sums of the others."""
     eta_fix = 1.0 - np.exp(-0.5 * _ETA * _ETA)
     for q in range(len(qx)):
-        x = qx[q]
-        own = qown[q]
-        w_own = 0.0 if own < 0 else weights[own] if len(weights) > 1 else weights[0]
-        keep = w_own - qr[q] if own >= 0 else 0.0
-        if keep < 0.0:
-            keep = 0.0
-        t = (x - origin) / delta
+        out[q] = np.nan
+        t = (qx[q] - origin) / delta
         if n_nodes > 0 and t >= 0.0 and t <= n_nodes - 1:
-            i = min(int(np.floor(t)), n_nodes - 2)
+            own = qown[q]
+            w_own = 0.0 if own < 0 else weights[own] if len(weights) > 1 else weights[0]
+            keep = w_own - qr[q] if own >= 0 else 0.0
+            if keep < 0.0:
+                keep = 0.0
+            i = min(int(t), n_nodes - 2)  # t >= 0: int is floor
             mu = t - i
             s = (1.0 - mu) * B[i] + mu * B[i + 1]
             bound = min(E[i], E[i + 1]) + total * _CUT + 2.0 * fft_error + 4.0 * _ULP * (abs(s) + w_own)
             # leave-one-out: the own center's binned kernel at x (its bilinear interpolant) out, W_u - r in
             s = s - w_own * (1.0 - 2.0 * mu * (1.0 - mu) * eta_fix) + keep
             if bound * (1.0 + REL_ERROR) <= REL_ERROR * s:
-                out[q] = np.log(s)
-                continue
-        pos = np.searchsorted(centers, x, side="right")
-        out[q] = _exact_log_sum(centers, weights, h, total, x, pos, own, keep)
+                out[q] = s
+    for q in range(len(qx)):
+        out[q] = np.log(out[q])
+    for q in range(len(qx)):
+        if np.isnan(out[q]):
+            own = qown[q]
+            w_own = 0.0 if own < 0 else weights[own] if len(weights) > 1 else weights[0]
+            keep = w_own - qr[q] if own >= 0 else 0.0
+            if keep < 0.0:
+                keep = 0.0
+            pos = np.searchsorted(centers, qx[q], side="right")
+            out[q] = _exact_log_sum(centers, weights, h, total, qx[q], pos, own, keep)
 
 
 @njit(cache=True)
 def _loo_ce_terms(log_sum, obs_w, obs_r, m, log_h):
-    """-Σ w (log of the leave-one-out density) over a set's observations (Wang §4's CV_CE times m)."""
+    """-Σ w (log of the leave-one-out density) over a set's observations (Wang §4's CV_CE times m); log(m - r)
+    taken once per run of equal removed weights (the value each observation's own log would give)."""
     total = 0.0
+    last_rest, log_rest = np.nan, 0.0
     for k in range(len(log_sum)):
         rest = m - obs_r[k]
         if rest <= 0.0 or log_sum[k] == -np.inf:
             return np.inf
-        total -= obs_w[k] * (log_sum[k] - np.log(rest) - log_h - HALF_LOG_2PI)
+        if rest != last_rest:
+            last_rest, log_rest = rest, np.log(rest)
+        total -= obs_w[k] * (log_sum[k] - log_rest - log_h - HALF_LOG_2PI)
     return total
 
 
