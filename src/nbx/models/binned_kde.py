@@ -148,17 +148,13 @@ def _log_sums_loop(B, E, fft_error, origin, delta, n_nodes, centers, weights, h,
 
 @njit(cache=True)
 def _loo_ce_terms(log_sum, obs_w, obs_r, m, log_h):
-    """-Σ w (log of the leave-one-out density) over a set's observations (Wang §4's CV_CE times m); log(m - r)
-    taken once per run of equal removed weights (the value each observation's own log would give)."""
+    """-Σ w (log of the leave-one-out density) over a set's observations (Wang §4's CV_CE times m)."""
     total = 0.0
-    last_rest, log_rest = np.nan, 0.0
     for k in range(len(log_sum)):
         rest = m - obs_r[k]
         if rest <= 0.0 or log_sum[k] == -np.inf:
             return np.inf
-        if rest != last_rest:
-            last_rest, log_rest = rest, np.log(rest)
-        total -= obs_w[k] * (log_sum[k] - log_rest - log_h - HALF_LOG_2PI)
+        total -= obs_w[k] * (log_sum[k] - np.log(rest) - log_h - HALF_LOG_2PI)
     return total
 
 
