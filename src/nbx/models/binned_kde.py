@@ -180,8 +180,9 @@ class BinnedSet:
         n_fft = 1 << int(self.n_nodes + _TAPS).bit_length()  # a power of two: few distinct spectra
         FK, FE, norm_k = _spectra(n_fft)
         FG = np.fft.rfft(G, n_fft)
-        self.B = np.fft.irfft(FG * FK, n_fft)[: self.n_nodes]
-        self.E = np.fft.irfft(FG * FE, n_fft)[: self.n_nodes]
+        # copies: a slice would keep the whole FFT length (up to twice and more the nodes) alive with the set
+        self.B = np.fft.irfft(FG * FK, n_fft)[: self.n_nodes].copy()
+        self.E = np.fft.irfft(FG * FE, n_fft)[: self.n_nodes].copy()
         # rounding of an FFT convolution: below c·u·log2(n)·|G|·|K| per value (2-norms), c = 10 generously
         self.fft_error = 10 * _ULP * np.log2(n_fft) * float(np.sqrt(np.square(G).sum())) * norm_k
 

@@ -324,7 +324,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         codes = nominal_codes(X[:, self._nominal], nv[self._nominal])
         self.feature_count_ = self._index.counts(codes, y_idx, w, K)[:-1]
         _, self.log_table_ = nb_log_tables(self.feature_count_, self.class_count_, self._index, "laplace", a)
-        self._fit_numeric(X[:, self._numeric], y_idx, w)
+        all_numeric = len(self._numeric) == X.shape[1]  # then X itself, not a copy of it (memory)
+        self._fit_numeric(X if all_numeric else X[:, self._numeric], y_idx, w)
         return self
 
     def _fit_numeric(self, Xn, y_idx, w):
