@@ -1,10 +1,12 @@
 """The binned kernel sums (nbx.models.binned_kde) against exact all-pairs sums: every log-sum within the stated
 bound -log(1 - REL_ERROR), and GeneralNB / S-NBTree on binned sums against the same learners summing exactly."""
 
+import math
+
 import numpy as np
 import pytest
 
-from nbx.models import kernel_nb
+from nbx.models import binned_kde, kernel_nb
 from nbx.models.binned_kde import REL_ERROR, BinnedSet
 from nbx.models.kernel_nb import GeneralNB
 from nbx.models.snbtree import SelfAdaptiveNBTree
@@ -119,3 +121,67 @@ def test_snbtree_leave_one_out_binned_within_bound(monkeypatch):
     ja, jb = a.numeric_log_density(X, y, r), b.numeric_log_density(X, y, r)
     assert np.max(np.abs(ja[:, keep] - jb[:, keep])) <= BOUND
     assert np.mean(binned.predict(X) == exact.predict(X)) > 0.97
+
+
+def one_pass_log_sums(s, x, own, r):
+    """:meth:`BinnedSet.log_sums` written as one pass per query (the grid's interpolated sum, its certificate,
+    and its log or the exact sum), in Python floats with the C library's exp, floor and log."""
+    eta_fix = 1.0 - math.exp(-0.5 * binned_kde._ETA * binned_kde._ETA)
+    w = s.weights
+    out = np.empty(len(x))
+    for q in range(len(x)):
+        w_own = 0.0 if own[q] < 0 else float(w[own[q]] if len(w) > 1 else w[0])
+        keep = max(w_own - r[q], 0.0) if own[q] >= 0 else 0.0
+        t = (x[q] - s.origin) / s.delta
+        if s.n_nodes > 0 and 0.0 <= t <= s.n_nodes - 1:
+            i = min(math.floor(t), s.n_nodes - 2)
+            mu = t - i
+            v = (1.0 - mu) * s.B[i] + mu * s.B[i + 1]
+            bound = (
+                min(s.E[i], s.E[i + 1])
+                + s.total * binned_kde._CUT
+                + 2.0 * s.fft_error
+                + 4.0 * binned_kde._ULP * (abs(v) + w_own)
+            )
+            v = v - w_own * (1.0 - 2.0 * mu * (1.0 - mu) * eta_fix) + keep
+            if bound * (1.0 + REL_ERROR) <= REL_ERROR * v:
+                out[q] = math.log(v)
+                continue
+        pos = int(np.searchsorted(s.centers, x[q], side="right"))
+        out[q] = binned_kde._exact_log_sum(s.centers, w, s.h, s.total, x[q], pos, own[q], keep)
+    return out
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_log_sums_equal_one_pass_form_bit_for_bit(weighted):
+    """The compiled loop's passes (interpolated sums, then their logs, then the exact sums) give each query
+    the bits of the one-pass form: plain queries inside, between and outside the clusters, and leave-one-out
+    queries at every center, some emptied."""
+    rng = np.random.default_rng(11 + weighted)
+    centers, weights = random_set(rng, 2000, True, weighted)
+    m = weights.sum()
+    s = BinnedSet(centers, weights, 0.3 * (centers[-1] - centers[0]) / np.sqrt(m), m)
+    x = np.r_[rng.uniform(centers[0], centers[-1], 400), [4.0, -50.0, 80.0, centers[0], centers[-1]]]
+    no_own = np.full(len(x), -1)
+    assert np.array_equal(s.log_sums(x), one_pass_log_sums(s, x, no_own, np.zeros(len(x))))
+    own = np.arange(len(centers))
+    r = np.minimum(weights, 1.0) if not weighted else rng.uniform(0.2, 3.0, len(centers))
+    got, want = s.log_sums(centers, own, r), one_pass_log_sums(s, centers, own, r)
+    assert np.array_equal(got, want)
+    # both ways were taken: the far queries are summed exactly, and so is a leave-one-out sum
+    assert np.isfinite(got).all() and not np.isnan(s.log_sums(x)).any()
+    s.B = np.full_like(s.B, np.nan)  # no query certified: every sum exact, the same bits
+    assert np.array_equal(s.log_sums(centers, own, r), one_pass_log_sums(s, centers, own, r))
+
+
+def test_segment_order_is_lexsort():
+    """kernel_nb._segment_order is the permutation np.lexsort((values, segments)) gives: ties (0.0 and -0.0
+    among them) in row order, few segments (16-bit radix sort) and many."""
+    rng = np.random.default_rng(5)
+    for trial in range(200):
+        n = int(rng.integers(1, 2000))
+        n_seg = int(rng.integers(40_000, 70_000) if trial % 5 == 0 else rng.integers(1, 12))
+        vals = np.round(rng.normal(size=n), int(rng.integers(0, 4)))
+        vals[vals == 0] = rng.choice([0.0, -0.0], size=int((vals == 0).sum()))
+        seg = rng.integers(0, n_seg, n)
+        assert np.array_equal(kernel_nb._segment_order(vals, seg, n_seg), np.lexsort((vals, seg)))

@@ -111,6 +111,22 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     return np.where(_spread(values, seg, n_seg) > 0, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
 
 
+def _segment_order(vals, seg, n_seg) -> np.ndarray:
+    """The permutation ``np.lexsort((vals, seg))`` (by segment, then value, equal pairs in row order), about
+    3x faster on all-distinct values: numpy's quicksort of the values, a stable radix sort of the segments
+    (codes of 16 bits), then the runs of equal (segment, value) pairs put back in row order."""
+    order = np.argsort(vals)
+    key = seg[order]
+    order = order[np.argsort(key.astype(np.int16) if n_seg < 1 << 15 else key, kind="stable")]
+    sv, ss = vals[order], seg[order]
+    tie = (sv[1:] == sv[:-1]) & (ss[1:] == ss[:-1])
+    if tie.any():
+        tied = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
+        run = np.cumsum(np.r_[True, ~tie])[tied]
+        order[tied] = np.sort(run * len(vals) + order[tied]) % len(vals)  # (run, row) pairs as one integer
+    return order
+
+
 def loo_cross_entropy(
     centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid, prune=True
 ) -> np.ndarray:
@@ -308,7 +324,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         codes = nominal_codes(X[:, self._nominal], nv[self._nominal])
         self.feature_count_ = self._index.counts(codes, y_idx, w, K)[:-1]
         _, self.log_table_ = nb_log_tables(self.feature_count_, self.class_count_, self._index, "laplace", a)
-        self._fit_numeric(X[:, self._numeric], y_idx, w)
+        all_numeric = len(self._numeric) == X.shape[1]  # then X itself, not a copy of it (memory)
+        self._fit_numeric(X if all_numeric else X[:, self._numeric], y_idx, w)
         return self
 
     def _fit_numeric(self, Xn, y_idx, w):
@@ -366,7 +383,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         # Distinct (segment, value) pairs are the kernel centers, with summed weights.
         keep = active[seg]
         seg, vals, ow = seg[keep], vals[keep], ow[keep]
-        order = np.lexsort((vals, seg))
+        order = _segment_order(vals, seg, n_seg)
         seg, vals, ow = seg[order], vals[order], ow[order]
         del order, keep
         new = np.ones(len(vals), bool)
@@ -492,18 +509,16 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             for s, big in self._big.items():
                 a, k = divmod(s, K)
                 rows = np.flatnonzero(observed[:, a] if loo_y is None else observed[:, a] & (loo_y == k))
-                x = Xn[rows, a]
+                x = Xn[:, a][rows]  # through the column: a 1-d gather and scatter, not (rows, a, k) triples
+                col = out[:, a, k]
                 own = r = None
                 if loo_y is not None:
-                    exact[rows, a] = False
+                    exact[:, a][rows] = False
                     own = np.minimum(np.searchsorted(big.centers, x), len(big.centers) - 1)
                     own = np.where(big.centers[own] == x, own, -1)
                     r = loo_r[rows]
                 dens = big.log_sums(x, own, r) - np.log(big.h) - HALF_LOG_2PI - np.log(self._seg_m[s])
-                if loo_y is None:
-                    out[rows, a, k] = dens
-                else:
-                    out[rows, a, k] = dens + self._loo_normalizer(np.full(len(rows), s), r)
+                col[rows] = dens if loo_y is None else dens + self._loo_normalizer(np.full(len(rows), s), r)
         rows, attrs = np.nonzero(exact)
         if loo_y is not None:
             own = attrs * K + loo_y[rows]
