@@ -314,7 +314,8 @@ def test_level_sums_and_tables_equal_the_per_node_formulas():
     )
     class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
     observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
-    priors, tables = tree._node_tables(counts[:, :-1], class_counts, observed)
+    drop = np.zeros((nv[0], len(nv)), bool)
+    priors, tables = tree._node_tables(counts, class_counts, observed, class_counts.sum(axis=1), drop)
     for t in range(nv[0]):
         prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
         assert priors[t].tobytes() == prior.tobytes() and tables[t].tobytes() == table.tobytes()
@@ -562,8 +563,10 @@ def test_level_counts_are_the_weighted_bincount_bit_for_bit():
     local = rng.integers(0, n_nodes, rows.shape[0])
     cell = (flat[rows] * k + y[rows, None]) + (local * (n_table * k))[:, None]
     expected = np.bincount(cell.ravel(), weights=np.repeat(w[rows], d), minlength=n_nodes * n_table * k)
-    got = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
+    got, class_counts = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
     assert got.tobytes() == expected.reshape(n_nodes, n_table, k).tobytes()
+    expected = np.bincount(local * k + y[rows], weights=w[rows], minlength=n_nodes * k).reshape(n_nodes, k)
+    assert class_counts.tobytes() == expected.tobytes()
 
 
 def test_level_log_joint_is_prior_plus_table_rows_in_attribute_order():
