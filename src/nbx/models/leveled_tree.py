@@ -82,7 +82,7 @@ from nbx.core.base import (
     check_discrete_fit,
     check_discrete_X,
 )
-from nbx.core.counting import ValueIndex, log_normalize
+from nbx.core.counting import ValueIndex
 from nbx.core.criteria import entropy
 from nbx.core.sums import block_sum, row_sum, workspace
 from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
@@ -384,6 +384,98 @@ def _select(gain, split, admissible, threshold):
 
 
 @njit(cache=True)
+def _split_rows(codes, w, rows, local, attr, thr, stop, first: int, n_nodes: int, vmax: int):
+    """The rows of a tree level at its split nodes: each row's branch under its node's test (the value of a
+    multiway test, ``code > t`` of a cut; -1 when the value is missing) and the known rows' weight per (node,
+    branch), added in row order as a weighted ``np.bincount`` adds them. A row whose node is a leaf, or whose
+    split value is missing, gets ``stop`` = its node (global id ``first`` + local) unless it has one already
+    (``apply``'s node). Returns (branch per row, -2 for rows at leaves; branch weights (n_nodes, vmax))."""
+    branch = np.empty(rows.shape[0], np.int64)
+    branch_w = np.zeros((n_nodes, vmax))
+    for i in range(rows.shape[0]):
+        r, t = rows[i], local[i]
+        a = attr[t]
+        if a < 0:
+            branch[i] = -2
+        else:
+            v = codes[r, a]
+            if v < 0:
+                branch[i] = -1
+            else:
+                branch[i] = (v > thr[t]) if thr[t] >= 0 else v
+                branch_w[t, branch[i]] += w[r]
+                continue
+        if stop[r] < 0:
+            stop[r] = first + t
+    return branch, branch_w
+
+
+@njit(cache=True)
+def _route_rows(rows, local, branch, branch_w, child):
+    """The rows that reach the next level and their nodes there: a row goes to its branch's child, a row whose
+    split value is missing to its node's largest branch (numpy's argmax, the first on ties); rows at leaves
+    and in branches without a child (no training weight) go nowhere."""
+    n_nodes, vmax = branch_w.shape
+    largest = np.zeros(n_nodes, np.int64)
+    for t in range(n_nodes):
+        for b in range(1, vmax):
+            if branch_w[t, b] > branch_w[t, largest[t]]:
+                largest[t] = b
+    out_rows = np.empty(rows.shape[0], np.int64)
+    out_local = np.empty(rows.shape[0], np.int64)
+    n = 0
+    for i in range(rows.shape[0]):
+        b = branch[i]
+        if b == -2:
+            continue
+        t = local[i]
+        nxt = child[t, b if b >= 0 else largest[t]]
+        if nxt >= 0:
+            out_rows[n], out_local[n] = rows[i], nxt
+            n += 1
+    return out_rows[:n], out_local[:n]
+
+
+@njit(cache=True)
+def _shifted(joint):
+    """``joint - joint.max(axis=1, keepdims=True)`` (a NaN in a row makes its maximum NaN, as numpy's)."""
+    out = np.empty_like(joint)
+    for i in range(joint.shape[0]):
+        top = joint[i, 0]
+        for c in range(1, joint.shape[1]):
+            x = joint[i, c]
+            if x != x:
+                top = x
+                break
+            if x > top:
+                top = x
+        for c in range(joint.shape[1]):
+            out[i, c] = joint[i, c] - top
+    return out
+
+
+@njit(cache=True)
+def _argmax_normalized(p):
+    """``np.argmax(p / p.sum(axis=1, keepdims=True), axis=1)`` for exp'd scores p (n, K): numpy's row sums, the
+    division, and argmax's first maximum (a NaN counting as the maximum, as numpy's)."""
+    n, k = p.shape
+    sums = _row_sums(p.reshape(-1), k, k, n)
+    out = np.zeros(n, np.int64)
+    for i in range(n):
+        top = p[i, 0] / sums[i]
+        if top != top:
+            continue
+        for c in range(1, k):
+            x = p[i, c] / sums[i]
+            if x != x:
+                out[i] = c
+                break
+            if x > top:
+                out[i], top = c, x
+    return out
+
+
+@njit(cache=True)
 def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) -> None:
     """out[r] = log P(c) + Σ_j log P(x_j | c) under the NB of node ``node[r]`` for the rows ``rows`` whose nodes
     are in one tree level, whose first node is ``first`` and whose tables are ``log_tables``: the node's prior
@@ -526,13 +618,17 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         node[rows] = self._grow(codes[rows], flat[rows], y_idx, weights[rows])
         absent = np.flatnonzero(weights <= 0)
         node[absent] = self._route(codes[absent])
-        return self.classes_[np.argmax(log_normalize(self._log_joint(node, flat)), axis=1)]
+        return self._predicted(self._log_joint(node, flat))
 
     def _boost_predict(self, inputs) -> np.ndarray:
         """``predict`` for inputs prepared by ``_boost_inputs``."""
         codes, flat = inputs
-        joint = self._log_joint(self._route(codes), flat)
-        return self.classes_[np.argmax(log_normalize(joint), axis=1)]
+        return self._predicted(self._log_joint(self._route(codes), flat))
+
+    def _predicted(self, joint) -> np.ndarray:
+        """``predict``'s classes from log joints: the argmax of ``log_normalize``'s probabilities, whose exp is
+        numpy's; the shift, row sums, division and argmax run compiled in numpy's order."""
+        return self.classes_[_argmax_normalized(np.exp(_shifted(joint)))]
 
     def fit_info(self) -> dict:
         """Tree size for the reports (§4.2 reports mean tree depths)."""
@@ -585,23 +681,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
                     attr[split], thr[split] = self._best_tests(counts, class_counts, observed, weight, split, used)
             attrs.append(attr)
             thresholds.append(thr)
-            at = attr[local]
-            keep = at >= 0
-            leaf_rows = rows[~keep]
-            stop[leaf_rows] = np.where(stop[leaf_rows] >= 0, stop[leaf_rows], first + local[~keep])
-            if not keep.any():
+            branch, branch_w = _split_rows(codes, w, rows, local, attr, thr, stop, first, n_nodes, vmax)
+            if (attr < 0).all():
                 break
-            # route the rows of split nodes to their children
-            rows, local, at = rows[keep], local[keep], at[keep]
-            values = codes[rows, at]
-            known = values >= 0
-            missing = rows[~known]
-            stop[missing] = np.where(stop[missing] >= 0, stop[missing], first + local[~known])
-            branch = _branch(values, thr[local])
-            branch_w = np.bincount(
-                local[known] * vmax + branch[known], weights=w[rows[known]], minlength=n_nodes * vmax
-            ).reshape(n_nodes, vmax)
-            branch = np.where(known, branch, np.argmax(branch_w, axis=1)[local])  # missing -> largest branch
             # a branch that received no weight is not created; child ids follow (node, branch) order
             child = np.full((n_nodes, vmax), -1, np.int64)
             exists = branch_w > 0
@@ -617,9 +699,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             is_cut = cut >= 0  # code <= t narrows hi (side 0), code > t raises lo (side 1)
             hi[kids[is_cut & (side == 0)], cut_attr[is_cut & (side == 0)]] = cut[is_cut & (side == 0)]
             lo[kids[is_cut & (side == 1)], cut_attr[is_cut & (side == 1)]] = cut[is_cut & (side == 1)] + 1
-            nxt = child[local, branch]
-            reached = nxt >= 0  # rows of weight 0 in a branch without weight go nowhere
-            rows, local = rows[reached], nxt[reached]
+            rows, local = _route_rows(rows, local, branch, branch_w, child)
             depth += 1
         self.node_attribute_ = np.concatenate(attrs)
         self.node_threshold_ = np.concatenate(thresholds)
