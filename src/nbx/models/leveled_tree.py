@@ -476,6 +476,26 @@ def _argmax_normalized(p):
 
 
 @njit(cache=True)
+def _route_codes(codes, attribute, threshold, n_values, children, child_offset):
+    """``apply``'s node per row: down the tree from the root while the node has a test, the row's value is known
+    (a code never seen in training, >= ``n_values``, counts as missing) and its branch got training data."""
+    node = np.zeros(codes.shape[0], np.int64)
+    for r in range(codes.shape[0]):
+        t = 0
+        while attribute[t] >= 0:
+            a = attribute[t]
+            v = codes[r, a]
+            if v < 0 or v >= n_values[a]:
+                break
+            nxt = children[child_offset[t] + ((v > threshold[t]) if threshold[t] >= 0 else v)]
+            if nxt < 0:
+                break
+            t = nxt
+        node[r] = t
+    return node
+
+
+@njit(cache=True)
 def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) -> None:
     """out[r] = log P(c) + Σ_j log P(x_j | c) under the NB of node ``node[r]`` for the rows ``rows`` whose nodes
     are in one tree level, whose first node is ``first`` and whose tables are ``log_tables``: the node's prior
@@ -490,12 +510,6 @@ def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) 
             for j in range(1, d):
                 s += log_tables[t - first, flat[r, j], c]
             out[r, c] = log_priors[t, c] + s
-
-
-def _branch(values: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """Branch of each value under its node's test: the value for a multiway test (threshold -1), else
-    0 for ``value <= t`` and 1 for ``value > t``."""
-    return np.where(thresholds >= 0, values > thresholds, values)
 
 
 def _missing_as_value(codes: np.ndarray, n_values) -> tuple[np.ndarray, np.ndarray]:
@@ -610,7 +624,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         were checked with the ensemble's."""
         codes, flat = inputs
         rows = np.flatnonzero(weights > 0)
-        self.classes_, y_idx = np.unique(y[rows], return_inverse=True)
+        # np.unique(y[rows], return_inverse=True) for class indices, without its sort
+        present = np.bincount(y[rows]) > 0
+        self.classes_, y_idx = np.flatnonzero(present), (np.cumsum(present) - 1)[y[rows]]
         self.n_values_ = np.asarray(n_values, np.int64) + (self.missing == "value")
         self.n_features_in_ = codes.shape[1]
         self._setup()
@@ -827,23 +843,10 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         return self._route(self._check_X(X))
 
     def _route(self, codes) -> np.ndarray:
-        """Batch routing, one step per tree level."""
-        node = np.zeros(codes.shape[0], np.int64)
-        active = np.ones(codes.shape[0], bool)
-        while True:
-            attr = self.node_attribute_[node]
-            active &= attr >= 0
-            if not active.any():
-                return node
-            rows = np.flatnonzero(active)
-            values = codes[rows, attr[rows]]
-            nxt = np.full(rows.shape[0], -1, np.int64)
-            known = (values >= 0) & (values < self.n_values_[attr[rows]])  # unseen code = missing
-            branch = _branch(values[known], self.node_threshold_[node[rows[known]]])
-            nxt[known] = self._children[self._child_offset[node[rows[known]]] + branch]
-            moved = nxt >= 0
-            node[rows[moved]] = nxt[moved]
-            active[rows[~moved]] = False
+        """The node whose NB classifies each row of ``codes`` (``apply``)."""
+        return _route_codes(
+            codes, self.node_attribute_, self.node_threshold_, self.n_values_, self._children, self._child_offset
+        )
 
     def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint of the routed-to local NB, shape (n, K)."""
