@@ -608,7 +608,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         if self.missing == "value":
             codes, self.n_values_ = _missing_as_value(codes, self.n_values_)
         self._setup()
-        self._grow(codes, self._index.rows(codes), y_idx, w)
+        self._grow(codes, self._index.rows(codes), y_idx, w, np.arange(codes.shape[0]))
         return self
 
     def _boost_inputs(self, X, n_values):
@@ -624,14 +624,13 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         were checked with the ensemble's."""
         codes, flat = inputs
         rows = np.flatnonzero(weights > 0)
-        # np.unique(y[rows], return_inverse=True) for class indices, without its sort
-        present = np.bincount(y[rows]) > 0
-        self.classes_, y_idx = np.flatnonzero(present), (np.cumsum(present) - 1)[y[rows]]
+        # np.unique(y[rows], return_inverse=True) for class indices, without its sort (the other rows' are unused)
+        present = np.bincount(y[rows], minlength=y.max() + 1) > 0
+        self.classes_, y_idx = np.flatnonzero(present), (np.cumsum(present) - 1)[y]
         self.n_values_ = np.asarray(n_values, np.int64) + (self.missing == "value")
         self.n_features_in_ = codes.shape[1]
         self._setup()
-        node = np.empty(codes.shape[0], np.int64)  # where predict() would classify each row
-        node[rows] = self._grow(codes[rows], flat[rows], y_idx, weights[rows])
+        node = self._grow(codes, flat, y_idx, weights, rows)  # where predict() would classify each row
         absent = np.flatnonzero(weights <= 0)
         node[absent] = self._route(codes[absent])
         return self._predicted(self._log_joint(node, flat))
@@ -657,19 +656,20 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         # position of each flat table row in a padded (attribute, value) grid, for all-attribute gains
         self._pad_pos = np.arange(self._index.n_rows) - self._index.offsets[self._index.attribute_of_row]
 
-    def _grow(self, codes, flat, y, w) -> np.ndarray:
-        """Breadth-first growth, one tree level at a time: one weighted bincount over (node, table row,
-        class) gives the counts of every node of the level (NB tables and gains). Rows stay in their
-        original order inside a node, so every count is summed in the same order as a per-node count.
+    def _grow(self, codes, flat, y, w, rows) -> np.ndarray:
+        """Breadth-first growth on the rows ``rows`` (ascending) of ``codes``, one tree level at a time: one
+        weighted count over (node, table row, class) gives the counts of every node of the level (NB tables and
+        gains). Rows stay in their original order inside a node, so every count is summed in the same order as
+        a per-node count.
 
-        Returns the node whose NB ``predict`` would use for each training row of positive weight: its leaf,
-        or the first node where its split value is missing (``apply``'s rule), so boosting needs no routing.
+        Returns, per row of ``codes``, the node whose NB ``predict`` would use for a training row: its leaf, or
+        the first node where its split value is missing (``apply``'s rule), so boosting needs no routing; -1
+        for the rows not in ``rows``.
         """
         index, k, n_table = self._index, self._k, self._index.n_rows + 1
         vmax = int(index.n_values.max())
         attrs, thresholds, depths, weights, priors, tables, children = [], [], [], [], [], [], []
-        rows = np.arange(codes.shape[0])  # rows still in a node of the current level
-        local = np.zeros(rows.shape[0], np.int64)  # their node, numbered within the level
+        local = np.zeros(rows.shape[0], np.int64)  # node of each row still in the tree, numbered within the level
         used = np.zeros((1, codes.shape[1]), bool)  # attributes tested on the path, per node of the level
         # the codes lo <= code <= hi the path's cuts leave each attribute, per node (leaf_drop="fixed")
         lo, hi = np.zeros_like(used, np.int64), (index.n_values - 1)[None, :].copy()
