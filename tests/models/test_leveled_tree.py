@@ -314,7 +314,8 @@ def test_level_sums_and_tables_equal_the_per_node_formulas():
     )
     class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
     observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
-    priors, tables = tree._node_tables(counts[:, :-1], class_counts, observed)
+    drop = np.zeros((nv[0], len(nv)), bool)
+    priors, tables = tree._node_tables(counts, class_counts, observed, class_counts.sum(axis=1), drop)
     for t in range(nv[0]):
         prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
         assert priors[t].tobytes() == prior.tobytes() and tables[t].tobytes() == table.tobytes()
@@ -562,8 +563,10 @@ def test_level_counts_are_the_weighted_bincount_bit_for_bit():
     local = rng.integers(0, n_nodes, rows.shape[0])
     cell = (flat[rows] * k + y[rows, None]) + (local * (n_table * k))[:, None]
     expected = np.bincount(cell.ravel(), weights=np.repeat(w[rows], d), minlength=n_nodes * n_table * k)
-    got = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
+    got, class_counts = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
     assert got.tobytes() == expected.reshape(n_nodes, n_table, k).tobytes()
+    expected = np.bincount(local * k + y[rows], weights=w[rows], minlength=n_nodes * k).reshape(n_nodes, k)
+    assert class_counts.tobytes() == expected.tobytes()
 
 
 def test_level_log_joint_is_prior_plus_table_rows_in_attribute_order():
@@ -579,3 +582,166 @@ def test_level_log_joint_is_prior_plus_table_rows_in_attribute_order():
     _level_log_joint(priors, tables, first, node, flat, rows, out)
     assert out[rows].tobytes() == expected[rows].tobytes()
     assert np.isnan(np.delete(out, rows, axis=0)).all()
+
+
+# ------------------------------------------- compiled level kernels against the former numpy forms, bit for bit
+def numpy_node_tables(value_counts, class_counts, observed, index, m, drop):
+    """The local NBs' tables as the array code computed them before the compiled kernels (nb_log_tables'
+    m-estimate for many nodes at once)."""
+    n_nodes, n_rows, k = value_counts.shape
+    row_attr = index.attribute_of_row
+    p_v = (value_counts.sum(axis=-1) + 1.0) / (observed.sum(axis=-1) + index.n_values)[:, row_attr]
+    m_p = m * p_v[:, :, None]
+    log_num = np.repeat(np.log(m_p), k, axis=2)
+    np.log(value_counts + m_p, out=log_num, where=value_counts > 0)
+    log_table = np.zeros((n_nodes, n_rows + 1, k))
+    np.subtract(log_num, np.log(observed + m)[:, row_attr], out=log_table[:, :-1])
+    log_prior = np.log(class_counts + 1.0) - np.log(class_counts.sum(axis=-1)[:, None] + k)
+    log_table[:, :-1][drop[:, row_attr]] = 0.0
+    return log_prior, log_table
+
+
+def numpy_best_tests(value_counts, class_counts, observed, used, index, min_split, children):
+    """C4.5's multiway test selection as the array code computed it before the compiled kernels."""
+    from nbx.core.criteria import entropy
+
+    n_nodes, d, vmax = value_counts.shape[0], len(index.n_values), int(index.n_values.max())
+    k = class_counts.shape[1]
+    pad = np.arange(index.n_rows) - index.offsets[index.attribute_of_row]
+    grid = np.zeros((n_nodes, d, vmax + 1, k))
+    grid[:, index.attribute_of_row, pad] = value_counts
+    grid[:, :, vmax] = np.maximum(class_counts[:, None] - observed, 0.0)
+    total = class_counts.sum(axis=-1)[:, None]
+    branches = grid[:, :, :-1]
+    sizes = grid.sum(axis=-1)
+    branch_sizes = np.ascontiguousarray(sizes[:, :, :-1])
+    known = branches.sum(axis=(2, 3))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        known_sizes = branch_sizes.sum(axis=-1)
+        cond = np.where(known_sizes > 0, (branch_sizes * entropy(branches)).sum(axis=-1) / known_sizes, 0.0)
+        gain = np.where(total > 0, known / total, 0.0) * (entropy(branches.sum(axis=-2)) - cond)
+    split = entropy(sizes)
+    ok = (branch_sizes >= 2.0).sum(axis=-1) >= 2
+    if children:
+        kids = branch_sizes.copy()
+        largest = np.argmax(branch_sizes, axis=-1)[..., None]
+        np.put_along_axis(kids, largest, np.take_along_axis(kids, largest, -1) + sizes[..., -1:], -1)
+        ok &= np.where(kids > 0, kids, np.inf).min(axis=-1) >= min_split - 1e-9
+    admissible = ~used & ok & (split > 1e-12)
+    count = admissible.sum(axis=1)
+    average = np.full(n_nodes, np.inf)
+    for c in np.unique(count[count > 0]):
+        group = count == c
+        average[group] = gain[group][admissible[group]].reshape(-1, c).sum(axis=1) / c
+    candidate = admissible & (gain >= average[:, None] - 1e-12) & (gain > 1e-12)
+    ratio = np.where(candidate, gain / np.where(split > 0, split, 1.0), -np.inf)
+    return np.where(candidate.any(axis=1), np.argmax(ratio, axis=1), -1), gain, split, admissible
+
+
+def random_level(rng, n_nodes, n_values, k):
+    """Counts of a tree level with empty branches, tied branch weights (integer weights) and missing values."""
+    from nbx.core.counting import ValueIndex
+
+    index = ValueIndex(n_values)
+    integer = rng.random() < 0.5  # integer weights make ties in gains, sizes and ratios
+    cells = (n_nodes, index.n_rows + 1, k)
+    counts = rng.integers(0, 4, cells) * 1.0 if integer else rng.gamma(0.3, 5.0, cells)
+    counts *= rng.random(cells) < rng.uniform(0.1, 0.9)  # empty cells and empty branches
+    observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
+    # a node's class totals hold its known rows plus up to a few with missing values per attribute
+    class_counts = observed.max(axis=1) + (rng.random((n_nodes, k)) < 0.3) * rng.integers(0, 5, (n_nodes, k))
+    return index, counts, class_counts, observed
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 7, 8, 9, 24])
+def test_compiled_level_kernels_equal_the_numpy_forms(k):
+    """The compiled tables and C4.5 test selection of a level (_node_tables, _best_tests) give the bits of the
+    former numpy forms: node tables for every drop mask, gains, split information, admissibility and the chosen
+    attribute for random grids with ties, empty branches, missing values, attributes of 1 to 30 values (runs
+    of 8 and more terms and of more than 128 sum pairwise in numpy) and both readings of §3.2 (iii)."""
+    rng = np.random.default_rng(100 + k)
+    for trial in range(12):
+        n_values = rng.integers(1, 31 if trial % 3 == 0 else 6, rng.integers(1, 9))
+        n_nodes = int(rng.integers(1, 6))
+        index, counts, class_counts, observed = random_level(rng, n_nodes, n_values, k)
+        weight = class_counts.sum(axis=1)
+        drop = rng.random((n_nodes, len(n_values))) < 0.3
+        for reading in ("children", "node"):
+            min_split = float(rng.choice([2.0, 4.0, 30.0]))
+            tree = LeveledNBTree(min_split=min_split, min_split_on=reading)
+            tree.classes_, tree.n_values_ = np.arange(k), np.asarray(n_values)
+            tree._setup()
+            prior, table = tree._node_tables(counts, class_counts, observed, weight, drop)
+            expected = numpy_node_tables(counts[:, :-1], class_counts, observed, index, 2.0, drop)
+            assert prior.tobytes() == expected[0].tobytes() and table.tobytes() == expected[1].tobytes()
+            nodes = np.flatnonzero(rng.random(n_nodes) < 0.8)
+            if not nodes.size:
+                continue
+            used = rng.random((n_nodes, len(n_values))) < 0.2
+            best, thr = tree._best_tests(counts, class_counts, observed, weight, nodes, used)
+            want, gain, split, admissible = numpy_best_tests(
+                counts[nodes, :-1],
+                class_counts[nodes],
+                observed[nodes],
+                used[nodes],
+                index,
+                min_split,
+                reading == "children",
+            )
+            assert best.tolist() == want.tolist() and (thr == -1).all()
+            # the gains themselves, bit for bit (the choice could hide a moved bit)
+            from nbx.models.leveled_tree import _gain_arguments, _gains
+
+            columns, vmax = np.arange(len(n_values)), int(max(n_values))
+            out = np.zeros_like(gain), np.zeros_like(split), np.zeros(admissible.shape, bool)
+            sizes, known, branch_p, parent_p, size_p, positive = _gain_arguments(
+                counts, class_counts, observed, nodes, columns, index.offsets, index.n_values, vmax
+            )
+            _gains(
+                sizes,
+                known,
+                branch_p,
+                parent_p,
+                size_p,
+                np.log2(positive),
+                weight,
+                nodes,
+                used[nodes],
+                columns,
+                min_split,
+                reading == "children",
+                *out,
+            )
+            assert out[0].tobytes() == gain.tobytes() and out[1].tobytes() == split.tobytes()
+            assert (out[2] == admissible).all()
+
+
+def test_row_sums_are_numpys_row_sums_also_for_negative_zeros():
+    """_row_sums gives numpy's row sums bit for bit for runs of 1 to 300 terms (left to right, blocks, halving),
+    strided runs included, and 0.0 for a run of -0.0 as numpy's reductions (which start from 0.0)."""
+    from nbx.models.leveled_tree import _row_sums
+
+    rng = np.random.default_rng(9)
+    for n in (1, 2, 7, 8, 9, 16, 17, 128, 129, 300):
+        a = rng.normal(size=(6, n + 3)) * 10.0 ** rng.uniform(-5, 5, (6, n + 3))
+        a[1, :n] = -0.0
+        got = _row_sums(a.reshape(-1), n + 3, n, 6)
+        assert got.tobytes() == a[:, :n].sum(axis=1).tobytes()
+
+
+def test_compiled_prediction_is_log_normalize_argmax():
+    """_argmax_normalized(exp(_shifted(joint))) is argmax(log_normalize(joint)) bit for bit in its choice:
+    ties (the first maximum), -inf scores, NaN rows (numpy's NaN-first rule), 1 to 26 classes."""
+    from nbx.core.counting import log_normalize
+    from nbx.models.leveled_tree import _argmax_normalized, _shifted
+
+    rng = np.random.default_rng(10)
+    for k in (1, 2, 3, 8, 9, 26):
+        joint = np.round(rng.normal(size=(400, k)) * 3.0)  # rounded: many ties
+        joint[rng.random(joint.shape) < 0.05] = -np.inf
+        joint[:5, 0] = 0.0  # a row with one finite score keeps it
+        joint[5, rng.integers(k)] = np.nan
+        with np.errstate(invalid="ignore"):
+            expected = np.argmax(log_normalize(joint), axis=1)
+            got = _argmax_normalized(np.exp(_shifted(joint)))
+        assert got.tolist() == expected.tolist()

@@ -82,8 +82,9 @@ from nbx.core.base import (
     check_discrete_fit,
     check_discrete_X,
 )
-from nbx.core.counting import ValueIndex, log_normalize
+from nbx.core.counting import ValueIndex
 from nbx.core.criteria import entropy
+from nbx.core.sums import block_sum, row_sum, workspace
 from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
@@ -107,18 +108,391 @@ def _sum_last(a: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _level_counts(flat, y, w, rows, local, n_nodes: int, n_table: int, k: int) -> np.ndarray:
-    """Weighted counts of a tree level, shape (n_nodes, n_table, k): row ``rows[i]`` adds its weight at (its node
-    ``local[i]``, the table row of each attribute, its class). The additions of a weighted ``np.bincount`` over the
-    flattened (row, attribute) cells, in the same order (rows as given, attributes left to right), so the same
-    bits, without the (rows, d) index and weight arrays a bincount needs."""
+def _row_sums(a, stride: int, n: int, count: int):
+    """numpy's sums of ``count`` runs of the 1-D ``a``, run i = a[i * stride : i * stride + n], n >= 1, each as a
+    row reduction adds it (``sums``), which starts from 0.0: a run of -0.0 sums to 0.0. One call per batch of runs:
+    a call per run costs more than a short run's sum, so runs below 8 terms, which numpy adds left to right
+    (``block_sum``'s first case), are added here."""
+    out = np.empty(count)
+    if n < 8:
+        for i in range(count):
+            s = 0.0
+            for x in range(i * stride, i * stride + n):
+                s += a[x]
+            out[i] = s
+    elif n <= 128:
+        for i in range(count):
+            out[i] = 0.0 + block_sum(a, i * stride, n)
+    else:
+        right, left = workspace()
+        for i in range(count):
+            out[i] = 0.0 + row_sum(a[i * stride :], n, right, left)
+    return out
+
+
+@njit(cache=True)
+def _level_counts(flat, y, w, rows, local, n_nodes: int, n_table: int, k: int):
+    """Weighted counts of a tree level, shape (n_nodes, n_table, k), and its class totals (n_nodes, k): row
+    ``rows[i]`` adds its weight at (its node ``local[i]``, the table row of each attribute, its class). The
+    additions of a weighted ``np.bincount`` over the flattened (row, attribute) cells and of one over (node,
+    class), in the same order (rows as given, attributes left to right), so the same bits, without the (rows, d)
+    index and weight arrays a bincount needs."""
     out = np.zeros((n_nodes, n_table, k))
+    class_counts = np.zeros((n_nodes, k))
     for i in range(rows.shape[0]):
         r = rows[i]
         node, c, weight = local[i], y[r], w[r]
+        class_counts[node, c] += weight
         for j in range(flat.shape[1]):
             out[node, flat[r, j], c] += weight
+    return out, class_counts
+
+
+@njit(cache=True)
+def _table_arguments(counts, class_counts, observed, weight, attribute_of_row, n_values, m, drop):
+    """The arguments of every log the local NBs of a tree level take (``_node_tables``), in one array for one
+    numpy log: per node, n_cj + m (d, K), n_c + 1 (K), n + K; then per node and table row not dropped m p_v
+    (whose log serves every zero count n_cjv: 0 + x = x); then n_cjv + m p_v for the nonzero counts only.
+    p_v = (n_jv + 1) / (n_j + |V_j|), §3.1's m-estimate prior."""
+    n_nodes, n_table, k = counts.shape
+    n_rows, d = n_table - 1, observed.shape[1]
+    args = np.empty(n_nodes * (d * k + k + 1 + n_rows + n_rows * k))
+    at = 0
+    for t in range(n_nodes):
+        for j in range(d):
+            for c in range(k):
+                args[at] = observed[t, j, c] + m
+                at += 1
+        for c in range(k):
+            args[at] = class_counts[t, c] + 1.0
+            at += 1
+        args[at] = weight[t] + k
+        at += 1
+    value_sums = _row_sums(counts.reshape(-1), k, k, n_nodes * n_table).reshape(n_nodes, n_table)
+    observed_sums = _row_sums(observed.reshape(-1), k, k, n_nodes * d).reshape(n_nodes, d)
+    m_p = np.empty((n_nodes, n_rows))
+    for t in range(n_nodes):
+        for r in range(n_rows):
+            j = attribute_of_row[r]
+            if not drop[t, j]:
+                m_p[t, r] = m * ((value_sums[t, r] + 1.0) / (observed_sums[t, j] + n_values[j]))
+                args[at] = m_p[t, r]
+                at += 1
+    for t in range(n_nodes):
+        for r in range(n_rows):
+            if not drop[t, attribute_of_row[r]]:
+                for c in range(k):
+                    if counts[t, r, c] > 0:
+                        args[at] = counts[t, r, c] + m_p[t, r]
+                        at += 1
+    return args[:at]
+
+
+@njit(cache=True)
+def _assemble_tables(counts, logs, attribute_of_row, drop, d: int):
+    """The local NBs' log priors (n_nodes, K) and log tables (n_nodes, n_rows + 1, K) from the logs of
+    :func:`_table_arguments`' arguments, read in its order: log P(c) = log(n_c + 1) - log(n + K) and
+    log P(v | c) = log(n_cjv + m p_v) - log(n_cj + m); the rows of dropped attributes and the missing row stay 0."""
+    n_nodes, n_table, k = counts.shape
+    n_rows, per_node = n_table - 1, d * k + k + 1
+    log_prior = np.empty((n_nodes, k))
+    log_table = np.zeros((n_nodes, n_table, k))
+    for t in range(n_nodes):
+        base = t * per_node + d * k
+        for c in range(k):
+            log_prior[t, c] = logs[base + c] - logs[base + k]
+    zero_at = n_nodes * per_node  # the m p_v logs, then the nonzero counts' logs
+    at = zero_at
+    for t in range(n_nodes):
+        for r in range(n_rows):
+            at += not drop[t, attribute_of_row[r]]
+    for t in range(n_nodes):
+        base = t * per_node
+        for r in range(n_rows):
+            j = attribute_of_row[r]
+            if drop[t, j]:
+                continue
+            for c in range(k):
+                if counts[t, r, c] > 0:
+                    num = logs[at]
+                    at += 1
+                else:
+                    num = logs[zero_at]
+                log_table[t, r, c] = num - logs[base + j * k + c]
+            zero_at += 1
+    return log_prior, log_table
+
+
+@njit(cache=True)
+def _gain_arguments(counts, class_counts, observed, nodes, columns, offsets, n_values, vmax: int):
+    """First half of the multiway tests' gains for the nodes ``nodes`` and attributes ``columns`` of a tree level.
+    Per (node, attribute) its (value | unknown, class) grid, the values padded with zero branches to ``vmax`` and
+    the unknown branch (n_c - n_cj, floored at 0) last, as the former array form built it; from it the branch
+    weights (n, a, vmax + 1), the known weights (n, a), and the class frequencies whose log2 the entropies need
+    (n, a, vmax * K + K + vmax + 1): each value branch's classes, the known rows' classes, the branch weights
+    (split information); and those > 0, in that order, for one numpy log2. Every sum is the one
+    ``criteria.entropy`` and the array forms take, in numpy's order."""
+    n, a, k = nodes.shape[0], columns.shape[0], counts.shape[2]
+    block = (vmax + 1) * k
+    grid = np.zeros((n, a, vmax + 1, k))
+    for i in range(n):
+        t = nodes[i]
+        for jj in range(a):
+            j = columns[jj]
+            start = offsets[j]
+            for v in range(n_values[j]):
+                for c in range(k):
+                    grid[i, jj, v, c] = counts[t, start + v, c]
+            for c in range(k):
+                grid[i, jj, vmax, c] = max(class_counts[t, c] - observed[t, j, c], 0.0)
+    flat = grid.reshape(-1)
+    sizes = _row_sums(flat, k, k, n * a * (vmax + 1)).reshape(n, a, vmax + 1)
+    known = _row_sums(flat, block, vmax * k, n * a).reshape(n, a)
+    # the known rows' classes: the value branches added in value order (numpy's sum over a non-last axis)
+    parent = np.empty((n, a, k))
+    for i in range(n):
+        for jj in range(a):
+            for c in range(k):
+                s = grid[i, jj, 0, c]
+                for v in range(1, vmax):
+                    s += grid[i, jj, v, c]
+                parent[i, jj, c] = s
+    parent_sums = _row_sums(parent.reshape(-1), k, k, n * a).reshape(n, a)
+    size_sums = _row_sums(sizes.reshape(-1), vmax + 1, vmax + 1, n * a).reshape(n, a)
+    # the frequencies, then those > 0 in this order: value branches' classes, known rows' classes, branch weights
+    branch_p = np.zeros((n, a, vmax, k))
+    parent_p = np.zeros((n, a, k))
+    size_p = np.zeros((n, a, vmax + 1))
+    for i in range(n):
+        for jj in range(a):
+            for v in range(vmax):
+                if sizes[i, jj, v] > 0:
+                    for c in range(k):
+                        branch_p[i, jj, v, c] = grid[i, jj, v, c] / sizes[i, jj, v]
+            if parent_sums[i, jj] > 0:
+                for c in range(k):
+                    parent_p[i, jj, c] = parent[i, jj, c] / parent_sums[i, jj]
+            if size_sums[i, jj] > 0:
+                for v in range(vmax + 1):
+                    size_p[i, jj, v] = sizes[i, jj, v] / size_sums[i, jj]
+    positive = np.empty(branch_p.size + parent_p.size + size_p.size)
+    at = 0
+    for f in (branch_p.reshape(-1), parent_p.reshape(-1), size_p.reshape(-1)):
+        for x in range(f.shape[0]):
+            if f[x] > 0:
+                positive[at] = f[x]
+                at += 1
+    return sizes, known, branch_p, parent_p, size_p, positive[:at]
+
+
+@njit(cache=True)
+def _entropies(p, logs, at: int, n: int):
+    """``criteria.entropy`` of each run of n frequencies of the flat ``p``, the log2 of its entries > 0 read from
+    logs[at:] in order: the terms p log2 p (0 where p = 0), their numpy sum, negated. Returns (entropies, the next
+    unread log)."""
+    terms = np.zeros(p.shape[0])
+    for x in range(p.shape[0]):
+        if p[x] > 0:
+            terms[x] = logs[at] * p[x]
+            at += 1
+    return -_row_sums(terms, n, n, p.shape[0] // n), at
+
+
+@njit(cache=True)
+def _gains(
+    sizes,
+    known,
+    branch_p,
+    parent_p,
+    size_p,
+    logs,
+    weight,
+    nodes,
+    used,
+    columns,
+    min_split,
+    children: bool,
+    gain,
+    split,
+    admissible,
+):
+    """Second half of the multiway tests, from :func:`_gain_arguments`' output and the log2 of its positive
+    frequencies: C4.5's gain (the known fraction times the known rows' entropy less the branches' weighted
+    entropies), split information (with the unknown branch) and admissibility, written at (node, column)."""
+    n, a, vmax = branch_p.shape[0], branch_p.shape[1], branch_p.shape[2]
+    branch_h, at = _entropies(branch_p.reshape(-1), logs, 0, branch_p.shape[3])
+    known_h, at = _entropies(parent_p.reshape(-1), logs, at, parent_p.shape[2])
+    info, at = _entropies(size_p.reshape(-1), logs, at, vmax + 1)
+    weighted = np.empty(n * a * vmax)
+    for x in range(weighted.shape[0]):
+        weighted[x] = sizes[x // vmax // a, x // vmax % a, x % vmax] * branch_h[x]
+    weighted_sums = _row_sums(weighted, vmax, vmax, n * a)
+    known_sizes = _row_sums(sizes.reshape(-1), vmax + 1, vmax, n * a)
+    for i in range(n):
+        total = weight[nodes[i]]
+        for jj in range(a):
+            x, j = i * a + jj, columns[jj]
+            cond = weighted_sums[x] / known_sizes[x] if known_sizes[x] > 0 else 0.0
+            gain[i, j] = (known[i, jj] / total if total > 0 else 0.0) * (known_h[x] - cond)
+            split[i, j] = info[x]
+            # C4.5 admits two branches of >= 2; the children reading also wants every non-empty child, the
+            # unknown rows in the largest branch (argmax's first maximum), to hold min_split
+            ok = not used[i, j] and split[i, j] > _TOL
+            if ok:
+                big, n_big = 0, 0
+                for v in range(vmax):
+                    n_big += sizes[i, jj, v] >= MIN_BRANCH
+                    if sizes[i, jj, v] > sizes[i, jj, big]:
+                        big = v
+                ok = n_big >= 2
+                if ok and children:
+                    for v in range(vmax):
+                        child = sizes[i, jj, v] + sizes[i, jj, vmax] if v == big else sizes[i, jj, v]
+                        if child > 0 and not child >= min_split - _WEIGHT_TOL:
+                            ok = False
+            admissible[i, j] = ok
+
+
+@njit(cache=True)
+def _select(gain, split, admissible, threshold):
+    """C4.5's choice per node: among the admissible tests whose gain is at least the average gain of the
+    admissible ones (numpy's sum of them in attribute order) and positive, the largest gain ratio (the first on
+    ties, as numpy's argmax); (attribute, threshold) per node, -1 where no test qualifies."""
+    n, d = gain.shape
+    buf = np.empty(d)
+    best = np.full(n, -1)
+    thr = np.full(n, -1)
+    for i in range(n):
+        count = 0
+        for j in range(d):
+            if admissible[i, j]:
+                buf[count] = gain[i, j]
+                count += 1
+        if count == 0:
+            continue
+        average = _row_sums(buf, count, count, 1)[0] / count
+        top = -np.inf
+        for j in range(d):
+            g = gain[i, j]
+            if admissible[i, j] and g >= average - _TOL and g > _TOL:
+                ratio = g / (split[i, j] if split[i, j] > 0 else 1.0)
+                if best[i] < 0 or ratio > top or (ratio != ratio and top == top):
+                    best[i], top = j, ratio
+        if best[i] >= 0:
+            thr[i] = threshold[i, best[i]]
+    return best, thr
+
+
+@njit(cache=True)
+def _split_rows(codes, w, rows, local, attr, thr, stop, first: int, n_nodes: int, vmax: int):
+    """The rows of a tree level at its split nodes: each row's branch under its node's test (the value of a
+    multiway test, ``code > t`` of a cut; -1 when the value is missing) and the known rows' weight per (node,
+    branch), added in row order as a weighted ``np.bincount`` adds them. A row whose node is a leaf, or whose
+    split value is missing, gets ``stop`` = its node (global id ``first`` + local) unless it has one already
+    (``apply``'s node). Returns (branch per row, -2 for rows at leaves; branch weights (n_nodes, vmax))."""
+    branch = np.empty(rows.shape[0], np.int64)
+    branch_w = np.zeros((n_nodes, vmax))
+    for i in range(rows.shape[0]):
+        r, t = rows[i], local[i]
+        a = attr[t]
+        if a < 0:
+            branch[i] = -2
+        else:
+            v = codes[r, a]
+            if v < 0:
+                branch[i] = -1
+            else:
+                branch[i] = (v > thr[t]) if thr[t] >= 0 else v
+                branch_w[t, branch[i]] += w[r]
+                continue
+        if stop[r] < 0:
+            stop[r] = first + t
+    return branch, branch_w
+
+
+@njit(cache=True)
+def _route_rows(rows, local, branch, branch_w, child):
+    """The rows that reach the next level and their nodes there: a row goes to its branch's child, a row whose
+    split value is missing to its node's largest branch (numpy's argmax, the first on ties); rows at leaves
+    and in branches without a child (no training weight) go nowhere."""
+    n_nodes, vmax = branch_w.shape
+    largest = np.zeros(n_nodes, np.int64)
+    for t in range(n_nodes):
+        for b in range(1, vmax):
+            if branch_w[t, b] > branch_w[t, largest[t]]:
+                largest[t] = b
+    out_rows = np.empty(rows.shape[0], np.int64)
+    out_local = np.empty(rows.shape[0], np.int64)
+    n = 0
+    for i in range(rows.shape[0]):
+        b = branch[i]
+        if b == -2:
+            continue
+        t = local[i]
+        nxt = child[t, b if b >= 0 else largest[t]]
+        if nxt >= 0:
+            out_rows[n], out_local[n] = rows[i], nxt
+            n += 1
+    return out_rows[:n], out_local[:n]
+
+
+@njit(cache=True)
+def _shifted(joint):
+    """``joint - joint.max(axis=1, keepdims=True)`` (a NaN in a row makes its maximum NaN, as numpy's)."""
+    out = np.empty_like(joint)
+    for i in range(joint.shape[0]):
+        top = joint[i, 0]
+        for c in range(1, joint.shape[1]):
+            x = joint[i, c]
+            if x != x:
+                top = x
+                break
+            if x > top:
+                top = x
+        for c in range(joint.shape[1]):
+            out[i, c] = joint[i, c] - top
     return out
+
+
+@njit(cache=True)
+def _argmax_normalized(p):
+    """``np.argmax(p / p.sum(axis=1, keepdims=True), axis=1)`` for exp'd scores p (n, K): numpy's row sums, the
+    division, and argmax's first maximum (a NaN counting as the maximum, as numpy's)."""
+    n, k = p.shape
+    sums = _row_sums(p.reshape(-1), k, k, n)
+    out = np.zeros(n, np.int64)
+    for i in range(n):
+        top = p[i, 0] / sums[i]
+        if top != top:
+            continue
+        for c in range(1, k):
+            x = p[i, c] / sums[i]
+            if x != x:
+                out[i] = c
+                break
+            if x > top:
+                out[i], top = c, x
+    return out
+
+
+@njit(cache=True)
+def _route_codes(codes, attribute, threshold, n_values, children, child_offset):
+    """``apply``'s node per row: down the tree from the root while the node has a test, the row's value is known
+    (a code never seen in training, >= ``n_values``, counts as missing) and its branch got training data."""
+    node = np.zeros(codes.shape[0], np.int64)
+    for r in range(codes.shape[0]):
+        t = 0
+        while attribute[t] >= 0:
+            a = attribute[t]
+            v = codes[r, a]
+            if v < 0 or v >= n_values[a]:
+                break
+            nxt = children[child_offset[t] + ((v > threshold[t]) if threshold[t] >= 0 else v)]
+            if nxt < 0:
+                break
+            t = nxt
+        node[r] = t
+    return node
 
 
 @njit(cache=True)
@@ -136,12 +510,6 @@ def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) 
             for j in range(1, d):
                 s += log_tables[t - first, flat[r, j], c]
             out[r, c] = log_priors[t, c] + s
-
-
-def _branch(values: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """Branch of each value under its node's test: the value for a multiway test (threshold -1), else
-    0 for ``value <= t`` and 1 for ``value > t``."""
-    return np.where(thresholds >= 0, values > thresholds, values)
 
 
 def _missing_as_value(codes: np.ndarray, n_values) -> tuple[np.ndarray, np.ndarray]:
@@ -240,7 +608,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         if self.missing == "value":
             codes, self.n_values_ = _missing_as_value(codes, self.n_values_)
         self._setup()
-        self._grow(codes, self._index.rows(codes), y_idx, w)
+        self._grow(codes, self._index.rows(codes), y_idx, w, np.arange(codes.shape[0]))
         return self
 
     def _boost_inputs(self, X, n_values):
@@ -256,21 +624,26 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         were checked with the ensemble's."""
         codes, flat = inputs
         rows = np.flatnonzero(weights > 0)
-        self.classes_, y_idx = np.unique(y[rows], return_inverse=True)
+        # np.unique(y[rows], return_inverse=True) for class indices, without its sort (the other rows' are unused)
+        present = np.bincount(y[rows], minlength=y.max() + 1) > 0
+        self.classes_, y_idx = np.flatnonzero(present), (np.cumsum(present) - 1)[y]
         self.n_values_ = np.asarray(n_values, np.int64) + (self.missing == "value")
         self.n_features_in_ = codes.shape[1]
         self._setup()
-        node = np.empty(codes.shape[0], np.int64)  # where predict() would classify each row
-        node[rows] = self._grow(codes[rows], flat[rows], y_idx, weights[rows])
+        node = self._grow(codes, flat, y_idx, weights, rows)  # where predict() would classify each row
         absent = np.flatnonzero(weights <= 0)
         node[absent] = self._route(codes[absent])
-        return self.classes_[np.argmax(log_normalize(self._log_joint(node, flat)), axis=1)]
+        return self._predicted(self._log_joint(node, flat))
 
     def _boost_predict(self, inputs) -> np.ndarray:
         """``predict`` for inputs prepared by ``_boost_inputs``."""
         codes, flat = inputs
-        joint = self._log_joint(self._route(codes), flat)
-        return self.classes_[np.argmax(log_normalize(joint), axis=1)]
+        return self._predicted(self._log_joint(self._route(codes), flat))
+
+    def _predicted(self, joint) -> np.ndarray:
+        """``predict``'s classes from log joints: the argmax of ``log_normalize``'s probabilities, whose exp is
+        numpy's; the shift, row sums, division and argmax run compiled in numpy's order."""
+        return self.classes_[_argmax_normalized(np.exp(_shifted(joint)))]
 
     def fit_info(self) -> dict:
         """Tree size for the reports (§4.2 reports mean tree depths)."""
@@ -283,19 +656,20 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         # position of each flat table row in a padded (attribute, value) grid, for all-attribute gains
         self._pad_pos = np.arange(self._index.n_rows) - self._index.offsets[self._index.attribute_of_row]
 
-    def _grow(self, codes, flat, y, w) -> np.ndarray:
-        """Breadth-first growth, one tree level at a time: one weighted bincount over (node, table row,
-        class) gives the counts of every node of the level (NB tables and gains). Rows stay in their
-        original order inside a node, so every count is summed in the same order as a per-node count.
+    def _grow(self, codes, flat, y, w, rows) -> np.ndarray:
+        """Breadth-first growth on the rows ``rows`` (ascending) of ``codes``, one tree level at a time: one
+        weighted count over (node, table row, class) gives the counts of every node of the level (NB tables and
+        gains). Rows stay in their original order inside a node, so every count is summed in the same order as
+        a per-node count.
 
-        Returns the node whose NB ``predict`` would use for each training row of positive weight: its leaf,
-        or the first node where its split value is missing (``apply``'s rule), so boosting needs no routing.
+        Returns, per row of ``codes``, the node whose NB ``predict`` would use for a training row: its leaf, or
+        the first node where its split value is missing (``apply``'s rule), so boosting needs no routing; -1
+        for the rows not in ``rows``.
         """
         index, k, n_table = self._index, self._k, self._index.n_rows + 1
         vmax = int(index.n_values.max())
         attrs, thresholds, depths, weights, priors, tables, children = [], [], [], [], [], [], []
-        rows = np.arange(codes.shape[0])  # rows still in a node of the current level
-        local = np.zeros(rows.shape[0], np.int64)  # their node, numbered within the level
+        local = np.zeros(rows.shape[0], np.int64)  # node of each row still in the tree, numbered within the level
         used = np.zeros((1, codes.shape[1]), bool)  # attributes tested on the path, per node of the level
         # the codes lo <= code <= hi the path's cuts leave each attribute, per node (leaf_drop="fixed")
         lo, hi = np.zeros_like(used, np.int64), (index.n_values - 1)[None, :].copy()
@@ -303,47 +677,29 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         depth = first = 0  # first: global id of the level's first node
         while True:
             n_nodes = used.shape[0]
-            wr = w[rows]
-            counts = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
-            class_counts = np.bincount(local * k + y[rows], weights=wr, minlength=n_nodes * k).reshape(n_nodes, k)
-            value_counts = counts[:, :-1]
-            observed = np.add.reduceat(value_counts, index.offsets, axis=1)  # per-attribute class totals
-            log_prior, log_table = self._node_tables(value_counts, class_counts, observed)
+            counts, class_counts = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
+            observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)  # per-attribute class totals
+            weight = _row_sums(class_counts.reshape(-1), k, k, n_nodes)
             # the local NB ignores the attributes on the path (§3.2 (ii)): all tested ones, or the fixed ones
             drop = used if self.leaf_drop == "tested" else used & (~self.ordinal_ | (lo >= hi))
-            log_table[:, :-1][drop[:, index.attribute_of_row]] = 0.0
+            log_prior, log_table = self._node_tables(counts, class_counts, observed, weight, drop)
             priors.append(log_prior)
             tables.append(log_table)
             depths.append(np.full(n_nodes, depth))
-            weights.append(_sum_last(class_counts))
+            weights.append(weight)
             attr = np.full(n_nodes, -1, np.int64)
             thr = np.full(n_nodes, -1, np.int64)
             if depth < self.max_depth:
                 # a split under the children rule needs two children of min_split each
                 need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - _WEIGHT_TOL)
-                split = np.flatnonzero(weights[-1] >= need)
-                attr[split], thr[split] = self._best_tests(
-                    value_counts[split], class_counts[split], observed[split], used[split]
-                )
+                split = np.flatnonzero(weight >= need)
+                if split.size:
+                    attr[split], thr[split] = self._best_tests(counts, class_counts, observed, weight, split, used)
             attrs.append(attr)
             thresholds.append(thr)
-            at = attr[local]
-            keep = at >= 0
-            leaf_rows = rows[~keep]
-            stop[leaf_rows] = np.where(stop[leaf_rows] >= 0, stop[leaf_rows], first + local[~keep])
-            if not keep.any():
+            branch, branch_w = _split_rows(codes, w, rows, local, attr, thr, stop, first, n_nodes, vmax)
+            if (attr < 0).all():
                 break
-            # route the rows of split nodes to their children
-            rows, local, at = rows[keep], local[keep], at[keep]
-            values = codes[rows, at]
-            known = values >= 0
-            missing = rows[~known]
-            stop[missing] = np.where(stop[missing] >= 0, stop[missing], first + local[~known])
-            branch = _branch(values, thr[local])
-            branch_w = np.bincount(
-                local[known] * vmax + branch[known], weights=w[rows[known]], minlength=n_nodes * vmax
-            ).reshape(n_nodes, vmax)
-            branch = np.where(known, branch, np.argmax(branch_w, axis=1)[local])  # missing -> largest branch
             # a branch that received no weight is not created; child ids follow (node, branch) order
             child = np.full((n_nodes, vmax), -1, np.int64)
             exists = branch_w > 0
@@ -359,9 +715,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             is_cut = cut >= 0  # code <= t narrows hi (side 0), code > t raises lo (side 1)
             hi[kids[is_cut & (side == 0)], cut_attr[is_cut & (side == 0)]] = cut[is_cut & (side == 0)]
             lo[kids[is_cut & (side == 1)], cut_attr[is_cut & (side == 1)]] = cut[is_cut & (side == 1)] + 1
-            nxt = child[local, branch]
-            reached = nxt >= 0  # rows of weight 0 in a branch without weight go nowhere
-            rows, local = rows[reached], nxt[reached]
+            rows, local = _route_rows(rows, local, branch, branch_w, child)
             depth += 1
         self.node_attribute_ = np.concatenate(attrs)
         self.node_threshold_ = np.concatenate(thresholds)
@@ -386,99 +740,76 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         """Branches of each internal node: 2 for a threshold test, the attribute's values for a multiway one."""
         return np.where(thr >= 0, 2, self.n_values_[np.maximum(attr, 0)])
 
-    def _node_tables(self, value_counts, class_counts, observed):
-        """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables (n_nodes, n_rows + 1, K).
+    def _node_tables(self, counts, class_counts, observed, weight, drop):
+        """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables (n_nodes, n_rows + 1, K), the
+        rows of the attributes ``drop`` leaves out (n_nodes, d) and the missing row 0.
 
         ``nb_log_tables(prior="m_estimate")`` (§3.1) written out for many nodes at once, with the same
-        arithmetic term by term; ``observed`` are the per-attribute class totals n_cj (n_nodes, d, K).
-        """
-        index, k = self._index, self._k
-        n_nodes, n_rows, _ = value_counts.shape
-        row_attr = index.attribute_of_row
-        p_v = (_sum_last(value_counts) + 1.0) / (_sum_last(observed) + index.n_values)[:, row_attr]
-        m_p = self.m * p_v[:, :, None]
-        # log(n_cjv + m p_v): a zero count's numerator is m p_v itself (0 + x = x), so its log is taken once per
-        # (node, value) and only the nonzero counts reach log; deep in a tree nearly every count is zero
-        log_num = np.repeat(np.log(m_p), k, axis=2)
-        np.log(value_counts + m_p, out=log_num, where=value_counts > 0)
-        log_table = np.zeros((n_nodes, n_rows + 1, k))
-        np.subtract(log_num, np.log(observed + self.m)[:, row_attr], out=log_table[:, :-1])
-        log_prior = np.log(class_counts + 1.0) - np.log(_sum_last(class_counts)[:, None] + k)
-        return log_prior, log_table
+        arithmetic term by term; ``observed`` are the per-attribute class totals n_cj (n_nodes, d, K). The
+        logs are numpy's, all of the level's in one call: a compiled log is not numpy's to the last bit."""
+        index = self._index
+        args = _table_arguments(
+            counts, class_counts, observed, weight, index.attribute_of_row, index.n_values, self.m, drop
+        )
+        return _assemble_tables(counts, np.log(args), index.attribute_of_row, drop, observed.shape[1])
 
-    def _best_tests(self, value_counts, class_counts, observed, used) -> tuple[np.ndarray, np.ndarray]:
-        """C4.5 test selection for several nodes at once: per node the chosen attribute (-1 when no test is
+    def _best_tests(self, counts, class_counts, observed, weight, nodes, used) -> tuple[np.ndarray, np.ndarray]:
+        """C4.5 test selection for the level's nodes ``nodes``: per node the chosen attribute (-1 when no test is
         worth making) and its threshold (-1 for a multiway test). Candidates are the multiway tests of the
         nominal attributes not yet on the path and the best threshold test of every ordinal attribute. The
         gains are ``criteria.info_gain``'s arithmetic, written out so that the branch sizes are summed once."""
-        index, k = self._index, self._k
-        n_nodes, d, vmax = value_counts.shape[0], len(index.n_values), int(index.n_values.max())
-        grid = np.zeros((n_nodes, d, vmax + 1, k))  # (node, attribute, value | unknown, class)
-        grid[:, index.attribute_of_row, self._pad_pos] = value_counts
-        grid[:, :, vmax] = np.maximum(class_counts[:, None] - observed, 0.0)
-        total = _sum_last(class_counts)[:, None]
+        index = self._index
+        n_nodes, d, vmax = nodes.shape[0], len(index.n_values), int(index.n_values.max())
         gain, split = np.zeros((n_nodes, d)), np.zeros((n_nodes, d))
         admissible = np.zeros((n_nodes, d), bool)
         threshold = np.full((n_nodes, d), -1, np.int64)
         nominal, o = np.flatnonzero(~self.ordinal_), np.flatnonzero(self.ordinal_)
         if nominal.size:
-            gain[:, nominal], split[:, nominal], admissible[:, nominal] = self._multiway_tests(
-                grid if nominal.size == d else grid[:, nominal], used[:, nominal], total
+            sizes, known, branch_p, parent_p, size_p, positive = _gain_arguments(
+                counts, class_counts, observed, nodes, nominal, index.offsets, index.n_values, vmax
+            )
+            children = self.min_split_on == "children"
+            _gains(
+                sizes,
+                known,
+                branch_p,
+                parent_p,
+                size_p,
+                np.log2(positive),
+                weight,
+                nodes,
+                used[nodes],
+                nominal,
+                self.min_split,
+                children,
+                gain,
+                split,
+                admissible,
             )
         if o.size and vmax >= 2:  # (a single value everywhere admits no cut)
-            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(grid[:, o], total)
-        # the average gain of each node's admissible tests. numpy sums n >= 8 terms pairwise, grouped by
-        # position, so the nodes are averaged in groups of equal count: each row then sums exactly as the
-        # node's own 1-D selection would (a masked row sum would round differently)
-        count = admissible.sum(axis=1)
-        average = np.full(n_nodes, np.inf)
-        for c in np.unique(count[count > 0]):
-            group = count == c
-            average[group] = gain[group][admissible[group]].reshape(-1, c).sum(axis=1) / c
-        candidate = admissible & (gain >= average[:, None] - _TOL) & (gain > _TOL)
-        ratio = np.where(candidate, gain / np.where(split > 0, split, 1.0), -np.inf)
-        best = np.where(candidate.any(axis=1), np.argmax(ratio, axis=1), -1)
-        return best, np.where(best >= 0, threshold[np.arange(n_nodes), np.maximum(best, 0)], -1)
+            grid = np.zeros((n_nodes, d, vmax + 1, self._k))  # (node, attribute, value | unknown, class)
+            grid[:, index.attribute_of_row, self._pad_pos] = counts[nodes, :-1]
+            grid[:, :, vmax] = np.maximum(class_counts[nodes, None] - observed[nodes], 0.0)
+            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(
+                grid[:, o], weight[nodes, None]
+            )
+        return _select(gain, split, admissible, threshold)
 
-    def _multiway_tests(self, grid, used, total):
-        """Gain, split information and admissibility of each attribute's multiway test, per (node, attribute);
-        ``grid`` (nodes, attributes, values + unknown, K) holds the class counts per value, ``total`` (nodes, 1)
-        the nodes' weights."""
-        branches = grid[:, :, :-1]
-        sizes = _sum_last(grid)  # branch weights, the unknown branch last
-        branch_sizes = np.ascontiguousarray(sizes[:, :, :-1])
-        known = branches.sum(axis=(2, 3))
-        branch_entropy = entropy(branches)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            known_sizes = branch_sizes.sum(axis=-1)
-            cond = np.where(known_sizes > 0, (branch_sizes * branch_entropy).sum(axis=-1) / known_sizes, 0.0)
-            gain = np.where(total > 0, known / total, 0.0) * (entropy(branches.sum(axis=-2)) - cond)
-        split = entropy(sizes)  # split information incl. the unknown branch (C4.5)
-        return gain, split, ~used & self._admissible(branch_sizes, sizes[..., -1]) & (split > _TOL)
-
-    def _admissible(self, branch_sizes: np.ndarray, unknown: np.ndarray) -> np.ndarray:
-        """Tests (..., branches) that C4.5 admits (two branches of >= 2) and, under the children reading of
-        (iii), whose every non-empty child, the missing rows in the largest, holds >= ``min_split``."""
-        if branch_sizes.shape[-1] == 2:  # a cut: the same test written for two branches, several times faster
-            left, right = branch_sizes[..., 0], branch_sizes[..., 1]
-            ok = (left >= MIN_BRANCH) & (right >= MIN_BRANCH)
-            if self.min_split_on == "children":
-                first = left >= right  # argmax's choice on ties
-                left, right = np.where(first, left + unknown, left), np.where(first, right, right + unknown)
-                ok &= np.minimum(left, right) >= self.min_split - _WEIGHT_TOL  # (both hold >= 2: non-empty)
-            return ok
-        ok = (branch_sizes >= MIN_BRANCH).sum(axis=-1) >= 2
+    def _admissible(self, left: np.ndarray, right: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+        """Cuts (branch weights ``left``, ``right``) that C4.5 admits (both branches >= 2) and, under the children
+        reading of (iii), whose both children, the missing rows in the larger (the left on ties, as argmax),
+        hold >= ``min_split``; :func:`_gains` asks the same of multiway tests."""
+        ok = (left >= MIN_BRANCH) & (right >= MIN_BRANCH)
         if self.min_split_on == "children":
-            children = branch_sizes.copy()
-            largest = np.argmax(branch_sizes, axis=-1)[..., None]
-            np.put_along_axis(children, largest, np.take_along_axis(children, largest, -1) + unknown[..., None], -1)
-            smallest = np.where(children > 0, children, np.inf).min(axis=-1)
-            ok &= smallest >= self.min_split - _WEIGHT_TOL
+            first = left >= right
+            left, right = np.where(first, left + unknown, left), np.where(first, right, right + unknown)
+            ok &= np.minimum(left, right) >= self.min_split - _WEIGHT_TOL  # (both hold >= 2: non-empty)
         return ok
 
     def _best_cuts(self, grid, total):
         """Per (node, ordinal attribute), the admissible cut ``code <= t`` of largest gain (lowest t on ties):
-        (gain, split information, admissible, t). ``grid`` as for :meth:`_multiway_tests`."""
+        (gain, split information, admissible, t). ``grid`` (nodes, attributes, values + unknown, K) holds the
+        class counts per value, ``total`` (nodes, 1) the nodes' weights."""
         branches = grid[:, :, :-1]
         unknown = _sum_last(grid[:, :, -1])
         known = branches.sum(axis=(2, 3))
@@ -488,7 +819,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         two_sizes = two.sum(axis=-1)
         unknown = np.broadcast_to(unknown[:, :, None], two_sizes.shape[:-1])
         # gains and split information only of the cuts the branch sizes admit (few, deep in a tree)
-        n, a, c = np.nonzero(self._admissible(two_sizes, unknown))
+        n, a, c = np.nonzero(self._admissible(two_sizes[..., 0], two_sizes[..., 1], unknown))
         gain, split = np.zeros(two_sizes.shape[:-1]), np.zeros(two_sizes.shape[:-1])
         kn = known[n, a]
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -512,23 +843,10 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         return self._route(self._check_X(X))
 
     def _route(self, codes) -> np.ndarray:
-        """Batch routing, one step per tree level."""
-        node = np.zeros(codes.shape[0], np.int64)
-        active = np.ones(codes.shape[0], bool)
-        while True:
-            attr = self.node_attribute_[node]
-            active &= attr >= 0
-            if not active.any():
-                return node
-            rows = np.flatnonzero(active)
-            values = codes[rows, attr[rows]]
-            nxt = np.full(rows.shape[0], -1, np.int64)
-            known = (values >= 0) & (values < self.n_values_[attr[rows]])  # unseen code = missing
-            branch = _branch(values[known], self.node_threshold_[node[rows[known]]])
-            nxt[known] = self._children[self._child_offset[node[rows[known]]] + branch]
-            moved = nxt >= 0
-            node[rows[moved]] = nxt[moved]
-            active[rows[~moved]] = False
+        """The node whose NB classifies each row of ``codes`` (``apply``)."""
+        return _route_codes(
+            codes, self.node_attribute_, self.node_threshold_, self.n_values_, self._children, self._child_offset
+        )
 
     def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint of the routed-to local NB, shape (n, K)."""
