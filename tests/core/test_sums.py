@@ -17,3 +17,16 @@ def test_row_sum_is_numpys_row_sum():
             assert row_sum(x[row], n, right, left) == expected[row]
             if n <= 128:
                 assert block_sum(x[row], 5, n) == x[row, 5 : 5 + n].sum()
+
+
+def test_a_run_of_negative_zeros_sums_to_zero_as_numpy():
+    """numpy's reduction starts from its identity: 0.0 + the pairwise sum, so a run of -0.0 (a pure branch's
+    counts minus themselves, say) sums to +0.0 at every length; the sign of a zero can reach a log or a division."""
+    right, left = workspace()
+    for n in [1, 7, 8, 9, 128, 129, 300]:
+        x = np.full(n, -0.0)
+        expected = x.sum()
+        got = row_sum(x, n, right, left)
+        assert got == expected and np.signbit(got) == np.signbit(expected) == False  # noqa: E712
+        if n <= 128:
+            assert not np.signbit(block_sum(x, 0, n))

@@ -1,7 +1,8 @@
 """numpy's sums in compiled loops: the same additions in the same order as numpy's row reductions (pairwise
 summation, numpy's ``pairwise_sum``), so a numba loop that sums a row gives numpy's bits. numpy adds a contiguous
 run of fewer than 8 terms left to right; up to 128 terms in eight running sums (term i into sum i mod 8) combined
-pairwise, then the rest left to right; a longer run is halved at a multiple of 8 and the halves' sums added."""
+pairwise, then the rest left to right; a longer run is halved at a multiple of 8 and the halves' sums added. A
+reduction starts from the identity, 0.0 + that sum: a run of -0.0 sums to 0.0 (any other sum is unchanged)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def block_sum(a, start, n):
     while i < n:
         res += a[start + i]
         i += 1
-    return res
+    return 0.0 + res  # the reduction's identity first (a half of row_sum may be -0.0 either way: 0.0 + at the end)
 
 
 @njit(cache=True)
@@ -58,7 +59,7 @@ def row_sum(a, n, right, left):
             depth -= 1
             v = left[depth] + v
         if depth == 0:
-            return v
+            return 0.0 + v
         left[depth - 1] = v  # a left half done: its right half next
         start, m = right[depth - 1, 0], right[depth - 1, 1]
         right[depth - 1, 1] = -1

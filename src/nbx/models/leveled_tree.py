@@ -110,7 +110,7 @@ def _sum_last(a: np.ndarray) -> np.ndarray:
 @njit(cache=True)
 def _row_sums(a, stride: int, n: int, count: int):
     """numpy's sums of ``count`` runs of the 1-D ``a``, run i = a[i * stride : i * stride + n], n >= 1, each as a
-    row reduction adds it (``sums``), which starts from 0.0: a run of -0.0 sums to 0.0. One call per batch of runs:
+    row reduction adds it (:mod:`nbx.core.sums`; from 0.0, so a run of -0.0 sums to 0.0). One call per batch of runs:
     a call per run costs more than a short run's sum, so runs below 8 terms, which numpy adds left to right
     (``block_sum``'s first case), are added here."""
     out = np.empty(count)
@@ -122,11 +122,11 @@ def _row_sums(a, stride: int, n: int, count: int):
             out[i] = s
     elif n <= 128:
         for i in range(count):
-            out[i] = 0.0 + block_sum(a, i * stride, n)
+            out[i] = block_sum(a, i * stride, n)
     else:
         right, left = workspace()
         for i in range(count):
-            out[i] = 0.0 + row_sum(a[i * stride :], n, right, left)
+            out[i] = row_sum(a[i * stride :], n, right, left)
     return out
 
 
