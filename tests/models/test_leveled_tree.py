@@ -714,34 +714,3 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k):
             )
             assert out[0].tobytes() == gain.tobytes() and out[1].tobytes() == split.tobytes()
             assert (out[2] == admissible).all()
-
-
-def test_row_sums_are_numpys_row_sums_also_for_negative_zeros():
-    """_row_sums gives numpy's row sums bit for bit for runs of 1 to 300 terms (left to right, blocks, halving),
-    strided runs included, and 0.0 for a run of -0.0 as numpy's reductions (which start from 0.0)."""
-    from nbx.models.leveled_tree import _row_sums
-
-    rng = np.random.default_rng(9)
-    for n in (1, 2, 7, 8, 9, 16, 17, 128, 129, 300):
-        a = rng.normal(size=(6, n + 3)) * 10.0 ** rng.uniform(-5, 5, (6, n + 3))
-        a[1, :n] = -0.0
-        got = _row_sums(a.reshape(-1), n + 3, n, 6)
-        assert got.tobytes() == a[:, :n].sum(axis=1).tobytes()
-
-
-def test_compiled_prediction_is_log_normalize_argmax():
-    """_argmax_normalized(exp(_shifted(joint))) is argmax(log_normalize(joint)) bit for bit in its choice:
-    ties (the first maximum), -inf scores, NaN rows (numpy's NaN-first rule), 1 to 26 classes."""
-    from nbx.core.counting import log_normalize
-    from nbx.models.leveled_tree import _argmax_normalized, _shifted
-
-    rng = np.random.default_rng(10)
-    for k in (1, 2, 3, 8, 9, 26):
-        joint = np.round(rng.normal(size=(400, k)) * 3.0)  # rounded: many ties
-        joint[rng.random(joint.shape) < 0.05] = -np.inf
-        joint[:5, 0] = 0.0  # a row with one finite score keeps it
-        joint[5, rng.integers(k)] = np.nan
-        with np.errstate(invalid="ignore"):
-            expected = np.argmax(log_normalize(joint), axis=1)
-            got = _argmax_normalized(np.exp(_shifted(joint)))
-        assert got.tolist() == expected.tolist()

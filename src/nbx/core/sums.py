@@ -69,3 +69,98 @@ def row_sum(a, n, right, left):
 def workspace():
     """The (right, left) stack :func:`row_sum` needs: 64 halvings cover any length. Made once per loop, not per sum."""
     return np.empty((64, 2), np.int64), np.empty(64)
+
+
+@njit(cache=True)
+def run_sums(a, stride: int, n: int, count: int):
+    """numpy's sums of ``count`` runs of the 1-D ``a``, run i = a[i * stride : i * stride + n], n >= 1, each as a
+    row reduction adds it (from 0.0, so a run of -0.0 sums to 0.0). One call per batch of runs:
+    a call per run costs more than a short run's sum, so runs below 8 terms, which numpy adds left to right
+    (``block_sum``'s first case), are added here."""
+    out = np.empty(count)
+    if n < 8:
+        for i in range(count):
+            s = 0.0
+            for x in range(i * stride, i * stride + n):
+                s += a[x]
+            out[i] = s
+    elif n <= 128:
+        for i in range(count):
+            out[i] = block_sum(a, i * stride, n)
+    else:
+        right, left = workspace()
+        for i in range(count):
+            out[i] = row_sum(a[i * stride :], n, right, left)
+    return out
+
+
+@njit(cache=True)
+def _shifted(joint):
+    """``joint - joint.max(axis=1, keepdims=True)`` (a NaN in a row makes its maximum NaN, as numpy's)."""
+    out = np.empty_like(joint)
+    for i in range(joint.shape[0]):
+        top = joint[i, 0]
+        for c in range(1, joint.shape[1]):
+            x = joint[i, c]
+            if x != x:
+                top = x
+                break
+            if x > top:
+                top = x
+        for c in range(joint.shape[1]):
+            out[i, c] = joint[i, c] - top
+    return out
+
+
+@njit(cache=True)
+def _argmax_normalized(p):
+    """``np.argmax(p / p.sum(axis=1, keepdims=True), axis=1)`` for exp'd scores p (n, K): numpy's row sums, the
+    division, and argmax's first maximum (a NaN counting as the maximum, as numpy's)."""
+    n, k = p.shape
+    sums = run_sums(p.reshape(-1), k, k, n)
+    out = np.zeros(n, np.int64)
+    for i in range(n):
+        top = p[i, 0] / sums[i]
+        if top != top:
+            continue
+        for c in range(1, k):
+            x = p[i, c] / sums[i]
+            if x != x:
+                out[i] = c
+                break
+            if x > top:
+                out[i], top = c, x
+    return out
+
+
+def normalized_argmax(joint: np.ndarray) -> np.ndarray:
+    """``np.argmax(log_normalize(joint), axis=1)`` (:func:`nbx.core.counting.log_normalize`) with numpy's exp and
+    the shift, row sums, division and argmax compiled in numpy's order: the same choice, ties and NaN included."""
+    return _argmax_normalized(np.exp(_shifted(joint)))
+
+
+@njit(cache=True)
+def table_row_sums(table, rows):
+    """``sum_rows(table, rows)`` (:mod:`nbx.core.counting`) for tables of K >= 2 columns: per row i the sum of
+    table[rows[i, j]] over j, from 0.0 in attribute order, as numpy's reduction of the gather over its first axis
+    adds them; shape (n, K)."""
+    n, d = rows.shape
+    k = table.shape[1]
+    out = np.zeros((n, k))
+    for i in range(n):
+        for j in range(d):
+            r = rows[i, j]
+            for c in range(k):
+                out[i, c] += table[r, c]
+    return out
+
+
+@njit(cache=True)
+def row_class_counts(rows, y, w, n_table_rows, k):
+    """``ValueIndex.counts_at`` (:mod:`nbx.core.counting`): weight w[i] added at (rows[i, j], y[i]) for each row i
+    and attribute j in that order, as bincount adds the flat cells; shape (n_table_rows, k)."""
+    out = np.zeros((n_table_rows, k))
+    for i in range(rows.shape[0]):
+        for j in range(rows.shape[1]):
+            out[rows[i, j], y[i]] += w[i]
+    return out

@@ -84,7 +84,7 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex
 from nbx.core.criteria import entropy
-from nbx.core.sums import block_sum, row_sum, workspace
+from nbx.core.sums import normalized_argmax, run_sums
 from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
@@ -104,29 +104,6 @@ def _sum_last(a: np.ndarray) -> np.ndarray:
     out = a[..., 0].copy()
     for j in range(1, n):
         out += a[..., j]
-    return out
-
-
-@njit(cache=True)
-def _row_sums(a, stride: int, n: int, count: int):
-    """numpy's sums of ``count`` runs of the 1-D ``a``, run i = a[i * stride : i * stride + n], n >= 1, each as a
-    row reduction adds it (:mod:`nbx.core.sums`; from 0.0, so a run of -0.0 sums to 0.0). One call per batch of runs:
-    a call per run costs more than a short run's sum, so runs below 8 terms, which numpy adds left to right
-    (``block_sum``'s first case), are added here."""
-    out = np.empty(count)
-    if n < 8:
-        for i in range(count):
-            s = 0.0
-            for x in range(i * stride, i * stride + n):
-                s += a[x]
-            out[i] = s
-    elif n <= 128:
-        for i in range(count):
-            out[i] = block_sum(a, i * stride, n)
-    else:
-        right, left = workspace()
-        for i in range(count):
-            out[i] = row_sum(a[i * stride :], n, right, left)
     return out
 
 
@@ -168,8 +145,8 @@ def _table_arguments(counts, class_counts, observed, weight, attribute_of_row, n
             at += 1
         args[at] = weight[t] + k
         at += 1
-    value_sums = _row_sums(counts.reshape(-1), k, k, n_nodes * n_table).reshape(n_nodes, n_table)
-    observed_sums = _row_sums(observed.reshape(-1), k, k, n_nodes * d).reshape(n_nodes, d)
+    value_sums = run_sums(counts.reshape(-1), k, k, n_nodes * n_table).reshape(n_nodes, n_table)
+    observed_sums = run_sums(observed.reshape(-1), k, k, n_nodes * d).reshape(n_nodes, d)
     m_p = np.empty((n_nodes, n_rows))
     for t in range(n_nodes):
         for r in range(n_rows):
@@ -246,8 +223,8 @@ def _gain_arguments(counts, class_counts, observed, nodes, columns, offsets, n_v
             for c in range(k):
                 grid[i, jj, vmax, c] = max(class_counts[t, c] - observed[t, j, c], 0.0)
     flat = grid.reshape(-1)
-    sizes = _row_sums(flat, k, k, n * a * (vmax + 1)).reshape(n, a, vmax + 1)
-    known = _row_sums(flat, block, vmax * k, n * a).reshape(n, a)
+    sizes = run_sums(flat, k, k, n * a * (vmax + 1)).reshape(n, a, vmax + 1)
+    known = run_sums(flat, block, vmax * k, n * a).reshape(n, a)
     # the known rows' classes: the value branches added in value order (numpy's sum over a non-last axis)
     parent = np.empty((n, a, k))
     for i in range(n):
@@ -257,8 +234,8 @@ def _gain_arguments(counts, class_counts, observed, nodes, columns, offsets, n_v
                 for v in range(1, vmax):
                     s += grid[i, jj, v, c]
                 parent[i, jj, c] = s
-    parent_sums = _row_sums(parent.reshape(-1), k, k, n * a).reshape(n, a)
-    size_sums = _row_sums(sizes.reshape(-1), vmax + 1, vmax + 1, n * a).reshape(n, a)
+    parent_sums = run_sums(parent.reshape(-1), k, k, n * a).reshape(n, a)
+    size_sums = run_sums(sizes.reshape(-1), vmax + 1, vmax + 1, n * a).reshape(n, a)
     # the frequencies, then those > 0 in this order: value branches' classes, known rows' classes, branch weights
     branch_p = np.zeros((n, a, vmax, k))
     parent_p = np.zeros((n, a, k))
@@ -295,7 +272,7 @@ def _entropies(p, logs, at: int, n: int):
         if p[x] > 0:
             terms[x] = logs[at] * p[x]
             at += 1
-    return -_row_sums(terms, n, n, p.shape[0] // n), at
+    return -run_sums(terms, n, n, p.shape[0] // n), at
 
 
 @njit(cache=True)
@@ -326,8 +303,8 @@ def _gains(
     weighted = np.empty(n * a * vmax)
     for x in range(weighted.shape[0]):
         weighted[x] = sizes[x // vmax // a, x // vmax % a, x % vmax] * branch_h[x]
-    weighted_sums = _row_sums(weighted, vmax, vmax, n * a)
-    known_sizes = _row_sums(sizes.reshape(-1), vmax + 1, vmax, n * a)
+    weighted_sums = run_sums(weighted, vmax, vmax, n * a)
+    known_sizes = run_sums(sizes.reshape(-1), vmax + 1, vmax, n * a)
     for i in range(n):
         total = weight[nodes[i]]
         for jj in range(a):
@@ -370,7 +347,7 @@ def _select(gain, split, admissible, threshold):
                 count += 1
         if count == 0:
             continue
-        average = _row_sums(buf, count, count, 1)[0] / count
+        average = run_sums(buf, count, count, 1)[0] / count
         top = -np.inf
         for j in range(d):
             g = gain[i, j]
@@ -434,45 +411,6 @@ def _route_rows(rows, local, branch, branch_w, child):
             out_rows[n], out_local[n] = rows[i], nxt
             n += 1
     return out_rows[:n], out_local[:n]
-
-
-@njit(cache=True)
-def _shifted(joint):
-    """``joint - joint.max(axis=1, keepdims=True)`` (a NaN in a row makes its maximum NaN, as numpy's)."""
-    out = np.empty_like(joint)
-    for i in range(joint.shape[0]):
-        top = joint[i, 0]
-        for c in range(1, joint.shape[1]):
-            x = joint[i, c]
-            if x != x:
-                top = x
-                break
-            if x > top:
-                top = x
-        for c in range(joint.shape[1]):
-            out[i, c] = joint[i, c] - top
-    return out
-
-
-@njit(cache=True)
-def _argmax_normalized(p):
-    """``np.argmax(p / p.sum(axis=1, keepdims=True), axis=1)`` for exp'd scores p (n, K): numpy's row sums, the
-    division, and argmax's first maximum (a NaN counting as the maximum, as numpy's)."""
-    n, k = p.shape
-    sums = _row_sums(p.reshape(-1), k, k, n)
-    out = np.zeros(n, np.int64)
-    for i in range(n):
-        top = p[i, 0] / sums[i]
-        if top != top:
-            continue
-        for c in range(1, k):
-            x = p[i, c] / sums[i]
-            if x != x:
-                out[i] = c
-                break
-            if x > top:
-                out[i], top = c, x
-    return out
 
 
 @njit(cache=True)
@@ -643,7 +581,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def _predicted(self, joint) -> np.ndarray:
         """``predict``'s classes from log joints: the argmax of ``log_normalize``'s probabilities, whose exp is
         numpy's; the shift, row sums, division and argmax run compiled in numpy's order."""
-        return self.classes_[_argmax_normalized(np.exp(_shifted(joint)))]
+        return self.classes_[normalized_argmax(joint)]
 
     def fit_info(self) -> dict:
         """Tree size for the reports (§4.2 reports mean tree depths)."""
@@ -679,7 +617,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             n_nodes = used.shape[0]
             counts, class_counts = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
             observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)  # per-attribute class totals
-            weight = _row_sums(class_counts.reshape(-1), k, k, n_nodes)
+            weight = run_sums(class_counts.reshape(-1), k, k, n_nodes)
             # the local NB ignores the attributes on the path (§3.2 (ii)): all tested ones, or the fixed ones
             drop = used if self.leaf_drop == "tested" else used & (~self.ordinal_ | (lo >= hi))
             log_prior, log_table = self._node_tables(counts, class_counts, observed, weight, drop)

@@ -46,7 +46,7 @@ from nbx.core.base import (
     resolve_n_values,
     validate_params,
 )
-from nbx.core.counting import ValueIndex, log_normalize, sum_rows
+from nbx.core.counting import ValueIndex
 from nbx.core.validation import (
     RANDOM_STATE,
     Interval,
@@ -225,13 +225,21 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         self.n_features_in_ = table_rows.shape[1]
         self._index = ValueIndex(self.n_values_)
         w = weights[rows]
-        self._fit_counts(self._index.counts_at(table_rows[rows], y_idx, w, len(self.classes_)), y_idx, w)
+        from nbx.core.sums import row_class_counts  # numba: loaded by boosting runs only
+
+        counts = row_class_counts(table_rows[rows], y_idx, w, self._index.n_rows + 1, len(self.classes_))
+        self._fit_counts(counts, y_idx, w)
         return self._boost_predict(table_rows)
 
     def _boost_predict(self, table_rows) -> np.ndarray:
-        """``predict`` for inputs prepared by ``_boost_inputs``."""
-        joint = self.class_log_prior_ + sum_rows(self.log_table_, table_rows)
-        return self.classes_[np.argmax(log_normalize(joint), axis=1)]
+        """``predict`` for inputs prepared by ``_boost_inputs``: the same sums and choice as ``predict``'s
+        (``sum_rows``, ``argmax(log_normalize)``), compiled in numpy's order (:mod:`nbx.core.sums`)."""
+        if self.log_table_.shape[1] < 2:  # one class: sum_rows adds a single column pairwise
+            return self.classes_[np.zeros(table_rows.shape[0], np.intp)]
+        from nbx.core.sums import normalized_argmax, table_row_sums
+
+        joint = self.class_log_prior_ + table_row_sums(self.log_table_, table_rows)
+        return self.classes_[normalized_argmax(joint)]
 
     def partial_fit(self, X, y, classes=None, sample_weight=None, n_values=None):
         """Add a batch of rows to the counts (scikit-learn's incremental learning; after ``fit`` it continues
