@@ -2,7 +2,12 @@
 summation, numpy's ``pairwise_sum``), so a numba loop that sums a row gives numpy's bits. numpy adds a contiguous
 run of fewer than 8 terms left to right; up to 128 terms in eight running sums (term i into sum i mod 8) combined
 pairwise, then the rest left to right; a longer run is halved at a multiple of 8 and the halves' sums added. A
-reduction starts from the identity, 0.0 + that sum: a run of -0.0 sums to 0.0 (any other sum is unchanged)."""
+reduction starts from the identity, 0.0 + that sum: a run of -0.0 sums to 0.0 (any other sum is unchanged).
+
+Built on them, for the boosting rounds of naive Bayes and the leveled trees: many short runs in one call
+(:func:`run_sums`), ``argmax(log_normalize(joint))`` with numpy's exp (:func:`normalized_argmax`), a table's rows
+gathered and summed (:func:`table_row_sums`) and the weighted value/class counts (:func:`row_class_counts`), each in
+the order of the numpy expression it replaces. numba: import this module only where its loops pay (about 0.3 s)."""
 
 from __future__ import annotations
 

@@ -220,7 +220,11 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the
         predicted class (index into ``y``'s labels) of every row of ``table_rows``."""
         rows = np.flatnonzero(weights > 0)
-        self.classes_, y_idx = check_labels(y[rows], self, self.classes)
+        if self.classes is None:  # np.unique(y[rows], return_inverse=True) of class indices, without its sort
+            present = np.bincount(y[rows], minlength=y.max() + 1) > 0
+            self.classes_, y_idx = np.flatnonzero(present), (np.cumsum(present) - 1)[y[rows]]
+        else:
+            self.classes_, y_idx = check_labels(y[rows], self, self.classes)
         self.n_values_ = np.asarray(n_values, np.int64)
         self.n_features_in_ = table_rows.shape[1]
         self._index = ValueIndex(self.n_values_)
