@@ -293,3 +293,28 @@ def test_classes_are_passed_to_every_base_model(ensemble):
     assert all(len(est.classes_) == 2 for est in plain.estimators_)
     with pytest.raises(ValueError, match="set classes on the ensemble, not on its base"):
         clone(ensemble).set_params(base__classes=[0, 1, 2]).fit(X, y)
+
+
+@pytest.mark.parametrize("prior", ["laplace", "m_estimate"])
+def test_boosted_naive_bayes_compiled_rounds_equal_the_numpy_rounds(prior, monkeypatch):
+    """A large boosting round of naive Bayes counts, sums and chooses in compiled loops;
+    they make numpy's additions in its order, so the boosted model is the same to the bit: every round's error and
+    vote, the training weights and the predicted probabilities (4 classes, missing values)."""
+    from nbx.models import naive_bayes
+
+    rng = np.random.default_rng(13)
+    X = rng.integers(-1, 4, (600, 12)).astype(float)
+    X[X < 0] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 1]) + rng.integers(0, 3, 600)) % 4
+    fitted = {}
+    for compiled in (True, False):
+        monkeypatch.setattr(naive_bayes, "_boost_compiled", lambda rows, compiled=compiled: compiled)
+        model = AdaBoostM1(NaiveBayes(prior=prior), n_estimators=30, random_state=3).fit(X, y)
+        fitted[compiled] = (
+            model.estimator_errors_,
+            model.estimator_weights_,
+            np.array(model.training_weights_),
+            model.predict_proba(X),
+        )
+    for a, b in zip(fitted[True], fitted[False]):
+        assert a.tobytes() == b.tobytes()
