@@ -59,6 +59,7 @@ equals ``NaiveBayes(prior="laplace", alpha=alpha)``.
 
 from __future__ import annotations
 
+import sys
 from numbers import Integral, Real
 
 import numpy as np
@@ -77,6 +78,12 @@ PAIR_BLOCK = 1 << 22  # max (row, attribute, attribute) entries of one bincount 
 COMPILED_FROM = 1 << 22  # entries from which the compiled loop pays: 17 such calls save numba's import
 
 
+def _compiled(entries: int) -> bool:
+    """Whether pair_class_counts runs compiled: from COMPILED_FROM entries, or in a process that has numba loaded
+    already (the same counts either way)."""
+    return entries >= COMPILED_FROM or "numba" in sys.modules
+
+
 def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex, n_classes: int) -> np.ndarray:
     """Weighted counts M[c, r, s] of (class c, value-row r, value-row s) over all attribute pairs, (K, R, R).
 
@@ -92,7 +99,7 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     n, d = rows.shape
     unit = bool(np.all(w == 1.0))  # integer counts: same sums, faster
     step = max(1, PAIR_BLOCK // max(d * d, 1))
-    if n * d * d >= COMPILED_FROM:
+    if _compiled(n * d * d):
         from nbx.models.tan_loops import pair_cell_sums  # numba loaded only where it pays
 
         out = pair_cell_sums(
