@@ -80,6 +80,7 @@ from nbx.models.naive_bayes import nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
 GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory)
+L_ENTRIES = 1 << 14  # leave-one-out log-sums the exact search holds at once (128 KiB; one segment may hold more)
 PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
 FEW = 8  # a gap with at most this many open grid values evaluates them all, a larger one its midpoint,
@@ -161,19 +162,35 @@ def loo_cross_entropy(
 
 
 def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid):
-    """Fill ce[want] (the cross-entropies of :func:`loo_cross_entropy` at the wanted grid indices)."""
+    """Fill ce[want] (the cross-entropies of :func:`loo_cross_entropy` at the wanted grid indices).
+
+    The wanted segments go in runs whose leave-one-out log-sums (their centers x their most wanted grid values)
+    hold at most L_ENTRIES values, or one segment: each segment's sums and cross-entropies are its own, so the
+    runs give the values of one pass over all segments, bit for bit, without an array of every center."""
     n_seg = ce.shape[0]
     sizes = np.bincount(center_seg, minlength=n_seg)
-    first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    ends = np.cumsum(sizes)
+    obs_ends = np.searchsorted(obs_center, ends)  # observations are sorted by center
     segs = np.flatnonzero(want.any(axis=1))
     n_want = want[segs].sum(axis=1)
-    g = np.argsort(~want[segs], axis=1, kind="stable")[:, : n_want.max()]  # each segment's wanted grid indices
-    L = np.empty((len(centers), g.shape[1]))
     from nbx.models.kernel_loops import _cross_entropies, _loo_log_sums  # numba loaded only where it is used
 
-    _loo_log_sums(centers, center_logw, first, sizes, segs, g, n_want, grid, seg_base, L)
-    args = (center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, HALF_LOG_2PI)
-    _cross_entropies(ce, L, segs, g, n_want, *args)
+    i = 0
+    while i < len(segs):
+        j, cols = i + 1, n_want[i]
+        while j < len(segs) and (ends[segs[j]] - ends[segs[i]] + sizes[segs[i]]) * max(cols, n_want[j]) <= L_ENTRIES:
+            cols = max(cols, n_want[j])
+            j += 1
+        s0, s1 = segs[i], segs[j - 1] + 1
+        lo, hi = ends[s0] - sizes[s0], ends[s1 - 1]
+        o = slice(obs_ends[s0 - 1] if s0 else 0, obs_ends[s1 - 1])
+        first = ends[:s1] - sizes[:s1] - lo  # into this run's centers (segments before s0 are not read)
+        g = np.argsort(~want[segs[i:j]], axis=1, kind="stable")[:, :cols]  # each segment's wanted grid indices
+        L = np.empty((hi - lo, cols))
+        _loo_log_sums(centers[lo:hi], center_logw[lo:hi], first, sizes, segs[i:j], g, n_want[i:j], grid, seg_base, L)
+        args = (center_seg[lo:hi], center_logw[lo:hi], obs_center[o] - lo, obs_w[o], obs_r[o], seg_m, seg_base, grid)
+        _cross_entropies(ce, L, segs[i:j], g, n_want[i:j], *args, HALF_LOG_2PI)
+        i = j
 
 
 def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
