@@ -492,8 +492,10 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
 
     # ------------------------------------------------------------------ evaluation
-    def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None) -> np.ndarray:
+    def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None, cols=slice(None)) -> np.ndarray:
         """log p̂(x_i | c) per numeric attribute, shape (n, n_numeric, K); 0 = no factor (missing/ignored).
+        ``cols``: a slice of the numeric attributes (positions in their order) to compute alone, the columns
+        of the whole output (each density is its own).
 
         With ``loo_y``/``loo_r`` (training rows only, kernel density): the density of the row's own class
         leaves one copy (weight ``loo_r``) of the row out, as in the LOO criterion of §4. The other classes'
@@ -505,26 +507,31 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         values (letter, optdigits) cost (#values x centers) instead of (rows x centers).
         """
         X = np.asarray(X, dtype=float)
-        Xn = X[:, self._numeric]
+        a0, a1, _ = cols.indices(len(self._numeric))
+        Xn = X[:, self._numeric[a0:a1]]
         n, dn, K = Xn.shape[0], Xn.shape[1], self._n_seg_K
         out = np.zeros((n, dn, K))
-        if (len(self._centers) == 0 and not self._big) or n == 0:
+        if (len(self._centers) == 0 and not self._big) or n == 0 or dn == 0:
             return out
         observed = ~np.isnan(Xn)
         if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
-            seg = self._center_seg
-            out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
+            centers = slice(self._attr_lo[a0], self._attr_hi[a1 - 1])
+            seg = self._center_seg[centers]
+            out[:, seg // K - a0, seg % K] = self._log_kernel(Xn[:, seg // K - a0], centers) - np.log(self._seg_m[seg])
             out[~observed] = 0.0
             return out
         if loo_y is not None:
-            out = (self.numeric_log_density(X) if plain is None else plain).copy()
+            out = (self.numeric_log_density(X, cols=cols) if plain is None else plain).copy()
         exact = observed
         if self._big:  # the segments of more than EXACT_MAX centers: binned sums (binned_kde), per segment
             exact = observed.copy()
             if loo_y is None:
-                exact[:, self._attr_lo == self._attr_hi] = False  # attributes without exactly summed segments
+                exact[:, (self._attr_lo == self._attr_hi)[a0:a1]] = False  # attributes without exact segments
             for s, big in self._big.items():
                 a, k = divmod(s, K)
+                if not a0 <= a < a1:
+                    continue
+                a -= a0
                 rows = np.flatnonzero(observed[:, a] if loo_y is None else observed[:, a] & (loo_y == k))
                 x = Xn[:, a][rows]  # through the column: a 1-d gather and scatter, not (rows, a, k) triples
                 col = out[:, a, k]
@@ -538,7 +545,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
                 col[rows] = dens if loo_y is None else dens + self._loo_normalizer(np.full(len(rows), s), r)
         rows, attrs = np.nonzero(exact)
         if loo_y is not None:
-            own = attrs * K + loo_y[rows]
+            own = (attrs + a0) * K + loo_y[rows]
             dens, has = self._own_loo_log_density(own, Xn[rows, attrs], loo_r[rows])
             out[rows[has], attrs[has], loo_y[rows[has]]] = dens[has]
             out[rows, attrs, loo_y[rows]] += self._loo_normalizer(own, loo_r[rows])
@@ -548,12 +555,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         q_attr, q_value = np.divmod(queries, len(values))
         dens = np.zeros((len(queries), K))
         no_own = (np.full(len(queries), -1), np.zeros(len(queries)))
-        self._log_densities(values[q_value], q_attr * K, K, *no_own, dens)
+        self._log_densities(values[q_value], (q_attr + a0) * K, K, *no_own, dens)
         dens = dens[query_of_pair.ravel()]
         if self._big:  # keep the binned densities
-            big = np.zeros((dn, K), bool)
+            big = np.zeros((len(self._numeric), K), bool)
             big.flat[list(self._big)] = True
-            dens = np.where(big[attrs], out[rows, attrs], dens)
+            dens = np.where(big[a0:a1][attrs], out[rows, attrs], dens)
         out[rows, attrs] = dens
         return out
 
@@ -605,11 +612,13 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         found = (self._all_values[rank] == vals) & (self._center_key[pos] == key)
         return pos, found
 
-    def log_joint(self, X, loo_y=None, loo_r=None, plain=None) -> np.ndarray:
+    def log_joint(self, X, loo_y=None, loo_r=None, numeric_sum=None) -> np.ndarray:
         """log P(c) + Σ log p(x_i|c) + Σ log P(x_j|c), shape (n, K); absent classes -inf.
 
         With ``loo_y``/``loo_r`` each training row's own class is scored without one copy of the row
         (counts, prior and kernel densities): the leave-one-out estimate used by the S-NBTree.
+        ``numeric_sum``: Σ log p(x_i|c) (with the same leave-one-out) when the caller has it
+        (:meth:`add_attributes`), else computed here.
         """
         X = check_mixed_X(self, X)
         codes = nominal_codes(X[:, self._nominal], self.n_values_[self._nominal])
@@ -618,7 +627,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         out = self.class_log_prior_ + self._index.lookup_sum(self.log_table_, codes)
         if loo_y is not None:
             out = out + self._nominal_loo_shift(rows, loo_y, loo_r)
-        out = out + self._numeric_log_sum(X, loo_y, loo_r, plain)
+        out = out + (self._numeric_log_sum(X, loo_y, loo_r) if numeric_sum is None else numeric_sum)
         counts = self.class_count_[None, :] - (np.eye(K)[loo_y] * loo_r[:, None] if loo_y is not None else 0)
         out = np.where(counts > 1e-12, out, -np.inf)
         dead = ~np.isfinite(out).any(axis=1)
@@ -626,12 +635,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             out[dead] = np.where(self.class_count_ > 0, self.class_log_prior_, -np.inf)
         return out
 
-    def _numeric_log_sum(self, X, loo_y, loo_r, plain) -> np.ndarray:
+    def _numeric_log_sum(self, X, loo_y, loo_r) -> np.ndarray:
         """:meth:`numeric_log_density` summed over the numeric attributes, (n, K). The Gaussian reading's densities
         are elementwise, so without leave-one-out they run over blocks of rows and the (rows, attributes, classes)
         array never exists whole (at 10^6 rows x 20 attributes x 3 classes, 480 MB and its temporaries)."""
         if self.density != "gaussian" or loo_y is not None:
-            return self.numeric_log_density(X, loo_y, loo_r, plain).sum(axis=1)
+            return self.numeric_log_density(X, loo_y, loo_r).sum(axis=1)
         total = np.empty((len(X), self.n_classes_))
         for rows in row_blocks(len(X), len(self._numeric) * self.n_classes_):
             total[rows] = self.numeric_log_density(X[rows]).sum(axis=1)
@@ -665,12 +674,31 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         shift[np.arange(n), y] += np.where(np.isfinite(total), total, -np.inf)
         return shift
 
-    def loo_correct(self, X, y_idx, w, plain=None) -> float:
-        """Weighted number of training rows the leave-one-out GNB classifies correctly (``plain``: see
-        :meth:`numeric_log_density`)."""
-        r = np.minimum(w, 1.0)
-        joint = self.log_joint(X, y_idx, r, plain)
+    def loo_correct(self, X, y_idx, w, numeric_sum=None) -> float:
+        """Weighted number of training rows the leave-one-out GNB (one copy, weight min(w, 1), of each row out)
+        classifies correctly (``numeric_sum``: see :meth:`log_joint`)."""
+        joint = self.log_joint(X, y_idx, np.minimum(w, 1.0), numeric_sum)
         return float(np.sum(w * (np.argmax(joint, axis=1) == y_idx)))
+
+    def attribute_groups(self, n_rows: int, entries: int):
+        """Slices of the numeric attributes, in order, whose densities (n_rows, attributes, classes) hold about
+        ``entries`` values (at least one attribute); one slice of all of them with a single class, whose sum
+        over attributes numpy adds pairwise (:meth:`add_attributes`)."""
+        dn, K = len(self._numeric), self.n_classes_
+        width = max(dn, 1) if K == 1 else max(1, min(dn, entries // max(n_rows * K, 1)))
+        return [slice(a, a + width) for a in range(0, dn, width)]
+
+    @staticmethod
+    def add_attributes(total, dens) -> None:
+        """total += dens (n, attributes, K) summed over its attributes. Over the groups of
+        :meth:`attribute_groups`, from total = 0, this is numpy's ``whole.sum(axis=1)`` bit for bit: with K > 1
+        numpy adds the attributes one after another to 0 (its inner loop runs over the classes); with K == 1
+        the axis is a contiguous run that numpy adds pairwise, so there is one group, summed by numpy."""
+        if dens.shape[2] == 1:
+            total += dens.sum(axis=1)
+            return
+        for j in range(dens.shape[1]):
+            total += dens[:, j]
 
     def _class_scores(self, X) -> np.ndarray:
         return self.log_joint(X)
