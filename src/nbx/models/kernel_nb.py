@@ -62,8 +62,9 @@ sums over its *distinct* values (weights summed), its *centers*.
   values (most of the papers' samples: on Wang et al.'s data sets the results stay within the envelope
   of a change of CPU, benchmarks/envelope.py).
 
-The numeric attributes are fitted in groups of at most GROUP_OBS observations, so a fit's temporaries stay
-a fraction of X (the results do not depend on the grouping: every segment is searched on its own).
+The numeric attributes are fitted in groups of at most GROUP_OBS observations and at most 1/GROUPS of them
+(unless below GROUP_MIN), so a fit's temporaries stay a fraction of X (the results do not depend on the
+grouping: every segment is searched on its own).
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ from nbx.discretize.base import nominal_codes
 from nbx.models.naive_bayes import nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
-GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory)
+GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory),
+GROUPS, GROUP_MIN = 8, 1 << 12  # and of at most 1/GROUPS of them unless that is below GROUP_MIN (small fits: one)
 L_ENTRIES = 1 << 14  # leave-one-out log-sums the exact search holds at once (128 KiB; one segment may hold more)
 PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
@@ -360,10 +362,11 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         parts = []
         positive = w > 0
         observed = np.count_nonzero(~np.isnan(Xn) & positive[:, None], axis=0)
+        cap = min(GROUP_OBS, max(GROUP_MIN, int(observed.sum()) // GROUPS))
         a0 = 0
-        while a0 < dn:  # groups of attributes of at most GROUP_OBS observations (at least one attribute)
+        while a0 < dn:  # groups of attributes of at most cap observations (at least one attribute)
             a1 = a0 + 1
-            while a1 < dn and observed[a0 : a1 + 1].sum() <= GROUP_OBS:
+            while a1 < dn and observed[a0 : a1 + 1].sum() <= cap:
                 a1 += 1
             part = self._fit_group(Xn[:, a0:a1], a0, y_idx, w, positive)
             parts.append(part)
