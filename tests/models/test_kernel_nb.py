@@ -334,7 +334,7 @@ def numpy_log_density(m, x, s, own=-1, r=0.0):
     row, its maximum, exp, numpy's add.reduceat (plain) or first term plus numpy's sum of the others (leave-one-
     out: center ``own`` keeps max(W - r, 0)), log, with the C library's exp and log (see
     :func:`numpy_loo_cross_entropy`); None for a segment without centers."""
-    idx = np.flatnonzero(m._center_seg == s)
+    idx = np.arange(m._seg_lo[s], m._seg_hi[s])
     if not len(idx):
         return None
     T = (m._center_logw[idx] - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI) - 0.5 * (
@@ -370,7 +370,7 @@ def test_compiled_densities_equal_numpy_bitwise():
     loo = m.numeric_log_density(X, y, r)
     for i, a in np.ndindex(len(X), 2):
         s = a * K + y[i]
-        own = np.flatnonzero((m._center_seg == s) & (m._centers == X[i, a]))
+        own = m._seg_lo[s] + np.flatnonzero(m._centers[m._seg_lo[s] : m._seg_hi[s]] == X[i, a])
         ref = numpy_log_density(m, X[i, a], s, own[0], r[i]) if not np.isnan(X[i, a]) else None
         expected = plain[i, a, y[i]] if ref is None else ref + m._loo_normalizer(np.array([s]), r[i : i + 1])[0]
         assert loo[i, a, y[i]] == expected

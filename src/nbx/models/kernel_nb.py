@@ -490,9 +490,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         segments = np.arange(len(self._numeric) * self._n_seg_K)
         self._seg_lo = np.searchsorted(center_seg, segments)
         self._seg_hi = np.searchsorted(center_seg, segments, side="right")
-        # (segment, value rank) keys, increasing because centers are sorted by segment then value.
-        self._all_values = np.unique(centers)
-        self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
+        if self.density == "kernel":  # its evaluation reads the segments through _seg_lo/_seg_hi (memory)
+            self._center_seg = None
 
     # ------------------------------------------------------------------ evaluation
     def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None, cols=slice(None)) -> np.ndarray:
@@ -607,13 +606,19 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             return np.where(rest > 0, np.log(np.where(m > 0, m, 1.0)) - np.log(np.where(rest > 0, rest, 1.0)), 0.0)
 
     def _find_centers(self, seg, vals):
-        """Index of the center (segment, value) for each query and whether it exists."""
-        nv = len(self._all_values)
-        rank = np.minimum(np.searchsorted(self._all_values, vals), max(nv - 1, 0))
-        key = seg * nv + rank
-        pos = np.minimum(np.searchsorted(self._center_key, key), max(len(self._center_key) - 1, 0))
-        found = (self._all_values[rank] == vals) & (self._center_key[pos] == key)
-        return pos, found
+        """Index of the center (segment, value) for each query and whether it exists: a binary search of each
+        query's segment, whose centers are sorted by value (no index of all centers kept with the model)."""
+        lo, hi, end = self._seg_lo[seg], self._seg_hi[seg], self._seg_hi[seg]
+        last = max(len(self._centers) - 1, 0)
+        while True:  # lo: the first center of the segment >= the value (end if none)
+            open_ = lo < hi
+            if not open_.any():
+                break
+            mid = (lo + hi) // 2
+            right = open_ & (self._centers[np.minimum(mid, last)] < vals)
+            lo, hi = np.where(right, mid + 1, lo), np.where(open_ & ~right, mid, hi)
+        pos = np.minimum(lo, last)
+        return pos, (lo < end) & (self._centers[pos] == vals) if len(self._centers) else np.zeros(len(seg), bool)
 
     def log_joint(self, X, loo_y=None, loo_r=None, numeric_sum=None) -> np.ndarray:
         """log P(c) + Σ log p(x_i|c) + Σ log P(x_j|c), shape (n, K); absent classes -inf.
