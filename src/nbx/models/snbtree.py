@@ -156,10 +156,11 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None, n_values=None):
         # the rows of positive weight (check_mixed_fit drops the absent rows of weight 0)
         X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
-        X = X.copy()
         nom = np.flatnonzero(nv > 0)
-        codes = nominal_codes(X[:, nom], nv[nom]).astype(float)
-        X[:, nom] = np.where(codes < 0, np.nan, codes)  # unseen or negative codes count as missing
+        if len(nom):  # a copy only to rewrite nominal columns (X may be the caller's array)
+            X = X.copy()
+            codes = nominal_codes(X[:, nom], nv[nom]).astype(float)
+            X[:, nom] = np.where(codes < 0, np.nan, codes)  # unseen or negative codes count as missing
         self.n_values_ = nv
         self.n_leaves_, self.depth_ = 0, 0
         self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), None, 0)
