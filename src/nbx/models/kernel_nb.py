@@ -180,6 +180,8 @@ def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs
     i = 0
     while i < len(segs):
         j, cols = i + 1, n_want[i]
+        if len(centers) * n_want.max() <= L_ENTRIES:  # all in one run (small fits: no loop over the segments)
+            j, cols = len(segs), n_want.max()
         while j < len(segs) and (ends[segs[j]] - ends[segs[i]] + sizes[segs[i]]) * max(cols, n_want[j]) <= L_ENTRIES:
             cols = max(cols, n_want[j])
             j += 1
@@ -612,19 +614,24 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             return np.where(rest > 0, np.log(np.where(m > 0, m, 1.0)) - np.log(np.where(rest > 0, rest, 1.0)), 0.0)
 
     def _find_centers(self, seg, vals):
-        """Index of the center (segment, value) for each query and whether it exists: a binary search of each
-        query's segment, whose centers are sorted by value (no index of all centers kept with the model)."""
-        lo, hi, end = self._seg_lo[seg], self._seg_hi[seg], self._seg_hi[seg]
-        last = max(len(self._centers) - 1, 0)
-        while True:  # lo: the first center of the segment >= the value (end if none)
-            open_ = lo < hi
-            if not open_.any():
-                break
-            mid = (lo + hi) // 2
-            right = open_ & (self._centers[np.minimum(mid, last)] < vals)
-            lo, hi = np.where(right, mid + 1, lo), np.where(open_ & ~right, mid, hi)
-        pos = np.minimum(lo, last)
-        return pos, (lo < end) & (self._centers[pos] == vals) if len(self._centers) else np.zeros(len(seg), bool)
+        """Index of the center (segment, value) for each query and whether it exists, by (segment, value rank)
+        keys of the centers of the queried segments' range (increasing: centers are sorted by segment, then
+        value), made per call rather than kept with the model for all centers."""
+        if not len(seg) or not len(self._centers):
+            return np.zeros(len(seg), np.int64), np.zeros(len(seg), bool)
+        s0, s1 = int(seg.min()), int(seg.max()) + 1
+        lo, hi = self._seg_lo[s0], self._seg_hi[s1 - 1]
+        centers = self._centers[lo:hi]
+        values = np.unique(centers)
+        nv = len(values)
+        center_key = np.repeat(np.arange(s0, s1), self._seg_hi[s0:s1] - self._seg_lo[s0:s1]) * nv
+        center_key += np.searchsorted(values, centers)
+        rank = np.minimum(np.searchsorted(values, vals), max(nv - 1, 0))
+        key = seg * nv + rank
+        pos = np.minimum(np.searchsorted(center_key, key), max(len(center_key) - 1, 0))
+        if not len(center_key):
+            return np.zeros(len(seg), np.int64), np.zeros(len(seg), bool)
+        return lo + pos, (values[rank] == vals) & (center_key[pos] == key)
 
     def log_joint(self, X, loo_y=None, loo_r=None, numeric_sum=None) -> np.ndarray:
         """log P(c) + Σ log p(x_i|c) + Σ log P(x_j|c), shape (n, K); absent classes -inf.

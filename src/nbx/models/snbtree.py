@@ -57,7 +57,8 @@ from nbx.discretize.base import nominal_codes
 from nbx.discretize.mdl import mdl_boundaries
 from nbx.models.kernel_nb import GeneralNB
 
-SCAN_ENTRIES = 1 << 13  # densities (rows x numeric attributes x classes) a node's scan holds at once
+SCAN_ENTRIES = 1 << 14  # densities (rows x numeric attributes x classes) a node's scan holds at once (128 KiB;
+# smaller groups cost letter's many small 26-class nodes more calls than they save memory)
 
 
 def bayes_delta_nominal(codes, y, w, n_values, n_classes) -> np.ndarray:
@@ -238,14 +239,16 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         K = len(self.classes_)
         log_prior = np.log(np.maximum(np.bincount(y, weights=w, minlength=K), 1e-300) / w.sum())
         pred = np.empty((len(y), len(numeric)), np.min_scalar_type(K - 1))  # c*, a class index: its smallest type
+        observed = np.empty(pred.shape, bool)
         total = np.zeros((len(y), K))  # the leave-one-out log densities summed over the attributes
         r = np.minimum(w, 1.0)
         for cols in gnb.attribute_groups(len(y), SCAN_ENTRIES):
             plain = gnb.numeric_log_density(X, cols=cols)
             pred[:, cols] = np.argmax(plain + log_prior, axis=2)
+            observed[:, cols] = ~np.isnan(X[:, numeric[cols]])
             if loo:
                 gnb.add_attributes(total, gnb.numeric_log_density(X, y, r, plain, cols))
-        delta = bayes_delta_numeric(pred, y, w, ~np.isnan(X[:, numeric])) if len(numeric) else (np.zeros(0), None)
+        delta = bayes_delta_numeric(pred, y, w, observed) if len(numeric) else (np.zeros(0), None)
         return delta, gnb.loo_correct(X, y, w, total) if loo else None
 
     def _choose_split(self, X, y, w, numeric):
