@@ -52,9 +52,11 @@ sums over its *distinct* values (weights summed), its *centers*.
   (13) or a leave-one-out numerator of §4 -- within a certified relative error of 2e-3**, so every
   log-density and every cross-entropy CV_CE within -log(1 - 2e-3) ≈ 2.0e-3 of the exact value (queries the
   grid cannot certify, e.g. isolated values, are summed exactly). Cost per grid value O(centers + √m log m):
-  fit and predict grow linearly in rows. The chosen c_X can differ from the exact search's where two grid
-  values' cross-entropies differ by less than the error; the bounded search (:func:`_worth_evaluating`)
-  is exact for exact cross-entropies and returns the least evaluated value on binned ones.
+  fit and predict grow linearly in rows. The fitted model keeps the segment's centers and weights; its grids
+  (at small m a few times the centers) are built where densities are evaluated, the same values. The chosen
+  c_X can differ from the exact search's where two grid values' cross-entropies differ by less than the
+  error; the bounded search (:func:`_worth_evaluating`) is exact for exact cross-entropies and returns the
+  least evaluated value on binned ones.
 
   Why 256: exact sums cost ~U² per grid value against the binned sums' ~U plus an FFT, so beyond a few
   hundred centers the grid is many times cheaper, and the S-NBTree (whose every node fits a GNB) would be

@@ -31,6 +31,15 @@ costs one evaluation of the GNB on its own training data (the bandwidths stay th
 cross-entropy on the whole node). This is deterministic, needs no folds, and a weight of k equals k copies
 (LOO removes one copy).
 
+Memory: a node's δ search and leave-one-out accuracy come from one scan of its GNB's densities, a group of
+numeric attributes at a time (:meth:`SelfAdaptiveNBTree._scan`, about SCAN_ENTRIES densities per group): no
+(rows, attributes, classes) array of the node exists, c*(x) is kept per case and attribute as the smallest
+integer type, and the leave-one-out log densities are added over the attributes in numpy's order
+(:meth:`GeneralNB.add_attributes`), so every value is that of the whole arrays, bit for bit. The GNBs keep
+their centers only (binned sets build their grids where they are evaluated), and all-numeric input is not
+copied. A fit's peak is then the tree's GNBs (a root and each level of nodes about one input's worth of
+centers) plus one node's GNB fit or scan (benchmarks/README.md, kernel densities).
+
 Choices where the paper is silent:
 
 * Pure node check comes first (Fig. 2 step 4 lists both; they predict the same class).
