@@ -120,7 +120,7 @@ def test_gaussian_log_joint_by_row_blocks_is_the_whole_arrays_sum(n_classes):
     y = rng.integers(0, n_classes, n)
     model = GeneralNB(density="gaussian").fit(X, y)
     whole = model.numeric_log_density(X).sum(axis=1)
-    assert np.array_equal(model._numeric_log_sum(X, None, None, None), whole)
+    assert np.array_equal(model._numeric_log_sum(X, None, None), whole)
 
 
 def test_missing_absent_class_and_probabilities():
@@ -334,7 +334,7 @@ def numpy_log_density(m, x, s, own=-1, r=0.0):
     row, its maximum, exp, numpy's add.reduceat (plain) or first term plus numpy's sum of the others (leave-one-
     out: center ``own`` keeps max(W - r, 0)), log, with the C library's exp and log (see
     :func:`numpy_loo_cross_entropy`); None for a segment without centers."""
-    idx = np.flatnonzero(m._center_seg == s)
+    idx = np.arange(m._seg_lo[s], m._seg_hi[s])
     if not len(idx):
         return None
     T = (m._center_logw[idx] - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI) - 0.5 * (
@@ -370,7 +370,46 @@ def test_compiled_densities_equal_numpy_bitwise():
     loo = m.numeric_log_density(X, y, r)
     for i, a in np.ndindex(len(X), 2):
         s = a * K + y[i]
-        own = np.flatnonzero((m._center_seg == s) & (m._centers == X[i, a]))
+        own = m._seg_lo[s] + np.flatnonzero(m._centers[m._seg_lo[s] : m._seg_hi[s]] == X[i, a])
         ref = numpy_log_density(m, X[i, a], s, own[0], r[i]) if not np.isnan(X[i, a]) else None
         expected = plain[i, a, y[i]] if ref is None else ref + m._loo_normalizer(np.array([s]), r[i : i + 1])[0]
         assert loo[i, a, y[i]] == expected
+
+
+@pytest.mark.parametrize("n_classes", [1, 2, 3])
+@pytest.mark.parametrize("density", ["kernel", "gaussian"])
+def test_densities_by_attribute_groups_are_the_whole_arrays(n_classes, density):
+    """The S-NBTree's scan computes the densities a group of attributes at a time and adds their leave-one-out
+    sums over attributes group by group (attribute_groups, add_attributes): every column, and the sum, equal the
+    whole (rows, attributes, classes) arrays' and numpy's ``sum(axis=1)`` to the bit -- 11 attributes (numpy sums
+    8 or more pairwise when K == 1), missing values, weights of 0.5 to 2 (removed weight min(w, 1)), segments
+    summed exactly and binned (more than EXACT_MAX distinct values), a constant attribute and a nominal one."""
+    rng = np.random.default_rng(11)
+    n = 300 * n_classes + 700
+    X = rng.normal(size=(n, 12))
+    X[:, 3] = np.round(X[:, 3], 1)  # few distinct values: exact sums
+    X[:, 5] = 2.0  # constant: ignored
+    X[:, 7] = rng.integers(0, 3, n)  # nominal
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = rng.integers(0, n_classes, n)
+    w = rng.integers(1, 5, n) * 0.5
+    nv = np.zeros(12, int)
+    nv[7] = 3
+    m = GeneralNB(density=density).fit(X, y, sample_weight=w, n_values=nv)
+    assert density == "gaussian" or m._big  # the binned path is exercised
+    r = np.minimum(w, 1.0)
+    plain, loo = m.numeric_log_density(X), m.numeric_log_density(X, y, r)
+    for entries in (1, 2 * n * n_classes, 10**9):
+        groups = m.attribute_groups(n, entries)
+        assert [a for g in groups for a in range(11)[g]] == list(range(11))
+        total = np.zeros((n, n_classes))
+        for cols in groups:
+            part = m.numeric_log_density(X, cols=cols)
+            assert part.tobytes() == plain[:, cols].tobytes()
+            part_loo = m.numeric_log_density(X, y, r, part, cols)
+            assert part_loo.tobytes() == loo[:, cols].tobytes()
+            m.add_attributes(total, part_loo)
+        assert total.tobytes() == loo.sum(axis=1).tobytes()
+        assert m.loo_correct(X, y, w, total) == m.loo_correct(X, y, w)
+    if n_classes == 1:  # one group: numpy's pairwise sum of a contiguous run differs from adding in order
+        assert len(m.attribute_groups(n, 1)) == 1

@@ -93,3 +93,35 @@ def test_root_is_tested_like_any_node_by_default_and_split_under_fig2s_reading()
     assert SelfAdaptiveNBTree(min_rel_reduction=1.0).fit(X, y, n_values=[0, 0, 2]).depth_ == 0
     never = SelfAdaptiveNBTree(min_rel_reduction=1.0, split_root=True).fit(X, y, n_values=[0, 0, 2])
     assert never.tree_.children is not None and never.depth_ == 1
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_scan_equals_the_whole_arrays(n_classes):
+    """A node's scan (δ and c* of eq. 4-5, the leave-one-out correct weight) over groups of attributes gives the
+    values of the whole (rows, attributes, classes) densities: c* as their argmax, δ from it, the correct weight
+    from GeneralNB's own leave-one-out log joint -- missing values, weights, a nominal attribute."""
+    from nbx.models import snbtree
+
+    rng = np.random.default_rng(5)
+    n = 400
+    X = rng.normal(size=(n, 10))
+    X[:, 2] = rng.integers(0, 4, n)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = rng.integers(0, n_classes, n)
+    w = rng.integers(1, 4, n) * 0.5
+    nv = np.zeros(10, int)
+    nv[2] = 4
+    tree = SelfAdaptiveNBTree().fit(X, y, sample_weight=w, n_values=nv)
+    gnb = tree._gnb(X, y, w)
+    numeric = np.flatnonzero(nv == 0)
+    log_prior = np.log(np.bincount(y, weights=w, minlength=n_classes) / w.sum())
+    pred = np.argmax(gnb.numeric_log_density(X) + log_prior, axis=2)
+    delta = (w[:, None] * ((pred == y[:, None]) & ~np.isnan(X[:, numeric]))).sum(axis=0) / w.sum()
+    for entries in (1, 10**9):
+        snbtree.SCAN_ENTRIES, saved = entries, snbtree.SCAN_ENTRIES
+        try:
+            (got_delta, got_pred), correct = tree._scan(gnb, X, y, w, loo=True)
+        finally:
+            snbtree.SCAN_ENTRIES = saved
+        assert got_delta.tobytes() == delta.tobytes() and np.array_equal(got_pred, pred)
+        assert correct == gnb.loo_correct(X, y, w)

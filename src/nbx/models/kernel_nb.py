@@ -52,9 +52,11 @@ sums over its *distinct* values (weights summed), its *centers*.
   (13) or a leave-one-out numerator of §4 -- within a certified relative error of 2e-3**, so every
   log-density and every cross-entropy CV_CE within -log(1 - 2e-3) ≈ 2.0e-3 of the exact value (queries the
   grid cannot certify, e.g. isolated values, are summed exactly). Cost per grid value O(centers + √m log m):
-  fit and predict grow linearly in rows. The chosen c_X can differ from the exact search's where two grid
-  values' cross-entropies differ by less than the error; the bounded search (:func:`_worth_evaluating`)
-  is exact for exact cross-entropies and returns the least evaluated value on binned ones.
+  fit and predict grow linearly in rows. The fitted model keeps the segment's centers and weights; its grids
+  (at small m a few times the centers) are built where densities are evaluated, the same values. The chosen
+  c_X can differ from the exact search's where two grid values' cross-entropies differ by less than the
+  error; the bounded search (:func:`_worth_evaluating`) is exact for exact cross-entropies and returns the
+  least evaluated value on binned ones.
 
   Why 256: exact sums cost ~U² per grid value against the binned sums' ~U plus an FFT, so beyond a few
   hundred centers the grid is many times cheaper, and the S-NBTree (whose every node fits a GNB) would be
@@ -62,8 +64,9 @@ sums over its *distinct* values (weights summed), its *centers*.
   values (most of the papers' samples: on Wang et al.'s data sets the results stay within the envelope
   of a change of CPU, benchmarks/envelope.py).
 
-The numeric attributes are fitted in groups of at most GROUP_OBS observations, so a fit's temporaries stay
-a fraction of X (the results do not depend on the grouping: every segment is searched on its own).
+The numeric attributes are fitted in groups of at most GROUP_OBS observations and at most 1/GROUPS of them
+(unless below GROUP_MIN), so a fit's temporaries stay a fraction of X (the results do not depend on the
+grouping: every segment is searched on its own).
 """
 
 from __future__ import annotations
@@ -79,7 +82,9 @@ from nbx.discretize.base import nominal_codes
 from nbx.models.naive_bayes import nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
-GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory)
+GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory),
+GROUPS, GROUP_MIN = 8, 1 << 12  # and of at most 1/GROUPS of them unless that is below GROUP_MIN (small fits: one)
+L_ENTRIES = 1 << 14  # leave-one-out log-sums the exact search holds at once (128 KiB; one segment may hold more)
 PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
 FEW = 8  # a gap with at most this many open grid values evaluates them all, a larger one its midpoint,
@@ -161,19 +166,37 @@ def loo_cross_entropy(
 
 
 def _evaluate(ce, want, centers, center_logw, center_seg, obs_center, obs_w, obs_r, seg_m, seg_base, grid):
-    """Fill ce[want] (the cross-entropies of :func:`loo_cross_entropy` at the wanted grid indices)."""
+    """Fill ce[want] (the cross-entropies of :func:`loo_cross_entropy` at the wanted grid indices).
+
+    The wanted segments go in runs whose leave-one-out log-sums (their centers x their most wanted grid values)
+    hold at most L_ENTRIES values, or one segment: each segment's sums and cross-entropies are its own, so the
+    runs give the values of one pass over all segments, bit for bit, without an array of every center."""
     n_seg = ce.shape[0]
     sizes = np.bincount(center_seg, minlength=n_seg)
-    first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    ends = np.cumsum(sizes)
+    obs_ends = np.searchsorted(obs_center, ends)  # observations are sorted by center
     segs = np.flatnonzero(want.any(axis=1))
     n_want = want[segs].sum(axis=1)
-    g = np.argsort(~want[segs], axis=1, kind="stable")[:, : n_want.max()]  # each segment's wanted grid indices
-    L = np.empty((len(centers), g.shape[1]))
     from nbx.models.kernel_loops import _cross_entropies, _loo_log_sums  # numba loaded only where it is used
 
-    _loo_log_sums(centers, center_logw, first, sizes, segs, g, n_want, grid, seg_base, L)
-    args = (center_seg, center_logw, obs_center, obs_w, obs_r, seg_m, seg_base, grid, HALF_LOG_2PI)
-    _cross_entropies(ce, L, segs, g, n_want, *args)
+    i = 0
+    while i < len(segs):
+        j, cols = i + 1, n_want[i]
+        if len(centers) * n_want.max() <= L_ENTRIES:  # all in one run (small fits: no loop over the segments)
+            j, cols = len(segs), n_want.max()
+        while j < len(segs) and (ends[segs[j]] - ends[segs[i]] + sizes[segs[i]]) * max(cols, n_want[j]) <= L_ENTRIES:
+            cols = max(cols, n_want[j])
+            j += 1
+        s0, s1 = segs[i], segs[j - 1] + 1
+        lo, hi = ends[s0] - sizes[s0], ends[s1 - 1]
+        o = slice(obs_ends[s0 - 1] if s0 else 0, obs_ends[s1 - 1])
+        first = ends[:s1] - sizes[:s1] - lo  # into this run's centers (segments before s0 are not read)
+        g = np.argsort(~want[segs[i:j]], axis=1, kind="stable")[:, :cols]  # each segment's wanted grid indices
+        L = np.empty((hi - lo, cols))
+        _loo_log_sums(centers[lo:hi], center_logw[lo:hi], first, sizes, segs[i:j], g, n_want[i:j], grid, seg_base, L)
+        args = (center_seg[lo:hi], center_logw[lo:hi], obs_center[o] - lo, obs_w[o], obs_r[o], seg_m, seg_base, grid)
+        _cross_entropies(ce, L, segs[i:j], g, n_want[i:j], *args, HALF_LOG_2PI)
+        i = j
 
 
 def _worth_evaluating(ce, grid, seg_base, few) -> np.ndarray:
@@ -338,15 +361,16 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.bandwidth_ = np.full((len(self.n_values_), K), np.nan)
         kernel = self.density == "kernel"
         self.loo_ce_ = np.full((n_seg, len(self.grid_())), np.nan) if kernel else None
-        self._big = {}  # segment -> BinnedSet (more than EXACT_MAX centers)
+        self._big = {}  # segment -> BinnedSet's (centers, weights, h, m) (more than EXACT_MAX centers)
         self._h = np.ones(n_seg)
         parts = []
         positive = w > 0
         observed = np.count_nonzero(~np.isnan(Xn) & positive[:, None], axis=0)
+        cap = min(GROUP_OBS, max(GROUP_MIN, int(observed.sum()) // GROUPS))
         a0 = 0
-        while a0 < dn:  # groups of attributes of at most GROUP_OBS observations (at least one attribute)
+        while a0 < dn:  # groups of attributes of at most cap observations (at least one attribute)
             a1 = a0 + 1
-            while a1 < dn and observed[a0 : a1 + 1].sum() <= GROUP_OBS:
+            while a1 < dn and observed[a0 : a1 + 1].sum() <= cap:
                 a1 += 1
             part = self._fit_group(Xn[:, a0:a1], a0, y_idx, w, positive)
             parts.append(part)
@@ -437,12 +461,10 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.bandwidth_c_[cols] = np.where(active, c, np.nan).reshape(dn, K)
         self.bandwidth_[cols] = np.where(active, h, np.nan).reshape(dn, K)
         if not small_center.all():
-            from nbx.models.binned_kde import BinnedSet
-
             starts = np.r_[0, np.cumsum(sizes)]
-            for s in np.flatnonzero(big):
-                c, cw = centers[starts[s] : starts[s + 1]].copy(), center_w[starts[s] : starts[s + 1]].copy()
-                self._big[s0 + s] = BinnedSet(c, cw, h[s], seg_m[s])
+            for s in np.flatnonzero(big):  # the model keeps a set's centers, its grids are built where used
+                c, cw = centers[starts[s] : starts[s + 1]].copy(), center_w[starts[s] : starts[s + 1]]
+                self._big[s0 + s] = (c, cw[:1].copy() if np.all(cw == cw[0]) else cw.copy(), h[s], seg_m[s])
         keep = small_center
         return centers[keep], np.log(center_w[keep]), s0 + center_seg[keep]
 
@@ -470,13 +492,14 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         segments = np.arange(len(self._numeric) * self._n_seg_K)
         self._seg_lo = np.searchsorted(center_seg, segments)
         self._seg_hi = np.searchsorted(center_seg, segments, side="right")
-        # (segment, value rank) keys, increasing because centers are sorted by segment then value.
-        self._all_values = np.unique(centers)
-        self._center_key = center_seg * len(self._all_values) + np.searchsorted(self._all_values, centers)
+        if self.density == "kernel":  # its evaluation reads the segments through _seg_lo/_seg_hi (memory)
+            self._center_seg = None
 
     # ------------------------------------------------------------------ evaluation
-    def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None) -> np.ndarray:
+    def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None, cols=slice(None)) -> np.ndarray:
         """log p̂(x_i | c) per numeric attribute, shape (n, n_numeric, K); 0 = no factor (missing/ignored).
+        ``cols``: a slice of the numeric attributes (positions in their order) to compute alone, the columns
+        of the whole output (each density is its own).
 
         With ``loo_y``/``loo_r`` (training rows only, kernel density): the density of the row's own class
         leaves one copy (weight ``loo_r``) of the row out, as in the LOO criterion of §4. The other classes'
@@ -488,27 +511,40 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         values (letter, optdigits) cost (#values x centers) instead of (rows x centers).
         """
         X = np.asarray(X, dtype=float)
-        Xn = X[:, self._numeric]
+        a0, a1, _ = cols.indices(len(self._numeric))
+        Xn = X[:, self._numeric[a0:a1]]
         n, dn, K = Xn.shape[0], Xn.shape[1], self._n_seg_K
         out = np.zeros((n, dn, K))
-        if (len(self._centers) == 0 and not self._big) or n == 0:
+        if (len(self._centers) == 0 and not self._big) or n == 0 or dn == 0:
             return out
         observed = ~np.isnan(Xn)
         if self.density == "gaussian":  # one center per class: the log-sum-exp is the single term
-            seg = self._center_seg
-            out[:, seg // K, seg % K] = self._log_kernel(Xn[:, seg // K], slice(None)) - np.log(self._seg_m[seg])
+            centers = slice(self._attr_lo[a0], self._attr_hi[a1 - 1])
+            seg = self._center_seg[centers]
+            out[:, seg // K - a0, seg % K] = self._log_kernel(Xn[:, seg // K - a0], centers) - np.log(self._seg_m[seg])
             out[~observed] = 0.0
             return out
         if loo_y is not None:
-            out = (self.numeric_log_density(X) if plain is None else plain).copy()
+            out = (self.numeric_log_density(X, cols=cols) if plain is None else plain).copy()
         exact = observed
         if self._big:  # the segments of more than EXACT_MAX centers: binned sums (binned_kde), per segment
             exact = observed.copy()
             if loo_y is None:
-                exact[:, self._attr_lo == self._attr_hi] = False  # attributes without exactly summed segments
-            for s, big in self._big.items():
+                exact[:, (self._attr_lo == self._attr_hi)[a0:a1]] = False  # attributes without exact segments
+            from nbx.models.binned_kde import BinnedSet
+
+            for s, binned in self._big.items():
                 a, k = divmod(s, K)
+                if not a0 <= a < a1:
+                    continue
+                a -= a0
                 rows = np.flatnonzero(observed[:, a] if loo_y is None else observed[:, a] & (loo_y == k))
+                if not len(rows):
+                    continue
+                # The grids of a set (a few times its centers at small m, Wang's h = c_X range / √m) are built
+                # for each evaluation rather than kept with the model: the same values, and a fitted GNB or
+                # S-NBTree holds its centers only.
+                big = BinnedSet(*binned)
                 x = Xn[:, a][rows]  # through the column: a 1-d gather and scatter, not (rows, a, k) triples
                 col = out[:, a, k]
                 own = r = None
@@ -521,7 +557,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
                 col[rows] = dens if loo_y is None else dens + self._loo_normalizer(np.full(len(rows), s), r)
         rows, attrs = np.nonzero(exact)
         if loo_y is not None:
-            own = attrs * K + loo_y[rows]
+            own = (attrs + a0) * K + loo_y[rows]
             dens, has = self._own_loo_log_density(own, Xn[rows, attrs], loo_r[rows])
             out[rows[has], attrs[has], loo_y[rows[has]]] = dens[has]
             out[rows, attrs, loo_y[rows]] += self._loo_normalizer(own, loo_r[rows])
@@ -531,12 +567,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         q_attr, q_value = np.divmod(queries, len(values))
         dens = np.zeros((len(queries), K))
         no_own = (np.full(len(queries), -1), np.zeros(len(queries)))
-        self._log_densities(values[q_value], q_attr * K, K, *no_own, dens)
+        self._log_densities(values[q_value], (q_attr + a0) * K, K, *no_own, dens)
         dens = dens[query_of_pair.ravel()]
         if self._big:  # keep the binned densities
-            big = np.zeros((dn, K), bool)
+            big = np.zeros((len(self._numeric), K), bool)
             big.flat[list(self._big)] = True
-            dens = np.where(big[attrs], out[rows, attrs], dens)
+            dens = np.where(big[a0:a1][attrs], out[rows, attrs], dens)
         out[rows, attrs] = dens
         return out
 
@@ -580,19 +616,32 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             return np.where(rest > 0, np.log(np.where(m > 0, m, 1.0)) - np.log(np.where(rest > 0, rest, 1.0)), 0.0)
 
     def _find_centers(self, seg, vals):
-        """Index of the center (segment, value) for each query and whether it exists."""
-        nv = len(self._all_values)
-        rank = np.minimum(np.searchsorted(self._all_values, vals), max(nv - 1, 0))
+        """Index of the center (segment, value) for each query and whether it exists, by (segment, value rank)
+        keys of the centers of the queried segments' range (increasing: centers are sorted by segment, then
+        value), made per call rather than kept with the model for all centers."""
+        if not len(seg) or not len(self._centers):
+            return np.zeros(len(seg), np.int64), np.zeros(len(seg), bool)
+        s0, s1 = int(seg.min()), int(seg.max()) + 1
+        lo, hi = self._seg_lo[s0], self._seg_hi[s1 - 1]
+        centers = self._centers[lo:hi]
+        values = np.unique(centers)
+        nv = len(values)
+        center_key = np.repeat(np.arange(s0, s1), self._seg_hi[s0:s1] - self._seg_lo[s0:s1]) * nv
+        center_key += np.searchsorted(values, centers)
+        rank = np.minimum(np.searchsorted(values, vals), max(nv - 1, 0))
         key = seg * nv + rank
-        pos = np.minimum(np.searchsorted(self._center_key, key), max(len(self._center_key) - 1, 0))
-        found = (self._all_values[rank] == vals) & (self._center_key[pos] == key)
-        return pos, found
+        pos = np.minimum(np.searchsorted(center_key, key), max(len(center_key) - 1, 0))
+        if not len(center_key):
+            return np.zeros(len(seg), np.int64), np.zeros(len(seg), bool)
+        return lo + pos, (values[rank] == vals) & (center_key[pos] == key)
 
-    def log_joint(self, X, loo_y=None, loo_r=None, plain=None) -> np.ndarray:
+    def log_joint(self, X, loo_y=None, loo_r=None, numeric_sum=None) -> np.ndarray:
         """log P(c) + Σ log p(x_i|c) + Σ log P(x_j|c), shape (n, K); absent classes -inf.
 
         With ``loo_y``/``loo_r`` each training row's own class is scored without one copy of the row
         (counts, prior and kernel densities): the leave-one-out estimate used by the S-NBTree.
+        ``numeric_sum``: Σ log p(x_i|c) (with the same leave-one-out) when the caller has it
+        (:meth:`add_attributes`), else computed here.
         """
         X = check_mixed_X(self, X)
         codes = nominal_codes(X[:, self._nominal], self.n_values_[self._nominal])
@@ -601,7 +650,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         out = self.class_log_prior_ + self._index.lookup_sum(self.log_table_, codes)
         if loo_y is not None:
             out = out + self._nominal_loo_shift(rows, loo_y, loo_r)
-        out = out + self._numeric_log_sum(X, loo_y, loo_r, plain)
+        out = out + (self._numeric_log_sum(X, loo_y, loo_r) if numeric_sum is None else numeric_sum)
         counts = self.class_count_[None, :] - (np.eye(K)[loo_y] * loo_r[:, None] if loo_y is not None else 0)
         out = np.where(counts > 1e-12, out, -np.inf)
         dead = ~np.isfinite(out).any(axis=1)
@@ -609,12 +658,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             out[dead] = np.where(self.class_count_ > 0, self.class_log_prior_, -np.inf)
         return out
 
-    def _numeric_log_sum(self, X, loo_y, loo_r, plain) -> np.ndarray:
+    def _numeric_log_sum(self, X, loo_y, loo_r) -> np.ndarray:
         """:meth:`numeric_log_density` summed over the numeric attributes, (n, K). The Gaussian reading's densities
         are elementwise, so without leave-one-out they run over blocks of rows and the (rows, attributes, classes)
         array never exists whole (at 10^6 rows x 20 attributes x 3 classes, 480 MB and its temporaries)."""
         if self.density != "gaussian" or loo_y is not None:
-            return self.numeric_log_density(X, loo_y, loo_r, plain).sum(axis=1)
+            return self.numeric_log_density(X, loo_y, loo_r).sum(axis=1)
         total = np.empty((len(X), self.n_classes_))
         for rows in row_blocks(len(X), len(self._numeric) * self.n_classes_):
             total[rows] = self.numeric_log_density(X[rows]).sum(axis=1)
@@ -648,12 +697,31 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         shift[np.arange(n), y] += np.where(np.isfinite(total), total, -np.inf)
         return shift
 
-    def loo_correct(self, X, y_idx, w, plain=None) -> float:
-        """Weighted number of training rows the leave-one-out GNB classifies correctly (``plain``: see
-        :meth:`numeric_log_density`)."""
-        r = np.minimum(w, 1.0)
-        joint = self.log_joint(X, y_idx, r, plain)
+    def loo_correct(self, X, y_idx, w, numeric_sum=None) -> float:
+        """Weighted number of training rows the leave-one-out GNB (one copy, weight min(w, 1), of each row out)
+        classifies correctly (``numeric_sum``: see :meth:`log_joint`)."""
+        joint = self.log_joint(X, y_idx, np.minimum(w, 1.0), numeric_sum)
         return float(np.sum(w * (np.argmax(joint, axis=1) == y_idx)))
+
+    def attribute_groups(self, n_rows: int, entries: int):
+        """Slices of the numeric attributes, in order, whose densities (n_rows, attributes, classes) hold about
+        ``entries`` values (at least one attribute); one slice of all of them with a single class, whose sum
+        over attributes numpy adds pairwise (:meth:`add_attributes`)."""
+        dn, K = len(self._numeric), self.n_classes_
+        width = max(dn, 1) if K == 1 else max(1, min(dn, entries // max(n_rows * K, 1)))
+        return [slice(a, a + width) for a in range(0, dn, width)]
+
+    @staticmethod
+    def add_attributes(total, dens) -> None:
+        """total += dens (n, attributes, K) summed over its attributes. Over the groups of
+        :meth:`attribute_groups`, from total = 0, this is numpy's ``whole.sum(axis=1)`` bit for bit: with K > 1
+        numpy adds the attributes one after another to 0 (its inner loop runs over the classes); with K == 1
+        the axis is a contiguous run that numpy adds pairwise, so there is one group, summed by numpy."""
+        if dens.shape[2] == 1:
+            total += dens.sum(axis=1)
+            return
+        for j in range(dens.shape[1]):
+            total += dens[:, j]
 
     def _class_scores(self, X) -> np.ndarray:
         return self.log_joint(X)

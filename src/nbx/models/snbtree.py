@@ -31,6 +31,15 @@ costs one evaluation of the GNB on its own training data (the bandwidths stay th
 cross-entropy on the whole node). This is deterministic, needs no folds, and a weight of k equals k copies
 (LOO removes one copy).
 
+Memory: a node's δ search and leave-one-out accuracy come from one scan of its GNB's densities, a group of
+numeric attributes at a time (:meth:`SelfAdaptiveNBTree._scan`, about SCAN_ENTRIES densities per group): no
+(rows, attributes, classes) array of the node exists, c*(x) is kept per case and attribute as the smallest
+integer type, and the leave-one-out log densities are added over the attributes in numpy's order
+(:meth:`GeneralNB.add_attributes`), so every value is that of the whole arrays, bit for bit. The GNBs keep
+their centers only (binned sets build their grids where they are evaluated), and all-numeric input is not
+copied. A fit's peak is then the tree's GNBs (a root and each level of nodes about one input's worth of
+centers) plus one node's GNB fit or scan (benchmarks/README.md, kernel densities).
+
 Choices where the paper is silent:
 
 * Pure node check comes first (Fig. 2 step 4 lists both; they predict the same class).
@@ -57,6 +66,9 @@ from nbx.discretize.base import nominal_codes
 from nbx.discretize.mdl import mdl_boundaries
 from nbx.models.kernel_nb import GeneralNB
 
+SCAN_ENTRIES = 1 << 14  # densities (rows x numeric attributes x classes) a node's scan holds at once (128 KiB;
+# smaller groups cost letter's many small 26-class nodes more calls than they save memory)
+
 
 def bayes_delta_nominal(codes, y, w, n_values, n_classes) -> np.ndarray:
     """δ (eq. 5) of each nominal column: Σ_v max_c Count(v, c) / N (missing values never correct)."""
@@ -68,9 +80,8 @@ def bayes_delta_nominal(codes, y, w, n_values, n_classes) -> np.ndarray:
     return best / w.sum()
 
 
-def bayes_delta_numeric(log_density, log_prior, y, w, observed):
-    """δ (eq. 4-5) of each numeric column and c*(x) per case: log_density (n, d, K) of the node's GNB."""
-    pred = np.argmax(log_density + log_prior, axis=2)  # (n, d)
+def bayes_delta_numeric(pred, y, w, observed):
+    """δ (eq. 4-5) of each numeric column, from c*(x) per case and column ``pred`` (n, d); returns (δ, pred)."""
     hit = (pred == y[:, None]) & observed
     return (w[:, None] * hit).sum(axis=0) / w.sum(), pred
 
@@ -155,10 +166,11 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None, n_values=None):
         # the rows of positive weight (check_mixed_fit drops the absent rows of weight 0)
         X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
-        X = X.copy()
         nom = np.flatnonzero(nv > 0)
-        codes = nominal_codes(X[:, nom], nv[nom]).astype(float)
-        X[:, nom] = np.where(codes < 0, np.nan, codes)  # unseen or negative codes count as missing
+        if len(nom):  # a copy only to rewrite nominal columns (X may be the caller's array)
+            X = X.copy()
+            codes = nominal_codes(X[:, nom], nv[nom]).astype(float)
+            X[:, nom] = np.where(codes < 0, np.nan, codes)  # unseen or negative codes count as missing
         self.n_values_ = nv
         self.n_leaves_, self.depth_ = 0, 0
         self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), None, 0)
@@ -187,17 +199,15 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         if (w.sum() <= self.min_instances and not forced) or (self.max_depth is not None and depth >= self.max_depth):
             self.n_leaves_ += 1
             return _Node(model=gnb)
-        plain = None
-        if numeric is None:
-            plain = gnb.numeric_log_density(X)
-            numeric = self._numeric_delta(plain, X, y, w)
+        if numeric is None:  # the root: its leave-one-out accuracy in the same scan (unless no test needs it)
+            numeric, loo_correct = self._scan(gnb, X, y, w, loo=not forced)
         split = self._choose_split(X, y, w, numeric)
         if split is not None:
             attr, cuts, branch, default = split
             members = [np.flatnonzero(branch == b) for b in range(int(branch.max()) + 1)]
             # A pure child becomes a class leaf, and its GNB would classify every case right (also leave-one-
             # out: absent classes score -inf): no GNB is fitted for it. A child's densities without leave-one-
-            # out serve both its leave-one-out accuracy and, if it is grown, its own split search.
+            # out serve both its leave-one-out accuracy and, if it is grown, its own split search (one scan).
             kids = {
                 b: None if np.all(y[m] == y[m[0]]) else self._gnb(X[m], y[m], w[m])
                 for b, m in enumerate(members)
@@ -209,10 +219,8 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
                 if g is None:
                     kid_correct[b] = w[m].sum()
                     continue
-                kid_plain = g.numeric_log_density(X[m])
-                kid_correct[b] = g.loo_correct(X[m], y[m], w[m], kid_plain)
-                kid_numeric[b] = self._numeric_delta(kid_plain, X[m], y[m], w[m])
-            if forced or self._significant(w, gnb, loo_correct, X, y, kid_correct, members, plain):
+                kid_numeric[b], kid_correct[b] = self._scan(g, X[m], y[m], w[m], loo=True)
+            if forced or self._significant(w, loo_correct, kid_correct, members):
                 children = {
                     b: self._grow(
                         X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1, kid_numeric.get(b)
@@ -223,20 +231,34 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.n_leaves_ += 1
         return _Node(model=gnb)
 
-    def _significant(self, w, gnb, loo_correct, X, y, kid_correct, members, plain) -> bool:
+    def _significant(self, w, loo_correct, kid_correct, members) -> bool:
         """Does the split reduce the leave-one-out error by more than ``min_rel_reduction`` (relative)?"""
-        node_err = w.sum() - (gnb.loo_correct(X, y, w, plain) if loo_correct is None else loo_correct)
+        node_err = w.sum() - loo_correct
         split_err = sum(w[members[b]].sum() - kid_correct[b] for b in kid_correct)
         return bool(node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction)
 
-    def _numeric_delta(self, plain, X, y, w):
-        """δ (eq. 4-5) and c*(x) per case of the numeric attributes, from the node GNB's densities ``plain``."""
+    def _scan(self, gnb, X, y, w, loo):
+        """δ (eq. 4-5) and c*(x) per case of the numeric attributes of the node whose GNB is ``gnb`` and, with
+        ``loo``, the GNB's leave-one-out correct weight (else None), over groups of attributes: the densities
+        (rows, numeric attributes, classes) exist a group at a time (about SCAN_ENTRIES values), each group's
+        densities without leave-one-out serving both; the leave-one-out log joint gets their sum over the
+        attributes, added in numpy's order (:meth:`GeneralNB.add_attributes`), so every value is that of the
+        whole arrays, bit for bit."""
         numeric = np.flatnonzero(self.n_values_ == 0)
-        if not len(numeric):
-            return np.zeros(0), None
         K = len(self.classes_)
         log_prior = np.log(np.maximum(np.bincount(y, weights=w, minlength=K), 1e-300) / w.sum())
-        return bayes_delta_numeric(plain, log_prior, y, w, ~np.isnan(X[:, numeric]))
+        pred = np.empty((len(y), len(numeric)), np.min_scalar_type(K - 1))  # c*, a class index: its smallest type
+        observed = np.empty(pred.shape, bool)
+        total = np.zeros((len(y), K))  # the leave-one-out log densities summed over the attributes
+        r = np.minimum(w, 1.0)
+        for cols in gnb.attribute_groups(len(y), SCAN_ENTRIES):
+            plain = gnb.numeric_log_density(X, cols=cols)
+            pred[:, cols] = np.argmax(plain + log_prior, axis=2)
+            observed[:, cols] = ~np.isnan(X[:, numeric[cols]])
+            if loo:
+                gnb.add_attributes(total, gnb.numeric_log_density(X, y, r, plain, cols))
+        delta = bayes_delta_numeric(pred, y, w, observed) if len(numeric) else (np.zeros(0), None)
+        return delta, gnb.loo_correct(X, y, w, total) if loo else None
 
     def _choose_split(self, X, y, w, numeric):
         """(attribute, cuts or None, branch per row, default branch) of the largest usable δ, or None."""
