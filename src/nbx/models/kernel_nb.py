@@ -361,7 +361,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.bandwidth_ = np.full((len(self.n_values_), K), np.nan)
         kernel = self.density == "kernel"
         self.loo_ce_ = np.full((n_seg, len(self.grid_())), np.nan) if kernel else None
-        self._big = {}  # segment -> BinnedSet's (centers, weights, h, m) (more than EXACT_MAX centers)
+        self._big = {}  # segment -> BinnedSet (more than EXACT_MAX centers)
         self._h = np.ones(n_seg)
         parts = []
         positive = w > 0
@@ -461,10 +461,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.bandwidth_c_[cols] = np.where(active, c, np.nan).reshape(dn, K)
         self.bandwidth_[cols] = np.where(active, h, np.nan).reshape(dn, K)
         if not small_center.all():
+            from nbx.models.binned_kde import BinnedSet
+
             starts = np.r_[0, np.cumsum(sizes)]
-            for s in np.flatnonzero(big):  # the model keeps a set's centers, its grids are built where used
-                c, cw = centers[starts[s] : starts[s + 1]].copy(), center_w[starts[s] : starts[s + 1]]
-                self._big[s0 + s] = (c, cw[:1].copy() if np.all(cw == cw[0]) else cw.copy(), h[s], seg_m[s])
+            for s in np.flatnonzero(big):
+                c, cw = centers[starts[s] : starts[s + 1]].copy(), center_w[starts[s] : starts[s + 1]].copy()
+                self._big[s0 + s] = BinnedSet(c, cw, h[s], seg_m[s])
         keep = small_center
         return centers[keep], np.log(center_w[keep]), s0 + center_seg[keep]
 
@@ -531,20 +533,12 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             exact = observed.copy()
             if loo_y is None:
                 exact[:, (self._attr_lo == self._attr_hi)[a0:a1]] = False  # attributes without exact segments
-            from nbx.models.binned_kde import BinnedSet
-
-            for s, binned in self._big.items():
+            for s, big in self._big.items():
                 a, k = divmod(s, K)
                 if not a0 <= a < a1:
                     continue
                 a -= a0
                 rows = np.flatnonzero(observed[:, a] if loo_y is None else observed[:, a] & (loo_y == k))
-                if not len(rows):
-                    continue
-                # The grids of a set (a few times its centers at small m, Wang's h = c_X range / √m) are built
-                # for each evaluation rather than kept with the model: the same values, and a fitted GNB or
-                # S-NBTree holds its centers only.
-                big = BinnedSet(*binned)
                 x = Xn[:, a][rows]  # through the column: a 1-d gather and scatter, not (rows, a, k) triples
                 col = out[:, a, k]
                 own = r = None
