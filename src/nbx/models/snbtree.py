@@ -36,9 +36,10 @@ numeric attributes at a time (:meth:`SelfAdaptiveNBTree._scan`, about SCAN_ENTRI
 (rows, attributes, classes) array of the node exists, c*(x) is kept per case and attribute as the smallest
 integer type, and the leave-one-out log densities are added over the attributes in numpy's order
 (:meth:`GeneralNB.add_attributes`), so every value is that of the whole arrays, bit for bit. The GNBs keep
-their centers only (binned sets build their grids where they are evaluated), and all-numeric input is not
-copied. A fit's peak is then the tree's GNBs (a root and each level of nodes about one input's worth of
-centers) plus one node's GNB fit or scan (benchmarks/README.md, kernel densities).
+their centers and the binned sets' grids (built once at fit: building them at each evaluation saved memory but
+made a one-row prediction about 15x slower), and all-numeric input is not copied. A fit's peak is then the tree's
+GNBs (a root and each level of nodes about one input's worth of centers) plus one node's GNB fit or scan
+(benchmarks/README.md, kernel densities).
 
 Choices where the paper is silent:
 
