@@ -690,27 +690,22 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k):
             )
             assert best.tolist() == want.tolist() and (thr == -1).all()
             # the gains themselves, bit for bit (the choice could hide a moved bit)
-            from nbx.models.leveled_tree import _gain_arguments, _gains
+            from nbx.models.leveled_tree import _multiway_gains
 
-            columns, vmax = np.arange(len(n_values)), int(max(n_values))
+            columns = np.arange(len(n_values))
             out = np.zeros_like(gain), np.zeros_like(split), np.zeros(admissible.shape, bool)
-            sizes, known, branch_p, parent_p, size_p, positive = _gain_arguments(
-                counts, class_counts, observed, nodes, columns, index.offsets, index.n_values, vmax
-            )
-            _gains(
-                sizes,
-                known,
-                branch_p,
-                parent_p,
-                size_p,
-                np.log2(positive),
+            _multiway_gains(
+                counts,
+                class_counts,
+                observed,
                 weight,
                 nodes,
-                used[nodes],
                 columns,
+                used[nodes],
+                index,
                 min_split,
                 reading == "children",
-                *out,
+                out,
             )
             assert out[0].tobytes() == gain.tobytes() and out[1].tobytes() == split.tobytes()
             assert (out[2] == admissible).all()

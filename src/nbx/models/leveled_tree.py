@@ -330,6 +330,17 @@ def _gains(
             admissible[i, j] = ok
 
 
+def _multiway_gains(counts, class_counts, observed, weight, nodes, columns, used, index, min_split, children, out):
+    """C4.5's gain, split information and admissibility of the multiway tests of ``columns`` at a level's ``nodes``
+    (``used``: the attributes on each one's path), written into ``out`` = (gain, split, admissible) at (node,
+    column): :func:`_gain_arguments`, one numpy log2 of its positive frequencies, :func:`_gains`."""
+    vmax = int(index.n_values.max())
+    *grids, positive = _gain_arguments(
+        counts, class_counts, observed, nodes, columns, index.offsets, index.n_values, vmax
+    )
+    _gains(*grids, np.log2(positive), weight, nodes, used, columns, min_split, children, *out)
+
+
 @njit(cache=True)
 def _select(gain, split, admissible, threshold):
     """C4.5's choice per node: among the admissible tests whose gain is at least the average gain of the
@@ -703,26 +714,20 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         threshold = np.full((n_nodes, d), -1, np.int64)
         nominal, o = np.flatnonzero(~self.ordinal_), np.flatnonzero(self.ordinal_)
         if nominal.size:
-            sizes, known, branch_p, parent_p, size_p, positive = _gain_arguments(
-                counts, class_counts, observed, nodes, nominal, index.offsets, index.n_values, vmax
-            )
             children = self.min_split_on == "children"
-            _gains(
-                sizes,
-                known,
-                branch_p,
-                parent_p,
-                size_p,
-                np.log2(positive),
+            out = (gain, split, admissible)
+            _multiway_gains(
+                counts,
+                class_counts,
+                observed,
                 weight,
                 nodes,
-                used[nodes],
                 nominal,
+                used[nodes],
+                index,
                 self.min_split,
                 children,
-                gain,
-                split,
-                admissible,
+                out,
             )
         if o.size and vmax >= 2:  # (a single value everywhere admits no cut)
             grid = np.zeros((n_nodes, d, vmax + 1, self._k))  # (node, attribute, value | unknown, class)
