@@ -62,7 +62,7 @@ def test_pair_class_counts_equal_a_loop_over_rows(weights, block, monkeypatch):
 @pytest.mark.parametrize("weights", ["unit", "fractional", "counts"])
 @pytest.mark.parametrize("block", [1 << 22, 4096, 16])  # one block, several, one row each
 def test_compiled_pair_counts_equal_the_bincounts_bit_for_bit(weights, block, monkeypatch):
-    """From COMPILED_FROM entries (or with numba loaded) pair_class_counts runs a compiled loop; it makes the
+    """From COMPILED_FROM entries pair_class_counts runs a compiled loop; it makes the
     bincounts' additions in their order, block by block, so the counts are the same to the bit (the pipeline's TAN
     fits switch between the two)."""
     monkeypatch.setattr(tan_module, "PAIR_BLOCK", block)
@@ -74,10 +74,10 @@ def test_compiled_pair_counts_equal_the_bincounts_bit_for_bit(weights, block, mo
     w = {"unit": np.ones(700), "fractional": rng.random(700), "counts": rng.poisson(1.0, 700).astype(float)}[weights]
     index = ValueIndex(n_values)
     counts = {}
-    for compiled in (True, False):
-        monkeypatch.setattr(tan_module, "_compiled", lambda entries, compiled=compiled: compiled)
-        counts[compiled] = tan_module.pair_class_counts(codes, y, w, index, 4)
-    assert counts[True].tobytes() == counts[False].tobytes()
+    for compiled_from in (0, 1 << 62):
+        monkeypatch.setattr(tan_module, "COMPILED_FROM", compiled_from)
+        counts[compiled_from] = tan_module.pair_class_counts(codes, y, w, index, 4)
+    assert counts[0].tobytes() == counts[1 << 62].tobytes()
 
 
 def test_cmi_equals_brute_force_with_missing_and_weights():

@@ -74,14 +74,9 @@ CRITERIA = ("cmi", "bayes")
 
 
 PAIR_BLOCK = 1 << 22  # max (row, attribute, attribute) entries of one bincount in pair_class_counts
-COMPILED_FROM = 1 << 22  # entries from which the compiled loop pays: 17 such calls save numba's import
-
-
-def _compiled(entries: int) -> bool:
-    """Whether pair_class_counts runs compiled: from COMPILED_FROM entries (the same counts either way). Not below
-    that even where numba is loaded: after the compiled loop on small counts, HBayes-TAN's numpy work on chess ran
-    1.5x slower (22.6 s against 15.0 s, measured, cause not found)."""
-    return entries >= COMPILED_FROM
+# entries from which the compiled loop pays: 17 such calls save numba's import. Not below that even where numba is
+# loaded: after the compiled loop on small counts HBayes-TAN's numpy work on chess ran 1.5x slower (cause not found)
+COMPILED_FROM = 1 << 22
 
 
 def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: ValueIndex, n_classes: int) -> np.ndarray:
@@ -99,7 +94,7 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     n, d = rows.shape
     unit = bool(np.all(w == 1.0))  # integer counts: same sums, faster
     step = max(1, PAIR_BLOCK // max(d * d, 1))
-    if _compiled(n * d * d):
+    if n * d * d >= COMPILED_FROM:
         from nbx.models.tan_loops import pair_cell_sums  # numba loaded only where it pays
 
         out = pair_cell_sums(
