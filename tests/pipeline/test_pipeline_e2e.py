@@ -67,7 +67,8 @@ def stages_using(root: Path, source: str) -> set[str]:
 @contextlib.contextmanager
 def edited(path: Path, text: str, root: Path | None = None):
     """``path`` holds ``text`` inside the block; afterwards the original again (and, given the project
-    ``root``, the pipeline is brought back up to date)."""
+    ``root``, the committed first run checked out again, as a user returns to it: ``git checkout`` for the
+    locks, ``dvc checkout`` for the outputs, and nothing left to run)."""
     original = path.read_text()
     path.write_text(text)
     try:
@@ -75,7 +76,9 @@ def edited(path: Path, text: str, root: Path | None = None):
     finally:
         path.write_text(original)
         if root is not None:
-            run(["dvc", "repro"], root)
+            run(["git", "checkout", "-q", "--", "."], root)
+            run(["dvc", "checkout", "-q"], root)
+            assert json.loads(run(["dvc", "status", "--json"], root).stdout) == {}
 
 
 def small_params() -> dict:
@@ -182,12 +185,13 @@ def test_editing_one_learner_reruns_only_its_cells(project):
 
 def test_editing_a_model_reruns_only_the_cells_that_import_it(project):
     root, _, _ = project
-    module = root / "src/nbx/models/leveled_tree.py"
+    # C4.5: a model without compiled loops, so the cells it reruns cost no compilation
+    module = root / "src/nbx/models/c45.py"
     with edited(module, module.read_text() + "\n# touched by a test\n", root):
         out = run(["dvc", "repro"], root).stdout
-        expected = stages_using(root, "src/nbx/models/leveled_tree.py")
-        assert {"code-ensembles-leveled_tree", "stages/train/ting2003/dvc.yaml:blnbt1"} <= expected
-        assert not any(name.endswith(("nb_ting", "nb_kang", "hbayes_nb")) for name in expected)
+        expected = stages_using(root, "src/nbx/models/c45.py")
+        assert {"code-c45", "stages/train/wang2006/dvc.yaml:c45", "stages/train/benchmark/dvc.yaml:c45"} <= expected
+        assert not any(name.endswith(("nb_laplace", "blnbt1", "tan", "hbayes_nb")) for name in expected)
         assert ran(out) == expected  # the cell's predictions are unchanged, so nothing after it runs
 
 
@@ -199,6 +203,7 @@ def test_editing_report_code_reruns_only_reports(project):
         assert set(status) == {f"code-report-{name}" for name in SMALL}
 
 
+@pytest.mark.slow  # about 17 s (pytest -m slow); the learner edit above checks on every run that a params edit reruns only its experiment's stages
 def test_adding_a_data_set_to_one_experiment_touches_only_that_experiment(project):
     root, params, _ = project
     changed = json.loads(json.dumps(params))
