@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from nbx.stats.significance import rank_rows
+from nbx.stats.significance import rank_rows, signed_rank
 
 
 @dataclass(frozen=True)
@@ -83,15 +83,16 @@ def cd_groups(mean_ranks, cd: float) -> list[tuple[int, ...]]:
 
 def wilcoxon_signed_rank(a, b) -> tuple[float, float]:
     """Two-sided Wilcoxon signed-ranks test of paired per-data-set scores: (T = min(R+, R-), p).
-    Zero differences are split evenly between R+ and R- (Demšar 2006 Sec. 3.1.3); p from scipy
-    (normal approximation when zeros or ties are present, exact distribution otherwise)."""
+    Zero differences are split evenly between R+ and R- (Demšar 2006 Sec. 3.1.3); p from scipy with the method
+    chosen by ``significance.signed_rank`` (exact without zeros and ties; with them, the exact permutation
+    distribution up to 13 data sets, the normal approximation above)."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     if np.all(d == 0):
         return 0.0, 1.0
     zeros = np.flatnonzero(d == 0)
     if len(zeros) % 2:  # an odd number of zeros: ignore one
         d = np.delete(d, zeros[0])
-    res = stats.wilcoxon(d, zero_method="zsplit")
+    res = signed_rank(d, zero_method="zsplit")
     return float(res.statistic), float(res.pvalue)
 
 

@@ -3,7 +3,8 @@
 - Paired t-test on per-split accuracies (Wiering 2003 Table 2 marks: ++ p<0.01, + p<0.05, = , -, --).
 - Corrected resampled t-test (Nadeau & Bengio 2003): the variance term is inflated by n_test/n_train, since
   overlapping training sets make split results correlated; this is the test we recommend beyond the papers.
-- Sign test (Ting & Zheng: one-tailed on win/loss counts), Wilcoxon signed-rank (Kang & Tian).
+- Sign test (Ting & Zheng: one-tailed on win/loss counts), Wilcoxon signed-rank (Kang & Tian), its p-value's
+  method fixed here, not left to the scipy version (``signed_rank``).
 """
 
 from __future__ import annotations
@@ -62,9 +63,35 @@ def sign_test(wins: int, losses: int) -> float:
     return float(stats.binom.sf(wins - 1, n, 0.5))
 
 
+# Up to this many differences scipy's permutation test enumerates all 2^n sign assignments (its default is 9,999
+# resamples): the exact permutation distribution, no random draw.
+PERMUTATION_MAX_N = 13
+
+
+def signed_rank(d, *, zero_method: str = "wilcox", alternative: str = "two-sided"):
+    """scipy's Wilcoxon signed-rank test of the paired differences ``d``, with the method for the p-value chosen
+    here rather than by scipy's ``method="auto"``, whose choice changed in scipy 1.15 (before, the normal
+    approximation whenever a difference is 0 or two tie; since, an exact permutation test for small samples):
+    the p-values, and the reports that print them, must not depend on the installed scipy. The choice is 1.15's:
+    over 50 differences the normal approximation; else the exact null distribution when no difference is 0 and
+    no two absolute differences tie; else, with zeros or ties, the exact permutation distribution of the signed
+    ranks up to PERMUTATION_MAX_N differences and the normal approximation above."""
+    d = np.asarray(d, float)
+    n = len(d)
+    if n > 50:
+        method = "asymptotic"
+    elif np.all(d != 0) and len(np.unique(np.abs(d))) == n:
+        method = "exact"
+    elif n <= PERMUTATION_MAX_N:
+        method = stats.PermutationMethod()
+    else:
+        method = "asymptotic"
+    return stats.wilcoxon(d, zero_method=zero_method, alternative=alternative, method=method)
+
+
 def wilcoxon(a: np.ndarray, b: np.ndarray) -> float:
     """Two-sided Wilcoxon signed-rank p-value over paired per-data-set results (1.0 if all equal)."""
     d = np.asarray(a, float) - np.asarray(b, float)
     if np.all(d == 0):
         return 1.0
-    return float(stats.wilcoxon(a, b, zero_method="wilcox").pvalue)
+    return float(signed_rank(d).pvalue)
