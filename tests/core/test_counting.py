@@ -59,3 +59,13 @@ def test_large_lookup_sum_equals_gathered_sum(monkeypatch, n_classes):
     assert by_column.tobytes() == gathered.tobytes()
     rows = index.rows(codes)
     np.testing.assert_allclose(gathered, table[rows].sum(axis=1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_present_classes_is_np_unique_without_the_sort(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 7, 60)
+    rows = np.flatnonzero(rng.random(60) < 0.3)
+    classes, position = counting.present_classes(y, rows)
+    expected, inverse = np.unique(y[rows], return_inverse=True)
+    assert np.array_equal(classes, expected) and np.array_equal(position[y[rows]], inverse)

@@ -93,6 +93,13 @@ class ValueIndex:
         return out
 
 
+def present_classes(y: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The class indices present in ``y[rows]`` (as ``np.unique`` gives them, without its sort) and, for every
+    class index up to ``y.max()``, its position among them: ``position[y[rows]]`` is ``np.unique``'s inverse."""
+    present = np.bincount(y[rows], minlength=y.max() + 1) > 0
+    return np.flatnonzero(present), np.cumsum(present) - 1
+
+
 def sum_rows(table: np.ndarray, rows: np.ndarray, chunk: int = 4096) -> np.ndarray:
     """``Σ_j table[rows[i, j]]``, shape (n, K), added in attribute order j = 0, 1, ...
 

@@ -82,7 +82,7 @@ from nbx.core.base import (
     check_discrete_fit,
     check_discrete_X,
 )
-from nbx.core.counting import ValueIndex
+from nbx.core.counting import ValueIndex, present_classes
 from nbx.core.criteria import entropy
 from nbx.core.sums import normalized_argmax, run_sums
 from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
@@ -573,9 +573,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         were checked with the ensemble's."""
         codes, flat = inputs
         rows = np.flatnonzero(weights > 0)
-        # np.unique(y[rows], return_inverse=True) for class indices, without its sort (the other rows' are unused)
-        present = np.bincount(y[rows], minlength=y.max() + 1) > 0
-        self.classes_, y_idx = np.flatnonzero(present), (np.cumsum(present) - 1)[y]
+        self.classes_, position = present_classes(y, rows)
+        y_idx = position[y]  # every row's (the other rows' are unused)
         self.n_values_ = np.asarray(n_values, np.int64) + (self.missing == "value")
         self.n_features_in_ = codes.shape[1]
         self._setup()

@@ -47,7 +47,7 @@ from nbx.core.base import (
     resolve_n_values,
     validate_params,
 )
-from nbx.core.counting import ValueIndex, log_normalize, sum_rows
+from nbx.core.counting import ValueIndex, log_normalize, present_classes, sum_rows
 from nbx.core.validation import (
     RANDOM_STATE,
     Interval,
@@ -229,9 +229,9 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the
         predicted class (index into ``y``'s labels) of every row of ``table_rows``."""
         rows = np.flatnonzero(weights > 0)
-        if self.classes is None:  # np.unique(y[rows], return_inverse=True) of class indices, without its sort
-            present = np.bincount(y[rows], minlength=y.max() + 1) > 0
-            self.classes_, y_idx = np.flatnonzero(present), (np.cumsum(present) - 1)[y[rows]]
+        if self.classes is None:
+            self.classes_, position = present_classes(y, rows)
+            y_idx = position[y[rows]]
         else:
             self.classes_, y_idx = check_labels(y[rows], self, self.classes)
         self.n_values_ = np.asarray(n_values, np.int64)
