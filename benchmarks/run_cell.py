@@ -5,12 +5,17 @@ Reads the pipeline's data/ (run `dvc repro discretize` first); writes only what 
 
     python benchmarks/run_cell.py ting2003 blnbt3 --datasets splice,led24 --jobs 1 \
         --reference /path/to/old/data/predictions [--save DIR] [--profile cell.prof]
+
+What a cell would cost beyond the experiment's ``limited`` block (benchmarks/README.md), on the first fold only:
+
+    python benchmarks/run_cell.py benchmark hbayes_nb --datasets optdigits,letter --beyond-limits --splits 1
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import json
 import os
 import sys
@@ -33,7 +38,14 @@ SAME_PREDICTIONS, ACCURACY_POINTS = 0.995, 0.5  # the envelope of a change of CP
 
 
 def run(
-    experiment: str, learner: str, datasets: list[str] | None, jobs: int, reference: str | None, save: str | None = None
+    experiment: str,
+    learner: str,
+    datasets: list[str] | None,
+    jobs: int,
+    reference: str | None,
+    save: str | None = None,
+    splits: int | None = None,
+    beyond_limits: bool = False,
 ) -> bool:
     params = config.load_params()
     exp = config.experiment(params, experiment)
@@ -42,8 +54,17 @@ def run(
     total = 0.0
     for ds in datasets or available(experiment):
         data = split_data(exp, ds, setup.input, setup.numeric_ordinal)
-        if not exp.runs_on(learner, *data.size):  # outside experiments.<exp>.limited: the train stage skips it
+        if not (beyond_limits or exp.runs_on(learner, *data.size)):  # outside experiments.<exp>.limited: skipped
             continue
+        if splits is not None:  # the first splits only
+            first = slice(0, splits)
+            discrete = data.codes is not None
+            data = dataclasses.replace(
+                data,
+                test=data.test[first],
+                codes=data.codes[first] if discrete else None,
+                n_values=data.n_values[first] if discrete else data.n_values,
+            )
         t0 = time.perf_counter()
         out = run_splits(
             setup.estimator,
@@ -104,14 +125,20 @@ def main() -> None:
     ap.add_argument("--reference", help="a data/predictions folder to compare with")
     ap.add_argument("--save", help="also write the predictions under DIR/EXPERIMENT/LEARNER/")
     ap.add_argument("--profile", help="write a cProfile file here")
+    ap.add_argument("--splits", type=int, help="run only the first N splits (not with --reference or --save)")
+    ap.add_argument("--beyond-limits", action="store_true", help="also the data sets outside the `limited` block")
     a = ap.parse_args()
+    if a.splits is not None and (a.reference or a.save):
+        ap.error("--splits runs part of a cell: it has no whole predictions to compare or save")
     datasets = a.datasets.split(",") if a.datasets else None
     if a.profile:
         prof = cProfile.Profile()
-        same = prof.runcall(run, a.experiment, a.learner, datasets, a.jobs, a.reference, a.save)
+        same = prof.runcall(
+            run, a.experiment, a.learner, datasets, a.jobs, a.reference, a.save, a.splits, a.beyond_limits
+        )
         prof.dump_stats(a.profile)
     else:
-        same = run(a.experiment, a.learner, datasets, a.jobs, a.reference, a.save)
+        same = run(a.experiment, a.learner, datasets, a.jobs, a.reference, a.save, a.splits, a.beyond_limits)
     sys.exit(0 if same else 1)
 
 
