@@ -36,7 +36,7 @@ from nbx.pipeline import config, layout, learners
 SRC = Path("src")
 HEADER = (
     "# GENERATED from params.yaml by `python -m nbx.pipeline.dvcgen`: do not edit by hand. After changing the\n"
-    "# experiments or learners in params.yaml, run it again (tests/test_dvcgen.py fails while it is stale).\n"
+    "# experiments or learners in params.yaml, run it again (tests/pipeline/test_dvcgen.py fails while it is stale).\n"
 )
 
 
