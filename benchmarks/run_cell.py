@@ -128,6 +128,8 @@ def main() -> None:
     ap.add_argument("--splits", type=int, help="run only the first N splits (not with --reference or --save)")
     ap.add_argument("--beyond-limits", action="store_true", help="also the data sets outside the `limited` block")
     a = ap.parse_args()
+    if a.splits is not None and a.splits < 1:
+        ap.error(f"--splits must be at least 1, got {a.splits}")
     if a.splits is not None and (a.reference or a.save):
         ap.error("--splits runs part of a cell: it has no whole predictions to compare or save")
     datasets = a.datasets.split(",") if a.datasets else None
