@@ -110,6 +110,17 @@ def _exact_log_sum(centers, weights, h, total, x, pos, own, keep):
 
 
 @njit(cache=True)
+def _own_weight(weights, own, r):
+    """A query's own center weight W_u and what a leave-one-out query keeps of it, W_u - r floored at 0
+    (both 0 for a plain query, own < 0)."""
+    if own < 0:
+        return 0.0, 0.0
+    w_own = weights[own] if len(weights) > 1 else weights[0]
+    keep = w_own - r
+    return w_own, 0.0 if keep < 0.0 else keep
+
+
+@njit(cache=True)
 def _log_sums_loop(B, E, fft_error, origin, delta, n_nodes, centers, weights, h, total, qx, qown, qr, out):
     """log S per query (qown >= 0: the leave-one-out sum of center qown, its weight less qr). Three passes:
     the interpolated sums where certified (NaN elsewhere), their logs (a loop of C library log calls alone,
@@ -120,11 +131,7 @@ def _log_sums_loop(B, E, fft_error, origin, delta, n_nodes, centers, weights, h,
         out[q] = np.nan
         t = (qx[q] - origin) / delta
         if n_nodes > 0 and t >= 0.0 and t <= n_nodes - 1:
-            own = qown[q]
-            w_own = 0.0 if own < 0 else weights[own] if len(weights) > 1 else weights[0]
-            keep = w_own - qr[q] if own >= 0 else 0.0
-            if keep < 0.0:
-                keep = 0.0
+            w_own, keep = _own_weight(weights, qown[q], qr[q])
             i = min(int(t), n_nodes - 2)  # t >= 0: int is floor
             mu = t - i
             s = (1.0 - mu) * B[i] + mu * B[i + 1]
@@ -137,13 +144,9 @@ def _log_sums_loop(B, E, fft_error, origin, delta, n_nodes, centers, weights, h,
         out[q] = np.log(out[q])
     for q in range(len(qx)):
         if np.isnan(out[q]):
-            own = qown[q]
-            w_own = 0.0 if own < 0 else weights[own] if len(weights) > 1 else weights[0]
-            keep = w_own - qr[q] if own >= 0 else 0.0
-            if keep < 0.0:
-                keep = 0.0
+            keep = _own_weight(weights, qown[q], qr[q])[1]
             pos = np.searchsorted(centers, qx[q], side="right")
-            out[q] = _exact_log_sum(centers, weights, h, total, qx[q], pos, own, keep)
+            out[q] = _exact_log_sum(centers, weights, h, total, qx[q], pos, qown[q], keep)
 
 
 @njit(cache=True)

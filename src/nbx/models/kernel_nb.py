@@ -613,20 +613,21 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         """Index of the center (segment, value) for each query and whether it exists, by (segment, value rank)
         keys of the centers of the queried segments' range (increasing: centers are sorted by segment, then
         value), made per call rather than kept with the model for all centers."""
-        if not len(seg) or not len(self._centers):
-            return np.zeros(len(seg), np.int64), np.zeros(len(seg), bool)
+        none = np.zeros(len(seg), np.int64), np.zeros(len(seg), bool)
+        if not len(seg):
+            return none
         s0, s1 = int(seg.min()), int(seg.max()) + 1
         lo, hi = self._seg_lo[s0], self._seg_hi[s1 - 1]
         centers = self._centers[lo:hi]
+        if not len(centers):  # no center in the queried segments
+            return none
         values = np.unique(centers)
         nv = len(values)
         center_key = np.repeat(np.arange(s0, s1), self._seg_hi[s0:s1] - self._seg_lo[s0:s1]) * nv
         center_key += np.searchsorted(values, centers)
-        rank = np.minimum(np.searchsorted(values, vals), max(nv - 1, 0))
+        rank = np.minimum(np.searchsorted(values, vals), nv - 1)
         key = seg * nv + rank
-        pos = np.minimum(np.searchsorted(center_key, key), max(len(center_key) - 1, 0))
-        if not len(center_key):
-            return np.zeros(len(seg), np.int64), np.zeros(len(seg), bool)
+        pos = np.minimum(np.searchsorted(center_key, key), len(center_key) - 1)
         return lo + pos, (values[rank] == vals) & (center_key[pos] == key)
 
     def log_joint(self, X, loo_y=None, loo_r=None, numeric_sum=None) -> np.ndarray:
