@@ -123,6 +123,49 @@ def test_gaussian_log_joint_by_row_blocks_is_the_whole_arrays_sum(n_classes):
     assert np.array_equal(model._numeric_log_sum(X, None, None), whole)
 
 
+@pytest.mark.parametrize("n_classes", [1, 3])
+def test_kernel_log_joint_by_attribute_groups_is_the_whole_arrays_sum(n_classes, monkeypatch):
+    """A prediction sums the kernel densities a few attributes at a time (SUM_ENTRIES, here small enough for
+    groups of two attributes; with one class numpy adds the attributes pairwise: one group); the sums are those of
+    the whole (rows, attributes, classes) array to the bit, missing values and binned segments (more than
+    EXACT_MAX centers) included."""
+    monkeypatch.setattr(kernel_nb, "SUM_ENTRIES", 2 * 1000 * n_classes)
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(1000, 7))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = rng.integers(0, n_classes, 1000)
+    model = GeneralNB().fit(X, y)
+    assert model._big and len(model.attribute_groups(1000, kernel_nb.SUM_ENTRIES)) == (1 if n_classes == 1 else 4)
+    whole = model.numeric_log_density(X).sum(axis=1)
+    assert np.array_equal(model._numeric_log_sum(X, None, None), whole)
+
+
+@pytest.mark.parametrize("n_classes", [1, 2, 5])
+def test_gaussian_compiled_route_equals_array_route_bitwise(n_classes, monkeypatch):
+    """From GAUSSIAN_COMPILED_FROM cells (or once numba is loaded) the Gaussian reading's moments and densities run
+    compiled (gaussian_loops); means, stds, weights and every log joint are the array route's to the bit, with
+    missing values, weights (0, fractions, > 1), a constant attribute, a class constant on an attribute, a class
+    with no value of one and a nominal attribute."""
+    rng = np.random.default_rng(11)
+    n = 3000
+    X = rng.normal(size=(n, 7)) * rng.uniform(0.01, 1000.0, 7)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    X[:, 2] = 3.0
+    X[:, 3] = np.round(X[:, 3] / X[:, 3].std() * 2)
+    X[:, 6] = rng.integers(0, 4, n)
+    y = rng.integers(0, n_classes, n)
+    X[y == 1, 4] = np.nan
+    X[y == 0, 5] = -7.5
+    w = rng.choice([0.0, 0.25, 1.0, 2.0, 3.7], n)
+    fitted = []
+    for compiled in (False, True):
+        monkeypatch.setattr(kernel_nb, "compiled_pays", lambda cells, threshold, compiled=compiled: compiled)
+        m = GeneralNB(density="gaussian").fit(X, y, sample_weight=w, n_values=[0] * 6 + [4])
+        fitted.append([m.bandwidth_, m._centers, m._center_logw, m._seg_m, m.log_joint(X), m.predict_proba(X)])
+    for array_route, compiled_route in zip(*fitted):
+        assert np.array_equal(array_route, compiled_route, equal_nan=True)
+
+
 def test_missing_absent_class_and_probabilities():
     X, y = _data(7, 40)
     X[::5, 0] = np.nan

@@ -447,6 +447,13 @@ def mixed_n_values(X: np.ndarray, n_values, fit: bool = True) -> np.ndarray:
     return nv
 
 
+def compiled_pays(cells: int, threshold: int) -> bool:
+    """Whether a compiled loop over ``cells`` cells pays for loading numba (about 0.45 s a process): from
+    ``threshold`` cells, or always in a process that has loaded numba already. A learner's compiled and array
+    routes give the same numbers, so the choice changes only the time."""
+    return cells >= threshold or "numba" in sys.modules
+
+
 def row_blocks(n_rows: int, width: int, entries: int = 1 << 16):
     """Slices of about ``entries`` entries of an (n_rows, width) array, covering its rows in order: a pass of
     several elementwise steps over a large array keeps its temporaries in the cache."""

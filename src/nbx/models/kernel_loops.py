@@ -2,8 +2,9 @@
 bandwidth search and the kernel densities at prediction. Each does the array code's floating-point operations in
 its order (numpy's row sums, :func:`nbx.core.sums.row_sum`; numpy's logaddexp; the C library's exp and log, which
 are numpy's under the stages' kernel pin, ``nbx.pipeline.kernels``), bit for bit
-(``tests/models/test_kernel_nb.py``). A module of its own so that GeneralNB's Gaussian reading, and a process
-that only imports nbx, do not load numba (about 0.4 s per process with its cached loops)."""
+(``tests/models/test_kernel_nb.py``). A module of its own so that GeneralNB's Gaussian reading (whose loops,
+:mod:`nbx.models.gaussian_loops`, load only at scale), and a process that only imports nbx, do not load numba
+(about 0.4 s per process with its cached loops)."""
 
 from __future__ import annotations
 

@@ -75,7 +75,15 @@ from numbers import Real
 
 import numpy as np
 
-from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X, row_blocks
+from nbx.core.base import (
+    N_VALUES,
+    BaseEstimator,
+    LogScoreMixin,
+    check_mixed_fit,
+    check_mixed_X,
+    compiled_pays,
+    row_blocks,
+)
 from nbx.core.counting import ValueIndex
 from nbx.core.validation import Interval, Options
 from nbx.discretize.base import nominal_codes
@@ -84,6 +92,11 @@ from nbx.models.naive_bayes import nb_log_tables
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
 GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory),
 GROUPS, GROUP_MIN = 8, 1 << 12  # and of at most 1/GROUPS of them unless that is below GROUP_MIN (small fits: one)
+# (rows x numeric attributes) from which the Gaussian reading's fit and prediction run compiled (gaussian_loops):
+# about 90 ns saved per cell and fit + predict, so a 10-fold CV of 2^19 cells saves the 0.45 s of loading numba
+# (one fit + predict alone breaks even at about 4 x 10^6 cells)
+GAUSSIAN_COMPILED_FROM = 1 << 19
+SUM_ENTRIES = 1 << 20  # kernel densities (rows x attributes x classes) a prediction holds at once (8 MiB)
 L_ENTRIES = 1 << 14  # leave-one-out log-sums the exact search holds at once (128 KiB; one segment may hold more)
 PRUNE_MIN = 8  # segments of this many centers search the grid by bounds (smaller ones: the whole grid)
 COARSE = 5  # grid values (both ends included) such a search evaluates first
@@ -363,20 +376,30 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.loo_ce_ = np.full((n_seg, len(self.grid_())), np.nan) if kernel else None
         self._big = {}  # segment -> BinnedSet (more than EXACT_MAX centers)
         self._h = np.ones(n_seg)
-        parts = []
+        if not kernel and compiled_pays(Xn.size, GAUSSIAN_COMPILED_FROM):  # one pass, no gathered copies
+            from nbx.models.gaussian_loops import segment_moments
+
+            parts = [self._gaussian_segments(0, *segment_moments(Xn, y_idx, w, K))]
+        else:
+            parts = self._fit_groups(Xn, y_idx, w)
+        centers, logw, center_seg = (np.concatenate(c) for c in zip(*parts)) if dn else ([],) * 3
+        self._set_centers(np.asarray(centers, float), np.asarray(logw, float), np.asarray(center_seg, int), self._h)
+
+    def _fit_groups(self, Xn, y_idx, w) -> list:
+        """:meth:`_fit_group` over groups of attributes of at most a cap of observations (at least one
+        attribute each): the arrays gathered per observation stay small."""
+        dn, parts = Xn.shape[1], []
         positive = w > 0
         observed = np.count_nonzero(~np.isnan(Xn) & positive[:, None], axis=0)
         cap = min(GROUP_OBS, max(GROUP_MIN, int(observed.sum()) // GROUPS))
         a0 = 0
-        while a0 < dn:  # groups of attributes of at most cap observations (at least one attribute)
+        while a0 < dn:
             a1 = a0 + 1
             while a1 < dn and observed[a0 : a1 + 1].sum() <= cap:
                 a1 += 1
-            part = self._fit_group(Xn[:, a0:a1], a0, y_idx, w, positive)
-            parts.append(part)
+            parts.append(self._fit_group(Xn[:, a0:a1], a0, y_idx, w, positive))
             a0 = a1
-        centers, logw, center_seg = (np.concatenate(c) for c in zip(*parts)) if dn else ([],) * 3
-        self._set_centers(np.asarray(centers, float), np.asarray(logw, float), np.asarray(center_seg, int), self._h)
+        return parts
 
     def _fit_group(self, Xn, a0, y_idx, w, positive):
         """Statistics, centers and the §4 bandwidth search of numeric attributes a0, a0 + 1, ... (the columns
@@ -389,21 +412,13 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         ow = w[obs_i]
         seg = obs_j * K + y_idx[obs_i]
         del obs_i
-        # Pooled spread per attribute: fallback scale, and zero marks a constant (ignored) attribute.
         pooled_std, _, _ = _weighted_std(vals, ow, obs_j, dn)
         del obs_j
         seg_std, seg_mean, seg_m = _weighted_std(vals, ow, seg, n_seg)
-        attr_of_seg = np.repeat(np.arange(dn), K)
-        active = (seg_m > 0) & (pooled_std[attr_of_seg] > 0)
-        seg_std = np.where(seg_std > 0, seg_std, pooled_std[attr_of_seg])
-        self._seg_m[s0 : s0 + n_seg] = seg_m
-        self._seg_active[s0 : s0 + n_seg] = active
-        cols = self._numeric[a0 : a0 + dn]
         if self.density == "gaussian":
-            h = np.where(active, seg_std, 1.0)
-            self._h[s0 : s0 + n_seg] = h
-            self.bandwidth_[cols] = np.where(active, h, np.nan).reshape(dn, K)
-            return seg_mean[active], np.log(seg_m[active]), s0 + np.flatnonzero(active)
+            return self._gaussian_segments(a0, pooled_std, seg_std, seg_mean, seg_m)
+        active, seg_std = self._activate(a0, pooled_std, seg_std, seg_m)
+        cols = self._numeric[a0 : a0 + dn]
         # Distinct (segment, value) pairs are the kernel centers, with summed weights.
         keep = active[seg]
         seg, vals, ow = seg[keep], vals[keep], ow[keep]
@@ -469,6 +484,29 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
                 self._big[s0 + s] = BinnedSet(c, cw, h[s], seg_m[s])
         keep = small_center
         return centers[keep], np.log(center_w[keep]), s0 + center_seg[keep]
+
+    def _activate(self, a0, pooled_std, seg_std, seg_m):
+        """Marks active the segments (from a0's) of training weight whose attribute is not constant (a pooled std
+        of 0 marks a constant, ignored attribute); returns them and their std (a class's std of 0 replaced by
+        the pooled one)."""
+        K = self._n_seg_K
+        s0, n_seg = a0 * K, len(seg_m)
+        attr_of_seg = np.repeat(np.arange(n_seg // K), K)
+        active = (seg_m > 0) & (pooled_std[attr_of_seg] > 0)
+        self._seg_m[s0 : s0 + n_seg] = seg_m
+        self._seg_active[s0 : s0 + n_seg] = active
+        return active, np.where(seg_std > 0, seg_std, pooled_std[attr_of_seg])
+
+    def _gaussian_segments(self, a0, pooled_std, seg_std, seg_mean, seg_m):
+        """The Gaussian reading's fit of the segments from a0's: the std is h; returns (means, log weights,
+        segments) of the active segments."""
+        active, seg_std = self._activate(a0, pooled_std, seg_std, seg_m)
+        K = self._n_seg_K
+        s0, n_seg = a0 * K, len(seg_m)
+        h = np.where(active, seg_std, 1.0)
+        self._h[s0 : s0 + n_seg] = h
+        self.bandwidth_[self._numeric[a0 : a0 + n_seg // K]] = np.where(active, h, np.nan).reshape(-1, K)
+        return seg_mean[active], np.log(seg_m[active]), s0 + np.flatnonzero(active)
 
     def _scale(self, vals, seg, n_seg, seg_std, K):
         """Unit of h per (attribute, class) segment (see ``scale`` in the module docstring)."""
@@ -654,15 +692,37 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         return out
 
     def _numeric_log_sum(self, X, loo_y, loo_r) -> np.ndarray:
-        """:meth:`numeric_log_density` summed over the numeric attributes, (n, K). The Gaussian reading's densities
-        are elementwise, so without leave-one-out they run over blocks of rows and the (rows, attributes, classes)
-        array never exists whole (at 10^6 rows x 20 attributes x 3 classes, 480 MB and its temporaries)."""
-        if self.density != "gaussian" or loo_y is not None:
+        """:meth:`numeric_log_density` summed over the numeric attributes, (n, K), without the whole (rows,
+        attributes, classes) array (at 10^6 rows x 20 attributes x 3 classes, 480 MB and its temporaries) unless
+        with leave-one-out: the kernel densities a group of attributes at a time (:meth:`attribute_groups`, each
+        distinct value's density computed once per group), the Gaussian reading's, which are elementwise, over
+        blocks of rows or compiled (:mod:`nbx.models.gaussian_loops`); the same sums to the bit."""
+        if loo_y is not None:
             return self.numeric_log_density(X, loo_y, loo_r).sum(axis=1)
+        if self.density == "kernel":
+            total = np.zeros((len(X), self.n_classes_))
+            for cols in self.attribute_groups(len(X), SUM_ENTRIES):
+                self.add_attributes(total, self.numeric_log_density(X, cols=cols))
+            return total
         total = np.empty((len(X), self.n_classes_))
+        if self.n_classes_ > 1 and compiled_pays(len(X) * len(self._numeric), GAUSSIAN_COMPILED_FROM):
+            from nbx.models.gaussian_loops import log_density_sums
+
+            log_density_sums(np.asarray(X, dtype=float), self._numeric, self.n_classes_, *self._gaussian_terms(), total)
+            return total
         for rows in row_blocks(len(X), len(self._numeric) * self.n_classes_):
             total[rows] = self.numeric_log_density(X[rows]).sum(axis=1)
         return total
+
+    def _gaussian_terms(self):
+        """Per segment the constants of :meth:`_log_kernel` and the normalizer as the array route computes them
+        (log W - log h - log √(2π), mean, h, log m; NaN mean and h where the segment is inactive)."""
+        n_seg = len(self._seg_lo)
+        const, mean, h = np.zeros(n_seg), np.full(n_seg, np.nan), np.full(n_seg, np.nan)
+        seg = self._center_seg
+        const[seg] = self._center_logw - self._seg_logh[seg] - HALF_LOG_2PI
+        mean[seg], h[seg] = self._centers, self._seg_h[seg]
+        return const, mean, h, np.log(np.where(self._seg_m > 0, self._seg_m, 1.0))
 
     def _nominal_loo_shift(self, rows, y, r):
         """Change of the own-class log prior and nominal log terms when one copy (r) of the row is removed."""

@@ -29,7 +29,6 @@ Priors (``prior``):
 
 from __future__ import annotations
 
-import sys
 import warnings
 from numbers import Real
 
@@ -44,6 +43,7 @@ from nbx.core.base import (
     check_discrete_fit,
     check_discrete_X,
     check_rng,
+    compiled_pays,
     resolve_n_values,
     validate_params,
 )
@@ -63,13 +63,12 @@ PRIORS = ("laplace", "m_estimate", "kang")
 MIN_PSEUDO_COUNT = 1e-10  # alpha / m below this are raised to it (scikit-learn's naive Bayes does the same)
 DENOMINATORS = ("attribute", "class")
 # (rows x attributes) of a boosting round from which its compiled loops pay for loading numba (about 0.45 s a
-# process): about 10 ns saved per cell and round, so 100 rounds over ten folds of 2^15 cells save about that; a
-# process that has numba loaded already runs every round compiled (the same numbers either way)
+# process): about 10 ns saved per cell and round, so 100 rounds over ten folds of 2^15 cells save about that
 BOOST_COMPILED_FROM = 1 << 15
 
 
 def _boost_compiled(table_rows: np.ndarray) -> bool:
-    return table_rows.size >= BOOST_COMPILED_FROM or "numba" in sys.modules
+    return compiled_pays(table_rows.size, BOOST_COMPILED_FROM)
 
 
 def nb_log_tables(
