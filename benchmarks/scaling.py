@@ -1,18 +1,20 @@
 """Scaling: fit time against the number of rows for every learner, and naive Bayes at 1M rows against
 scikit-learn's CategoricalNB (target 5 in benchmarks/README.md).
 
-    python benchmarks/scaling.py [--learners nb_laplace,c45] [--max-rows 100000]
+    python benchmarks/scaling.py [--learners nb_laplace,c45] [--max-rows 100000] [--full-size]
         [--skip-learners] [--skip-nb] [--nb-rows 1000000]
         [--skip-mdl] [--mdl-rows 10000000] [--skip-c45] [--c45-rows 1000000] [--repeats 3]
         [--baseline-src OTHER/src] [--baseline-max-rows 1000000] [--results FILE.json] [--plots DIR]
 
 Part 1: each learner block of params.yaml listed in LEARNERS (one per learner class, as the pipeline
 builds it) is fitted on synthetic data of 1k, 3k, 10k, ... rows (up to its own cap, so the whole script
-runs in a few minutes), 20 attributes, 3 classes. Discrete learners get integer codes (2-6 values per
+runs in a few minutes; ``--full-size``: every learner up to ``--max-rows``, 10^6 by default, the sizes target 1
+of the slopes is set at), 20 attributes, 3 classes. Discrete learners get integer codes (2-6 values per
 attribute), mixed-input ones the numeric values the codes were binned from. The slope of log(fit seconds)
 on log(rows) is printed over all sizes and over the three largest (fixed costs flatten the small end);
-a slope near 1 is linear. CPU seconds, one thread. The kernel-density learners (gnb, snbtree) run twice:
-on the all-distinct values and on the same values recorded to 2 decimals.
+a slope near 1 is linear. The top-3 slope is checked against the target (<= 1.15). CPU seconds, one thread.
+The kernel-density learners (gnb, snbtree) run twice: on the all-distinct values and on the same values recorded
+to 2 decimals.
 
 Part 2: NaiveBayes (Laplace) fit and predict on 1M x 20 codes (int64, 5 values, 2 classes), each in a
 fresh process, against scikit-learn's CategoricalNB on the same data when scikit-learn is installed (it
@@ -165,13 +167,14 @@ def has_sklearn(peer: str) -> bool:
     return True
 
 
-def learners_part(names: list[str], max_rows: int) -> dict:
+def learners_part(names: list[str], max_rows: int, full_size: bool = False) -> dict:
+    """Part 1; each learner up to its LEARNERS cap, or with ``full_size`` every one up to ``max_rows``."""
     print("Part 1: fit CPU seconds by rows (synthetic, 20 attributes, 3 classes); slope of log time on log rows\n")
     shown = [s for s in SIZES if s <= max_rows]
     print(f"{'learner':22s}" + "".join(f"{s:>10,d}" for s in shown) + f"{'slope':>8s}{'top 3':>7s}")
-    runs = [(name, LEARNERS[name], None) for name in names]
-    runs += [(name, cap, DECIMALS) for name, cap in RECORDED.items() if name in names]
-    lines = []
+    runs = [(name, max_rows if full_size else LEARNERS[name], None) for name in names]
+    runs += [(name, max_rows if full_size else cap, DECIMALS) for name, cap in RECORDED.items() if name in names]
+    lines, checks = [], []
     for name, cap, decimals in runs:
         label = name if decimals is None else f"{name} ({decimals} dp)"
         print(f"{label:22s}", end="", flush=True)
@@ -183,9 +186,13 @@ def learners_part(names: list[str], max_rows: int) -> dict:
         top = slope(rows[-3:], secs[-3:]) if len(rows) >= 3 else float("nan")
         print(" " * 10 * (len(shown) - len(rows)) + f"{slope(rows, secs):8.2f}{top:7.2f}", flush=True)
         lines.append(series(label, "ours", rows, secs))
+        if len(rows) >= 3:  # the top-3 slope: fixed costs flatten the small sizes' part of the whole slope
+            what = f"{label}, {rows[-3]:,d} to {rows[-1]:,d} rows"
+            checks.append(check(what, SLOPE, top, 1.15, applies=rows[-1] >= SLOPE_ROWS))
     print(
         "\nA slope of 1 is linear in rows; the small sizes carry fixed costs, so the top-3 slope is the "
-        f"one to read. '(2 dp)': numeric values recorded to {DECIMALS} decimals (bounded distinct values).\n"
+        f"one to read (target <= 1.15 up to {SLOPE_ROWS:,d} rows: --full-size). '(2 dp)': numeric values recorded to "
+        f"{DECIMALS} decimals (bounded distinct values).\n"
     )
     return {
         "title": f"Part 1: params.yaml learners, fit on synthetic data ({N_ATTRS} attributes, {N_CLASSES} classes)",
@@ -193,6 +200,7 @@ def learners_part(names: list[str], max_rows: int) -> dict:
         "ylabel": "CPU seconds, fit (best of 2)",
         "top3": True,
         "series": lines,
+        "checks": checks,
     }
 
 
@@ -627,6 +635,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default=",".join(LEARNERS), help="comma-separated params.yaml learner names")
     ap.add_argument("--max-rows", type=int, default=max(SIZES), help="cap on rows for every learner")
+    ap.add_argument(
+        "--full-size", action="store_true", help="part 1: every learner up to --max-rows, not its own cap (long)"
+    )
     ap.add_argument("--nb-rows", type=int, default=1_000_000, help="rows of the naive Bayes comparison")
     ap.add_argument("--skip-learners", action="store_true", help="only the naive Bayes comparison")
     ap.add_argument("--skip-nb", action="store_true", help="only the learners' scaling")
@@ -676,7 +687,7 @@ def main() -> None:
         results.add("kde", kde_part(*kde))
     else:
         if not a.skip_learners:
-            results.add("learners", learners_part(names, a.max_rows))
+            results.add("learners", learners_part(names, a.max_rows, a.full_size))
         if not a.skip_nb:
             results.add("nb", nb_part(a.nb_rows))
         if not a.skip_mdl:
