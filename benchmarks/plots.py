@@ -201,11 +201,12 @@ def costs_figure(part: dict):
     for i, learner in enumerate(learners):
         mine = {c["dataset"]: c for c in costs if c["learner"] == learner}
         y = [len(datasets) - 1 - datasets.index(ds) + 0.4 - (i + 0.5) * height for ds in mine]
-        cpu = [max(c["cpu"], 1e-3) for c in mine.values()]  # log axis: a zero would vanish
+        cpu = [c["cpu"] for c in mine.values()]
         label = f"{learner}: {sum(cpu):.1f} s, all splits about {sum(map(estimate, mine.values())):.0f} s"
-        ax.barh(y, cpu, height=height, label=label, log=True)
-        for yi, sec in zip(y, cpu):
-            ax.annotate(f"{sec:.1f}", (sec, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
+        bars = np.maximum(cpu, 1e-3)  # log axis: a zero would vanish
+        ax.barh(y, bars, height=height, label=label, log=True)
+        for yi, sec, end in zip(y, cpu, bars):
+            ax.annotate(f"{sec:.1f}", (end, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
     sizes = {c["dataset"]: f"{c['dataset']} ({c['rows']:,d}, {c['attributes']}, {c['classes']})" for c in costs}
     ax.set_yticks(np.arange(len(datasets))[::-1], [sizes[ds] for ds in datasets], fontsize=7)
     low, high = min(max(c["cpu"], 1e-3) for c in costs), max(c["cpu"] for c in costs)
