@@ -1,6 +1,7 @@
 """A user's big file through the ``nbx`` command: time and peak memory of evaluate, fit and predict.
 
-    python benchmarks/big_file.py [--rows 1000000] [--file /tmp/nbx_big.csv] [--src OLD_SRC ...]
+    python benchmarks/big_file.py [--rows 1000000] [--file /tmp/nbx_big_1000000.csv] [--src OLD_SRC ...]
+        [--results benchmarks/results/big_file.json] [--plots DIR]
 
 Writes (once, seeded) a CSV of ``--rows`` rows: 20 numeric attributes (6 decimals), one nominal attribute
 (5 values) and a class column (3 classes from a noisy rule), about 200 MB at 1M rows. Then runs, each in a
@@ -16,6 +17,10 @@ and prints wall seconds, CPU seconds and the peak resident memory (the child's `
 ``--src`` (a folder holding ``nbx``, e.g. an older checkout's ``src``) is measured in the same run, side by
 side; the default is this checkout's ``src``. ``--limit-gib G`` runs every command under an address-space
 limit (``RLIMIT_AS``) of G GiB, to see how a command fails when memory runs out.
+
+Every number printed goes to ``--results`` (default benchmarks/results/big_file.json, untracked) with each
+target beside its limit, drawn as big_file_targets.png (``--plots``, default the results file's folder;
+benchmarks/plots.py); a file of fewer than 1M rows is drawn hollow (the targets are set at 200 MB).
 """
 
 from __future__ import annotations
@@ -30,10 +35,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+from plots import DEFAULT_DIR, Results, check, draw, within
 
 REPO = Path(__file__).resolve().parents[1]
 N_NUMERIC, NOMINAL, SEED = 20, ["red", "green", "blue", "cyan", "gray"], 2026
-TARGET_SECONDS, TARGET_MEMORY = 15.0, 3.0
+TARGET_SECONDS, TARGET_MEMORY, TARGET_ROWS = 15.0, 3.0, 1_000_000
 
 
 def write_file(path: Path, rows: int, chunk: int = 100_000) -> None:
@@ -52,6 +58,23 @@ def write_file(path: Path, rows: int, chunk: int = 100_000) -> None:
             body = [",".join(row) for row in cells.tolist()]
             out.write("\n".join(f"{b},{NOMINAL[k]},c{c}" for b, k, c in zip(body, nominal.tolist(), y.tolist())) + "\n")
     tmp.replace(path)
+
+
+def count_rows(path: Path) -> int:
+    """Data rows of the CSV (lines after the header): an existing ``--file`` may hold other than ``--rows``."""
+    with open(path, "rb") as f:
+        return sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b"")) - 1
+
+
+def checks(label: str, r: dict, size: int, rows: int) -> list[dict]:
+    """The targets of one command's run: evaluate's wall seconds and every command's peak memory over the file
+    size (nan where the command failed); hollow below the 1M rows they are set at."""
+    nan, full = float("nan"), rows >= TARGET_ROWS
+    peak, wall = (nan, nan) if r["rc"] else (r["rss"] / size, r["wall"])
+    out = [check(label, "peak memory / file size", peak, TARGET_MEMORY, rows, applies=full)]
+    if label.startswith("evaluate"):
+        out.insert(0, check(label, "wall seconds", wall, TARGET_SECONDS, rows, applies=full))
+    return out
 
 
 def run(cmd: list[str], src: str, limit_gib: float | None) -> dict:
@@ -89,19 +112,31 @@ def run(cmd: list[str], src: str, limit_gib: float | None) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--file", default=os.path.join(tempfile.gettempdir(), "nbx_big.csv"))
+    ap.add_argument("--file", help="the CSV, written if missing (default: nbx_big_ROWS.csv in the temp folder)")
     ap.add_argument("--src", nargs="+", default=[str(REPO / "src")], help="nbx source folders to compare")
     ap.add_argument("--limit-gib", type=float, help="address-space limit of every command, in GiB")
+    ap.add_argument(
+        "--results", type=Path, default=DEFAULT_DIR / "big_file.json", help="JSON file of every measurement printed"
+    )
+    ap.add_argument("--plots", type=Path, help="folder of the targets figure (default: the results file's)")
     args = ap.parse_args()
-    path = Path(args.file)
+    path = Path(args.file or os.path.join(tempfile.gettempdir(), f"nbx_big_{args.rows}.csv"))
     if not path.exists():
         t = time.perf_counter()
         write_file(path, args.rows)
         print(f"wrote {path} ({args.rows} rows) in {time.perf_counter() - t:.1f} s")
-    size = path.stat().st_size
+    size, rows = path.stat().st_size, count_rows(path)
     print(
-        f"{path}: {size / 1e6:.0f} MB; targets: evaluate <= {TARGET_SECONDS:.0f} s, peak <= {TARGET_MEMORY:.0f}x file"
+        f"{path}: {rows} rows, {size / 1e6:.0f} MB; targets: evaluate <= {TARGET_SECONDS:.0f} s, "
+        f"peak <= {TARGET_MEMORY:.0f}x file"
     )
+    results = Results(args.results, "big_file.py", sys.argv[1:])
+    part = {
+        "title": f"nbx on a {size / 1e6:.0f} MB CSV of {rows:,d} rows: evaluate, fit and predict, each a fresh process",
+        "runs": [],
+        "checks": [],
+        "settings": {"file": str(path), "bytes": size, "rows": rows, "limit_gib": args.limit_gib},
+    }
     with tempfile.TemporaryDirectory() as tmp:
         commands = {
             "evaluate NaiveBayes --cv 2": ["evaluate", str(path), "--learners", "NaiveBayes", "--cv", "2"],
@@ -113,17 +148,18 @@ def main() -> None:
         for label, cmd in commands.items():
             for src in args.src:
                 r = run(cmd, src, args.limit_gib)
-                ok = (
-                    ""
-                    if r["rc"]
-                    else " ok"
-                    if r["rss"] <= TARGET_MEMORY * size and (r["wall"] <= TARGET_SECONDS or "evaluate" not in label)
-                    else " OVER"
-                )
+                targets = checks(label if len(args.src) == 1 else f"{label} ({src[-32:]})", r, size, rows)
+                part["runs"].append({"command": label, "src": src, **r})
+                part["checks"] += targets
+                results.add("big_file", part)
+                ok = "" if r["rc"] else " ok" if all(map(within, targets)) else " OVER"
                 print(
                     f"{label:28} {src[-32:]:32} {r['wall']:7.1f} {r['cpu']:7.1f} {r['rss'] / 1e6:8.0f} "
                     f"{r['rss'] / size:6.1f}  {r['rc']}{ok}" + (f"  {r['last']}" if r["rc"] else "")
                 )
+    print(f"results: {results.path}")
+    for png in draw(results.path, args.plots):
+        print(f"figure: {png}")
 
 
 if __name__ == "__main__":

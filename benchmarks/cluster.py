@@ -3,6 +3,7 @@ identity with the committed predictions (the runner's promise: the same bytes fo
 
     python benchmarks/cluster.py [--cells benchmark/c45,benchmark/blnbt3] [--workers 2]
         [--reference data/predictions] [--scheduler tcp://host:8786] [--baseline-src OLD/src] [--repeats 1]
+        [--results benchmarks/results/cluster.json] [--plots DIR]
 
 Run it in a clone that holds the pipeline's data (after `dvc repro`). Each cell runs three times, each in a fresh
 `benchmarks/run_cell.py` process (start-up included, as a stage pays it): one process (`--jobs 1`), the local pool
@@ -11,6 +12,11 @@ processes started by the cell, or the cluster at `--scheduler`). The speed-up is
 Dask's; on a LocalCluster it includes the cluster's start-up, which a long-lived real cluster does not pay.
 ``--baseline-src`` also runs the Dask way with another checkout's ``src`` (before and after in one run);
 ``--repeats`` runs every way that many times, interleaved, one row per repeat (the spread on a busy machine).
+
+Every row printed goes to ``--results`` (default benchmarks/results/cluster.json, untracked) with target 8 of
+benchmarks/README.md per row: Dask's speed-up beside its limit (> 1) and how many ways wrote the reference's
+bytes beside how many ran; drawn as cluster_targets.png (``--plots``, default the results file's folder;
+benchmarks/plots.py).
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from plots import DEFAULT_DIR, Results, check, draw
 
 RUN_CELL = Path(__file__).with_name("run_cell.py")
 
@@ -36,6 +44,14 @@ def timed(experiment: str, learner: str, jobs: int, env: dict, reference: str) -
     return wall, done.returncode == 0
 
 
+def row_checks(label: str, speed_up: float, same: dict[str, bool]) -> list[dict]:
+    """Target 8 on one row: Dask's speed-up over one process (> 1) and every way's bytes identical."""
+    return [
+        check(label, "speed-up: one process / Dask, wall seconds", speed_up, 1, op=">"),
+        check(label, "ways that wrote the reference's bytes", sum(same.values()), len(same), op=">="),
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cells", default="benchmark/c45,benchmark/blnbt3", help="EXPERIMENT/LEARNER, comma-separated")
@@ -44,6 +60,10 @@ def main() -> None:
     ap.add_argument("--scheduler", help="a running Dask scheduler (default: a LocalCluster per cell)")
     ap.add_argument("--baseline-src", help="also run the Dask way with this src folder (e.g. an older checkout's)")
     ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument(
+        "--results", type=Path, default=DEFAULT_DIR / "cluster.json", help="JSON file of every measurement printed"
+    )
+    ap.add_argument("--plots", type=Path, help="folder of the targets figure (default: the results file's)")
     a = ap.parse_args()
     dask = {"NBX_BACKEND": "dask"} | ({"NBX_DASK_SCHEDULER": a.scheduler} if a.scheduler else {})
     runs = {
@@ -54,19 +74,35 @@ def main() -> None:
     if a.baseline_src:
         runs["dask baseline"] = (a.workers, dask | {"PYTHONPATH": str(Path(a.baseline_src).resolve())})
     dask_name = f"dask x{a.workers}"
+    results = Results(a.results, "cluster.py", sys.argv[1:])
+    part = {
+        "title": f"train cells on one process, loky and Dask x{a.workers}: wall seconds, {os.cpu_count()} cores",
+        "runs": [],
+        "checks": [],
+        "settings": {
+            **{k: getattr(a, k) for k in ("workers", "reference", "scheduler", "baseline_src", "repeats")},
+            "load_average_before": os.getloadavg()[0],  # the target wants otherwise idle cores
+        },
+    }
     print(f"{'cell':24s}" + "".join(f"{name:>14s}" for name in runs) + f"{'speed-up':>10s}  same bytes", flush=True)
     for cell in a.cells.split(","):
         experiment, learner = cell.split("/")
-        for _ in range(a.repeats):
-            results = {name: timed(experiment, learner, jobs, env, a.reference) for name, (jobs, env) in runs.items()}
-            walls = [w for w, _ in results.values()]
-            same = (
-                "yes"
-                if all(ok for _, ok in results.values())
-                else "NO: " + ", ".join(n for n, (_, ok) in results.items() if not ok)
+        for repeat in range(1, a.repeats + 1):
+            timings = {name: timed(experiment, learner, jobs, env, a.reference) for name, (jobs, env) in runs.items()}
+            walls = {name: w for name, (w, _) in timings.items()}
+            same = {name: ok for name, (_, ok) in timings.items()}
+            speed_up = walls["1 process"] / walls[dask_name]
+            verdict = "yes" if all(same.values()) else "NO: " + ", ".join(n for n, ok in same.items() if not ok)
+            print(
+                f"{cell:24s}" + "".join(f"{w:12.1f} s" for w in walls.values()) + f"{speed_up:9.2f}x  {verdict}",
+                flush=True,
             )
-            speed_up = walls[0] / results[dask_name][0]
-            print(f"{cell:24s}" + "".join(f"{w:12.1f} s" for w in walls) + f"{speed_up:9.2f}x  {same}", flush=True)
+            part["runs"].append({"cell": cell, "repeat": repeat, "wall": walls, "same": same, "speed_up": speed_up})
+            part["checks"] += row_checks(cell + (f", repeat {repeat}" if a.repeats > 1 else ""), speed_up, same)
+            results.add("cluster", part)
+    print(f"results: {results.path}")
+    for path in draw(results.path, a.plots):
+        print(f"figure: {path}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,12 @@ no-op cost and the per-cell overhead.
                                                 # and a forced small train cell minus its own fit time
     python benchmarks/pipeline.py hot-cells     # the hot cells of this workspace's last run (data/timings/)
 
+``fresh-clone --in-clone "SCRIPT ARGS"`` (repeatable) then runs a script of benchmarks/ in the clone before it is
+deleted (the clone's copy of the script, its virtual environment's python, the clone's data after the run; give
+absolute paths for files outside it), e.g. ``--in-clone "cluster.py --results /abs/cluster.json"``: the
+benchmarks that need the pipeline's data (benchmarks/all.py passes cluster.py and limit.py). A script that fails
+is reported and the next one runs.
+
 Prints seconds and writes them, with each target beside its limit, to a results file (``--results``, default
 benchmarks/results/pipeline.json, untracked) and its figure pipeline_targets.png (``--plots``, default the results
 file's folder; benchmarks/plots.py); nothing tracked (the forced cell rewrites its outputs byte for byte).
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -88,7 +95,22 @@ def overhead(root: Path = Path("."), env=None) -> dict:
     }
 
 
-def fresh_clone() -> dict:
+def in_clone(clone: Path, python: Path, env: dict, commands: list[str]) -> list[dict]:
+    """Run each "SCRIPT ARGS" of the clone's benchmarks/ there, with its virtual environment's python."""
+    done = []
+    for command in commands:
+        script, *args = shlex.split(command)
+        print(f"\n== in the clone: {command}", flush=True)
+        cmd = [str(python), str(clone / "benchmarks" / script), *args]
+        rc = subprocess.run(cmd, cwd=clone, env=env).returncode
+        if rc:
+            print(f"{script} failed (exit code {rc})", flush=True)
+        done.append({"command": command, "returncode": rc})
+    return done
+
+
+def fresh_clone(results: Results, then: list[str] = ()) -> None:
+    """A full run in a fresh clone (targets 1, 2, 4), recorded, then the ``then`` commands there (``in_clone``)."""
     repo = Path.cwd()
     with tempfile.TemporaryDirectory() as tmp:
         clone, venv = Path(tmp) / "nbx", Path(tmp) / "venv"
@@ -108,13 +130,16 @@ def fresh_clone() -> dict:
         print("git status after the run:", "clean" if not clean else "\n" + clean)
         train, over = train_seconds(clone), overhead(clone, env)  # with the clone's dvc and nbx
         full = check("full dvc repro, fresh clone, empty cache", "wall minutes", repro / 60, 15)
-        return {
+        part = {
             "install_seconds": install,
             "repro_seconds": repro,
             "git_status_clean": not clean,
             "train_seconds": train["train_seconds"],
             "checks": [full, *train["checks"], *over["checks"]],
         }
+        results.add("fresh-clone", part)  # before the clone's other benchmarks, which may take long
+        if then:
+            results.add("fresh-clone", {**part, "in_clone": in_clone(clone, py, env, then)})
 
 
 def main() -> None:
@@ -122,9 +147,21 @@ def main() -> None:
     ap.add_argument("what", choices=["fresh-clone", "overhead", "hot-cells"])
     ap.add_argument("--results", type=Path, default=DEFAULT_DIR / "pipeline.json", help="JSON file of the measurements")
     ap.add_argument("--plots", type=Path, help="folder of the targets figure (default: the results file's)")
+    ap.add_argument(
+        "--in-clone",
+        action="append",
+        default=[],
+        metavar='"SCRIPT ARGS"',
+        help="fresh-clone: then run this script of benchmarks/ in the clone (repeatable)",
+    )
     a = ap.parse_args()
+    if a.in_clone and a.what != "fresh-clone":
+        ap.error("--in-clone runs in the fresh clone: only with fresh-clone")
     results = Results(a.results, "pipeline.py", sys.argv[1:])
-    results.add(a.what, {"fresh-clone": fresh_clone, "overhead": overhead, "hot-cells": train_seconds}[a.what]())
+    if a.what == "fresh-clone":
+        fresh_clone(results, a.in_clone)
+    else:
+        results.add(a.what, {"overhead": overhead, "hot-cells": train_seconds}[a.what]())
     print(f"results: {results.path}")
     for path in draw(results.path, a.plots):
         print(f"figure: {path}")

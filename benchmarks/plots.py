@@ -1,27 +1,33 @@
-"""The results files of scaling.py and weka_compare.py, and their figures.
+"""The results files of the benchmarks (scaling.py, weka_compare.py, pipeline.py, big_file.py, cluster.py and
+limit.py) and their figures.
 
     python benchmarks/plots.py RESULTS.json [RESULTS.json ...] [--out DIR]
 
-Both scripts write every measurement they print to a JSON results file (``--results``, by default
-benchmarks/results/scaling.json and weka.json, untracked like every timing) through ``Results``, and draw it
-with ``draw``; this command draws a results file again. The PNGs are named after the file (scaling.json ->
-scaling_<part>.png) and written to ``--out`` (default: the results file's folder):
+Each script writes every measurement it prints to a JSON results file (``--results``, by default
+benchmarks/results/<name>.json, untracked like every timing) through ``Results``, and draws it with ``draw``;
+this command draws a results file again. The PNGs are named after the file (scaling.json -> scaling_<part>.png)
+and written to ``--out`` (default: the results file's folder):
 
 * ``<stem>_<part>.png``, one per part timed at several sizes: CPU seconds against rows on log-log axes, ours
   beside the peer (scikit-learn, numpy's argsort) and a baseline checkout's ``before`` (dashed, ours' colour),
   the slope of log time on log rows in the legend (``slope``, the function the scripts print with). A part
   timed at one size only (naive Bayes at 1M rows) gets bars.
+* ``<stem>_<part>.png`` of a part with ``costs`` (limit.py): the CPU seconds of each learner on each data set,
+  bars grouped by data set on a log axis, each learner's sum and its estimate over all the splits in the legend.
 * ``<stem>_targets.png``: every target the file checks (time against the peer, peak memory against the input,
-  slopes, start-up seconds, nbx against Weka 3.6's seconds), each measured value (dot) beside its limit (bar):
-  the target table of benchmarks/README.md as a figure. Green within the limit, red beyond; hollow where the run
-  was shorter than the target's (fewer rows or data sets).
+  slopes, start-up seconds, nbx against Weka 3.6's seconds, Dask's speed-up), each measured value (dot) beside
+  its limit (bar): the target table of benchmarks/README.md as a figure. Green within the limit, red beyond;
+  hollow where the run was shorter than the target's (fewer rows or data sets).
 
 The file: ``{"script", "argv", "written", "parts": {KEY: PART}}``; a PART is ``{"title", "xlabel", "ylabel",
-"series": [SERIES], "checks": [CHECK], "settings": {...}}`` (each key optional but the title), a SERIES
-``{"label", "role": ours|peer|before, "rows": [...], "seconds": [...]}`` plus per-row lists of the other printed
-measurements (``peak``, ``iterations``, ``fit``, ``predict``, ...) and for ``before`` the ``of`` label it
-repeats; a CHECK ``{"what", "kind", "value", "limit", "op": "<=" | "<", "applies"}`` and the ``rows`` it was
-read at, if any. A value that was not measured (nan) is stored as null and read back as nan.
+"series": [SERIES], "costs": [COST], "checks": [CHECK], "settings": {...}}`` (each key optional but the title)
+plus the script's own records (``runs``, ``learners``, ...), a SERIES ``{"label", "role": ours|peer|before,
+"rows": [...], "seconds": [...]}`` plus per-row lists of the other printed measurements (``peak``,
+``iterations``, ``fit``, ``predict``, ...) and for ``before`` the ``of`` label it repeats; a COST ``{"learner",
+"dataset", "cpu", "splits", "of_splits"}`` (CPU seconds of the first ``splits`` of the data set's ``of_splits``)
+plus its ``rows``, ``attributes`` and ``classes``; a CHECK ``{"what", "kind", "value", "limit", "op": "<=" | "<"
+| ">" | ">=", "applies"}`` and the ``rows`` it was read at, if any. A value that was not measured (nan) is
+stored as null and read back as nan.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import operator
 import sys
 import textwrap
 from datetime import datetime, timezone
@@ -39,6 +46,7 @@ import numpy as np
 DEFAULT_DIR = Path(__file__).resolve().parent / "results"  # untracked (.gitignore)
 STYLE = {"ours": ("o", "-"), "peer": ("s", "-"), "before": ("x", "--")}  # marker, line per series role
 MARKERS = "osD^vP*X<>"
+OPS = {"<=": operator.le, "<": operator.lt, ">": operator.gt, ">=": operator.ge}  # a check's value op its limit
 
 
 def slope(rows, seconds) -> float:
@@ -52,7 +60,7 @@ def series(label: str, role: str, rows, seconds, **per_row) -> dict:
 
 
 def check(what: str, kind: str, value: float, limit: float, rows: int | None = None, op: str = "<=", applies=True):
-    """One target: the measured ``value`` of ``kind`` against ``limit`` (``op``: <= or <); ``applies`` is False
+    """One target: the measured ``value`` of ``kind`` against ``limit`` (``op``, one of ``OPS``); ``applies`` is False
     where the run was shorter than the target's (fewer rows or data sets). No ``rows`` key for a target not read
     at one size (null in the file means nan)."""
     out = {"what": what, "kind": kind, "value": value, "limit": limit, "op": op, "applies": applies}
@@ -176,9 +184,45 @@ def _bars(plt, part: dict):
     return fig
 
 
+def estimate(c: dict) -> float:
+    """A cost's CPU seconds over all the data set's splits, from the first ``splits`` it ran."""
+    return c["cpu"] * c["of_splits"] / c["splits"]
+
+
+def costs_figure(part: dict):
+    """Each learner's CPU seconds on each data set (``costs``), bars grouped by data set, log axis; the legend
+    gives each learner's sum and its estimate over all the splits."""
+    plt = _pyplot()
+    costs = part["costs"]
+    learners = list(dict.fromkeys(c["learner"] for c in costs))
+    datasets = list(dict.fromkeys(c["dataset"] for c in costs))
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.25 * len(learners) * len(datasets)))
+    height = 0.8 / len(learners)
+    for i, learner in enumerate(learners):
+        mine = {c["dataset"]: c for c in costs if c["learner"] == learner}
+        y = [len(datasets) - 1 - datasets.index(ds) + 0.4 - (i + 0.5) * height for ds in mine]
+        cpu = [c["cpu"] for c in mine.values()]
+        label = f"{learner}: {sum(cpu):.1f} s, all splits about {sum(map(estimate, mine.values())):.0f} s"
+        bars = np.maximum(cpu, 1e-3)  # log axis: a zero would vanish
+        ax.barh(y, bars, height=height, label=label, log=True)
+        for yi, sec, end in zip(y, cpu, bars):
+            ax.annotate(f"{sec:.1f}", (end, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
+    sizes = {c["dataset"]: f"{c['dataset']} ({c['rows']:,d}, {c['attributes']}, {c['classes']})" for c in costs}
+    ax.set_yticks(np.arange(len(datasets))[::-1], [sizes[ds] for ds in datasets], fontsize=7)
+    low, high = min(max(c["cpu"], 1e-3) for c in costs), max(c["cpu"] for c in costs)
+    ax.set_xlim(10 ** math.floor(math.log10(low)), 3 * max(high, 1e-3))  # whole decades: every bar starts visibly
+    ax.set_xlabel(part.get("xlabel", "CPU seconds"))
+    ax.set_title(part["title"], fontsize=9)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    total = f"all of them, all splits about {sum(map(estimate, costs)):.0f} s"
+    ax.legend(fontsize=7, title=total, title_fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.tight_layout()
+    return fig
+
+
 def within(c: dict) -> bool:
     """Whether a check's value meets its limit."""
-    return c["value"] < c["limit"] if c["op"] == "<" else c["value"] <= c["limit"]
+    return OPS[c["op"]](c["value"], c["limit"])
 
 
 def targets_figure(checks: list[dict], title: str):
@@ -223,7 +267,12 @@ def draw(path: Path, out: Path | None = None) -> list[Path]:
     data, out = load(path), Path(out) if out else path.parent
     out.mkdir(parents=True, exist_ok=True)
     plt = _pyplot()
-    figures = [(f"{path.stem}_{key}.png", part_figure(p)) for key, p in data["parts"].items() if p.get("series")]
+    figures = [
+        (f"{path.stem}_{key}.png", figure(p))
+        for key, p in data["parts"].items()
+        for field, figure in (("series", part_figure), ("costs", costs_figure))
+        if p.get(field)
+    ]
     checks = [c for p in data["parts"].values() for c in p.get("checks", [])]
     if checks:
         title = f"{data['script']} {' '.join(data['argv'])}".strip()
@@ -238,7 +287,7 @@ def draw(path: Path, out: Path | None = None) -> list[Path]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results", nargs="+", type=Path, help="results files of scaling.py or weka_compare.py")
+    ap.add_argument("results", nargs="+", type=Path, help="results files of the benchmarks' scripts")
     ap.add_argument("--out", type=Path, help="folder of the PNGs (default: each results file's folder)")
     a = ap.parse_args()
     for path in a.results:

@@ -9,6 +9,10 @@ Reads the pipeline's data/ (run `dvc repro discretize` first); writes only what 
 What a cell would cost beyond the experiment's ``limited`` block (benchmarks/README.md), on the first fold only:
 
     python benchmarks/run_cell.py benchmark hbayes_nb --datasets optdigits,letter --beyond-limits --splits 1
+
+``--results FILE.json`` also writes, per data set, what the line printed and the CPU seconds of this process
+(``--jobs 1``: a pool's workers are not counted), the data set's size and how many of its splits ran
+(benchmarks/limit.py reads it).
 """
 
 from __future__ import annotations
@@ -46,16 +50,19 @@ def run(
     save: str | None = None,
     splits: int | None = None,
     beyond_limits: bool = False,
+    results: str | None = None,
 ) -> bool:
     params = config.load_params()
     exp = config.experiment(params, experiment)
     setup = learners.build_learner(params, learner)
     same = True
     total = 0.0
+    record = {}
     for ds in datasets or available(experiment):
         data = split_data(exp, ds, setup.input, setup.numeric_ordinal)
         if not (beyond_limits or exp.runs_on(learner, *data.size)):  # outside experiments.<exp>.limited: skipped
             continue
+        of_splits = len(data.test)
         if splits is not None:  # the first splits only
             first = slice(0, splits)
             discrete = data.codes is not None
@@ -65,7 +72,7 @@ def run(
                 codes=data.codes[first] if discrete else None,
                 n_values=data.n_values[first] if discrete else data.n_values,
             )
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         out = run_splits(
             setup.estimator,
             data,
@@ -75,8 +82,19 @@ def run(
             all_classes=setup.all_classes,
             numeric_ordinal=setup.numeric_ordinal,
         )
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         total += wall
+        rows, attributes, classes = data.size
+        record[ds] = {
+            "wall": wall,
+            "cpu": cpu,
+            "fit": float(out.fit_seconds.sum()),
+            "rows": rows,
+            "attributes": attributes,
+            "classes": classes,
+            "splits": len(data.test),
+            "of_splits": of_splits,
+        }
         verdict = ""
         if save:
             write_npz(os.path.join(save, experiment, learner, f"{ds}.npz"), **out.arrays())
@@ -91,6 +109,9 @@ def run(
             verdict += "" if info else "  fit_info DIFFERENT"
         print(f"{ds:24s} {wall:8.2f} s  fit {out.fit_seconds.sum():8.2f} s  {verdict}", flush=True)
     print(f"{'total':24s} {total:8.2f} s")
+    if results:
+        with open(results, "w") as f:
+            json.dump({"experiment": experiment, "learner": learner, "datasets": record}, f, indent=1)
     return same
 
 
@@ -127,20 +148,20 @@ def main() -> None:
     ap.add_argument("--profile", help="write a cProfile file here")
     ap.add_argument("--splits", type=int, help="run only the first N splits (not with --reference or --save)")
     ap.add_argument("--beyond-limits", action="store_true", help="also the data sets outside the `limited` block")
+    ap.add_argument("--results", help="write each data set's seconds (wall, CPU, fit), size and splits to this JSON")
     a = ap.parse_args()
     if a.splits is not None and a.splits < 1:
         ap.error(f"--splits must be at least 1, got {a.splits}")
     if a.splits is not None and (a.reference or a.save):
         ap.error("--splits runs part of a cell: it has no whole predictions to compare or save")
     datasets = a.datasets.split(",") if a.datasets else None
+    args = (a.experiment, a.learner, datasets, a.jobs, a.reference, a.save, a.splits, a.beyond_limits, a.results)
     if a.profile:
         prof = cProfile.Profile()
-        same = prof.runcall(
-            run, a.experiment, a.learner, datasets, a.jobs, a.reference, a.save, a.splits, a.beyond_limits
-        )
+        same = prof.runcall(run, *args)
         prof.dump_stats(a.profile)
     else:
-        same = run(a.experiment, a.learner, datasets, a.jobs, a.reference, a.save, a.splits, a.beyond_limits)
+        same = run(*args)
     sys.exit(0 if same else 1)
 
 

@@ -1,10 +1,12 @@
 """benchmarks/pipeline.py's reading of a run's data/timings: the train seconds per experiment and the hot cells
-against their limits, as the results file records them. Nothing here times anything."""
+against their limits, as the results file records them; and the scripts it runs in its fresh clone. Nothing here
+times anything."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -46,3 +48,17 @@ def test_hot_cells_add_their_learners_and_stand_beside_their_limits(pipeline, tm
         assert c["what"] == f"hot cell: {label} ({experiment})"
         assert (c["value"], c["limit"], c["op"]) == (expected, target, "<=")
     assert "lee2006" in capsys.readouterr().out
+
+
+def test_in_clone_runs_the_clones_own_scripts_there_and_goes_on_after_a_failure(pipeline, tmp_path):
+    clone, out = tmp_path / "clone", tmp_path / "out" / "argv.json"
+    (clone / "benchmarks").mkdir(parents=True)
+    (clone / "benchmarks" / "probe.py").write_text(
+        "import json, os, sys\njson.dump([os.getcwd(), sys.argv[1:]], open(sys.argv[-1], 'w'))\n"
+    )
+    (clone / "benchmarks" / "fails.py").write_text("raise SystemExit(3)\n")
+    out.parent.mkdir()
+    commands = ["fails.py", f"probe.py --datasets 'a b' {out}"]
+    done = pipeline.in_clone(clone, Path(sys.executable), dict(os.environ), commands)
+    assert done == [{"command": "fails.py", "returncode": 3}, {"command": commands[1], "returncode": 0}]
+    assert json.loads(out.read_text()) == [str(clone), ["--datasets", "a b", str(out)]]

@@ -167,3 +167,86 @@ def test_targets_are_read_at_their_sizes_else_at_the_largest(scaling):
     (full,) = scaling.slope_checks("C45Tree", [1_000, 1_000_000], [0.1, 200.0])
     assert full["applies"] is True and full["value"] == pytest.approx(math.log(2000) / math.log(1000))
     assert scaling.slope_checks("C45Tree", [1_000], [0.1]) == []  # one size has no slope
+
+
+def _script(monkeypatch, name: str):
+    """A benchmark script as a module (it imports plots from its own folder); sys.path restored after the test."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return _load(name)
+
+
+@pytest.fixture
+def cluster(monkeypatch):
+    yield _script(monkeypatch, "cluster")
+    sys.modules.pop("plots", None)
+
+
+@pytest.fixture
+def big_file(monkeypatch):
+    yield _script(monkeypatch, "big_file")
+    sys.modules.pop("plots", None)
+
+
+def test_limits_from_above_and_below(plots):
+    at = [plots.check("x", "k", 1.0, 1, op=op) for op in ("<=", "<", ">", ">=")]
+    assert [plots.within(c) for c in at] == [True, False, False, True]
+    assert plots.within(plots.check("x", "k", 1.12, 1, op=">"))
+    assert not plots.within(plots.check("x", "k", 0.9, 1, op=">"))
+
+
+def test_cluster_rows_check_the_speed_up_and_the_bytes_and_draw_cluster_targets(plots, cluster, tmp_path):
+    fast_same = cluster.row_checks("benchmark/c45", 1.12, {"1 process": True, "loky x2": True, "dask x2": True})
+    slow_other = cluster.row_checks("benchmark/blnbt3", 0.65, {"1 process": True, "loky x2": True, "dask x2": False})
+    assert [(c["value"], c["limit"], plots.within(c)) for c in fast_same + slow_other] == [
+        (1.12, 1, True),
+        (3, 3, True),
+        (0.65, 1, False),
+        (2, 3, False),
+    ]
+    results = plots.Results(tmp_path / "cluster.json", "cluster.py", [])
+    results.add("cluster", {"title": "t", "runs": [], "checks": fast_same + slow_other})
+    (png,) = plots.draw(tmp_path / "cluster.json")
+    assert png == tmp_path / "cluster_targets.png" and png.read_bytes()[:4] == b"\x89PNG"
+    speed, ways = plots.targets_figure(plots.load(tmp_path / "cluster.json")["parts"]["cluster"]["checks"], "t").axes
+    assert np.allclose(speed.collections[0].get_offsets()[:, 0], [1.12, 0.65])
+    assert np.allclose(ways.collections[0].get_offsets()[:, 0], [3, 2])
+    assert [p.get_width() for p in ways.patches] == [3, 3]  # as many ways as ran
+
+
+def test_big_file_checks_evaluate_time_and_every_peak_at_full_size_only(plots, big_file, tmp_path):
+    ok = {"rc": 0, "wall": 12.0, "rss": 500e6}
+    wall, peak = big_file.checks("evaluate NaiveBayes --cv 2", ok, 200e6, 1_000_000)
+    assert (wall["kind"], wall["value"], wall["limit"]) == ("wall seconds", 12.0, 15.0)
+    assert (peak["value"], peak["limit"], peak["rows"]) == (2.5, 3.0, 1_000_000)  # 500 MB over a 200 MB file
+    assert wall["applies"] and peak["applies"] and plots.within(wall) and plots.within(peak)
+    (fit,) = big_file.checks("fit NaiveBayes", ok, 100e6, 20_000)  # no time target; a small file: hollow
+    assert fit["value"] == 5.0 and not plots.within(fit) and not fit["applies"]
+    failed = big_file.checks("evaluate nb_laplace --cv 2", {"rc": 1, "wall": 1.0, "rss": 1.0}, 200e6, 1_000_000)
+    assert all(math.isnan(c["value"]) for c in failed)
+    path = tmp_path / "big.csv"
+    big_file.write_file(path, 250, chunk=100)
+    assert big_file.count_rows(path) == 250
+    assert path.read_text().splitlines()[0].endswith(",x20,colour,class")
+
+
+def test_costs_are_drawn_per_data_set_with_each_learners_sum_and_estimate(plots, tmp_path):
+    size = {"rows": 208, "attributes": 60, "classes": 2}
+    costs = [
+        {"learner": "lr_kang", "dataset": "sonar", "cpu": 0.2, "splits": 1, "of_splits": 10, **size},
+        {"learner": "lr_kang", "dataset": "audiology", "cpu": 13.1, "splits": 1, "of_splits": 10, **size},
+        {"learner": "hbayes_nb", "dataset": "sonar", "cpu": 0.3, "splits": 2, "of_splits": 10, **size},
+    ]
+    results = plots.Results(tmp_path / "limit.json", "limit.py", [])
+    results.add("cost", {"title": "t", "costs": costs})
+    (png,) = plots.draw(tmp_path / "limit.json")
+    assert png == tmp_path / "limit_cost.png" and png.read_bytes()[:4] == b"\x89PNG"
+    ax = plots.costs_figure(plots.load(tmp_path / "limit.json")["parts"]["cost"]).axes[0]
+    assert [p.get_width() for p in ax.patches] == [0.2, 13.1, 0.3]
+    assert ax.get_xscale() == "log"
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "lr_kang: 13.3 s, all splits about 133 s",  # (0.2 + 13.1) x 10
+        "hbayes_nb: 0.3 s, all splits about 2 s",  # 0.3 x 10 / 2 = 1.5
+    ]
+    assert legend.get_title().get_text() == "all of them, all splits about 134 s"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["sonar (208, 60, 2)", "audiology (208, 60, 2)"]
