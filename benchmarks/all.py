@@ -39,14 +39,19 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-# the steps after pipeline.py: name (--skip-NAME, --NAME-args, results NAME.json), script, whether it reads the
-# pipeline's data (then it runs in the fresh clone or --data-clone), what it measures
+# the steps after pipeline.py: name (--skip-NAME, --NAME-args, results NAME.json), script and its own options,
+# whether it reads the pipeline's data (then it runs in the fresh clone or --data-clone), what it measures
 STEPS = [
-    ("cluster", "cluster.py", True, "train cells on one process, loky and Dask (target 8)"),
-    ("limit", "limit.py", True, "the size limit's price, first fold (about 12 min)"),
-    ("weka", "weka_compare.py", False, "10-fold CV beside Weka 3.6's seconds (target 4)"),
-    ("scaling", "scaling.py", False, "time against rows and the peers (targets 5, 7, 10; 10 min and more)"),
-    ("big_file", "big_file.py", False, "nbx on a 200 MB CSV (target 6; a few minutes)"),
+    ("cluster", ["cluster.py"], True, "train cells on one process, loky and Dask (target 8)"),
+    ("limit", ["limit.py"], True, "the size limit's price, first fold (about 12 min)"),
+    ("weka", ["weka_compare.py"], False, "10-fold CV beside Weka 3.6's seconds (target 4)"),
+    (
+        "scaling",
+        ["scaling.py", "--full-size"],  # every learner to 10^6 rows: the sizes of the slope targets
+        False,
+        "time against rows and the peers (targets 1, 5, 7, 10; about 30 min)",
+    ),
+    ("big_file", ["big_file.py"], False, "nbx on a 200 MB CSV (target 6; a few minutes)"),
 ]
 
 
@@ -57,7 +62,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--data-clone", type=Path, metavar="DIR", help="with --skip-pipeline: the clone with data for cluster and limit"
     )
-    for name, script, _, what in STEPS:
+    for name, (script, *_), _, what in STEPS:
         flag = name.replace("_", "-")
         ap.add_argument(f"--skip-{flag}", action="store_true", help=f"leave out {script}: {what}")
         ap.add_argument(
@@ -82,7 +87,7 @@ def command(a: argparse.Namespace, name: str, *script: str) -> list[str]:
 def steps(a: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
     """Each step's working folder (None: here) and command, a script of benchmarks/ and its options. The steps
     that read the pipeline's data go into pipeline.py's fresh clone, else into --data-clone, else are skipped."""
-    wanted = [(data, command(a, name, script)) for name, script, data, _ in STEPS if not getattr(a, f"skip_{name}")]
+    wanted = [(data, command(a, name, *script)) for name, script, data, _ in STEPS if not getattr(a, f"skip_{name}")]
     on_data = [cmd for data, cmd in wanted if data]
     out = []
     if not a.skip_pipeline:

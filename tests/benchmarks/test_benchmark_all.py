@@ -40,7 +40,7 @@ def test_the_full_chain_runs_the_data_steps_in_the_fresh_clone(chain, tmp_path):
     ]
     assert rest == [
         (None, ["weka_compare.py", *_files(tmp_path, "weka")]),
-        (None, ["scaling.py", *_files(tmp_path, "scaling")]),
+        (None, ["scaling.py", "--full-size", *_files(tmp_path, "scaling")]),  # every learner to 10^6 rows
         (None, ["big_file.py", *_files(tmp_path, "big_file")]),
     ]
 
@@ -92,8 +92,9 @@ def test_a_data_clone_needs_skip_pipeline_and_data(chain, tmp_path, capsys):
 
 
 def test_every_script_of_the_chain_takes_results_and_plots(chain):
-    # the chain passes --results and --plots to each script (pipeline.py also --in-clone): their --help names them
-    scripts = {"pipeline.py": ["--in-clone"]} | {script: [] for _, script, _, _ in chain.STEPS}
+    # the chain passes --results, --plots and a step's own options to each script (pipeline.py also --in-clone):
+    # their --help names them
+    scripts = {"pipeline.py": ["--in-clone"]} | {script: own for _, (script, *own), _, _ in chain.STEPS}
     for script, more in scripts.items():
         done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--help"], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
