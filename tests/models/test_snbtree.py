@@ -45,6 +45,34 @@ def test_known_split_on_x1_at_zero():
     assert GeneralNB().fit(X, y, n_values=[0, 0, 2]).score(Xt, yt) < m.score(Xt, yt) - 0.03
 
 
+def test_only_nominal_tests_and_leaves_keep_a_gnb_and_numeric_tests_have_a_child_per_interval():
+    """A numeric test keeps no GNB: it has a child for every interval its cuts make (each holds training values)
+    and a missing value takes the default branch, so no value could reach the node's own GNB; a nominal test keeps
+    its GNB for values its node's training data lacks."""
+    X, y = _three_regions(900, 6)
+    X[::13, 0] = np.nan
+    m = SelfAdaptiveNBTree(min_instances=5, min_rel_reduction=-1.0, max_depth=3).fit(X, y, n_values=[0, 0, 2])
+    kinds = set()
+
+    def walk(node):
+        assert node.model is None or node.model.loo_ce_ is None  # the search's table stays with standalone fits
+        if node.children is None:
+            return
+        kinds.add(node.cuts is None)
+        if node.cuts is None:
+            assert node.model is not None
+        else:
+            assert node.model is None and sorted(node.children) == list(range(len(node.cuts) + 1))
+        for child in node.children.values():
+            walk(child)
+
+    walk(m.tree_)
+    assert kinds == {True, False}
+    Xt, _ = _three_regions(400, 7)
+    Xt[::5, 0] = Xt[::7, 1] = np.nan
+    np.testing.assert_allclose(m.predict_proba(Xt).sum(axis=1), 1.0)
+
+
 def test_weights_equal_duplication():
     X, y = _three_regions(200, 2)
     w = np.random.default_rng(1).integers(1, 4, len(y)).astype(float)

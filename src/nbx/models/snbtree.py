@@ -37,9 +37,11 @@ numeric attributes at a time (:meth:`SelfAdaptiveNBTree._scan`, about SCAN_ENTRI
 integer type, and the leave-one-out log densities are added over the attributes in numpy's order
 (:meth:`GeneralNB.add_attributes`), so every value is that of the whole arrays, bit for bit. The GNBs keep
 their centers and the binned sets' grids (built once at fit: building them at each evaluation saved memory but
-made a one-row prediction about 15x slower), and all-numeric input is not copied. A fit's peak is then the tree's
-GNBs (a root and each level of nodes about one input's worth of centers) plus one node's GNB fit or scan
-(benchmarks/README.md, kernel densities).
+made a one-row prediction about 15x slower), and all-numeric input is not copied. Only the leaves and the nominal
+tests keep a GNB (a numeric test sends every value to a child), without the bandwidth search's table (a
+standalone fit's diagnostic), and a node's GNB goes once its children are fitted, so a fit holds the finished
+leaves (about one input's worth of centers), the children still to grow along one path, and one node's GNB fit or
+scan (benchmarks/README.md, kernel densities).
 
 Choices where the paper is silent:
 
@@ -184,7 +186,11 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
 
     def _gnb(self, X, y, w) -> GeneralNB:
         params = self.leaf.get_params() if self.leaf is not None else {}
-        return GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
+        gnb = GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
+        # The bandwidth search's table (segments x grid values), a standalone fit's diagnostic, is not kept in
+        # every node: on letter it was 85 % of a leaf's GNB.
+        gnb.loo_ce_ = None
+        return gnb
 
     def _grow(self, X, y, w, gnb, loo_correct, depth, numeric=None):
         """Node for (X, y, w) whose GNB is ``gnb``; ``loo_correct`` is its leave-one-out correct weight and
@@ -222,13 +228,18 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
                     continue
                 kid_numeric[b], kid_correct[b] = self._scan(g, X[m], y[m], w[m], loo=True)
             if forced or self._significant(w, loo_correct, kid_correct, members):
-                children = {
-                    b: self._grow(
-                        X[members[b]], y[members[b]], w[members[b]], g, kid_correct[b], depth + 1, kid_numeric.get(b)
+                # A numeric test sends every value to a child (each interval holds training values; a missing
+                # value takes the default branch), so only a nominal test keeps its node's GNB, for values
+                # unseen here. The GNBs go as soon as they are not needed: a fit holds one path's pending ones.
+                node = _Node(model=gnb if cuts is None else None, attr=attr, cuts=cuts, default=default)
+                del gnb
+                node.children = {}
+                for b in list(kids):
+                    m = members[b]
+                    node.children[b] = self._grow(
+                        X[m], y[m], w[m], kids.pop(b), kid_correct[b], depth + 1, kid_numeric.pop(b, None)
                     )
-                    for b, g in kids.items()
-                }
-                return _Node(model=gnb, attr=attr, cuts=cuts, children=children, default=default)
+                return node
         self.n_leaves_ += 1
         return _Node(model=gnb)
 
