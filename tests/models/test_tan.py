@@ -204,6 +204,21 @@ def test_missing_child_and_missing_parent():
     np.testing.assert_allclose(model._class_scores(x)[0], expected, rtol=1e-12)
 
 
+def test_combined_codes_by_row_blocks_equal_the_rule_row_by_row():
+    """Each row's conditional code (parent value x V + value when both are observed) and marginal code (the value
+    when only the parent is missing), -1 otherwise, over more rows than one block of the computation."""
+    rng = np.random.default_rng(6)
+    X, y = chain_data(30_000, rng)
+    X[rng.random(X.shape) < 0.1] = -1
+    model = TAN().fit(X, y)
+    cond, marg = model.combined_codes(X)
+    for j, p in enumerate(model.parents_):
+        parent = X[:, p] if p >= 0 else np.zeros(len(X), X.dtype)
+        both = (X[:, j] >= 0) & (parent >= 0)
+        assert np.array_equal(cond[:, j], np.where(both, parent * model.n_values_[j] + X[:, j], -1))
+        assert np.array_equal(marg[:, j], np.where((X[:, j] >= 0) & ~both, X[:, j], -1))
+
+
 def test_weights_equal_row_duplication():
     rng = np.random.default_rng(6)
     X, y = chain_data(200, rng, missing=0.05)

@@ -64,7 +64,15 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import gammaln
 
-from nbx.core.base import CLASS_LABELS, N_VALUES, BaseEstimator, LogScoreMixin, check_discrete_fit, check_discrete_X
+from nbx.core.base import (
+    CLASS_LABELS,
+    N_VALUES,
+    BaseEstimator,
+    LogScoreMixin,
+    check_discrete_fit,
+    check_discrete_X,
+    row_blocks,
+)
 from nbx.core.counting import ValueIndex
 from nbx.core.validation import Interval, Options
 from nbx.models.naive_bayes import nb_log_tables
@@ -418,11 +426,16 @@ class TAN(LogScoreMixin, BaseEstimator):
         when only the child is observed, and nothing when the child is missing.
         """
         has_parent = self.parents_ >= 0
-        parent_codes = np.where(has_parent, codes[:, np.maximum(self.parents_, 0)], 0)
-        child_ok = codes >= 0
-        parent_ok = parent_codes >= 0
-        cond = np.where(child_ok & parent_ok, parent_codes * self.n_values_ + codes, -1)
-        marg = np.where(child_ok & ~parent_ok, codes, -1)
+        parent = np.maximum(self.parents_, 0)
+        dtype = np.result_type(codes, self.n_values_)
+        cond, marg = np.empty(codes.shape, dtype), np.empty(codes.shape, dtype)
+        for rows in row_blocks(len(codes), codes.shape[1]):  # the temporaries stay in the cache
+            block = codes[rows]
+            parent_codes = np.where(has_parent, block[:, parent], 0)
+            child_ok = block >= 0
+            parent_ok = parent_codes >= 0
+            cond[rows] = np.where(child_ok & parent_ok, parent_codes * self.n_values_ + block, -1)
+            marg[rows] = np.where(child_ok & ~parent_ok, block, -1)
         return cond, marg
 
     def _codes(self, X) -> np.ndarray:
