@@ -17,22 +17,12 @@ def segment_moments(X, y, w, K):
     """Per attribute (pooled over the classes) and per segment (attribute j, class k at j * K + k): the summed
     weight, the weighted mean and the weighted population standard deviation of the observed values (not NaN)
     of the rows of positive weight; a std of exactly 0 where the values are all equal (see ``_weighted_std``
-    of :mod:`nbx.models.kernel_nb`, whose bincounts this replaces). Returns (pooled std, segment std, segment
-    mean, segment weight)."""
-    W, S, lo, hi = _moment_sums(X, y, w, K, False)
-    pooled_std = _finish(X, y, w, K, False, W, S, lo, hi)[0]
-    W, S, lo, hi = _moment_sums(X, y, w, K, True)
-    seg_std, seg_mean, seg_w = _finish(X, y, w, K, True, W, S, lo, hi)
-    return pooled_std, seg_std, seg_mean, seg_w
-
-
-@njit(cache=True)
-def _moment_sums(X, y, w, K, per_class):
-    """Summed weight, summed weight x value, min and max per segment (per attribute unless ``per_class``)."""
+    of :mod:`nbx.models.kernel_nb`, whose bincounts this replaces). Two passes over X, each feeding both
+    groupings (every sum still adds its values in row order). Returns (pooled std, segment std, segment mean,
+    segment weight)."""
     n, d = X.shape
-    m = d * K if per_class else d
-    W, S = np.zeros(m), np.zeros(m)
-    lo, hi = np.full(m, np.inf), np.full(m, -np.inf)
+    W, S = np.zeros(d + d * K), np.zeros(d + d * K)  # the d attributes, then the d * K segments
+    lo, hi = np.full(d + d * K, np.inf), np.full(d + d * K, -np.inf)
     for i in range(n):
         wi = w[i]
         if not wi > 0:
@@ -41,23 +31,14 @@ def _moment_sums(X, y, w, K, per_class):
             x = X[i, j]
             if x != x:  # missing
                 continue
-            s = j * K + y[i] if per_class else j
-            W[s] += wi
-            S[s] += wi * x
-            lo[s] = min(lo[s], x)
-            hi[s] = max(hi[s], x)
-    return W, S, lo, hi
-
-
-@njit(cache=True)
-def _finish(X, y, w, K, per_class, W, S, lo, hi):
-    """(std, mean, weight) from the sums: the mean, then the weighted squared deviations from it summed in
-    row order, as ``_weighted_std`` does."""
-    n, d = X.shape
-    m = len(W)
+            for s in (j, d + j * K + y[i]):
+                W[s] += wi
+                S[s] += wi * x
+                lo[s] = min(lo[s], x)
+                hi[s] = max(hi[s], x)
     safe = np.where(W > 0, W, 1.0)
     mean = S / safe
-    V = np.zeros(m)
+    V = np.zeros(d + d * K)
     for i in range(n):
         wi = w[i]
         if not wi > 0:
@@ -66,14 +47,14 @@ def _finish(X, y, w, K, per_class, W, S, lo, hi):
             x = X[i, j]
             if x != x:
                 continue
-            s = j * K + y[i] if per_class else j
-            dev = x - mean[s]
-            V[s] += wi * (dev * dev)
-    std = np.zeros(m)
-    for s in range(m):
+            for s in (j, d + j * K + y[i]):
+                dev = x - mean[s]
+                V[s] += wi * (dev * dev)
+    std = np.zeros(d + d * K)
+    for s in range(d + d * K):
         if hi[s] > lo[s]:
             std[s] = np.sqrt(max(V[s] / safe[s], 0.0))
-    return std, mean, W
+    return std[:d], std[d:], mean[d:], W[d:]
 
 
 @njit(cache=True)
