@@ -241,6 +241,9 @@ def test_a_real_ctrl_c_stops_workers_and_main_with_one_line(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # as a terminal starts it: a background job of a non-interactive shell (a CI script's `cmd &`) inherits
+        # SIGINT ignored, and Python then installs no KeyboardInterrupt handler
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     first = proc.stderr.readline()  # NaiveBayes is done: C45Tree's folds are running
     os.killpg(proc.pid, signal.SIGINT)
