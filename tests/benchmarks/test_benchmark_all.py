@@ -3,23 +3,18 @@ flags and --data-clone; and that every script it runs takes the options it is gi
 
 from __future__ import annotations
 
-import importlib.util
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from benchmark_scripts import BENCHMARKS, load
 
 
 @pytest.fixture(scope="module")
 def chain():
-    spec = importlib.util.spec_from_file_location("benchmark_all", BENCHMARKS / "all.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("all")
 
 
 def _files(out: Path, name: str) -> list[str]:

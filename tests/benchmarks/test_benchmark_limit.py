@@ -3,30 +3,23 @@ train stage leaves out, read from params.yaml and the catalogue; and its table's
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+from benchmark_scripts import in_folder
 
 from nbx.pipeline import config
 from nbx.pipeline.prepare import catalogue
 
 REPO = Path(__file__).resolve().parents[2]
-BENCHMARKS = REPO / "benchmarks"
 LIMITED = "limited: {learners: [lr_kang, hbayes_nb, hbayes_tan], max_rows: 5000, max_attributes: 40}"
 
 
 @pytest.fixture
 def limit(monkeypatch):
-    """limit.py as a module (it imports plots from its own folder)."""
     pytest.importorskip("matplotlib")
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("benchmark_limit", BENCHMARKS / "limit.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("plots", None)
+    yield from in_folder(monkeypatch, "limit")
 
 
 def _params(tmp_path: Path, limited: str) -> config.Params:

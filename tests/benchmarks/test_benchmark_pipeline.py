@@ -4,27 +4,19 @@ times anything."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
 
 import pytest
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from benchmark_scripts import in_folder
 
 
 @pytest.fixture
 def pipeline(monkeypatch):
-    """pipeline.py as a module (it imports plots from its own folder)."""
     pytest.importorskip("matplotlib")
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("benchmark_pipeline", BENCHMARKS / "pipeline.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("plots", None)
+    yield from in_folder(monkeypatch, "pipeline")
 
 
 def _timings(root: Path, experiment: str, learner: str, walls: list[float]) -> None:

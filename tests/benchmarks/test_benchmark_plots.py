@@ -4,41 +4,27 @@ its limit; and scaling.py's rule for where a target is read. Nothing here times 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from benchmark_scripts import in_folder, load
 
 
 @pytest.fixture(scope="module")
 def plots():
     pytest.importorskip("matplotlib")
-    return _load("plots")
+    return load("plots")
 
 
 @pytest.fixture
 def scaling(monkeypatch):
-    """scaling.py as a module (it imports plots from its own folder); sys.path and the environment restored."""
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    """scaling.py, the thread variables its import sets restored after the test."""
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.setenv(var, os.environ.get(var, "1"))
-    module = _load("scaling")
-    yield module
-    sys.modules.pop("plots", None)
+    yield from in_folder(monkeypatch, "scaling")
 
 
 def _same(a, b) -> bool:
@@ -169,22 +155,14 @@ def test_targets_are_read_at_their_sizes_else_at_the_largest(scaling):
     assert scaling.slope_checks("C45Tree", [1_000], [0.1]) == []  # one size has no slope
 
 
-def _script(monkeypatch, name: str):
-    """A benchmark script as a module (it imports plots from its own folder); sys.path restored after the test."""
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    return _load(name)
-
-
 @pytest.fixture
 def cluster(monkeypatch):
-    yield _script(monkeypatch, "cluster")
-    sys.modules.pop("plots", None)
+    yield from in_folder(monkeypatch, "cluster")
 
 
 @pytest.fixture
 def big_file(monkeypatch):
-    yield _script(monkeypatch, "big_file")
-    sys.modules.pop("plots", None)
+    yield from in_folder(monkeypatch, "big_file")
 
 
 def test_limits_from_above_and_below(plots):
