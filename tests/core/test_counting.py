@@ -1,4 +1,5 @@
-"""Tests of nbx.core.counting: the column-by-column path for large inputs gives the same bits as the flat one."""
+"""Tests of nbx.core.counting: counting and table sums by blocks of rows or by columns give the same bits as over
+the whole flat index."""
 
 import numpy as np
 import pytest
@@ -7,10 +8,11 @@ from nbx.core import counting
 from nbx.core.counting import ValueIndex
 
 
-def _codes(rng, n, n_values):
+def _codes(rng, n, n_values, missing=True):
     codes = np.column_stack([rng.integers(0, v, n) for v in n_values])
-    codes[rng.random(codes.shape) < 0.1] = -1  # missing
-    codes[rng.random(codes.shape) < 0.02] = 99  # out of range: counted as missing
+    if missing:  # (else every code is in range: the blocks' table rows are codes + offsets)
+        codes[rng.random(codes.shape) < 0.1] = -1  # missing
+        codes[rng.random(codes.shape) < 0.02] = 99  # out of range: counted as missing
     return codes
 
 
@@ -25,27 +27,45 @@ def _brute_counts(codes, y, w, n_values, n_classes):
     return out
 
 
+def _small_blocks(monkeypatch):
+    """Blocks of a few rows, so every route runs over many of them."""
+    blocks = counting.row_blocks
+    monkeypatch.setattr(counting, "row_blocks", lambda n_rows, width, entries=None: blocks(n_rows, width, 40))
+
+
+@pytest.mark.parametrize("missing", [True, False])
 @pytest.mark.parametrize("unit", [True, False])
-def test_large_counts_equal_flat_counts(monkeypatch, unit):
+def test_counts_by_blocks_or_columns_equal_flat_counts(monkeypatch, unit, missing):
     rng = np.random.default_rng(0)
     n_values, n_classes = [2, 5, 3, 7], 3
-    codes = _codes(rng, 3000, n_values).astype(np.int16)
+    codes = _codes(rng, 3000, n_values, missing).astype(np.int16)
     y = rng.integers(0, n_classes, 3000)
     w = np.ones(3000) if unit else rng.random(3000) * 3
     index = ValueIndex(n_values)
-    flat = index.counts(codes, y, w, n_classes)
-    monkeypatch.setattr(counting, "_LARGE", 1)
-    by_column = index.counts(codes, y, w, n_classes)
-    assert by_column[:-1].tobytes() == flat[:-1].tobytes()  # each cell adds its rows in row order
-    np.testing.assert_allclose(by_column[-1], flat[-1])  # missing row: same sum, any order
+    flat = index.counts_at(index.rows(codes), y, w, n_classes)  # one bincount over the whole flat index
+    _small_blocks(monkeypatch)
+    monkeypatch.setattr(counting, "_LARGE", 1)  # weighted: one bincount per column
+    routed = index.counts(codes, y, w, n_classes)
+    assert routed[:-1].tobytes() == flat[:-1].tobytes()  # each cell adds its rows in row order (or integers)
+    np.testing.assert_allclose(routed[-1], flat[-1])  # missing row: same sum, any order
     np.testing.assert_allclose(flat, _brute_counts(codes, y, w, n_values, n_classes))
 
 
+def _by_column_sum(index, table, codes):
+    """The former large-input route: one attribute's (n, K) lookups added at a time, in attribute order."""
+    rows = index.rows(codes)
+    out = table[rows[:, 0]].copy()
+    for j in range(1, codes.shape[1]):
+        out += table[rows[:, j]]
+    return out
+
+
+@pytest.mark.parametrize("missing", [True, False])
 @pytest.mark.parametrize("n_classes", [1, 2, 3, 9])
-def test_large_lookup_sum_equals_gathered_sum(monkeypatch, n_classes):
+def test_lookup_sum_by_blocks_equals_gathered_and_by_column_sums(monkeypatch, n_classes, missing):
     rng = np.random.default_rng(1)
     n_values = [3, 4, 2, 6, 5, 3, 2, 4, 3, 2]  # ten attributes: numpy would sum a (n, 10) axis pairwise
-    codes = _codes(rng, 2000, n_values)
+    codes = _codes(rng, 2000, n_values, missing)
     index = ValueIndex(n_values)
     table = np.vstack(
         [
@@ -53,12 +73,13 @@ def test_large_lookup_sum_equals_gathered_sum(monkeypatch, n_classes):
             np.zeros((1, n_classes)),
         ]
     )
-    gathered = index.lookup_sum(table, codes)
-    monkeypatch.setattr(counting, "_LARGE", 1)
-    by_column = index.lookup_sum(table, codes)
-    assert by_column.tobytes() == gathered.tobytes()
-    rows = index.rows(codes)
-    np.testing.assert_allclose(gathered, table[rows].sum(axis=1), rtol=1e-12)
+    gathered = counting.sum_rows(table, index.rows(codes))  # every row at once
+    _small_blocks(monkeypatch)
+    by_blocks = index.lookup_sum(table, codes)
+    assert by_blocks.tobytes() == gathered.tobytes()
+    if n_classes > 1:  # (one class: numpy's pairwise sum over the attributes, as ``table[rows].sum(axis=1)``)
+        assert by_blocks.tobytes() == _by_column_sum(index, table, codes).tobytes()
+    np.testing.assert_allclose(gathered, table[index.rows(codes)].sum(axis=1), rtol=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))

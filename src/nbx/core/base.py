@@ -33,7 +33,7 @@ import sys
 
 import numpy as np
 
-from nbx.core.counting import log_normalize, log_softmax
+from nbx.core.counting import log_normalize, log_softmax, row_blocks
 from nbx.core.validation import (
     ARRAY_LIKE,
     NONE,
@@ -452,13 +452,6 @@ def compiled_pays(cells: int, threshold: int) -> bool:
     ``threshold`` cells, or always in a process that has loaded numba already. A learner's compiled and array
     routes give the same numbers, so the choice changes only the time."""
     return cells >= threshold or "numba" in sys.modules
-
-
-def row_blocks(n_rows: int, width: int, entries: int = 1 << 16):
-    """Slices of about ``entries`` entries of an (n_rows, width) array, covering its rows in order: a pass of
-    several elementwise steps over a large array keeps its temporaries in the cache."""
-    step = max(1, entries // max(width, 1))
-    return (slice(start, start + step) for start in range(0, n_rows, step))
 
 
 def check_mixed_fit(estimator, X, y, sample_weight, n_values):
