@@ -8,20 +8,22 @@ scikit-learn's CategoricalNB (target 5 in benchmarks/README.md).
 
 Part 1: each learner block of params.yaml listed in LEARNERS (one per learner class, as the pipeline
 builds it) is fitted on synthetic data of 1k, 3k, 10k, ... rows (up to its own cap, so the whole script
-runs in a few minutes; ``--full-size``: every learner up to ``--max-rows``, 10^6 by default, the sizes target 1
-of the slopes is set at), 20 attributes, 3 classes. Discrete learners get integer codes (2-6 values per
-attribute), mixed-input ones the numeric values the codes were binned from. The slope of log(fit seconds)
-on log(rows) is printed over all sizes and over the three largest (fixed costs flatten the small end);
-a slope near 1 is linear. The slope over every size is checked against the target (<= 1.15), as in parts 3-6.
-CPU seconds, one thread.
+runs in a few minutes; ``--full-size``: every learner up to ``--max-rows``, 10^6 by default, and the naive Bayes
+family (NB_FAMILY) ten times further, 10^7: the sizes target 1 of the slopes is set at), 20 attributes, 3
+classes. Discrete learners get integer codes (2-6 values per attribute), mixed-input ones the numeric values the
+codes were binned from. The slope of log(fit seconds) on log(rows) is printed over all sizes and over the three
+largest (fixed costs flatten the small end); a slope near 1 is linear. The slope over every size is checked
+against the target (<= 1.15), as in parts 3-6. CPU seconds, one thread. At 10^5 rows a further, traced fit gives
+each learner's peak memory (target <= 3x the input, counted as an n x 20 float64 array).
 The kernel-density learners (gnb, snbtree) run twice: on the all-distinct values and on the same values recorded
 to 2 decimals.
 
-Part 2: NaiveBayes (Laplace) fit and predict on 1M x 20 codes (int64, 5 values, 2 classes), each in a
-fresh process, against scikit-learn's CategoricalNB on the same data when scikit-learn is installed (it
-is not a dependency of nbx: ``pip install scikit-learn`` to compare). Peak memory is the peak of the
-memory allocated during fit + predict (tracemalloc, which sees numpy's buffers, in a second run so the
-timed one is not traced), as a multiple of the input (X.nbytes); the target is <= 3x.
+Part 2: NaiveBayes (Laplace) fit and predict on 10^5 and 10^6 x 20 codes (int64, 5 values, 2 classes), best of
+``--repeats``, a fresh process per size, against scikit-learn's CategoricalNB on the same data when scikit-learn
+is installed (it is not a dependency of nbx: ``pip install scikit-learn`` to compare); the time ratio target is
+<= 0.5. Peak memory is the peak of the memory allocated during fit + predict (tracemalloc, which sees numpy's
+buffers, in a further run so the timed ones are not traced), as a multiple of the input (X.nbytes); the target
+is <= 3x.
 
 Part 3: the MDL discretizer (Fayyad & Irani 1993) on 1k .. 10M rows x 20 all-distinct numeric attributes
 against numpy's argsort of every column (``np.argsort(X, axis=0)``, the floor of a method that sorts each column
@@ -97,7 +99,8 @@ LEARNERS = {
 }
 RECORDED = {"gnb": 300_000, "snbtree": 100_000}
 DECIMALS = 2
-SIZES = [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000]
+SIZES = [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000]
+NB_FAMILY = ("nb_laplace", "gnb_gaussian", "gnb")  # naive Bayes proper: --full-size takes them 10x further (10^7)
 N_ATTRS, N_CLASSES, SEED = 20, 3, 2026
 # the kinds of target checked (one panel each in scaling_targets.png); ratio and memory targets are set at 10^5
 # rows and more (benchmarks/README.md), slopes over sizes up to 10^6 and beyond
@@ -119,11 +122,14 @@ def synthetic(n: int, seed: int = SEED) -> tuple[np.ndarray, np.ndarray, np.ndar
     return X, codes, n_values, y
 
 
-def fit_seconds(name: str, n: int, decimals: int | None = None) -> float:
+def fit_seconds(name: str, n: int, decimals: int | None = None, trace: bool = False) -> tuple[float, float]:
     """CPU seconds of one fit of params.yaml's learner ``name`` on ``n`` synthetic rows, the best of two fits,
-    numeric values rounded to ``decimals`` if given. Best of two at every size: the first large fit in a process
-    also pays the kernel's first touch of fresh memory (gnb_gaussian at 1M rows: 2.8 s, then 0.77 s), so timing
-    one fit only where it is slow would bend the slope upwards."""
+    numeric values rounded to ``decimals`` if given; and with ``trace`` the peak memory of a third, traced fit
+    (tracemalloc, numpy's buffers included) as a multiple of an n x 20 float64 array (the numeric input; the
+    discrete learners' int16 codes of that shape counted at 8 bytes a value, as a user's array holds them), else
+    nan. Best of two at every size: the first large fit in a process also pays the kernel's first touch of fresh
+    memory (gnb_gaussian at 1M rows: 2.8 s, then 0.77 s), so timing one fit only where it is slow would bend the
+    slope upwards."""
     from nbx.core.base import clone
     from nbx.pipeline import config, learners
 
@@ -133,15 +139,21 @@ def fit_seconds(name: str, n: int, decimals: int | None = None) -> float:
         X, nv = codes, n_values
     else:
         X, nv = (X if decimals is None else np.round(X, decimals)), np.zeros(N_ATTRS, np.int64)
-    best = np.inf
-    for _ in range(2):
+
+    def fresh():
         model = clone(setup.estimator)
         if "random_state" in model.get_params(deep=False):
             model.set_params(random_state=0)
+        return model
+
+    best = np.inf
+    for _ in range(2):
+        model = fresh()
         t0 = time.process_time()
         model.fit(X, y, n_values=nv)
         best = min(best, time.process_time() - t0)
-    return best
+    del model
+    return best, peak_ratio(lambda: fresh().fit(X, y, n_values=nv), n * N_ATTRS * 8) if trace else float("nan")
 
 
 def target_rows(rows: list[int]) -> list[int]:
@@ -169,30 +181,44 @@ def has_sklearn(peer: str) -> bool:
 
 
 def learners_part(names: list[str], max_rows: int, full_size: bool = False) -> dict:
-    """Part 1; each learner up to its LEARNERS cap, or with ``full_size`` every one up to ``max_rows``."""
+    """Part 1; each learner up to its LEARNERS cap, or with ``full_size`` every one up to ``max_rows`` and the
+    naive Bayes family (NB_FAMILY) up to 10 x ``max_rows``. Peak memory of a fit at TARGET_ROWS."""
     print("Part 1: fit CPU seconds by rows (synthetic, 20 attributes, 3 classes); slope of log time on log rows\n")
-    shown = [s for s in SIZES if s <= max_rows]
-    print(f"{'learner':22s}" + "".join(f"{s:>10,d}" for s in shown) + f"{'slope':>8s}{'top 3':>7s}")
     runs = [(name, max_rows if full_size else LEARNERS[name], None) for name in names]
+    if full_size:
+        runs = [(name, 10 * cap if name in NB_FAMILY else cap, d) for name, cap, d in runs]
     runs += [(name, max_rows if full_size else cap, DECIMALS) for name, cap in RECORDED.items() if name in names]
+    shown = [s for s in SIZES if s <= max(cap for _, cap, _ in runs)]
+    print(f"{'learner':22s}" + "".join(f"{s:>10,d}" for s in shown) + f"{'slope':>8s}{'top 3':>7s}{'peak':>7s}")
     lines, checks = [], []
     for name, cap, decimals in runs:
         label = name if decimals is None else f"{name} ({decimals} dp)"
         print(f"{label:22s}", end="", flush=True)
         rows = [n for n in shown if n <= cap]
-        secs = []
+        secs, peak = [], float("nan")
         for n in rows:
-            secs.append(fit_seconds(name, n, decimals))
+            seconds, traced = fit_seconds(name, n, decimals, trace=n == TARGET_ROWS)
+            secs.append(seconds)
+            peak = traced if n == TARGET_ROWS else peak
             print(f"{secs[-1]:10.3f}", end="", flush=True)
         top = slope(rows[-3:], secs[-3:]) if len(rows) >= 3 else float("nan")
-        print(" " * 10 * (len(shown) - len(rows)) + f"{slope(rows, secs):8.2f}{top:7.2f}", flush=True)
-        lines.append(series(label, "ours", rows, secs))
+        print(
+            " " * 10 * (len(shown) - len(rows))
+            + f"{slope(rows, secs):8.2f}{top:7.2f}"
+            + ("" if np.isnan(peak) else f"{peak:6.2f}x"),
+            flush=True,
+        )
+        lines.append(series(label, "ours", rows, secs, peak=[peak if n == TARGET_ROWS else None for n in rows]))
         checks += slope_checks(label, rows, secs)  # the fitted slope over every size, as parts 3-6 check it
+        if TARGET_ROWS in rows:
+            checks.append(check(f"{label} fit, peak memory", MEMORY, peak, 3, TARGET_ROWS))
     print(
         "\nA slope of 1 is linear in rows (target <= 1.15 over the sizes up to "
-        f"{SLOPE_ROWS:,d} rows: --full-size); the small sizes carry fixed costs, which flatten the whole slope, and "
-        "the largest leave the caches, which steepens the top-3 slope: read both. '(2 dp)': numeric values recorded "
-        f"to {DECIMALS} decimals (bounded distinct values).\n"
+        f"{SLOPE_ROWS:,d} rows and beyond: --full-size, the naive Bayes family {', '.join(NB_FAMILY)} 10x further); "
+        "the small sizes carry fixed costs, which flatten the whole slope, and the largest leave "
+        "the caches, which steepens the top-3 slope: read both. '(2 dp)': numeric values recorded to "
+        f"{DECIMALS} decimals (bounded distinct values). Peak: the peak memory of a fit at {TARGET_ROWS:,d} rows "
+        "(target <= 3) over an n x 20 float64 array (the discrete learners' codes counted at 8 bytes a value).\n"
     )
     return {
         "title": f"Part 1: params.yaml learners, fit on synthetic data ({N_ATTRS} attributes, {N_CLASSES} classes)",
@@ -205,8 +231,9 @@ def learners_part(names: list[str], max_rows: int, full_size: bool = False) -> d
 
 
 # ------------------------------------------------------------------------------------- naive Bayes
-def nb_child(which: str, n: int) -> None:
-    """Fit + predict one naive Bayes on n x 20 codes in this (fresh) process; prints one result line."""
+def nb_child(which: str, n: int, repeats: int) -> None:
+    """Fit + predict one naive Bayes on n x 20 codes in this (fresh) process, best of ``repeats`` by their total;
+    prints that run's fit and predict CPU seconds, the peak memory and the input's MB."""
     if which == "sklearn":
         from sklearn.naive_bayes import CategoricalNB as Model
     else:
@@ -214,16 +241,19 @@ def nb_child(which: str, n: int) -> None:
     rng = np.random.default_rng(SEED)
     X = rng.integers(0, 5, size=(n, N_ATTRS))
     y = rng.integers(0, 2, n)
-    t0 = time.process_time()
-    model = Model().fit(X, y)
-    t1 = time.process_time()
-    model.predict(X)
-    t2 = time.process_time()
-    del model
-    tracemalloc.start()  # a second, traced run for the peak memory
+    best = (np.inf, np.inf)
+    for _ in range(repeats):
+        t0 = time.process_time()
+        model = Model().fit(X, y)
+        t1 = time.process_time()
+        model.predict(X)
+        t2 = time.process_time()
+        best = min(best, (t1 - t0, t2 - t1), key=sum)
+        del model
+    tracemalloc.start()  # a further, traced run for the peak memory
     Model().fit(X, y).predict(X)
     peak = tracemalloc.get_traced_memory()[1]
-    print(f"{t1 - t0:.3f} {t2 - t1:.3f} {peak / X.nbytes:.2f} {X.nbytes / 1e6:.0f}")
+    print(f"{best[0]:.4f} {best[1]:.4f} {peak / X.nbytes:.2f} {X.nbytes / 1e6:.0f}")
 
 
 def child_fields(flag: str, *args, src: Path = REPO / "src") -> list[str]:
@@ -234,37 +264,44 @@ def child_fields(flag: str, *args, src: Path = REPO / "src") -> list[str]:
     return subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()
 
 
-def nb_part(n: int) -> dict:
+NB_SIZES = [100_000, 1_000_000]  # the sizes the NaiveBayes / CategoricalNB target is set at
+
+
+def nb_part(max_rows: int, repeats: int) -> dict:
+    rows = [n for n in NB_SIZES if n <= max_rows] or [max_rows]
     print(
-        f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} int64 codes (5 values, 2 classes), "
-        "fresh process each, CPU seconds\n"
+        f"Part 2: naive Bayes fit + predict on n x {N_ATTRS} int64 codes (5 values, 2 classes), a fresh process per "
+        f"size, CPU seconds, best of {repeats}\n"
     )
     contenders = ["nbx", "sklearn"] if has_sklearn("CategoricalNB") else ["nbx"]
     names = {"nbx": "nbx NaiveBayes", "sklearn": "sklearn CategoricalNB"}
-    print(f"{'':22s}{'fit s':>8s}{'predict s':>10s}{'total s':>9s}{'peak memory':>20s}")
-    totals, lines = {}, []
-    for which in contenders:
-        out = child_fields("--nb-child", which, n)
-        fit, predict, peak, mb = float(out[0]), float(out[1]), float(out[2]), out[3]
-        totals[which] = fit + predict
-        print(f"{names[which]:22s}{fit:8.2f}{predict:10.2f}{fit + predict:9.2f}{peak:9.2f}x of {mb} MB")
-        role = "ours" if which == "nbx" else "peer"
-        lines.append(series(names[which], role, [n], [fit + predict], fit=[fit], predict=[predict], peak=[peak]))
-    applies = n >= 1_000_000  # target 5 is set at 1M rows
-    checks = [check("NaiveBayes, peak memory", MEMORY, lines[0]["peak"][0], 3, n, applies=applies)]
-    if len(totals) == 2:
-        print(
-            f"\nnbx / CategoricalNB: {totals['nbx'] / totals['sklearn']:.2f} (target < 1); "
-            "peak memory target <= 3x the input"
+    print(f"{'':22s}{'rows':>10s}{'fit s':>8s}{'predict s':>10s}{'total s':>9s}{'peak memory':>20s}")
+    runs = {which: [child_fields("--nb-child", which, n, repeats) for n in rows] for which in contenders}
+    lines, checks = [], []
+    for which, outs in runs.items():
+        fit, predict, peak = ([float(o[i]) for o in outs] for i in range(3))
+        for n, f, p, m, o in zip(rows, fit, predict, peak, outs):
+            print(f"{names[which]:22s}{n:10,d}{f:8.2f}{p:10.2f}{f + p:9.2f}{m:9.2f}x of {o[3]} MB")
+        total = [f + p for f, p in zip(fit, predict)]
+        lines.append(
+            series(names[which], "ours" if which == "nbx" else "peer", rows, total, fit=fit, predict=predict, peak=peak)
         )
-        ratio = totals["nbx"] / totals["sklearn"]
-        checks.insert(0, check("NaiveBayes / CategoricalNB", TIME_RATIO, ratio, 1, n, op="<", applies=applies))
+    ours = lines[0]
+    for i, n in enumerate(rows):
+        applies = n >= TARGET_ROWS
+        if len(lines) == 2:
+            ratio = ours["seconds"][i] / lines[1]["seconds"][i]
+            print(f"nbx / CategoricalNB at {n:,d} rows: {ratio:.2f} (target <= 0.5)")
+            checks.append(check("NaiveBayes / CategoricalNB", TIME_RATIO, ratio, 0.5, n, applies=applies))
+        checks.append(check("NaiveBayes, peak memory", MEMORY, ours["peak"][i], 3, n, applies=applies))
+    print("peak memory target <= 3x the input\n")
     return {
-        "title": f"Part 2: naive Bayes fit + predict on {n:,d} x {N_ATTRS} codes (5 values, 2 classes)",
-        "ylabel": "CPU seconds, fit + predict",
+        "title": f"Part 2: naive Bayes fit + predict on n x {N_ATTRS} codes (5 values, 2 classes)",
+        "xlabel": "rows",
+        "ylabel": f"CPU seconds, fit + predict (best of {repeats})",
         "series": lines,
         "checks": checks,
-        "settings": {"input_mb": float(mb)},
+        "settings": {"repeats": repeats},
     }
 
 
@@ -634,19 +671,19 @@ def kde_part(max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | No
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--learners", default=",".join(LEARNERS), help="comma-separated params.yaml learner names")
-    ap.add_argument("--max-rows", type=int, default=max(SIZES), help="cap on rows for every learner")
+    ap.add_argument("--max-rows", type=int, default=SLOPE_ROWS, help="cap on rows for every learner")
     ap.add_argument(
         "--full-size", action="store_true", help="part 1: every learner up to --max-rows, not its own cap (long)"
     )
-    ap.add_argument("--nb-rows", type=int, default=1_000_000, help="rows of the naive Bayes comparison")
+    ap.add_argument("--nb-rows", type=int, default=max(NB_SIZES), help="largest size of the naive Bayes comparison")
     ap.add_argument("--skip-learners", action="store_true", help="only the naive Bayes comparison")
     ap.add_argument("--skip-nb", action="store_true", help="only the learners' scaling")
-    ap.add_argument("--nb-child", nargs=2, metavar=("WHICH", "ROWS"), help=argparse.SUPPRESS)
+    ap.add_argument("--nb-child", nargs=3, metavar=("WHICH", "ROWS", "REPEATS"), help=argparse.SUPPRESS)
     ap.add_argument("--skip-mdl", action="store_true", help="leave out the MDL discretizer against argsort")
     ap.add_argument("--mdl-rows", type=int, default=max(MDL_SIZES), help="largest size of the MDL part")
     ap.add_argument("--skip-c45", action="store_true", help="leave out C45Tree against DecisionTreeClassifier")
     ap.add_argument("--c45-rows", type=int, default=max(C45_SIZES), help="largest size of the C4.5 part")
-    ap.add_argument("--repeats", type=int, default=3, help="best of this many runs per size (MDL and C4.5 parts)")
+    ap.add_argument("--repeats", type=int, default=3, help="best of this many runs per size (parts 2-6)")
     ap.add_argument("--baseline-src", type=Path, help="also time this checkout's src (before/after, MDL and C4.5)")
     ap.add_argument("--baseline-max-rows", type=int, default=1_000_000, help="largest size timed for the baseline")
     ap.add_argument("--skip-kde", action="store_true", help="leave out the kernel-density learners (part 6)")
@@ -666,7 +703,7 @@ def main() -> None:
     ap.add_argument("--plots", type=Path, help="folder of the PNGs drawn from it (default: the results file's)")
     a = ap.parse_args()
     if a.nb_child:
-        nb_child(a.nb_child[0], int(a.nb_child[1]))
+        nb_child(a.nb_child[0], int(a.nb_child[1]), int(a.nb_child[2]))
         return
     if a.tree_child:
         tree_child(a.tree_child[0], int(a.tree_child[1]), int(a.tree_child[2]))
@@ -689,7 +726,7 @@ def main() -> None:
         if not a.skip_learners:
             results.add("learners", learners_part(names, a.max_rows, a.full_size))
         if not a.skip_nb:
-            results.add("nb", nb_part(a.nb_rows))
+            results.add("nb", nb_part(a.nb_rows, a.repeats))
         if not a.skip_mdl:
             results.add("mdl", mdl_part(a.mdl_rows, a.repeats, a.baseline_src, a.baseline_max_rows))
         if not a.skip_c45:
