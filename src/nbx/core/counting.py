@@ -140,10 +140,10 @@ def log_normalize(log_joint: np.ndarray) -> np.ndarray:
 
 def logsumexp(a: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
     """log Σ exp(a) along an axis, shifted by the maximum (all -inf gives -inf); faster than logaddexp.reduce."""
-    top = np.max(a, axis=axis, keepdims=True)
+    top = a.max(axis=axis, keepdims=True)  # (methods: numpy's reductions without np.max's wrapper)
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
-        out = np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
+        out = np.log(np.exp(a - top).sum(axis=axis, keepdims=True)) + top
     return out if keepdims else np.squeeze(out, axis=axis)
 
 

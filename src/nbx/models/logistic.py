@@ -154,7 +154,10 @@ def standardize(Z: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarra
 
 def _scores(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
     """Class scores (n, K): Z1 @ theta with the reference class's 0 appended."""
-    return np.hstack([Z1 @ theta, np.zeros((Z1.shape[0], 1))])
+    scores = np.empty((Z1.shape[0], theta.shape[1] + 1))
+    scores[:, :-1] = Z1 @ theta
+    scores[:, -1] = 0.0
+    return scores
 
 
 SOLVER_CONSTRAINTS = {  # the ridge solver's parameters (shared with HBayes)
@@ -196,7 +199,8 @@ def objective(
 def _value(theta: np.ndarray, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float) -> tuple[float, np.ndarray]:
     """f(θ) of :func:`objective` and the log-probabilities (n, K) it comes from."""
     lp = log_proba(Z1, theta)
-    return -np.sum(w * np.sum(Y * lp, axis=1)) + ridge * np.sum(theta[1:] ** 2), lp
+    # (the methods: numpy's reductions without np.sum's wrapper, which HBayes' many small fits felt)
+    return -(w * (Y * lp).sum(axis=1)).sum() + ridge * (theta[1:] ** 2).sum(), lp
 
 
 def _gradient(theta, Z1, Y, w, ridge, lp) -> tuple[np.ndarray, np.ndarray]:
@@ -504,10 +508,10 @@ def ridge_logistic_newton(
     value, lp = _value(theta, Z1, Y, w, ridge)
     grad, P = _gradient(theta, Z1, Y, w, ridge, lp)
     for iteration in range(int(max_iter)):
-        if np.max(np.abs(grad)) <= limit:
+        if np.abs(grad).max() <= limit:
             return theta, iteration, True, lp
         step = _newton_step(hessian_of(w, P, ridge), grad)
-        slope, t = float(np.sum(grad * step)), 1.0
+        slope, t = float((grad * step).sum()), 1.0
         while True:
             trial = theta + t * step
             new, trial_lp = _value(trial, Z1, Y, w, ridge)
