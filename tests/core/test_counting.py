@@ -90,3 +90,19 @@ def test_present_classes_is_np_unique_without_the_sort(seed):
     classes, position = counting.present_classes(y, rows)
     expected, inverse = np.unique(y[rows], return_inverse=True)
     assert np.array_equal(classes, expected) and np.array_equal(position[y[rows]], inverse)
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.maximum])
+@pytest.mark.parametrize("k", range(1, 11))
+def test_row_reduce_is_numpys_reduction_to_the_bit(ufunc, k):
+    """Short rows go column by column, left to right, as numpy reduces them: the same bits, with signed zeros,
+    infinities, NaN and magnitudes far apart (rows of 8 values or more are numpy's own pairwise reduction)."""
+    rng = np.random.default_rng(k)
+    a = rng.normal(size=(3000, k)) * 10.0 ** rng.integers(-20, 20, (3000, k))
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e308, -1e308, 5e-324])
+    mask = rng.random(a.shape) < 0.1
+    a[mask] = rng.choice(special, mask.sum())
+    with np.errstate(invalid="ignore", over="ignore"):
+        expected = ufunc.reduce(a, axis=1, keepdims=True)
+        got = counting.row_reduce(ufunc, a)
+    assert got.shape == expected.shape and got.tobytes() == expected.tobytes()
