@@ -155,6 +155,44 @@ def test_targets_are_read_at_their_sizes_else_at_the_largest(scaling):
     assert scaling.slope_checks("C45Tree", [1_000], [0.1]) == []  # one size has no slope
 
 
+def test_naive_bayes_part_checks_half_of_categoricalnb_at_both_sizes(scaling, monkeypatch, capsys):
+    """Part 2 reads target 5 (NaiveBayes <= 0.5x CategoricalNB, best of the repeats) at 10^5 and 10^6 rows."""
+    fields = {"nbx": ["0.01", "0.02", "0.40", "16"], "sklearn": ["0.04", "0.02", "0.30", "16"]}
+    calls = []
+    monkeypatch.setattr(scaling, "has_sklearn", lambda peer: True)
+    monkeypatch.setattr(
+        scaling, "child_fields", lambda flag, which, n, repeats: calls.append((which, n, repeats)) or fields[which]
+    )
+    part = scaling.nb_part(1_000_000, 3)
+    assert sorted(calls) == [(w, n, 3) for w in ("nbx", "sklearn") for n in (100_000, 1_000_000)]
+    ratios = [c for c in part["checks"] if c["kind"] == scaling.TIME_RATIO]
+    assert [(c["rows"], c["limit"], c["applies"]) for c in ratios] == [(100_000, 0.5, True), (1_000_000, 0.5, True)]
+    assert all(c["value"] == pytest.approx(0.03 / 0.06) for c in ratios)
+    assert [c["value"] for c in part["checks"] if c["kind"] == scaling.MEMORY] == [0.40, 0.40]
+    short = scaling.nb_part(10_000, 1)  # a short run: its one size, the target not applying
+    assert [(c["rows"], c["applies"]) for c in short["checks"]] == [(10_000, False), (10_000, False)]
+
+
+def test_full_size_takes_the_naive_bayes_family_ten_times_further(scaling, monkeypatch, capsys):
+    timed = []
+
+    def fit_seconds(name, n, decimals=None, trace=False):
+        timed.append((name, n, decimals, trace))
+        return n / 1e6, (2.5 if trace else float("nan"))
+
+    monkeypatch.setattr(scaling, "fit_seconds", fit_seconds)
+    part = scaling.learners_part(["nb_laplace", "c45"], 100_000, full_size=True)
+    sizes = {name: [n for m, n, _, _ in timed if m == name] for name in ("nb_laplace", "c45")}
+    assert sizes["c45"] == [1_000, 3_000, 10_000, 30_000, 100_000]
+    assert sizes["nb_laplace"] == sizes["c45"] + [300_000, 1_000_000]
+    assert [(name, n) for name, n, _, trace in timed if trace] == [("nb_laplace", 100_000), ("c45", 100_000)]
+    peaks = [c for c in part["checks"] if c["kind"] == scaling.MEMORY]
+    assert [(c["what"], c["value"], c["limit"], c["rows"]) for c in peaks] == [
+        ("nb_laplace fit, peak memory", 2.5, 3, 100_000),
+        ("c45 fit, peak memory", 2.5, 3, 100_000),
+    ]
+
+
 @pytest.fixture
 def cluster(monkeypatch):
     yield from in_folder(monkeypatch, "cluster")
