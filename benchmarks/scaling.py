@@ -189,7 +189,7 @@ def learners_part(names: list[str], max_rows: int, full_size: bool = False) -> d
         runs = [(name, 10 * cap if name in NB_FAMILY else cap, d) for name, cap, d in runs]
     runs += [(name, max_rows if full_size else cap, DECIMALS) for name, cap in RECORDED.items() if name in names]
     shown = [s for s in SIZES if s <= max(cap for _, cap, _ in runs)]
-    print(f"{'learner':22s}" + "".join(f"{s:>10,d}" for s in shown) + f"{'slope':>8s}{'top 3':>7s}{'peak':>7s}")
+    print(f"{'learner':22s}" + "".join(f"{s:>11,d}" for s in shown) + f"{'slope':>8s}{'top 3':>7s}{'peak':>7s}")
     lines, checks = [], []
     for name, cap, decimals in runs:
         label = name if decimals is None else f"{name} ({decimals} dp)"
@@ -200,10 +200,10 @@ def learners_part(names: list[str], max_rows: int, full_size: bool = False) -> d
             seconds, traced = fit_seconds(name, n, decimals, trace=n == TARGET_ROWS)
             secs.append(seconds)
             peak = traced if n == TARGET_ROWS else peak
-            print(f"{secs[-1]:10.3f}", end="", flush=True)
+            print(f"{secs[-1]:11.3f}", end="", flush=True)
         top = slope(rows[-3:], secs[-3:]) if len(rows) >= 3 else float("nan")
         print(
-            " " * 10 * (len(shown) - len(rows))
+            " " * 11 * (len(shown) - len(rows))
             + f"{slope(rows, secs):8.2f}{top:7.2f}"
             + ("" if np.isnan(peak) else f"{peak:6.2f}x"),
             flush=True,
