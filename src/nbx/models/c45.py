@@ -79,7 +79,7 @@ from numbers import Real
 import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
-from nbx.core.counting import ValueIndex
+from nbx.core.counting import ValueIndex, row_blocks
 from nbx.core.criteria import entropy, info_gain
 from nbx.core.validation import BOOLEAN, Interval
 
@@ -252,11 +252,12 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         nominal = nv > 0
         codes = np.full((X.shape[0], X.shape[1] if nominal.any() else 0), -1, dtype=np.int64)
         if nominal.any():
-            sub = X[:, nominal]
-            known = ~np.isnan(sub) & (sub >= 0)
-            if np.any(sub[known] != np.round(sub[known])):
-                raise ValueError("nominal columns (n_values > 0) must hold integer codes")
-            codes[:, nominal] = np.where(known, np.nan_to_num(sub), -1).astype(np.int64)
+            for rows in row_blocks(X.shape[0], X.shape[1]):  # no (n, d) temporaries besides the codes
+                sub = X[rows][:, nominal]
+                known = ~np.isnan(sub) & (sub >= 0)
+                if np.any(sub[known] != np.round(sub[known])):
+                    raise ValueError("nominal columns (n_values > 0) must hold integer codes")
+                codes[rows, nominal] = np.where(known, np.nan_to_num(sub), -1).astype(np.int64)
         return X, codes
 
     # ---------------------------------------------------------------- fitting
@@ -265,13 +266,18 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         # (rows, attributes) as given, no transposed copy: a fit's largest arrays are the input and the order
         self._X, self._codes = self._prepare_X(X, self.n_values_)
+        del X  # (held as self._X)
         self._y = y_idx
         self._setup_attributes(w)
         self.tree_ = self._grow_tree(w)
         if self.prune:
             # pruning routes the cases node by node, a column at a time: a transposed copy (made after growing,
-            # when the presorted order is gone) makes each column contiguous
-            self._XT, self._codesT = np.ascontiguousarray(self._X.T), np.ascontiguousarray(self._codes.T)
+            # when the presorted order is gone) makes each column contiguous; without numeric columns the values
+            # are not read again (the codes route every case), so they are released instead of copied
+            numeric = self._num_cols.size > 0
+            self._XT = np.ascontiguousarray(self._X.T) if numeric else None
+            self._X = self._X if numeric else None
+            self._codesT = np.ascontiguousarray(self._codes.T)
             rows = np.arange(self._y.size)
             with _recursion_limit(10_000 + 4 * rows.size):
                 self._prune_ops = 0
@@ -394,7 +400,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
                 gain[:, cols], info[:, cols], cut[:, cols] = g.T, i.T, c.T
         if self._nom_cols.size:
             g, i = _eval_nominal_nodes(
-                self._codes_nom[level.row],
+                self._codes_nom,
                 self._y[level.row],
                 level.w,
                 level.node,
@@ -402,6 +408,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
                 self._n_classes,
                 self.min_leaf,
                 self._nom_index,
+                row=level.row,
             )
             g = np.where(level.tested[:, self._nom_cols], -EPSILON, g)
             gain[:, self._nom_cols], info[:, self._nom_cols] = g, i
@@ -707,8 +714,10 @@ def _eval_nominal(codes, y, w, cases, n_classes, min_leaf, index: ValueIndex):
     return gain[0], info[0]
 
 
-def _eval_nominal_nodes(codes, y, w, node, cases, n_classes, min_leaf, index: ValueIndex):
-    """Per node (``node`` sorted, ``cases`` its weight) and nominal column: (gain, split info), chunked."""
+def _eval_nominal_nodes(codes, y, w, node, cases, n_classes, min_leaf, index: ValueIndex, row=None):
+    """Per node (``node`` sorted, ``cases`` its weight) and nominal column: (gain, split info), chunked. ``codes``
+    are the cases' codes, or with ``row`` the training codes of which case i has row ``row[i]``: each chunk's
+    cells are then made a block of cases at a time, without a gathered (cases, columns) copy."""
     m, n_values = cases.size, index.n_rows + 1
     starts = np.concatenate([[0], np.cumsum(np.bincount(node, minlength=m))])
     per_node = max(n_values, index.n_values.size * int(index.n_values.max())) * n_classes
@@ -717,10 +726,18 @@ def _eval_nominal_nodes(codes, y, w, node, cases, n_classes, min_leaf, index: Va
     for s in range(0, m, step):
         e = slice(starts[s], starts[min(s + step, m)])
         nodes = cases[s : s + step]
-        flat = ((node[e, None] - s) * n_values + index.rows(codes[e])) * n_classes + y[e, None]
+        flat = np.empty((e.stop - e.start, codes.shape[1]), np.int64)  # (case, column) -> its count cell
+        for block in row_blocks(*flat.shape):
+            i = np.arange(e.start, e.stop)[block]
+            cell = index.rows(codes[i] if row is None else codes[row[i]])
+            cell += (node[i, None] - s) * n_values
+            cell *= n_classes
+            cell += y[i, None]
+            flat[block] = cell
+        unit = bool(np.all(w[e] == 1.0))  # integer counts, the same numbers, and no (cases, columns) weights
         counts = np.bincount(
             flat.ravel(),
-            weights=np.broadcast_to(w[e, None], flat.shape).ravel(),
+            weights=None if unit else np.broadcast_to(w[e, None], flat.shape).ravel(),
             minlength=nodes.size * n_values * n_classes,
         ).reshape(nodes.size, n_values, n_classes)
         out.append(_nominal_gain(counts[:, :-1], nodes, n_classes, min_leaf, index))

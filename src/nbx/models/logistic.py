@@ -435,6 +435,15 @@ def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
     return np.where(codes >= 0, 1 + np.cumsum(n_values) - n_values + codes, -1)
 
 
+def _active_of(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:
+    """:func:`active_columns` of nominal columns X (floats holding codes), made a block of rows at a time: no
+    (n, d) temporaries besides the result."""
+    active = np.empty(X.shape, np.int64)
+    for rows in row_blocks(*X.shape):
+        active[rows] = active_columns(_nominal_codes(X[rows], n_values), n_values)
+    return active
+
+
 def hessian_for(Z1):
     """The Hessian function ``(w, P, ridge) -> ∇²f`` of a design: :meth:`IndicatorDesign.hessian` for an indicator
     design, the dense :func:`hessian` for a matrix."""
@@ -589,7 +598,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         # nominal codes only: the indicator design, never the dense one (Weka's optimizer works on the dense one)
         if np.all(self.n_values_ > 0) and self.optimizer == "exact":
-            active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_)
+            active = _active_of(X, self.n_values_)
             p = int(self.n_values_.sum())
             self.column_owner_ = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
             self.mean_, self.scale_ = indicator_standardizer(active, w, p)
@@ -657,8 +666,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
     def _design(self, X):
         X = check_mixed_X(self, X)
         if np.all(self.n_values_ > 0):
-            active = active_columns(_nominal_codes(X, self.n_values_), self.n_values_)
-            return IndicatorDesign(active, self.mean_, self.scale_)
+            return IndicatorDesign(_active_of(X, self.n_values_), self.mean_, self.scale_)
         return standardize(design_matrix(X, self.n_values_)[0], self.mean_, self.scale_)
 
     def _class_scores(self, X) -> np.ndarray:

@@ -98,7 +98,9 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     (block, d, d) index and weight arrays), which gives the same numbers to the bit.
     """
     R = index.n_rows
-    rows = index.rows(codes)  # (n, d), missing -> R
+    rows = np.empty(codes.shape, np.int64)  # (n, d), missing -> R; by blocks: no (n, d) temporaries besides it
+    for block, table_rows in index.block_rows(codes, codes.shape[1]):
+        rows[block] = table_rows
     n, d = rows.shape
     unit = bool(np.all(w == 1.0))  # integer counts: same sums, faster
     step = max(1, PAIR_BLOCK // max(d * d, 1))
@@ -395,7 +397,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         has_parent = self.parents_ >= 0
         parent_values = np.where(has_parent, self.n_values_[np.maximum(self.parents_, 0)], 1)
         self.cond_index_ = ValueIndex(parent_values * self.n_values_)
-        self.cond_count_ = self.cond_index_.counts(self.combined_codes(codes)[0], y, w, k)[:-1]
+        self.cond_count_ = self.cond_index_.counts(self.combined_codes(codes, marginal=False)[0], y, w, k)[:-1]
         row_total = self._cpt_row_totals(self.cond_count_ + alpha)
         self.cond_ess_ = row_total
         self.cond_log_table_ = np.vstack([np.log(self.cond_count_ + alpha) - np.log(row_total), np.zeros((1, k))])
@@ -419,8 +421,9 @@ class TAN(LogScoreMixin, BaseEstimator):
         return np.repeat(sums, np.diff(np.append(starts, index.n_rows)), axis=0)
 
     # -------------------------------------------------------------------------------------- inference
-    def combined_codes(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(codes into ``cond_index_``, codes into ``marg_index_``); -1 where that table gives no factor.
+    def combined_codes(self, codes: np.ndarray, marginal: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+        """(codes into ``cond_index_``, codes into ``marg_index_``, or None without ``marginal``: the fit counts
+        the marginal tables from the codes themselves); -1 where that table gives no factor.
 
         A child uses its conditional row when it and its attribute parent are observed, the marginal row
         when only the child is observed, and nothing when the child is missing.
@@ -428,14 +431,15 @@ class TAN(LogScoreMixin, BaseEstimator):
         has_parent = self.parents_ >= 0
         parent = np.maximum(self.parents_, 0)
         dtype = np.result_type(codes, self.n_values_)
-        cond, marg = np.empty(codes.shape, dtype), np.empty(codes.shape, dtype)
+        cond, marg = np.empty(codes.shape, dtype), (np.empty(codes.shape, dtype) if marginal else None)
         for rows in row_blocks(len(codes), codes.shape[1]):  # the temporaries stay in the cache
             block = codes[rows]
             parent_codes = np.where(has_parent, block[:, parent], 0)
             child_ok = block >= 0
             parent_ok = parent_codes >= 0
             cond[rows] = np.where(child_ok & parent_ok, parent_codes * self.n_values_ + block, -1)
-            marg[rows] = np.where(child_ok & ~parent_ok, block, -1)
+            if marginal:
+                marg[rows] = np.where(child_ok & ~parent_ok, block, -1)
         return cond, marg
 
     def _codes(self, X) -> np.ndarray:
