@@ -97,17 +97,21 @@ from nbx.models.logistic import (
     active_columns,
     default_start,
     design_matrix,
+    indicator_standardizer,
     log_proba,
     ridge_logistic_newton,
     standardize,
-    standardizer,
 )
 from nbx.models.naive_bayes import nb_log_tables
 
 
 def attribute_terms(log_table: np.ndarray, index: ValueIndex, codes: np.ndarray) -> np.ndarray:
-    """Per-instance, per-attribute log P(A_j = x_j | C), shape (n, d, K); missing values give 0."""
-    return log_table[index.rows(codes)]
+    """Per-instance, per-attribute log P(A_j = x_j | C), shape (n, d, K); missing values give 0. Gathered a block
+    of rows at a time: no (n, d) table rows beside the result."""
+    terms = np.empty(codes.shape + log_table.shape[1:])
+    for rows, table_rows in index.block_rows(codes, codes.shape[1]):
+        terms[rows] = log_table[table_rows]
+    return terms
 
 
 class S2LogSum:
@@ -176,9 +180,12 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _prepare(self, X, y, sample_weight, n_values):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
-        Z, owner = design_matrix(codes.astype(float), self.n_values_)  # negative codes = missing
-        self.mean_, self.scale_ = standardizer(Z, w)
-        self._owner = owner
+        # the indicator design's standardization from each row's active columns, without the dense (n, Σ V) design:
+        # the same numbers to the bit (:func:`indicator_standardizer`); a missing code is the all-zero block
+        self.mean_, self.scale_ = indicator_standardizer(
+            active_columns(codes, self.n_values_), w, int(self.n_values_.sum())
+        )
+        self._owner = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
         # the standardized design row of every code (row c + 1 for code c, row 0 for missing), per attribute block:
         # the same elementwise (z - mean) / scale as the design of the rows (:meth:`_pattern_design`)
         table = np.repeat(np.arange(-1, int(self.n_values_.max(initial=0)))[:, None], codes.shape[1], axis=1)
