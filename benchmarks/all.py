@@ -1,4 +1,4 @@
-"""Every timing target of benchmarks/README.md in one command (about an hour on two cores; keep the machine
+"""Every timing target of benchmarks/README.md in one command (about two hours on two cores; keep the machine
 otherwise quiet):
 
     python benchmarks/all.py [--out DIR] [--skip-pipeline [--data-clone DIR]] [--skip-STEP ...] [--STEP-args "..."]
