@@ -727,8 +727,9 @@ def _eval_nominal_nodes(codes, y, w, node, cases, n_classes, min_leaf, index: Va
         e = slice(starts[s], starts[min(s + step, m)])
         nodes = cases[s : s + step]
         flat = np.empty((e.stop - e.start, codes.shape[1]), np.int64)  # (case, column) -> its count cell
+        chunk_cases = np.arange(e.start, e.stop)
         for block in row_blocks(*flat.shape):
-            i = np.arange(e.start, e.stop)[block]
+            i = chunk_cases[block]
             cell = index.rows(codes[i] if row is None else codes[row[i]])
             cell += (node[i, None] - s) * n_values
             cell *= n_classes
