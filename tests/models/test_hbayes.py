@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from nbx.core.counting import ValueIndex
-from nbx.models.hbayes import HBayesNB, HBayesTAN, S2LogSum, _HBayesBase, attribute_terms
+from nbx.models.hbayes import HBayesNB, HBayesTAN, S2LogSum, _first_equal_columns, _HBayesBase
 from nbx.models.logistic import LogisticRegression
 from nbx.models.naive_bayes import NaiveBayes, nb_log_tables
 from nbx.models.tan import TAN
@@ -129,22 +129,26 @@ def test_s2_product_trick_equals_direct_recomputation():
     index = ValueIndex(X.max(axis=0) + 1)
     counts = index.counts(X, y, np.ones(len(y)), 2)[:-1]
     _, table = nb_log_tables(counts, np.bincount(y).astype(float), index, "kang")
-    terms = attribute_terms(table, index, X)
-    total = terms.sum(axis=1)
-    s2_log_sum = S2LogSum(terms, total)
+    s2_log_sum = S2LogSum(table, index, X)
     for s1 in ([], [0], [2, 4], [4, 1, 3], [0, 1, 2, 3, 4]):
         s2 = [a for a in range(5) if a not in s1]
         np.testing.assert_allclose(s2_log_sum(s1), _s2_loglik_nb(X, y, s2) + np.zeros((300, 2)), atol=1e-10)
 
 
-@pytest.mark.parametrize("n_classes", [2, 3, 19])
-def test_s2_prefix_sums_equal_numpys_sum_to_the_bit(n_classes):
-    """S2LogSum reuses the sum over a candidate's prefix: the same bits as summing the candidate's terms afresh, in
-    the order a greedy search asks (pairs of one first attribute, then growing lists), for 2, 3 and 19 classes."""
+@pytest.mark.parametrize("n_classes", [1, 2, 3, 19])
+def test_s2_sums_equal_numpys_sum_of_the_terms_to_the_bit(n_classes):
+    """S2LogSum gathers the terms a block of rows at a time and reuses the sum over a candidate's prefix: the same
+    bits as numpy's sum over the whole (n, d, K) terms array, in the order a greedy search asks (pairs of one first
+    attribute, then growing lists), for 1, 2, 3 and 19 classes, with missing and out-of-range codes (no term)."""
     rng = np.random.default_rng(n_classes)
-    terms = np.log(rng.random((257, 12, n_classes)))
+    n_values = rng.integers(1, 6, 12)
+    index = ValueIndex(n_values)
+    table = np.vstack([np.log(rng.random((index.n_rows, n_classes))), np.zeros((1, n_classes))])
+    codes = rng.integers(-1, n_values + 1, (9000, 12))  # more rows than one block
+    terms = table[index.rows(codes)]
     total = terms.sum(axis=1)
-    s2_log_sum = S2LogSum(terms, total)
+    s2_log_sum = S2LogSum(table, index, codes)
+    assert np.array_equal(s2_log_sum.total, total)
     lists = [[0, j] for j in range(1, 12)] + [[5, 3, 0] + [k] for k in (1, 2, 4, 6, 11)]
     lists += [[5, 3, 0, 11, 7, k] for k in (1, 2, 4, 6, 8, 9, 10)] + [[], [7], [5, 3]]
     for s1 in lists:
@@ -300,3 +304,18 @@ def test_pattern_design_refine_and_first_rows_equal_the_direct_computations():
         position = np.repeat(np.arange(-1, len(s1)), [1] + [nv[b] for b in s1])
         design = _pattern_design(X[np.ix_(first, s1)], model._values, cols, position)
         assert np.array_equal(design, full[np.ix_(first, cols)])
+
+
+def test_first_equal_columns_are_those_of_a_dict_of_the_columns_bytes():
+    """Twins (equal code columns with the same value count) found by hashing are the ones a dict keyed by every
+    column's bytes finds: copies, constant columns, and an equal column with another value count."""
+    rng = np.random.default_rng(9)
+    codes = rng.integers(-1, 3, (500, 8))
+    codes[:, 3] = codes[:, 1]
+    codes[:, 5] = codes[:, 1]
+    codes[:, 4] = codes[:, 6] = 0
+    codes[:, 7] = codes[:, 2]
+    n_values = np.array([3, 3, 3, 3, 1, 3, 1, 4])
+    first_of = {}
+    expected = [first_of.setdefault((int(v), codes[:, a].tobytes()), a) for a, v in enumerate(n_values)]
+    assert _first_equal_columns(codes, n_values) == expected == [0, 1, 2, 1, 4, 1, 4, 7]

@@ -12,6 +12,7 @@ from nbx.models.logistic import (
     LogisticRegression,
     _newton_step,
     active_columns,
+    codes_standardizer,
     default_start,
     design_matrix,
     fit_ridge_logistic,
@@ -294,6 +295,18 @@ def test_indicator_design_products_equal_the_dense_design():
     P = rng.dirichlet(np.ones(4), 300)[:, :-1]
     dense = hessian(Z1, w, P, 1e-3)
     np.testing.assert_allclose(design.hessian(w, P, 1e-3), dense, rtol=0, atol=1e-12 * abs(dense).max())
+
+
+def test_codes_standardizer_by_blocks_is_the_indicator_standardizer():
+    """The standardizer made from codes a block of rows at a time adds the same weights in the same row order as one
+    pass over all the active columns: the same bits, over several blocks, with missing codes and a constant column."""
+    nv = np.array([3, 5, 2, 4])
+    _, codes = _codes_with_missing(40_000, nv, 23)
+    codes[:, 2] = 1
+    w = np.random.default_rng(24).uniform(0.2, 3.0, 40_000)
+    blocked = codes_standardizer(codes, nv, w)
+    whole = indicator_standardizer(active_columns(codes, nv), w, int(nv.sum()))
+    assert all(np.array_equal(a, b) for a, b in zip(blocked, whole))
 
 
 @pytest.mark.parametrize("case", ["weighted", "separable", "missing"])

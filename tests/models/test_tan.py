@@ -219,6 +219,23 @@ def test_combined_codes_by_row_blocks_equal_the_rule_row_by_row():
         assert np.array_equal(marg[:, j], np.where((X[:, j] >= 0) & ~both, X[:, j], -1))
 
 
+def test_tables_and_scores_by_row_blocks_equal_the_whole_array_routes():
+    """Unit-weight conditional counts added up a block of rows at a time, and log-likelihoods scored a block at a
+    time, are the bits of the routes over all the rows at once, over more rows than one block, with missing codes."""
+    rng = np.random.default_rng(8)
+    X, y = chain_data(30_000, rng)
+    X[rng.random(X.shape) < 0.1] = -1
+    model = TAN().fit(X, y)
+    cond, marg = model.combined_codes(X)
+    k = len(model.classes_)
+    whole = model.cond_index_.counts(cond, y, np.ones(len(y)), k)[:-1]
+    assert np.array_equal(model.cond_count_, whole)
+    scores = model.cond_index_.lookup_sum(model.cond_log_table_, cond) + model.marg_index_.lookup_sum(
+        model.marg_log_table_, marg
+    )
+    assert np.array_equal(model.log_likelihood(X), scores)
+
+
 def test_weights_equal_row_duplication():
     rng = np.random.default_rng(6)
     X, y = chain_data(200, rng, missing=0.05)

@@ -55,9 +55,9 @@ by a count over the keys instead of a sort (:meth:`_HBayesBase._refine`). Each f
 S1 ∪ {A_k} starts from the fitted S1 coefficients with zeros for A_k; a pair (i, j) starts from the fit of
 {i}), and scores the training rows with the log-probabilities of Newton's last objective evaluation. Attributes
 with equal code columns (constant ones, copies) make equal logistic subproblems: one is fitted, the others
-take its result (:meth:`_HBayesBase._fit_lr`). For HBayes-NB the per-instance log P(A_i = x_i | C) terms are
-looked up once, and Π_{S2} is the total minus the S1 attributes' terms (:class:`S2LogSum`, which reuses the
-sum over S1 between the candidates S1 ∪ {A_k}). For HBayes-TAN, TAN's pair counts and Bayesian-score cells of
+take its result (:meth:`_HBayesBase._fit_lr`). For HBayes-NB Π_{S2} is the total over all attributes minus
+the S1 attributes' log P(A_i = x_i | C) terms, looked up from the table as needed (:class:`S2LogSum`, which
+reuses the sum over S1 between the candidates S1 ∪ {A_k}). For HBayes-TAN, TAN's pair counts and Bayesian-score cells of
 every candidate S2 are cut from those of all attributes, computed once per fit
 (:class:`nbx.models.tan.PairCounts`). None of these moves a bit: the search, its fits and fit_info are the
 same.
@@ -89,15 +89,15 @@ from nbx.core.base import (
     check_discrete_X,
     clone,
 )
-from nbx.core.counting import ValueIndex
+from nbx.core.counting import ValueIndex, row_blocks
 from nbx.core.validation import ESTIMATOR, NONE, ConvergenceWarning, warn
 from nbx.models.logistic import (
     SOLVER_CONSTRAINTS,
     IndicatorDesign,
     active_columns,
+    codes_standardizer,
     default_start,
     design_matrix,
-    indicator_standardizer,
     log_proba,
     ridge_logistic_newton,
     standardize,
@@ -105,27 +105,37 @@ from nbx.models.logistic import (
 from nbx.models.naive_bayes import nb_log_tables
 
 
-def attribute_terms(log_table: np.ndarray, index: ValueIndex, codes: np.ndarray) -> np.ndarray:
-    """Per-instance, per-attribute log P(A_j = x_j | C), shape (n, d, K); missing values give 0. Gathered a block
-    of rows at a time: no (n, d) table rows beside the result."""
-    terms = np.empty(codes.shape + log_table.shape[1:])
-    for rows, table_rows in index.block_rows(codes, codes.shape[1]):
-        terms[rows] = log_table[table_rows]
-    return terms
-
-
 class S2LogSum:
     """``s2(S1)`` = Σ_{j ∉ S1} log P(x_j | C), shape (n, K): the total over all attributes minus S1's terms,
-    ``total - terms[:, S1].sum(axis=1)``.
+    ``total - terms[:, S1].sum(axis=1)`` with ``terms[i, j] = log_table[row of x_ij]`` (a missing value's row
+    holds zeros).
 
-    numpy sums S1's terms in S1's order, one attribute after the other, so the sum over S1 + [k] is the sum over
-    S1 plus the terms of k, to the bit: the sum over a candidate list's prefix (all but its last attribute) is
-    kept, and the candidates of one search step, which share it, cost one addition each instead of |S1|.
+    The (n, d, K) terms are never stored: each sum gathers its attributes' terms a block of rows at a time and
+    sums them as numpy sums ``terms[:, S1]`` (in S1's order, one attribute after the other; a row's sum does not
+    depend on its block), and a single attribute's terms are one (n, K) gather. So the sum over S1 + [k] is the
+    sum over S1 plus the terms of k, to the bit: the sum over a candidate list's prefix (all but its last
+    attribute) is kept, and the candidates of one search step, which share it, cost one gather and one addition
+    each instead of |S1|.
     """
 
-    def __init__(self, terms: np.ndarray, total: np.ndarray):
-        self.terms, self.total = terms, total
+    def __init__(self, log_table: np.ndarray, index: ValueIndex, codes: np.ndarray):
+        self.log_table, self.index, self.codes = log_table, index, codes
+        self.total = self._sum(slice(None))
         self._prefix, self._prefix_sum = None, None
+
+    def _sum(self, attributes) -> np.ndarray:
+        """``terms[:, attributes].sum(axis=1)``, a block of rows at a time."""
+        out = np.empty((self.codes.shape[0], self.log_table.shape[1]))
+        width = self.codes.shape[1] * self.log_table.shape[1]
+        for rows, table_rows in self.index.block_rows(self.codes, width):
+            out[rows] = self.log_table[table_rows[:, attributes]].sum(axis=1)
+        return out
+
+    def _terms(self, attribute: int) -> np.ndarray:
+        """``terms[:, attribute]``, shape (n, K)."""
+        code, index = self.codes[:, attribute], self.index
+        valid = (code >= 0) & (code < index.n_values[attribute])
+        return self.log_table[np.where(valid, code + index.offsets[attribute], index.n_rows)]
 
     def __call__(self, s1) -> np.ndarray:
         s1 = list(s1)
@@ -133,9 +143,23 @@ class S2LogSum:
             return self.total
         if s1[:-1] != self._prefix:
             self._prefix = s1[:-1]
-            self._prefix_sum = self.terms[:, self._prefix].sum(axis=1) if self._prefix else None
-        last = self.terms[:, s1[-1]]
+            self._prefix_sum = self._sum(self._prefix) if self._prefix else None
+        last = self._terms(s1[-1])
         return self.total - (last if self._prefix_sum is None else self._prefix_sum + last)
+
+
+def _first_equal_columns(codes: np.ndarray, n_values: np.ndarray) -> list[int]:
+    """Per attribute the first attribute with the same value count and an equal code column (itself if none).
+    Columns are grouped by a hash of their bytes and compared only within a group, so no copy of every column is
+    kept (a dict keyed by the columns' bytes would hold as much as the codes)."""
+    groups, first = {}, []
+    for a, v in enumerate(n_values.tolist()):
+        column = codes[:, a]
+        same = groups.setdefault((v, hash(column.tobytes())), [])
+        first.append(next((b for b in same if np.array_equal(codes[:, b], column)), a))
+        if first[-1] == a:
+            same.append(a)
+    return first
 
 
 @njit(cache=True)
@@ -180,11 +204,9 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _prepare(self, X, y, sample_weight, n_values):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
-        # the indicator design's standardization from each row's active columns, without the dense (n, Σ V) design:
-        # the same numbers to the bit (:func:`indicator_standardizer`); a missing code is the all-zero block
-        self.mean_, self.scale_ = indicator_standardizer(
-            active_columns(codes, self.n_values_), w, int(self.n_values_.sum())
-        )
+        # the indicator design's standardization from each row's active columns, a block of rows at a time, without
+        # the dense (n, Σ V) design: the same numbers to the bit; a missing code is the all-zero block
+        self.mean_, self.scale_ = codes_standardizer(codes, self.n_values_, w)
         self._owner = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
         # the standardized design row of every code (row c + 1 for code c, row 0 for missing), per attribute block:
         # the same elementwise (z - mean) / scale as the design of the rows (:meth:`_pattern_design`)
@@ -192,8 +214,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         self._values = standardize(design_matrix(table.astype(float), self.n_values_)[0], self.mean_, self.scale_)
         self._train = (np.ascontiguousarray(codes, np.int64), y_idx, w)
         # attributes with equal code columns (and value counts) get the same id: :meth:`_fit_lr`'s shortcut
-        first_of = {}
-        self._twin = [first_of.setdefault((int(v), codes[:, a].tobytes()), a) for a, v in enumerate(self.n_values_)]
+        self._twin = _first_equal_columns(codes, self.n_values_)
         self._has_twin = np.bincount(self._twin, minlength=len(self._twin))[self._twin] > 1
         self._known = {}
         self.n_lr_fits_ = self.n_newton_iterations_ = self.n_not_converged_ = 0
@@ -350,10 +371,8 @@ class HBayesNB(_HBayesBase):
         counts = self._index.counts(codes, y_idx, w, k)[:-1]
         class_counts = np.bincount(y_idx, weights=w, minlength=k)
         self.class_log_prior_, self.log_table_ = nb_log_tables(counts, class_counts, self._index, "kang")
-        terms = attribute_terms(self.log_table_, self._index, codes)
-        total = terms.sum(axis=1)
-
-        s2_log_sum = S2LogSum(terms, total)
+        s2_log_sum = S2LogSum(self.log_table_, self._index, codes)
+        total = s2_log_sum.total
 
         def score_of(s1, lp):
             return lp + s2_log_sum(s1)
@@ -441,18 +460,22 @@ class HBayesTAN(_HBayesBase):
         if not s2:
             return None
         tan = clone(self._tan_template())
-        fit = partial(tan.fit, codes[:, s2], self.classes_[y], sample_weight=w, n_values=self.n_values_[s2])
+        fit = partial(tan.fit, y=self.classes_[y], sample_weight=w, n_values=self.n_values_[s2])
         if type(tan) is not TAN or tan.structure != "tree" or not exact_subsets(w, codes.shape[1]):
-            return fit()
+            return fit(codes[:, s2])
         index = ValueIndex(self.n_values_)
         if self._pair_counts is None:
             self._pair_counts = PairCounts(pair_class_counts(codes, y, w, index, len(self.classes_)))
-        return fit(pair_counts=self._pair_counts.subset(index, s2))
+        return fit(codes[:, s2], pair_counts=self._pair_counts.subset(index, s2))  # the copy after the counts
 
     @staticmethod
-    def _tan_log_likelihood(tan, codes_s2) -> np.ndarray:
-        """log P(S2 | C) = TAN's log joint minus its log class prior, shape (n, K)."""
-        return tan._class_scores(codes_s2) - tan.class_log_prior_
+    def _tan_log_likelihood(tan, codes, s2) -> np.ndarray:
+        """log P(S2 | C) = TAN's log joint minus its log class prior, shape (n, K); a block of rows at a time, so
+        no (n, |S2|) copy of the S2 columns is made (a row's scores do not depend on its block)."""
+        out = np.empty((len(codes), len(tan.classes_)))
+        for rows in row_blocks(len(codes), len(s2)):
+            out[rows] = tan._class_scores(codes[rows][:, s2]) - tan.class_log_prior_
+        return out
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
@@ -462,7 +485,7 @@ class HBayesTAN(_HBayesBase):
         def score_of(s1, lp):
             s2 = [a for a in range(d) if a not in s1]
             tan = self._fit_tan(codes, y_idx, w, s2)
-            return lp if tan is None else lp + self._tan_log_likelihood(tan, codes[:, s2])
+            return lp if tan is None else lp + self._tan_log_likelihood(tan, codes, s2)
 
         full = self._fit_tan(codes, y_idx, w, list(range(d)))
         accuracy = _weighted_accuracy(full._class_scores(codes), y_idx, w) if full is not None else -np.inf
@@ -486,4 +509,4 @@ class HBayesTAN(_HBayesBase):
         if not self.s1_:
             return self.tan_._class_scores(codes)
         part = self._discriminative(codes)
-        return part if self.tan_ is None else part + self._tan_log_likelihood(self.tan_, codes[:, self.s2_])
+        return part if self.tan_ is None else part + self._tan_log_likelihood(self.tan_, codes, self.s2_)

@@ -60,8 +60,8 @@ import numpy as np
 from numba import njit
 from scipy.linalg.lapack import dpotrf, dpotrs
 
-from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X, row_blocks
-from nbx.core.counting import log_softmax
+from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
+from nbx.core.counting import log_softmax, row_blocks
 from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, Options, warn
 from nbx.models.weka_optimization import fit_weka_logistic, weka_columns
 
@@ -404,28 +404,43 @@ def _indicator_hessian(active, v, d, a, m, ridge):
 
 
 @njit(cache=True)
-def _indicator_weight_sums(active, w, p1):
-    """(Σ_i w_i, per design column the Σ of w over the rows where it is active), each summed in row order."""
-    rows, r = active.shape
-    total, sums = 0.0, np.zeros(p1)
-    for i in range(rows):
-        total += w[i]
-        for a in range(r):
+def _add_indicator_weights(active, w, sums):
+    """Add to ``sums`` (length p + 1) each row's weight: at 0 (the intercept column, i.e. Σ_i w_i) and at every
+    design column active in the row, in row order; a call per block of rows adds in the same order as one call."""
+    for i in range(active.shape[0]):
+        sums[0] += w[i]
+        for a in range(active.shape[1]):
             if active[i, a] >= 0:
                 sums[active[i, a]] += w[i]
-    return total, sums[1:]
+
+
+def _standardizer_of_sums(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    total, sums = sums[0], sums[1:]
+    p = len(sums)
+    mean = sums / total if total > 0 else np.zeros(p)
+    var = np.abs(sums - total * mean**2) / (total - 1) if total > 1 else np.zeros(p)
+    sd = np.sqrt(var)
+    keep = sd > 0
+    return np.where(keep, mean, 0.0), np.where(keep, sd, 1.0)
 
 
 def indicator_standardizer(active: np.ndarray, w: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
     """:func:`standardizer` of the p indicator columns given by ``active`` (see :class:`IndicatorDesign`) without
     the dense design: a 0/1 column has Σ w x = Σ w x² = the sum of its rows' weights, and the dense column sums
     add the same weights (and zeros) in the same row order, so the result is the same to the bit."""
-    total, sums = _indicator_weight_sums(np.ascontiguousarray(active, dtype=np.int64), np.asarray(w, float), p + 1)
-    mean = sums / total if total > 0 else np.zeros(p)
-    var = np.abs(sums - total * mean**2) / (total - 1) if total > 1 else np.zeros(p)
-    sd = np.sqrt(var)
-    keep = sd > 0
-    return np.where(keep, mean, 0.0), np.where(keep, sd, 1.0)
+    sums = np.zeros(p + 1)
+    _add_indicator_weights(np.ascontiguousarray(active, dtype=np.int64), np.asarray(w, float), sums)
+    return _standardizer_of_sums(sums)
+
+
+def codes_standardizer(codes: np.ndarray, n_values: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`indicator_standardizer` of nominal codes' :func:`active_columns`, made a block of rows at a time (the
+    weights added in the same row order, the same bits) instead of an (n, d) array of active columns."""
+    sums = np.zeros(int(np.sum(n_values)) + 1)
+    w = np.asarray(w, float)
+    for rows in row_blocks(*codes.shape):
+        _add_indicator_weights(active_columns(codes[rows], n_values), w[rows], sums)
+    return _standardizer_of_sums(sums)
 
 
 def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:

@@ -71,9 +71,8 @@ from nbx.core.base import (
     LogScoreMixin,
     check_discrete_fit,
     check_discrete_X,
-    row_blocks,
 )
-from nbx.core.counting import ValueIndex
+from nbx.core.counting import ValueIndex, row_blocks
 from nbx.core.validation import Interval, Options
 from nbx.models.naive_bayes import nb_log_tables
 
@@ -397,7 +396,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         has_parent = self.parents_ >= 0
         parent_values = np.where(has_parent, self.n_values_[np.maximum(self.parents_, 0)], 1)
         self.cond_index_ = ValueIndex(parent_values * self.n_values_)
-        self.cond_count_ = self.cond_index_.counts(self.combined_codes(codes, marginal=False)[0], y, w, k)[:-1]
+        self.cond_count_ = self._cond_counts(codes, y, w, k)
         row_total = self._cpt_row_totals(self.cond_count_ + alpha)
         self.cond_ess_ = row_total
         self.cond_log_table_ = np.vstack([np.log(self.cond_count_ + alpha) - np.log(row_total), np.zeros((1, k))])
@@ -408,6 +407,17 @@ class TAN(LogScoreMixin, BaseEstimator):
         self.marg_ess_ = self.marg_index_.per_attribute_totals(self.marg_count_ + alpha)[
             self.marg_index_.attribute_of_row
         ]
+
+    def _cond_counts(self, codes, y, w, k) -> np.ndarray:
+        """The conditional tables' counts (``cond_index_`` rows, without the missing row). With unit weights the
+        counts are integers, exact in any order: they are added up a block of rows at a time, without an (n, d)
+        array of combined codes; other weights are added in row order over all the rows at once."""
+        if not np.all(w == 1.0):
+            return self.cond_index_.counts(self.combined_codes(codes, marginal=False)[0], y, w, k)[:-1]
+        total = np.zeros((self.cond_index_.n_rows + 1, k))
+        for rows in row_blocks(*codes.shape):
+            total += self.cond_index_.counts(self.combined_codes(codes[rows], marginal=False)[0], y[rows], w[rows], k)
+        return total[:-1]
 
     def _cpt_row_totals(self, table: np.ndarray) -> np.ndarray:
         """Sum of each CP-table row (same attribute, same parent value; V_j consecutive cells), per cell."""
@@ -446,11 +456,16 @@ class TAN(LogScoreMixin, BaseEstimator):
         return check_discrete_X(self, X)  # unseen codes count as missing
 
     def log_likelihood(self, X) -> np.ndarray:
-        """log P(x | c) under the tree (no class prior), shape (n, K)."""
-        cond, marg = self.combined_codes(self._codes(X))
-        return self.cond_index_.lookup_sum(self.cond_log_table_, cond) + self.marg_index_.lookup_sum(
-            self.marg_log_table_, marg
-        )
+        """log P(x | c) under the tree (no class prior), shape (n, K); the combined codes a block of rows at a time
+        (a row's sums do not depend on its block), so no (n, d) code arrays are made."""
+        codes = self._codes(X)
+        out = np.empty((len(codes), len(self.classes_)))
+        for rows in row_blocks(len(codes), 4 * codes.shape[1]):
+            cond, marg = self.combined_codes(codes[rows])
+            out[rows] = self.cond_index_.lookup_sum(self.cond_log_table_, cond) + self.marg_index_.lookup_sum(
+                self.marg_log_table_, marg
+            )
+        return out
 
     def _class_scores(self, X) -> np.ndarray:
         """Log joint log P(c) + Σ_j log P(x_j | x_parent(j), c), shape (n, K)."""
