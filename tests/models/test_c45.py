@@ -7,7 +7,17 @@ import pytest
 
 from nbx.core.base import clone
 from nbx.core.counting import ValueIndex
-from nbx.models.c45 import C45Tree, _eval_nominal, _eval_numeric, _select, _walk, add_errs
+from nbx.models.c45 import (
+    C45Tree,
+    _code_dtype,
+    _eval_nominal,
+    _eval_nominal_nodes,
+    _eval_numeric,
+    _nominal_gain,
+    _select,
+    _walk,
+    add_errs,
+)
 
 
 def H(*counts):
@@ -112,6 +122,29 @@ def test_nominal_multiway_gain_hand_computed():
     assert gain[0] == pytest.approx(expected_gain, abs=1e-12)
     assert info[0] == pytest.approx(expected_info, abs=1e-12)
     assert gain[0] / info[0] == pytest.approx(0.3082, abs=1e-4)  # 0.60376 / 1.95915
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_nominal_node_counts_by_blocks_equal_one_pass_over_the_cases(weighted):
+    """The count cells of many nodes' cases, made a block of cases at a time (integer counts added per block with
+    unit weights), give the gains and split infos of counts added case by case in one pass, to the bit; over more
+    cases than one block, with missing codes, cases read through ``row``."""
+    rng = np.random.default_rng(5)
+    n_values = np.array([3, 2, 4, 5])
+    codes = rng.integers(-1, n_values, (40_000, 4))
+    row = rng.permutation(40_000)[:30_000]
+    node = np.sort(rng.integers(0, 7, row.size))
+    y = rng.integers(0, 3, row.size)
+    w = rng.uniform(0.5, 2.0, row.size) if weighted else np.ones(row.size)
+    index = ValueIndex(n_values)
+    cases = np.bincount(node, weights=w, minlength=7)
+    gain, info = _eval_nominal_nodes(codes, y, w, node, cases, 3, 2, index, row=row)
+    counts = np.zeros((7, index.n_rows + 1, 3))
+    cells = index.rows(codes[row])
+    # case by case, a case's columns in order, as one bincount over the (case, column) cells adds them
+    np.add.at(counts, (np.repeat(node, 4), cells.ravel(), np.repeat(y, 4)), np.repeat(w, 4))
+    expected = _nominal_gain(counts[:, :-1], cases, 3, 2, index)
+    assert np.array_equal(gain, expected[0]) and np.array_equal(info, expected[1])
 
 
 def test_nominal_needs_two_reasonable_subsets():
@@ -391,3 +424,22 @@ def test_tree_does_not_depend_on_evaluation_block_size(monkeypatch):
     assert len(fits[0][0]) > 9
     assert str(fits[0][0]) == str(fits[1][0])
     assert fits[0][1].tobytes() == fits[1][1].tobytes()
+
+
+def test_codes_are_stored_small_and_unseen_codes_count_as_unknown():
+    """Codes take the smallest signed type that holds -1 .. max(n_values); a code at or above its n_values (never
+    seen in training, however large) is routed as an unknown outcome, like NaN."""
+    assert [_code_dtype(np.array(v)) for v in ([0], [3, 127], [128], [40_000])] == [
+        np.int8,
+        np.int8,
+        np.int16,
+        np.int32,
+    ]
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (300, 2)).astype(float)
+    y = (X[:, 0] + (rng.random(300) < 0.2)) % 3
+    tree = C45Tree(prune=False).fit(X, y, n_values=[3, 3])
+    assert tree.tree_.attr >= 0
+    unknown = np.array([[np.nan, np.nan]])
+    for code in (3.0, 300.0, 1e300):
+        assert np.array_equal(tree.predict_proba(np.array([[code, code]])), tree.predict_proba(unknown))

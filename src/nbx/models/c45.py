@@ -250,14 +250,15 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if np.any(np.isinf(X)):
             raise ValueError("X contains infinite values; use NaN for missing values")
         nominal = nv > 0
-        codes = np.full((X.shape[0], X.shape[1] if nominal.any() else 0), -1, dtype=np.int64)
+        codes = np.full((X.shape[0], X.shape[1] if nominal.any() else 0), -1, dtype=_code_dtype(nv))
         if nominal.any():
             for rows in row_blocks(X.shape[0], X.shape[1]):  # no (n, d) temporaries besides the codes
                 sub = X[rows][:, nominal]
                 known = ~np.isnan(sub) & (sub >= 0)
                 if np.any(sub[known] != np.round(sub[known])):
                     raise ValueError("nominal columns (n_values > 0) must hold integer codes")
-                codes[rows, nominal] = np.where(known, np.nan_to_num(sub), -1).astype(np.int64)
+                # a code >= n_values (a value never seen in training) is stored as n_values: unknown either way
+                codes[rows, nominal] = np.where(known, np.minimum(np.nan_to_num(sub), nv[nominal]), -1)
         return X, codes
 
     # ---------------------------------------------------------------- fitting
@@ -269,15 +270,15 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         del X  # (held as self._X)
         self._y = y_idx
         self._setup_attributes(w)
+        if not self._num_cols.size:  # the codes route every case: the values are not read again
+            self._X = None
         self.tree_ = self._grow_tree(w)
         if self.prune:
             # pruning routes the cases node by node, a column at a time: a transposed copy (made after growing,
-            # when the presorted order is gone) makes each column contiguous; without numeric columns the values
-            # are not read again (the codes route every case), so they are released instead of copied
-            numeric = self._num_cols.size > 0
-            self._XT = np.ascontiguousarray(self._X.T) if numeric else None
-            self._X = self._X if numeric else None
+            # when the presorted order is gone) makes each column contiguous
+            self._XT = None if self._X is None else np.ascontiguousarray(self._X.T)
             self._codesT = np.ascontiguousarray(self._codes.T)
+            self._codes = self._codes_nom = None  # routing reads the transposed codes
             rows = np.arange(self._y.size)
             with _recursion_limit(10_000 + 4 * rows.size):
                 self._prune_ops = 0
@@ -417,7 +418,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
     def _split(self, level: _Level, nodes: list[_Node], attr: np.ndarray) -> tuple[_Level, list[_Node]]:
         """Children of the split nodes: their _Node objects and their level (unknown outcomes go to every
         branch with a known case, weighted by the branch's share of the known weight)."""
-        m, d, K = len(nodes), self._X.shape[1], self._n_classes
+        m, d, K = len(nodes), self.n_values_.size, self._n_classes
         node_of, row, w = level.node, level.row, level.w
         nominal = self.n_values_[attr] > 0
         n_branches = np.where(nominal, self.n_values_[attr], 2)
@@ -428,8 +429,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         a = attr[node_of]
         branch = np.full(row.size, -1, np.intp)
         num = ~nominal[node_of]
-        x = np.take(self._X, row[num] * d + a[num])
-        branch[num] = np.where(np.isnan(x), -1, x > thresholds[node_of[num]])
+        if num.any():
+            x = np.take(self._X, row[num] * d + a[num])
+            branch[num] = np.where(np.isnan(x), -1, x > thresholds[node_of[num]])
         branch[~num] = np.take(self._codes, row[~num] * self._codes.shape[1] + a[~num])  # -1 when missing
         known = branch >= 0
         slot = first_slot[node_of] + branch
@@ -647,6 +649,12 @@ def _complete_columns(X: np.ndarray, codes: np.ndarray, n_values: np.ndarray) ->
     return complete
 
 
+def _code_dtype(n_values: np.ndarray) -> type:
+    """The smallest signed integer type that holds -1 (unknown) .. max(n_values): codes of few values take a byte."""
+    top = int(np.max(n_values, initial=0))
+    return next(t for t in (np.int8, np.int16, np.int32) if top <= np.iinfo(t).max) if top < 2**31 else np.int64
+
+
 def _index_dtype(size: int) -> type:
     """int32 for positions below 2**31: the (attributes, entries) order, a fit's largest array, at half size."""
     return np.int32 if size < 2**31 else np.intp
@@ -726,23 +734,32 @@ def _eval_nominal_nodes(codes, y, w, node, cases, n_classes, min_leaf, index: Va
     for s in range(0, m, step):
         e = slice(starts[s], starts[min(s + step, m)])
         nodes = cases[s : s + step]
-        flat = np.empty((e.stop - e.start, codes.shape[1]), np.int64)  # (case, column) -> its count cell
         chunk_cases = np.arange(e.start, e.stop)
-        for block in row_blocks(*flat.shape):
-            i = chunk_cases[block]
-            cell = index.rows(codes[i] if row is None else codes[row[i]])
-            cell += (node[i, None] - s) * n_values
-            cell *= n_classes
-            cell += y[i, None]
-            flat[block] = cell
-        unit = bool(np.all(w[e] == 1.0))  # integer counts, the same numbers, and no (cases, columns) weights
-        counts = np.bincount(
-            flat.ravel(),
-            weights=None if unit else np.broadcast_to(w[e, None], flat.shape).ravel(),
-            minlength=nodes.size * n_values * n_classes,
-        ).reshape(nodes.size, n_values, n_classes)
+        size = nodes.size * n_values * n_classes
+        blocks = row_blocks(chunk_cases.size, codes.shape[1])
+        cells = ((b, _count_cells(codes, row, y, node, chunk_cases[b], s, n_values, n_classes, index)) for b in blocks)
+        if np.all(w[e] == 1.0):  # integer counts, exact in any order: a block of cases at a time, no weights
+            counts = np.zeros(size, np.int64)
+            for _, cell in cells:
+                counts += np.bincount(cell.ravel(), minlength=size)
+        else:  # each cell's weights added in case order: one bincount over the chunk's (case, column) cells
+            flat = np.empty((chunk_cases.size, codes.shape[1]), np.int64)
+            for b, cell in cells:
+                flat[b] = cell
+            counts = np.bincount(flat.ravel(), weights=np.broadcast_to(w[e, None], flat.shape).ravel(), minlength=size)
+        counts = counts.reshape(nodes.size, n_values, n_classes)
         out.append(_nominal_gain(counts[:, :-1], nodes, n_classes, min_leaf, index))
     return tuple(np.concatenate(parts) for parts in zip(*out))
+
+
+def _count_cells(codes, row, y, node, cases, first_node, n_values, n_classes, index: ValueIndex) -> np.ndarray:
+    """The count cell (node - first_node, attribute value, class) of each of ``cases`` and nominal column, shape
+    (cases, columns); ``codes`` are indexed by case, or with ``row`` by ``row[case]``."""
+    cell = index.rows(codes[cases] if row is None else codes[row[cases]])
+    cell += (node[cases, None] - first_node) * n_values
+    cell *= n_classes
+    cell += y[cases, None]
+    return cell
 
 
 def _nominal_gain(counts, cases, n_classes, min_leaf, index: ValueIndex):
