@@ -156,9 +156,15 @@ def _softmax_rows(x: np.ndarray, n_out: int, out: np.ndarray, totals: np.ndarray
 
 
 @njit(cache=True)
-def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_outs, n_counter_rows, by_class, sigma):
+def _online_em_passes(
+    flat, orders, codes, offsets, n_values, y, w, bases, n_models, n_outs, n_counter_rows, by_class, sigma
+):
     """The online GEM of §3.2 (see the class docstring): for each pass, for each example in that pass's order, the
     E-step on the current counters and every update, in place in the flat counter array ``flat``.
+
+    ``codes`` (n, d) are the training codes (-1 = missing); an example's counter rows are read from them as
+    :meth:`nbx.core.counting.ValueIndex.rows` maps them (``offsets[j] + code``, the missing row for a code
+    >= ``n_values[j]``), so no (n, d) array of table rows is made beside the codes.
 
     Levels l (root gating level first, experts last) hold n_models[l] NBs with n_outs[l] outputs at
     ``flat[bases[l] + counter_row * width_l + model * n_outs[l] + output]``, width_l = n_models[l] * n_outs[l];
@@ -168,7 +174,7 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
     element-wise function or row reduction numpy computes (under the kernel pin) on the same operands in the same
     order (:func:`nbx.core.sums.row_sum`), and the product is the same BLAS matrix-vector product (numba's
     ``np.dot``), so a fit is bit for bit the numpy EM level by level (``tests/models/test_hierarchical_mixture.py``)."""
-    n_levels, d = bases.shape[0], rows.shape[1]
+    n_levels, d = bases.shape[0], codes.shape[1]
     n_gating = n_levels - 1
     widths = n_models * n_outs
     firsts = np.zeros(n_levels + 1, np.int64)  # first model of each level in path / weight / target
@@ -194,8 +200,9 @@ def _online_em_passes(flat, orders, rows, observed, y, w, bases, n_models, n_out
         for i in orders[p]:
             n = 0
             for j in range(d):
-                if observed[i, j]:
-                    update[n] = rows[i, j]
+                code = codes[i, j]
+                if code >= 0:  # observed
+                    update[n] = offsets[j] + code if code < n_values[j] else n_value_rows
                     update[d + n] = n_value_rows + 1 + j
                     n += 1
             for a in range(n):  # totals after the values
@@ -352,7 +359,7 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
             self._layers = layers
             self._levels = self._init_levels(layers, len(self.classes_), self._rng)
             self.n_iter_ = 0
-        self._online_em(self._index.rows(codes), codes >= 0, y_idx, w, self._rng)  # rows of positive weight
+        self._online_em(codes, y_idx, w, self._rng)  # rows of positive weight
         self.n_iter_ += self.n_iter
         return self
 
@@ -368,17 +375,21 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
             for a, b, shape in zip(bounds[:-1], bounds[1:], shapes)
         ]
 
-    def _online_em(self, rows, observed, y, w, rng) -> None:
+    def _online_em(self, codes, y, w, rng) -> None:
+        """``n_iter`` passes of the online EM over the training codes (n, d), -1 = missing."""
         if not self.n_iter:
             return
-        orders = np.array([rng.permutation(rows.shape[0]) for _ in range(self.n_iter)], np.int64)  # one per pass
+        orders = np.empty((self.n_iter, codes.shape[0]), np.int64)  # one order per pass, drawn before the passes
+        for p in range(self.n_iter):  # filled in place: no list of permutations beside the stacked array
+            orders[p] = rng.permutation(codes.shape[0])
         shapes = np.array([lv.counters.shape[1:] for lv in self._levels], np.int64)  # (n_models, n_out), root first
         sizes = [lv.counters.size for lv in self._levels]
         _online_em_passes(
             self._flat,
             orders,
-            rows,
-            observed,
+            codes,
+            self._index.offsets,
+            self._index.n_values,
             np.asarray(y, np.int64),
             np.asarray(w, np.float64),
             np.cumsum([0] + sizes[:-1]).astype(np.int64),
