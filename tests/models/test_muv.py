@@ -4,7 +4,16 @@ import numpy as np
 import pytest
 from chain_data import chain_data
 
-from nbx.models.muv import COMBINERS, MUV, MUVofMUV, combine, mle_log_variance
+from nbx.core.base import check_rng
+from nbx.models.muv import (
+    COMBINERS,
+    MUV,
+    MUVofMUV,
+    combine,
+    compact_weights,
+    expand_weights,
+    mle_log_variance,
+)
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.models.variance import mean_log_variance
@@ -203,6 +212,68 @@ def test_adaboost_members():
 
     alone = AdaBoostM1(base=NaiveBayes(), n_estimators=5, random_state=0).fit(X, y)
     np.testing.assert_allclose(alone.predict_proba(X), m.boost_.predict_proba(X))
+
+
+def test_compact_weights_round_trip_bit_for_bit():
+    """Whole non-negative weights shrink to the smallest unsigned type and come back as the same float bits;
+    anything else (fractions, -0.0, NaN, inf) stays the float array itself."""
+    counts = np.array([0.0, 1.0, 3.0, 255.0])
+    assert compact_weights(counts).dtype == np.uint8
+    assert compact_weights(counts * 4).dtype == np.uint16
+    assert compact_weights(np.array([0.0, 70000.0])).dtype == np.uint32
+    for weights in (counts, counts * 4, np.array([0.0, 70000.0]), np.zeros(3), np.ones(5)):
+        back = expand_weights(compact_weights(weights))
+        assert back.dtype == np.float64 and back.tobytes() == weights.tobytes()
+    for weights in (np.array([0.5, 1.0]), np.array([-0.0, 1.0]), np.array([1.0, np.nan]), np.array([np.inf, 1.0])):
+        assert compact_weights(weights) is weights and expand_weights(weights) is weights
+    empty = np.zeros(0)
+    assert compact_weights(empty) is empty
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"n_estimators": 1},
+        {"n_estimators": 4},
+        {"n_estimators": 3, "sampling": "disjoint"},
+        {"n_estimators": 3, "sampling": "disjoint", "balance": "skewed"},
+        {"n_estimators": 3, "balance": "skewed", "skew": "sorted"},
+    ],
+)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_stored_member_weights_are_the_sampled_ones(params, weighted):
+    """The fitted MUV keeps its members' weights compactly; ``sample_weights_`` and the members see exactly the
+    float weights the sampling drew (the same bits as stacking them), with and without sample weights."""
+    rng = np.random.default_rng(9)
+    X, y = chain_data(250, rng, k=3, missing=0.1)
+    w = rng.uniform(0.5, 2, 250) if weighted else np.ones(250)
+    m = MUV(random_state=3, **params).fit(X, y, sample_weight=w if weighted else None)
+    drawn = MUV(random_state=3, **params)._member_weights(check_rng(3), np.searchsorted(m.classes_, y), w, 3)
+    assert m.sample_weights_.tobytes() == np.stack(drawn).tobytes()
+    for est, mw in zip(m.estimators_, drawn):
+        ref = NaiveBayes(classes=m.classes_).fit(X, y, sample_weight=mw, n_values=m.n_values_)
+        assert est.feature_count_.tobytes() == ref.feature_count_.tobytes()
+    stored = m._member_sample_weights
+    assert all(a.dtype == (np.float64 if weighted else np.uint8) for a in stored)
+
+
+def test_sample_weights_only_after_fit_and_from_an_earlier_pickle():
+    X, y = chain_data(100, np.random.default_rng(11))
+    assert not hasattr(MUV(), "sample_weights_")
+    m = MUV(n_estimators=2, random_state=0).fit(X, y)
+    old = MUV(n_estimators=2, random_state=0)
+    old.__dict__.update({k: v for k, v in m.__dict__.items() if k != "_member_sample_weights"})
+    old.__dict__["sample_weights_"] = m.sample_weights_  # as an earlier fit stored it
+    assert old.sample_weights_.tobytes() == m.sample_weights_.tobytes()
+    assert old.predict_proba(X).tobytes() == m.predict_proba(X).tobytes()
+
+
+def test_adaboost_weights_are_the_boosting_runs_own():
+    pytest.importorskip("nbx.models.ensembles")
+    X, y = chain_data(200, np.random.default_rng(10))
+    m = MUV(n_estimators=4, sampling="adaboost", random_state=0).fit(X, y)
+    assert m.sample_weights_.tobytes() == np.stack(m.boost_.training_weights_).tobytes()
+    assert all(a is b for a, b in zip(m._member_sample_weights, m.boost_.training_weights_))
 
 
 # ------------------------------------------------------------------------------------------- MUV[MUV]

@@ -155,6 +155,28 @@ def _bootstrap(rng, w: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return rng.multinomial(size, wm / total) * (total / size)
 
 
+def compact_weights(weights: np.ndarray) -> np.ndarray:
+    """Member weights in the smallest unsigned integer type that holds them exactly, else as they are.
+
+    Under unit sample weights a member's weights are bootstrap multiplicities or 0/1 part masks (§4.2-4.3):
+    small whole numbers, which a fitted MUV[MUV] would otherwise keep as 8-byte floats for each of its
+    thirty members' rows. :func:`expand_weights` gives back the same floats bit for bit (a -0.0, which an
+    integer cannot hold, keeps the float array).
+    """
+    if weights.size == 0 or not np.all(weights == np.trunc(weights)) or np.any(np.signbit(weights)):
+        return weights
+    top = weights.max()
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return weights.astype(dtype)
+    return weights
+
+
+def expand_weights(stored: np.ndarray) -> np.ndarray:
+    """The float64 member weights :func:`compact_weights` stored (no copy when they stayed floats)."""
+    return np.asarray(stored, dtype=np.float64)
+
+
 def _class_sorted_parts(rng, y: np.ndarray, k: int, balanced: bool) -> np.ndarray:
     """Part 0..k-1 of each row. The rows are sorted by class, in random order within a class, then dealt
     round-robin (``balanced``: each part keeps the class mix) or cut into k contiguous runs (skewed)."""
@@ -197,7 +219,8 @@ class MUV(_CombinedMembers, BaseEstimator):
     missing.
     Fitted: ``classes_``, ``estimators_`` (the base models), ``sample_weights_`` ((k, n) training weights of
     each member; for adaboost the weights AdaBoost.M1 fitted each kept model under), ``boost_`` (the
-    AdaBoostM1 run, adaboost only).
+    AdaBoostM1 run, adaboost only). The model keeps the members' weights compactly (whole-number weights as
+    small integers, AdaBoost's as ``boost_`` holds them) and ``sample_weights_`` stacks them when asked.
 
     Examples
     --------
@@ -289,13 +312,24 @@ class MUV(_CombinedMembers, BaseEstimator):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)
-        if self.sampling == "adaboost":
+        if self.sampling == "adaboost":  # AdaBoost's own weight arrays, not copies
             weights, n_values = self._fit_adaboost(X, y, w, n_values, self.random_state)
         else:
-            weights = self._member_weights(rng, y_idx, w, len(self.classes_))
-        self.sample_weights_ = np.stack(weights)
-        self.estimators_ = [self._member().fit(X, y, sample_weight=mw, n_values=n_values) for mw in weights]
+            weights = [compact_weights(mw) for mw in self._member_weights(rng, y_idx, w, len(self.classes_))]
+        self._member_sample_weights = weights
+        self.estimators_ = [
+            self._member().fit(X, y, sample_weight=expand_weights(mw), n_values=n_values) for mw in weights
+        ]
         return self
+
+    @property
+    def sample_weights_(self) -> np.ndarray:
+        """(k, n) training weights of each member, float64."""
+        if "_member_sample_weights" not in self.__dict__:  # unfitted, or pickled when fit kept the stacked array
+            if "sample_weights_" in self.__dict__:
+                return self.__dict__["sample_weights_"]
+            raise AttributeError("sample_weights_")
+        return np.stack([expand_weights(mw) for mw in self._member_sample_weights])
 
     def _member(self):
         """An unfitted clone of ``base`` given every class of the ensemble: a member's rows of weight 0 are
