@@ -1,3 +1,5 @@
+import tracemalloc
+
 import numpy as np
 import pytest
 
@@ -151,6 +153,76 @@ def test_adaboost_noise_restart_weights():
     assert w.sum() == pytest.approx(20.0)
     assert np.all(w / w.mean() > 0.9 / 1.1) and np.all(w / w.mean() < 1.1 / 0.9)
     assert len(np.unique(w)) == 20  # continuous noise, not bootstrap counts
+
+
+class Recorder(Stump):
+    """A Stump that keeps the sample weights it was fitted under (AdaBoost passes those of the rows of positive
+    weight)."""
+
+    def fit(self, X, y, sample_weight=None, n_values=None):
+        self.weights_ = np.array(sample_weight, dtype=float)
+        return super().fit(X, y, sample_weight, n_values)
+
+
+@pytest.mark.parametrize("restart", AdaBoostM1.RESTARTS)
+@pytest.mark.parametrize("zero_error", [False, True])
+def test_training_weights_are_the_weights_each_model_was_fitted_under(restart, zero_error):
+    """training_weights_ rebuilds each kept model's weights from its run's start (the sample weights or a restart's
+    draw) and step (iii) of the models before it: bit for bit the weights the base model received, after restarts
+    for error >= 0.5 or for error 0 alike, and the same arrays by index, by iteration and as np.array."""
+    X, y = random_data(n=150, d=4, k=3, seed=1)
+    if zero_error:  # the class is attribute 0: every stump is exact, every round restarts
+        y = X[:, 0]
+    w = np.random.default_rng(1).uniform(0.5, 2.0, len(y))
+    model = AdaBoostM1(Recorder(), n_estimators=25, restart=restart, random_state=0).fit(X, y, sample_weight=w)
+    assert model.n_restarts_["error=0" if zero_error else "error>=0.5"] > 0
+    history = model.training_weights_
+    assert len(history) == len(model.estimators_) == 25
+    listed = list(history)
+    for t, est in enumerate(model.estimators_):
+        fitted = listed[t] > 0
+        assert listed[t][fitted].tobytes() == est.weights_.tobytes()
+        assert history[t].tobytes() == listed[t].tobytes() == history[t - 25].tobytes()
+    assert np.array(history).tobytes() == np.stack(listed).tobytes()
+    assert [a.tobytes() for a in history[3:9:2]] == [listed[t].tobytes() for t in (3, 5, 7)]
+    if restart == "bootstrap":
+        assert any(np.any(a == 0) for a in listed)  # rows a restart did not draw
+    with pytest.raises(IndexError):
+        history[25]
+
+
+def test_training_weights_are_new_arrays_on_every_read():
+    """A reader may write into the arrays it gets: later reads, and the models after it in an iteration, are
+    unchanged."""
+    X, y = random_data(n=80, seed=2)
+    history = AdaBoostM1(NaiveBayes(), n_estimators=6, random_state=0).fit(X, y).training_weights_
+    before = [a.copy() for a in history]
+    spoiled = []
+    for a in history:
+        spoiled.append(a.copy())
+        a[:] = -1.0
+    history[2][:] = -1.0
+    assert [a.tobytes() for a in spoiled] == [a.tobytes() for a in before] == [a.tobytes() for a in history]
+
+
+@pytest.mark.parametrize("restart", AdaBoostM1.RESTARTS)
+def test_boosting_rounds_hold_no_weights_per_round(restart):
+    """AdaBoost keeps one bit per training row and kept model for its training weights, not the N floats of each
+    weighting: 30 more rounds (restarts included) raise the traced peak of a fit by less than a byte per row and
+    round, an eighth of the weights' floats (tracemalloc, numpy's buffers included)."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (20_000, 6))
+    y = ((X[:, 0] + X[:, 1] * X[:, 2] + rng.integers(0, 3, len(X))) % 3 > 0).astype(int)
+    AdaBoostM1(NaiveBayes(), n_estimators=3, restart=restart, random_state=0).fit(X, y)  # compiled rounds loaded
+    peaks = []
+    for rounds in (10, 40):
+        model = AdaBoostM1(NaiveBayes(), n_estimators=rounds, restart=restart, random_state=0)
+        tracemalloc.start()
+        model.fit(X, y)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert len(model.estimators_) == 40 and model.n_restarts_["error>=0.5"] > 0
+    assert peaks[1] - peaks[0] < 30 * len(X)  # the code before kept the weights: 8.1 bytes per row and round
 
 
 def test_adaboost_votes_determinism_and_proba():

@@ -1,12 +1,13 @@
 """LeveledNBTree (Ting & Zheng §3.2): checked against a loop-based reference written here."""
 
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
 
 from nbx.core.base import clone
-from nbx.core.counting import sum_rows
+from nbx.core.counting import ValueIndex, sum_rows
 from nbx.models.leveled_tree import LeveledNBTree, _level_counts, _level_log_joint
 from nbx.models.naive_bayes import NaiveBayes
 
@@ -385,6 +386,45 @@ def test_boost_fit_predicts_every_row_like_predict(on):
     plain = LeveledNBTree(max_depth=4, min_split_on=on).fit(X[rows], y[rows], sample_weight=w[rows], n_values=nv)
     np.testing.assert_array_equal(pred, plain.predict(X))
     assert plain.node_attribute_.tobytes() == tree.node_attribute_.tobytes()
+
+
+@pytest.mark.parametrize("n_values", [(2, 3, 4, 3, 2), (300, 3, 4, 3, 2)])
+def test_boost_inputs_are_the_codes_and_table_rows_in_narrow_types(n_values):
+    """AdaBoost's prepared inputs hold the codes and their ValueIndex table rows in the narrowest integer types
+    (int8 / uint8 for a few values, int16 / uint16 from 128 codes or 256 table rows), the same numbers."""
+    X, y, nv = make_data(n=300, n_values=n_values, missing=0.1, seed=9)
+    codes, flat = LeveledNBTree()._boost_inputs(X, nv)
+    wide = max(n_values) > 127
+    assert codes.dtype == (np.int16 if wide else np.int8) and flat.dtype == (np.uint16 if wide else np.uint8)
+    np.testing.assert_array_equal(codes, X)
+    np.testing.assert_array_equal(flat, ValueIndex(nv).rows(X))
+
+
+def traced_peak(fit) -> int:
+    """tracemalloc's peak of what ``fit()`` allocates (numpy's buffers included)."""
+    tracemalloc.start()
+    fit()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def test_fit_and_boosting_hold_no_int64_table_rows():
+    """A fit's peak memory beside its input, int64 codes of n x d: the table rows are made by blocks and held as
+    uint8 (0.58 x; the code before made three int64 arrays of that shape, 2.2 x), and a boosting run holds its
+    codes and table rows narrow and no weights per round (30 rounds of LNBT(1): 1.38 x; before, 3.5 x)."""
+    rng = np.random.default_rng(0)
+    n, d = 20_000, 20
+    nv = 2 + np.arange(d) % 5
+    X = (rng.random((n, d)) * nv).astype(np.int64)
+    y = (X[:, 0] + X[:, 1] * (X[:, 2] > 1) + (rng.random(n) < 0.3)) % 3
+    ens = pytest.importorskip("nbx.models.ensembles")
+    for make in (
+        lambda: LeveledNBTree(max_depth=3),
+        lambda: ens.AdaBoostM1(LeveledNBTree(max_depth=1), n_estimators=30, random_state=0),
+    ):
+        make().fit(X[:500], y[:500], n_values=nv)  # the compiled kernels loaded
+        assert traced_peak(lambda make=make: make().fit(X, y, n_values=nv)) < 2 * X.nbytes
 
 
 # --------------------------------------------------------- Fig. 1: threshold tests on ordinal (numeric) codes

@@ -24,6 +24,7 @@ and ``base_estimator`` for ``base`` (e.g. a grid over ``base_estimator__max_dept
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from numbers import Integral, Real
 
 import numpy as np
@@ -248,6 +249,77 @@ def adaboost_reweight(weights: np.ndarray, wrong: np.ndarray, error: float, tota
     return new * (total / new.sum())
 
 
+def restart_weights(restart: str, w: np.ndarray, rng) -> np.ndarray:
+    """AdaBoostM1's reinitialized weights (see its docstring), drawn from ``rng``: ``"bootstrap"`` N draws with
+    replacement, each row weighted by its draws, ``"noise"`` w · U(0.9, 1.1); both scaled to sum Σ w."""
+    total = w.sum()
+    if restart == "bootstrap":
+        return _bootstrap_counts(rng, w, w.shape[0]) * (total / w.shape[0])
+    noisy = w * rng.uniform(0.9, 1.1, size=w.shape[0])
+    return noisy * (total / noisy.sum())
+
+
+def _start_weights(start) -> np.ndarray:
+    """The weights a run of a :class:`WeightHistory` starts from: ``(w, None, None)`` a copy of the sample weights
+    w, ``(w, restart, rng)`` a restart's weights (:func:`restart_weights`) drawn from a copy of the generator
+    ``rng``, kept as it was before the run's draw, so the same draw again."""
+    w, restart, rng = start
+    return w.copy() if restart is None else restart_weights(restart, w, copy.deepcopy(rng))
+
+
+class WeightHistory(Sequence):
+    """AdaBoostM1's ``training_weights_``: the weights w_t each kept model was fitted under, rebuilt when read.
+
+    Kept models come in runs: a run starts from fresh weights (the initial ones or a restart's) and each later
+    model of it was fitted under step (iii) of the weights of the model before (:func:`adaboost_reweight`), which
+    needs only the rows that model misclassified and its ε (Ting & Zheng §2). So the history keeps each run's
+    start (the sample weights, or a restart's generator as it was before its draw) and one bit per row and model,
+    not N floats per model: 100 rounds on 10^5 rows hold about 1.3 MB of bits instead of 80 MB of weights, however
+    many restarts there were. Reading repeats the run's draw and operations on the same numbers, so every array
+    is the one the model was fitted under, bit for bit; each read returns a new array.
+    """
+
+    def __init__(self, total: float, n_rows: int):
+        self._total, self._n_rows = total, n_rows
+        self._starts: dict[int, tuple] = {}  # kept model -> the start of its run (the first model of the run)
+        self._wrong: list[np.ndarray | None] = []  # per kept model, its misclassified rows, packed 8 to a byte
+        self._errors: list[float] = []
+
+    def append(self, start, wrong: np.ndarray | None, error: float) -> None:
+        """One more kept model: ``start`` (see :func:`_start_weights`; None when its weights are step (iii) of the
+        previous kept model's), the rows it misclassified (None when no model follows from it) and its ε."""
+        if start is None and not (self._errors and self._wrong[-1] is not None):
+            raise ValueError("a kept model's weights follow from the previous kept model's, and there is none")
+        if start is not None:
+            self._starts[len(self._errors)] = start
+        self._wrong.append(None if wrong is None else np.packbits(wrong))
+        self._errors.append(error)
+
+    def __len__(self) -> int:
+        return len(self._errors)
+
+    def _next(self, weights: np.ndarray, t: int) -> np.ndarray:
+        """Model t + 1's weights from model t's, by step (iii)."""
+        wrong = np.unpackbits(self._wrong[t], count=self._n_rows).view(bool)
+        return adaboost_reweight(weights, wrong, self._errors[t], self._total)
+
+    def __getitem__(self, t):
+        if isinstance(t, slice):
+            return [self[i] for i in range(*t.indices(len(self)))]
+        t = range(len(self))[t]  # a negative index counts from the end; out of range raises IndexError
+        begin = max(s for s in self._starts if s <= t)
+        weights = _start_weights(self._starts[begin])
+        for i in range(begin, t):
+            weights = self._next(weights, i)
+        return weights
+
+    def __iter__(self):
+        weights = None
+        for t in range(len(self)):
+            weights = _start_weights(self._starts[t]) if t in self._starts else self._next(weights, t - 1)
+            yield weights.copy()  # a reader may write into it; the next model's weights follow from these
+
+
 class AdaBoostM1(DecisionMixin, _Ensemble):
     """AdaBoost.M1 by reweighting, exactly as Ting & Zheng (2003) §2, with Wiering's restart as option.
 
@@ -291,7 +363,8 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
 
     Fitted attributes (Lee et al. 2006 §4.4 reuses the base models): ``estimators_``,
     ``estimator_weights_`` (votes), ``estimator_errors_`` (ε_t), ``training_weights_`` (w_t each kept model
-    was fitted under), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``classes_``.
+    was fitted under: a :class:`WeightHistory`, a sequence that rebuilds each array, bit for bit, from one bit per
+    row and model), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``classes_``.
 
     Examples
     --------
@@ -329,23 +402,25 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         self.classes = classes
         self.n_values = n_values
 
-    def _reinitialize(self, w: np.ndarray, rng) -> np.ndarray:
-        total = w.sum()
-        if self.restart == "bootstrap":
-            return _bootstrap_counts(rng, w, w.shape[0]) * (total / w.shape[0])
-        noisy = w * rng.uniform(0.9, 1.1, size=w.shape[0])
-        return noisy * (total / noisy.sum())
+    def _restart(self, w: np.ndarray, rng):
+        """A restart's reinitialized weights (:func:`restart_weights`) and their start for the history: the
+        generator as it was before the draw (:func:`_start_weights`)."""
+        start = (w, self.restart, copy.deepcopy(rng))
+        return restart_weights(self.restart, w, rng), start
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         rng = check_rng(self.random_state)
         total = w.sum()
-        weights = w.copy()
-        self.estimators_, self.estimator_weights_, self.estimator_errors_, self.training_weights_ = [], [], [], []
+        start = (w, None, None)  # the start of the current weights' run; None once step (iii) made them
+        weights = _start_weights(start)
+        self.estimators_, self.estimator_weights_, self.estimator_errors_ = [], [], []
+        self.training_weights_ = WeightHistory(total, w.shape[0])
         self.n_restarts_ = {"error>=0.5": 0, "error=0": 0}
-        first, first_error, failures = None, None, 0
+        first, first_pred, first_error, failures = None, None, None, 0
         train_votes = np.zeros((y_idx.shape[0], len(self.classes_)))  # the ensemble's vote on its training rows
         fit_round = self._round_fitter(X, y_idx)
+        del X  # a base with the fast path (_round_fitter) reads its own prepared inputs: the codes can go
         self.n_iter_ = 0
         while len(self.estimators_) < self.n_estimators:
             self.n_iter_ += 1
@@ -353,26 +428,26 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
             wrong = pred != y_idx
             error = float(weights[wrong].sum() / weights.sum())
             if first is None:
-                first, first_error = est, error
+                first, first_pred, first_error = est, pred, error
             if error >= 0.5:
                 self.n_restarts_["error>=0.5"] += 1
                 failures += 1
                 if failures > self.max_restarts:
                     break
-                weights = self._reinitialize(w, rng)
+                weights, start = self._restart(w, rng)
                 continue
             failures = 0
             vote = VOTE_ZERO_ERROR if error == 0 else np.log((1 - error) / error)
-            self._keep(est, vote, error, weights)
+            self._keep(est, vote, error, start, wrong if error > 0 else None)
             train_votes[np.arange(pred.shape[0]), pred] += vote
             if error == 0:
                 self.n_restarts_["error=0"] += 1
-                weights = self._reinitialize(w, rng)
+                weights, start = self._restart(w, rng)
             else:
-                weights = adaboost_reweight(weights, wrong, error, total)
+                start, weights = None, adaboost_reweight(weights, wrong, error, total)
         if not self.estimators_:
-            self._keep(first, 1.0, first_error, w.copy())
-            train_votes[np.arange(y_idx.shape[0]), first.predict(X).astype(np.intp)] = 1.0
+            self._keep(first, 1.0, first_error, (w, None, None), None)
+            train_votes[np.arange(y_idx.shape[0]), first_pred] = 1.0
         self.estimator_weights_ = np.array(self.estimator_weights_)
         self.estimator_errors_ = np.array(self.estimator_errors_)
         self.train_accuracy_ = float(np.average(train_votes.argmax(axis=1) == y_idx, weights=w))
@@ -420,11 +495,12 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
             info["base_mean"] = {k: round(float(np.mean([b[k] for b in base])), 6) for k in base[0]}
         return info
 
-    def _keep(self, est, vote, error, weights) -> None:
+    def _keep(self, est, vote, error, start, wrong) -> None:
+        """Keeps a model; its weights go into the history as ``start`` and ``wrong`` (:meth:`WeightHistory.append`)."""
         self.estimators_.append(est)
         self.estimator_weights_.append(float(vote))
         self.estimator_errors_.append(error)
-        self.training_weights_.append(weights)
+        self.training_weights_.append(start, wrong, error)
 
     def _class_scores(self, X) -> np.ndarray:
         """Weighted vote sums Σ_t vote_t · [M_t predicts class k], shape (n, K). Base models with the fast

@@ -67,6 +67,15 @@ DENOMINATORS = ("attribute", "class")
 BOOST_COMPILED_FROM = 1 << 15
 
 
+def block_table_rows(index: ValueIndex, codes: np.ndarray, dtype=np.int64) -> np.ndarray:
+    """``index.rows(codes)`` as ``dtype``, made by blocks of rows: beside the result no (n, d) temporaries
+    (``rows`` makes three of int64 over the whole array)."""
+    out = np.empty(codes.shape, dtype)
+    for rows, block in index.block_rows(codes, codes.shape[1]):
+        out[rows] = block
+    return out
+
+
 def _boost_compiled(table_rows: np.ndarray) -> bool:
     return compiled_pays(table_rows.size, BOOST_COMPILED_FROM)
 
@@ -222,7 +231,7 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
 
     def _boost_inputs(self, X, n_values):
         """AdaBoostM1's fast path: the codes' table rows, computed once per boosting run."""
-        return ValueIndex(n_values).rows(as_codes(X))
+        return block_table_rows(ValueIndex(n_values), as_codes(X))
 
     def _boost_fit(self, table_rows, y, weights, n_values) -> np.ndarray:
         """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the
@@ -237,12 +246,13 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         self.n_features_in_ = table_rows.shape[1]
         self._index = ValueIndex(self.n_values_)
         w = weights[rows]
+        sample = table_rows if rows.shape[0] == table_rows.shape[0] else table_rows[rows]  # (every row: no copy)
         if _boost_compiled(table_rows):
             from nbx.core.sums import row_class_counts
 
-            counts = row_class_counts(table_rows[rows], y_idx, w, self._index.n_rows + 1, len(self.classes_))
+            counts = row_class_counts(sample, y_idx, w, self._index.n_rows + 1, len(self.classes_))
         else:
-            counts = self._index.counts_at(table_rows[rows], y_idx, w, len(self.classes_))
+            counts = self._index.counts_at(sample, y_idx, w, len(self.classes_))
         self._fit_counts(counts, y_idx, w)
         return self._boost_predict(table_rows)
 
