@@ -33,6 +33,21 @@ def _small_blocks(monkeypatch):
     monkeypatch.setattr(counting, "row_blocks", lambda n_rows, width, entries=None: blocks(n_rows, width, 40))
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.int32])
+@pytest.mark.parametrize("missing", [True, False])
+def test_rows_by_blocks_follow_the_rule_in_any_dtype(missing, dtype):
+    """Table rows offset + code, the missing row for a negative or out-of-range code, made over more rows than one
+    block and in the dtype asked for, from int8 or int64 codes."""
+    rng = np.random.default_rng(4)
+    n_values = [3, 1, 5, 2]
+    index = ValueIndex(n_values)
+    for codes in (_codes(rng, 40_000, n_values, missing), _codes(rng, 50, n_values, missing).astype(np.int8)):
+        rows = index.rows(codes, dtype)
+        offsets = np.r_[0, np.cumsum(n_values)[:-1]]
+        expected = np.where((codes >= 0) & (codes < n_values), codes + offsets, index.n_rows)
+        assert rows.dtype == dtype and np.array_equal(rows, expected)
+
+
 @pytest.mark.parametrize("missing", [True, False])
 @pytest.mark.parametrize("unit", [True, False])
 def test_counts_by_blocks_or_columns_equal_flat_counts(monkeypatch, unit, missing):

@@ -273,7 +273,7 @@ def test_adaboost_weights_are_the_boosting_runs_own():
     X, y = chain_data(200, np.random.default_rng(10))
     m = MUV(n_estimators=4, sampling="adaboost", random_state=0).fit(X, y)
     assert m.sample_weights_.tobytes() == np.stack(m.boost_.training_weights_).tobytes()
-    assert all(a is b for a, b in zip(m._member_sample_weights, m.boost_.training_weights_))
+    assert m._member_sample_weights is m.boost_.training_weights_  # kept once, compactly (WeightHistory)
 
 
 # ------------------------------------------------------------------------------------------- MUV[MUV]

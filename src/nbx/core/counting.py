@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+_BLOCK = 1 << 16  # entries of a block of rows (:func:`row_blocks`): its temporaries stay in the cache
 _LARGE = 1 << 18  # elements of a code matrix above which weighted counting goes column by column (less memory)
 
 
-def row_blocks(n_rows: int, width: int, entries: int = 1 << 16):
+def row_blocks(n_rows: int, width: int, entries: int = _BLOCK):
     """Slices of about ``entries`` entries of an (n_rows, width) array, covering its rows in order: a pass of
     several elementwise steps over a large array keeps its temporaries in the cache."""
     step = max(1, entries // max(width, 1))
@@ -31,12 +32,19 @@ class ValueIndex:
         self.n_rows = int(self.n_values.sum())
         self.attribute_of_row = np.repeat(np.arange(len(self.n_values)), self.n_values)
 
-    def rows(self, codes: np.ndarray) -> np.ndarray:
-        """Flat table rows for integer codes (n, d); missing or out-of-range codes map to ``n_rows``."""
-        valid = (codes >= 0) & (codes < self.n_values)
-        return np.where(valid, codes + self.offsets, self.n_rows)
+    def rows(self, codes: np.ndarray, dtype=np.int64) -> np.ndarray:
+        """Flat table rows for integer codes (n, d) as ``dtype`` (which must hold ``n_rows``); missing or
+        out-of-range codes map to ``n_rows``. More rows than one block (:func:`row_blocks`) are made a block at a
+        time (:meth:`block_rows`): no (n, d) temporaries besides the result."""
+        if codes.shape[0] * max(codes.shape[1], 1) <= _BLOCK:
+            valid = (codes >= 0) & (codes < self.n_values)
+            return np.where(valid, codes + self.offsets, self.n_rows).astype(dtype, copy=False)
+        out = np.empty(codes.shape, dtype)
+        for rows, table_rows in self.block_rows(codes, codes.shape[1]):
+            out[rows] = table_rows
+        return out
 
-    def block_rows(self, codes: np.ndarray, width: int, entries: int = 1 << 16):
+    def block_rows(self, codes: np.ndarray, width: int, entries: int = _BLOCK):
         """(slice, :meth:`rows` of ``codes[slice]``) over blocks of rows (:func:`row_blocks` of ``width``); when no
         code is missing or out of range, a block's rows are just codes + offsets (two reductions over the whole
         array instead of four passes per block)."""

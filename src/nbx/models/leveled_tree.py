@@ -86,7 +86,6 @@ from nbx.core.counting import ValueIndex, present_classes
 from nbx.core.criteria import entropy
 from nbx.core.sums import normalized_argmax, run_sums
 from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
-from nbx.models.naive_bayes import block_table_rows
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_ON = ("node", "children")
@@ -463,10 +462,9 @@ def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) 
 
 
 def _table_rows(index: ValueIndex, codes: np.ndarray) -> np.ndarray:
-    """``index.rows(codes)`` in the narrowest unsigned integer type that holds them (uint8 up to 255 table rows),
-    by blocks of rows (:func:`nbx.models.naive_bayes.block_table_rows`): no (n, d) int64 array beside the codes,
-    and the compiled kernels read the narrow rows faster."""
-    return block_table_rows(index, codes, np.min_scalar_type(index.n_rows))
+    """``index.rows(codes)`` in the narrowest unsigned integer type that holds them (uint8 up to 255 table rows):
+    the compiled kernels read narrow rows faster, and boosting keeps them through all its rounds."""
+    return index.rows(codes, np.min_scalar_type(index.n_rows))
 
 
 def _missing_as_value(codes: np.ndarray, n_values) -> tuple[np.ndarray, np.ndarray]:

@@ -306,13 +306,14 @@ class MUV(_CombinedMembers, BaseEstimator):
         boost = AdaBoostM1(base=clone(self._base()), n_estimators=int(self.n_estimators), random_state=random_state)
         boost.fit(X, y, sample_weight=w, n_values=n_values)
         self.boost_ = boost
-        return list(boost.training_weights_), boost.n_values_  # the rows here all have positive weight
+        # the rows here all have positive weight; the history rebuilds each member's weights when read
+        return boost.training_weights_, boost.n_values_
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)
-        if self.sampling == "adaboost":  # AdaBoost's own weight arrays, not copies
+        if self.sampling == "adaboost":  # AdaBoost's weight history itself, not arrays read from it
             weights, n_values = self._fit_adaboost(X, y, w, n_values, self.random_state)
         else:
             weights = [compact_weights(mw) for mw in self._member_weights(rng, y_idx, w, len(self.classes_))]

@@ -67,15 +67,6 @@ DENOMINATORS = ("attribute", "class")
 BOOST_COMPILED_FROM = 1 << 15
 
 
-def block_table_rows(index: ValueIndex, codes: np.ndarray, dtype=np.int64) -> np.ndarray:
-    """``index.rows(codes)`` as ``dtype``, made by blocks of rows: beside the result no (n, d) temporaries
-    (``rows`` makes three of int64 over the whole array)."""
-    out = np.empty(codes.shape, dtype)
-    for rows, block in index.block_rows(codes, codes.shape[1]):
-        out[rows] = block
-    return out
-
-
 def _boost_compiled(table_rows: np.ndarray) -> bool:
     return compiled_pays(table_rows.size, BOOST_COMPILED_FROM)
 
@@ -231,7 +222,7 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
 
     def _boost_inputs(self, X, n_values):
         """AdaBoostM1's fast path: the codes' table rows, computed once per boosting run."""
-        return block_table_rows(ValueIndex(n_values), as_codes(X))
+        return ValueIndex(n_values).rows(as_codes(X))
 
     def _boost_fit(self, table_rows, y, weights, n_values) -> np.ndarray:
         """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the
