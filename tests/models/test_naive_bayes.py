@@ -276,3 +276,24 @@ def test_partial_fit_classes_and_shapes_are_checked():
         model.partial_fit(X, np.full(60, 7))
     with pytest.raises(ValueError, match="X has 5 features, but NaiveBayes is expecting 6"):
         model.partial_fit(X[:, :5], y)
+
+
+@pytest.mark.parametrize("n_rows, values", [(300, 3), (9000, 3), (300, 90), (9000, 90)])
+def test_boost_fit_on_narrow_table_rows_is_fit_on_the_rows_of_positive_weight(n_rows, values):
+    """AdaBoost's prepared-input path: table rows in the narrowest type (a byte up to 255 table rows, else two), fitted
+    under weights with zeros, give fit's tables on the rows of positive weight and predict's classes on every row, to
+    the bit; below and above the size from which the sums run compiled, with missing codes."""
+    rng = np.random.default_rng(n_rows + values)
+    n_values = np.full(4, values)
+    X = rng.integers(-1, values, (n_rows, 4))
+    y = rng.integers(0, 3, n_rows)
+    w = rng.uniform(0.5, 2.0, n_rows) * (rng.random(n_rows) > 0.2)
+    model = NaiveBayes(prior="laplace")
+    inputs = model._boost_inputs(X, n_values)
+    assert inputs.dtype == (np.uint8 if 4 * values < 255 else np.uint16)
+    pred = model._boost_fit(inputs, y, w, n_values)
+    keep = w > 0
+    reference = NaiveBayes(prior="laplace").fit(X[keep], y[keep], sample_weight=w[keep], n_values=n_values)
+    assert np.array_equal(model.log_table_, reference.log_table_)
+    assert np.array_equal(model.class_log_prior_, reference.class_log_prior_)
+    assert np.array_equal(pred, reference.predict(X))

@@ -78,7 +78,7 @@ class ValueIndex:
 
     def counts_at(self, rows: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
         """``counts`` for table rows already computed by :meth:`rows` (reused over many weightings)."""
-        flat = rows * n_classes + y[:, None]
+        flat = rows.astype(np.intp, copy=False) * n_classes + y[:, None]  # (narrow rows: no overflow)
         w = np.broadcast_to(weights[:, None], flat.shape)
         return np.bincount(flat.ravel(), weights=w.ravel(), minlength=(self.n_rows + 1) * n_classes).reshape(
             self.n_rows + 1, n_classes
