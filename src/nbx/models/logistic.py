@@ -614,6 +614,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         # nominal codes only: the indicator design, never the dense one (Weka's optimizer works on the dense one)
         if np.all(self.n_values_ > 0) and self.optimizer == "exact":
             active = _active_of(X, self.n_values_)
+            X = None  # (the active columns are the design: the values are not read again)
             p = int(self.n_values_.sum())
             self.column_owner_ = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
             self.mean_, self.scale_ = indicator_standardizer(active, w, p)
