@@ -5,7 +5,16 @@ import pytest
 
 from nbx.core.counting import ValueIndex
 from nbx.models.naive_bayes import NaiveBayes
-from nbx.models.nbtree import NBTree, _predicts_own_class, nb_cv_correct
+from nbx.models.nbtree import (
+    NBTree,
+    _add_counts,
+    _predicts_own_class,
+    branch_codes,
+    branch_rows,
+    nb_cv_correct,
+    node_values,
+    small_int,
+)
 
 
 def _cv_brute(codes, y, w, folds, F, nv, K):
@@ -110,3 +119,60 @@ def test_bad_input():
         NBTree(n_folds=1).fit(X, y)
     with pytest.raises(ValueError, match="numeric"):
         NBTree().fit(X, y, n_values=[0, 2, 2, 2])
+
+
+@pytest.mark.parametrize("unit_weights", [False, True])
+def test_compiled_counts_equal_bincount_of_the_flat_index(unit_weights):
+    """The count tables are np.bincount's over the flat (row, split, attribute) index bit for bit: each cell adds
+    its weights in row order from zero, as bincount does (float weights make the order matter)."""
+    rng = np.random.default_rng(5)
+    n, d, J, K, M, R = 500, 6, 3, 4, 9, 7
+    model, rows, y = rng.integers(0, M, (n, J)), rng.integers(0, R, (n, d)).astype(np.int8), rng.integers(0, K, n)
+    w = np.ones(n, np.int64) if unit_weights else rng.uniform(0.1, 3.0, n) ** 3
+    flat = ((model * R * K)[:, :, None] + (rows * K + y[:, None])[:, None, :]).ravel()
+    cls_flat = (model * K + y[:, None]).ravel()
+    weights = None if unit_weights else np.repeat(w, J * d)
+    expected = np.bincount(flat, weights=weights, minlength=M * R * K)
+    expected_cls = np.bincount(cls_flat, weights=None if unit_weights else np.repeat(w, J), minlength=M * K)
+    cnt, cls = np.zeros(M * R * K, w.dtype), np.zeros(M * K, w.dtype)
+    _add_counts(cnt, cls, model, rows, y, w, R, K)
+    assert cnt.dtype == expected.dtype and cnt.tobytes() == expected.tobytes()
+    assert cls.dtype == expected_cls.dtype and cls.tobytes() == expected_cls.tobytes()
+
+
+def test_node_values_and_branch_rows_match_the_whole_array_route():
+    """Both are built a block of rows at a time in a small integer type; their values are those of the (n, d)
+    int64 arrays: the compact value rows of the node (missing = the last row) and offset + branch."""
+    rng = np.random.default_rng(7)
+    nv = np.array([3, 2, 5, 4])
+    codes = np.column_stack([rng.integers(0, v, 70_000) for v in nv])
+    codes[rng.random(codes.shape) < 0.1] = -1
+    codes[:, 2] = np.where(codes[:, 2] == 4, 1, codes[:, 2])  # a value absent from the node
+    idx = ValueIndex(nv)
+    full = idx.rows(codes)
+    present = np.bincount(full.ravel(), minlength=idx.n_rows + 1)[:-1] > 0
+    compact = np.append(np.cumsum(present) - 1, present.sum())
+    rows, values = node_values(idx, codes.astype(np.int8))
+    assert rows.dtype == np.int8 and np.array_equal(rows, compact[full])
+    assert values.n_rows == present.sum() + 1
+    modes = np.array([1, 0, 2, 3])
+    groups, seen = branch_rows(idx, codes, modes)
+    expected = idx.offsets + branch_codes(codes, modes)
+    assert groups.dtype == np.int8 and np.array_equal(groups, expected)
+    assert np.array_equal(seen, np.bincount(expected.ravel(), minlength=idx.n_rows) > 0)
+
+
+def test_small_int_holds_the_bound():
+    assert [small_int(b) for b in (0, 127, 128, 40_000, 1 << 40)] == [np.int8, np.int8, np.int16, np.int32, np.int64]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64, np.float64])
+def test_codes_type_does_not_change_the_tree(dtype):
+    """The tree keeps codes in their smallest type: any input type of the same codes gives the same numbers."""
+    X, y = _xor(500, 2)
+    X = X.copy()
+    X[::7, 2] = -1
+    w = np.random.default_rng(1).uniform(0.5, 2.0, len(y))
+    ref = NBTree(random_state=0).fit(X, y, sample_weight=w).predict_proba(X)
+    got = NBTree(random_state=0).fit(X.astype(dtype), y, sample_weight=w).predict_proba(X)
+    assert got.tobytes() == ref.tobytes()

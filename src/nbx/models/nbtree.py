@@ -17,7 +17,7 @@ Choices where the papers are silent:
 * CV folds: at each node a fresh seeded random permutation of the node's rows, fold = position mod 5.
   The children of a candidate split are cross-validated with the same fold labels (each child's fold k =
   the node's fold k restricted to the child); the count tables make this exact and cheap: the model of
-  fold k is (total counts - fold-k counts), one bincount per node for all folds, children and attributes.
+  fold k is (total counts - fold-k counts), one counting pass per node for all folds, children and attributes.
 * A missing split value (code -1) follows the branch of the attribute's most frequent value at the node
   (Wang §6 imputes the most frequent value); at prediction the same. A value that no training row at the
   node took goes to the node's own naive Bayes.
@@ -27,6 +27,12 @@ Choices where the papers are silent:
   Laplace prior), as in MLC++.
 * Weights count as instances in the counts and the 30-instance threshold; the random fold assignment is
   per row, so a weight of k is not identical to k copies for this learner (the CV folds differ).
+
+Memory: the tree keeps the codes, and copies them to the children, in their smallest integer type; a node's
+value rows and candidate branches are built a block of rows at a time in the smallest type of the value table
+(:func:`node_values`, :func:`branch_rows`), and the count tables are added up by a compiled loop (:func:`_add_counts`)
+instead of a bincount over an (n, splits, attributes) index. Every count and log is that of the whole-array route,
+bit for bit (integer values; float weights added in the same order).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
-from nbx.core.counting import ValueIndex
+from nbx.core.counting import ValueIndex, row_blocks
 from nbx.core.validation import NONE, RANDOM_STATE, Interval
 from nbx.models.naive_bayes import NaiveBayes
 
@@ -46,42 +52,65 @@ SCORE_BLOCK = 1 << 16  # max elements of one (rows, splits, classes) score block
 
 
 def nb_cv_correct(
-    codes, y, w, folds, n_folds, index: ValueIndex, n_classes, alpha=1.0, groups=None, n_groups=1
+    codes, y, w, folds, n_folds, index: ValueIndex, n_classes, alpha=1.0, groups=None, n_groups=1, values=None
 ) -> np.ndarray:
     """Weighted number of correct CV predictions of Laplace NB, per group of rows.
 
     ``groups`` (n, J) assigns each row, for each of J candidate splits, to one of ``n_groups`` flat
     children (None = one group, J = 1). For every (child, fold) the NB is trained on the child's rows
     outside the fold — counts of the child minus counts of the fold — and predicts the fold's rows.
-    Returns (J,) correct-weight sums (summed over the children of each split).
+    Returns (J,) correct-weight sums (summed over the children of each split). ``values`` is
+    :func:`node_values` of ``codes`` when the caller has it (a node and its splits share it).
 
-    Cost: one bincount of n·J·d entries for all count tables, log tables only for the children and
-    attribute values present at the node, and a gather of n·J·d class vectors for the scores.
+    Cost: one compiled count of n·J·d entries for all count tables, log tables only for the children and
+    attribute values present at the node, and a gather of n·J·d class vectors for the scores. Memory: the
+    node's value rows in a small integer type and, per chunk of splits, an (n, J') model index; no
+    (n, J', d) count index exists.
     """
     n, d = codes.shape
     if groups is None:
-        groups = np.zeros((n, 1), np.int64)
-    rows, values = _node_values(index, codes)
+        groups = np.zeros((n, 1), np.int8)
+    rows, values = node_values(index, codes) if values is None else values
+    # unit weights count as integers (exact; their logs come from one lookup table, see _cv_log_tables)
+    weight = np.ones(n, np.int64) if np.all(w == 1.0) else w
     out = np.zeros(groups.shape[1])
     for j0, j1 in _chunks(groups, n * d, n_folds * values.n_rows * n_classes):
-        g = groups[:, j0:j1]
+        g = groups[:, j0:j1].astype(np.int64)
         cell = (g - g.min()) * n_folds + folds[:, None]  # (child, fold) of each row and split
         # Only the (child, fold) models that score some row are built (many are empty at small nodes);
         # their ids sort by child, so a child's models are contiguous.
         used = np.flatnonzero(np.bincount(cell.ravel()))
         model = np.searchsorted(used, cell)
-        log_prior, table = _cv_log_tables(model, used // n_folds, rows, values, y, w, n_classes, alpha)
+        del g, cell
+        log_prior, table = _cv_log_tables(model, used // n_folds, rows, values, y, weight, n_classes, alpha)
         out[j0:j1] = _cv_correct(log_prior, table, model, rows, values.n_rows, y, w)
     return out
 
 
-def _node_values(index: ValueIndex, codes):
-    """Rows of a compact value table for the values present at the node (the last row = missing) and
-    that table's index: a row's score never reads a value no row of the node takes."""
-    rows = index.rows(codes)
-    present = np.bincount(rows.ravel(), minlength=index.n_rows + 1)[:-1] > 0
+def node_values(index: ValueIndex, codes):
+    """Rows of a compact value table for the values present at the node (the last row = missing), in the
+    smallest integer type that holds them, and that table's index: a row's score never reads a value no row of
+    the node takes. Built a block of rows at a time (:meth:`ValueIndex.block_rows`): no (n, d) int64 array."""
+    n_rows = index.n_rows
+    rows = np.empty(codes.shape, small_int(n_rows))
+    seen = np.zeros(n_rows + 1, np.int64)
+    for block, table_rows in index.block_rows(codes, codes.shape[1]):
+        rows[block] = table_rows
+        seen += np.bincount(table_rows.ravel(), minlength=n_rows + 1)
+    present = seen[:-1] > 0
     compact = np.append(np.cumsum(present) - 1, present.sum())
-    return compact[rows], _CompactIndex(index, present)
+    for block in row_blocks(codes.shape[0], codes.shape[1]):
+        rows[block] = compact[rows[block]]
+    return rows, _CompactIndex(index, present)
+
+
+def small_int(bound: int) -> np.dtype:
+    """The smallest signed integer type holding -1..``bound``: codes and value rows are exact in it, and an
+    (n, d) array of them may take 1/8 (int8) of an int64 one."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if bound <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)
 
 
 class _CompactIndex:
@@ -100,7 +129,7 @@ def _cv_log_tables(model, child, rows, values: _CompactIndex, y, w, K, alpha):
     """Laplace log prior (models, K) and log conditional table (models * R, K) of the (child, fold)
     models (``child`` per model, sorted), each trained on the child's rows outside its fold: (child total -
     fold) counts. ``model`` (n, J') is each row's model; R = values.n_rows, each model's last row (missing
-    values) is 0.
+    values) is 0. ``w`` is int64 ones for unit weights (integer counts), else the float weights.
 
     P(v|c) = (n_cv + α) / (n_cj + V_j α), n_cj over the observed values of attribute j (Laplace, as
     :func:`~nbx.models.naive_bayes.nb_log_tables`). With unit weights the counts are integers: their
@@ -108,14 +137,9 @@ def _cv_log_tables(model, child, rows, values: _CompactIndex, y, w, K, alpha):
     """
     n = rows.shape[0]
     M, R = len(child), values.n_rows
-    unit = bool(np.all(w == 1.0))
-    flat = ((model * R * K)[:, :, None] + (rows * K + y[:, None])[:, None, :]).ravel()
-    cls_flat = (model * K + y[:, None]).ravel()
-    if unit:
-        cnt, cls = np.bincount(flat, minlength=M * R * K), np.bincount(cls_flat, minlength=M * K)
-    else:
-        cnt = np.bincount(flat, weights=np.repeat(w, flat.size // n), minlength=M * R * K)
-        cls = np.bincount(cls_flat, weights=np.repeat(w, model.shape[1]), minlength=M * K)
+    unit = w.dtype.kind == "i"
+    cnt, cls = np.zeros(M * R * K, w.dtype), np.zeros(M * K, w.dtype)
+    _add_counts(cnt, cls, model, rows, y, w, R, K)
     cnt, cls = cnt.reshape(M, R, K), cls.reshape(M, K)
     first = np.flatnonzero(np.r_[True, child[1:] != child[:-1]])
     sizes = np.diff(np.append(first, M))  # models per child
@@ -136,6 +160,23 @@ def _cv_log_tables(model, child, rows, values: _CompactIndex, y, w, K, alpha):
     with np.errstate(divide="ignore"):
         log_prior = np.log(train_cls + alpha) - np.log((train_cls + alpha).sum(axis=-1, keepdims=True))
     return log_prior, table.reshape(-1, K)
+
+
+@njit(cache=True)
+def _add_counts(cnt, cls, model, rows, y, w, R: int, K: int) -> None:
+    """Adds w[i] to cnt[(model[i, j] * R + rows[i, a]) * K + y[i]] and to cls[model[i, j] * K + y[i]] for every
+    row i, split j and attribute a, in that (row-major) order: np.bincount's sums over the flat (n, J, d)
+    index, bit for bit (each cell adds its weights in row order from 0), without making that index."""
+    n, d = rows.shape
+    J = model.shape[1]
+    for i in range(n):
+        wi, c = w[i], y[i]
+        for j in range(J):
+            m = model[i, j]
+            base = m * R
+            for a in range(d):
+                cnt[(base + rows[i, a]) * K + c] += wi
+            cls[m * K + c] += wi
 
 
 def _cv_correct(log_prior, table, model, rows, R, y, w):
@@ -183,7 +224,7 @@ def _predicts_own_class(log_prior, table, model, rows, R: int, y) -> np.ndarray:
 def _chunks(groups, per_split, per_group):
     """Ranges of split columns whose count-index block (per_split each) and count table stay near BLOCK."""
     J = groups.shape[1]
-    lo_g, hi_g = groups.min(axis=0), groups.max(axis=0)
+    lo_g, hi_g = groups.min(axis=0).astype(np.int64), groups.max(axis=0).astype(np.int64)
     j0 = 0
     while j0 < J:
         j1 = j0 + 1
@@ -196,6 +237,20 @@ def _chunks(groups, per_split, per_group):
 def branch_codes(codes: np.ndarray, modes: np.ndarray) -> np.ndarray:
     """Branch per row and attribute: the value, or the attribute's modal value when missing."""
     return np.where(codes >= 0, codes, modes[None, :])
+
+
+def branch_rows(index: ValueIndex, codes: np.ndarray, modes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Flat value row (``index.offsets[j]`` + branch) of every row and attribute, in the smallest integer type
+    that holds them, and whether each value row is some row's branch; a block of rows at a time, so no (n, d)
+    int64 array is made. Training codes lie below ``n_values`` and the modes are values: every branch is a
+    value row."""
+    groups = np.empty(codes.shape, small_int(index.n_rows))
+    seen = np.zeros(index.n_rows, np.int64)
+    for block in row_blocks(codes.shape[0], codes.shape[1]):
+        flat = branch_codes(codes[block], modes) + index.offsets
+        groups[block] = flat
+        seen += np.bincount(flat.ravel(), minlength=index.n_rows)
+    return groups, seen > 0
 
 
 class _Node:
@@ -257,6 +312,8 @@ class NBTree(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        # The tree needs the codes' values only: kept (and copied to the children) in their smallest type.
+        codes = codes.astype(small_int(int(self.n_values_.max(initial=1)) - 1))
         self._index = ValueIndex(self.n_values_)
         self._rng = check_rng(self.random_state)
         self.n_leaves_, self.depth_ = 0, 0
@@ -294,7 +351,8 @@ class NBTree(ClassifierMixin, BaseEstimator):
         F = int(self.n_folds)
         folds = self._rng.permutation(n) % F
         idx = self._index
-        node_correct = nb_cv_correct(codes, y, w, folds, F, idx, K, self.alpha)[0]
+        values = node_values(idx, codes)
+        node_correct = nb_cv_correct(codes, y, w, folds, F, idx, K, self.alpha, values=values)[0]
         total = w.sum()
         node_err = 1.0 - node_correct / total
         if node_err <= 0:
@@ -305,14 +363,14 @@ class NBTree(ClassifierMixin, BaseEstimator):
         first_top = np.flatnonzero(top)
         attr_of_top, pos = np.unique(idx.attribute_of_row[first_top], return_index=True)
         modes = first_top[pos] - idx.offsets[attr_of_top]
-        branch = branch_codes(codes, modes)
-        n_branches = idx.counts(branch, np.zeros(n, np.int64), w, 1)[:-1, 0] > 0
-        nonempty = np.add.reduceat(n_branches.astype(int), idx.offsets) if d else np.zeros(0, int)
+        groups, present = branch_rows(idx, codes, modes)
+        nonempty = np.add.reduceat(present.astype(int), idx.offsets) if d else np.zeros(0, int)
         cand = np.flatnonzero(nonempty >= 2)
         if len(cand) == 0:
             return None
-        groups = idx.offsets[cand][None, :] + branch[:, cand]
-        split_correct = nb_cv_correct(codes, y, w, folds, F, idx, K, self.alpha, groups, idx.n_rows)
+        if len(cand) < d:
+            groups = groups[:, cand]
+        split_correct = nb_cv_correct(codes, y, w, folds, F, idx, K, self.alpha, groups, idx.n_rows, values=values)
         best = int(np.argmax(split_correct))
         split_err = 1.0 - split_correct[best] / total
         if (node_err - split_err) / node_err <= self.min_rel_reduction:
