@@ -456,3 +456,60 @@ def test_densities_by_attribute_groups_are_the_whole_arrays(n_classes, density):
         assert m.loo_correct(X, y, w, total) == m.loo_correct(X, y, w)
     if n_classes == 1:  # one group: numpy's pairwise sum of a contiguous run differs from adding in order
         assert len(m.attribute_groups(n, 1)) == 1
+
+
+@pytest.mark.parametrize("weights", ["unit", "half", "large", "mixed"])
+def test_loo_pairs_equal_the_unique_route(weights):
+    """The leave-one-out observations (center, summed weight, removed weight): with one removed weight for all
+    (unit, all 0.5, all >= 1) they are the centers themselves, the arrays np.unique's route gives."""
+    rng = np.random.default_rng(2)
+    center_of_obs = np.cumsum(np.r_[True, rng.random(499) < 0.4]) - 1  # sorted, every center 0..C-1 taken
+    ow = {
+        "unit": np.ones(500),
+        "half": np.full(500, 0.5),
+        "large": rng.uniform(1.0, 5.0, 500),
+        "mixed": rng.choice([0.25, 1.0, 3.0], 500),
+    }[weights]
+    center_w = np.bincount(center_of_obs, ow)
+    r_values, r_rank = np.unique(np.minimum(ow, 1.0), return_inverse=True)
+    pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
+    expected = pair // len(r_values), np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)]
+    got = kernel_nb._loo_pairs(center_of_obs, ow, center_w)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype and g.tobytes() == e.tobytes()
+
+
+def test_loo_correct_by_row_blocks_equals_the_whole_log_joint(monkeypatch):
+    """The leave-one-out correct weight from blocks of rows (directly or through a subset of rows) equals the
+    one from the whole (rows, classes) log joint: every row's joint is its own."""
+    from nbx.core.counting import row_blocks
+
+    rng = np.random.default_rng(4)
+    n = 900
+    X = np.column_stack([np.round(rng.normal(size=n), 1), rng.integers(0, 3, n), rng.normal(size=n)])
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = rng.integers(0, 3, n)
+    w = rng.uniform(0.2, 2.0, n)
+    nv = np.array([0, 3, 0])
+    gnb = GeneralNB().fit(X, y, sample_weight=w, n_values=nv)
+    r = np.minimum(w, 1.0)
+    total = gnb.numeric_log_density(X, y, r).sum(axis=1)
+    expected = float(np.sum(w * (np.argmax(gnb.log_joint(X, y, r, total), axis=1) == y)))
+    monkeypatch.setattr(kernel_nb, "row_blocks", lambda n_rows, width: row_blocks(n_rows, width, 64))
+    assert gnb.loo_correct(X, y, w, total) == expected
+    rows = np.sort(rng.choice(n, 500, replace=False))
+    sub = gnb.numeric_log_density(X, y[rows], r[rows], subset=rows).sum(axis=1)
+    assert sub.tobytes() == gnb.numeric_log_density(X[rows], y[rows], r[rows]).sum(axis=1).tobytes()
+    expected = float(np.sum(w[rows] * (np.argmax(gnb.log_joint(X[rows], y[rows], r[rows], sub), axis=1) == y[rows])))
+    assert gnb.loo_correct(X, y[rows], w[rows], sub, rows) == expected
+
+
+def test_take_columns_is_the_gathered_rows_columns():
+    """``take_columns`` equals ``X[rows][:, cols]`` for runs of columns (gathered as row slices), other increasing
+    column lists, no columns, and all rows."""
+    X = np.arange(60.0).reshape(10, 6)
+    rows = np.array([7, 2, 2, 9])
+    for cols in ([1, 2, 3], [4], [0, 2, 5], [1, 3, 4], []):
+        got = kernel_nb.take_columns(X, rows, np.array(cols, int))
+        assert got.shape == (4, len(cols)) and np.array_equal(got, X[rows][:, cols])
+    assert np.array_equal(kernel_nb.take_columns(X, None, np.array([5, 0])), X[:, [5, 0]])

@@ -153,3 +153,68 @@ def test_scan_equals_the_whole_arrays(n_classes):
             snbtree.SCAN_ENTRIES = saved
         assert got_delta.tobytes() == delta.tobytes() and np.array_equal(got_pred, pred)
         assert correct == gnb.loo_correct(X, y, w)
+
+
+@pytest.mark.parametrize("d", [1, 2, 5, 33])
+def test_correct_weight_is_numpys_column_sum(d):
+    """δ's correct weights by blocks of rows equal ``(w[:, None] * hit).sum(axis=0)`` bit for bit (weights of
+    very different sizes make the order of the additions show), one column summed pairwise as numpy does."""
+    from nbx.models.snbtree import correct_weight
+
+    rng = np.random.default_rng(d)
+    for n in (1, 7, 70_000):
+        w = rng.uniform(0, 1, n) ** 3 * 10.0 ** rng.uniform(-4, 4, n)
+        pred, y = rng.integers(0, 3, (n, d)).astype(np.uint8), rng.integers(0, 3, n)
+        observed = rng.random((n, d)) < 0.9
+        expected = (w[:, None] * ((pred == y[:, None]) & observed)).sum(axis=0)
+        assert correct_weight(pred, y, w, observed).tobytes() == expected.tobytes()
+
+
+def test_child_fit_and_scan_on_a_subset_equal_those_on_its_gathered_rows():
+    """A child's GNB fitted and scanned through its row indices (columns gathered a group at a time) has the
+    numbers of one fitted on X[rows], bit for bit: exact and binned segments, a nominal attribute, missing values,
+    weights; the scan's released grids are built again the same at the next evaluation."""
+    rng = np.random.default_rng(11)
+    n = 3000
+    X = rng.normal(size=(n, 5))
+    X[:, 1] = np.round(X[:, 1], 1)  # few distinct values: exact segments (the others binned)
+    X[:, 3] = rng.integers(0, 3, n)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = (X[:, 0] + rng.normal(size=n) > 0).astype(int)
+    w = rng.uniform(0.5, 2.0, n)
+    nv = np.array([0, 0, 0, 3, 0])
+    tree = SelfAdaptiveNBTree().fit(X, y, sample_weight=w, n_values=nv)
+    rows = np.sort(rng.choice(n, 2000, replace=False))
+    a = tree._gnb(X[rows], y[rows], w[rows])
+    b = tree._gnb(X, y[rows], w[rows], rows)
+    assert a._big and len(a._centers)
+    for name in ("class_count_", "feature_count_", "bandwidth_", "_centers", "_center_logw", "_seg_lo", "_seg_hi"):
+        assert getattr(a, name).tobytes() == getattr(b, name).tobytes(), name
+    for s, big in a._big.items():
+        assert all(getattr(big, k).tobytes() == getattr(b._big[s], k).tobytes() for k in ("centers", "B", "E"))
+    (delta_a, pred_a), correct_a = tree._scan(a, X[rows], y[rows], w[rows], loo=True)
+    (delta_b, pred_b), correct_b = tree._scan(b, X, y[rows], w[rows], loo=True, subset=rows)
+    assert delta_a.tobytes() == delta_b.tobytes() and np.array_equal(pred_a, pred_b) and correct_a == correct_b
+    assert all(big.B is None for big in b._big.values())  # released by the scan
+    assert a.predict_proba(X).tobytes() == b.predict_proba(X).tobytes()
+
+
+@pytest.mark.parametrize("leaf", [GeneralNB(), GeneralNB(density="gaussian")])
+def test_children_through_row_indices_or_copies_give_the_same_tree(leaf, monkeypatch):
+    """Children fitted and scanned through their row indices (every child, GATHER_FROM = 0) or from copies of
+    their rows (none) give the same tree and probabilities, bit for bit."""
+    from nbx.models import snbtree
+
+    rng = np.random.default_rng(3)
+    n = 2500
+    X = rng.normal(size=(n, 4))
+    X[:, 2] = rng.integers(0, 3, n)
+    X[rng.random(X.shape) < 0.03] = np.nan
+    y = ((np.nan_to_num(X[:, 0]) > 0) ^ (np.nan_to_num(X[:, 1]) > 0.5)).astype(int)
+    w = rng.uniform(0.5, 2.0, n)
+    fits = []
+    for gather_from in (0, 10**12):
+        monkeypatch.setattr(snbtree, "GATHER_FROM", gather_from)
+        model = SelfAdaptiveNBTree(leaf=leaf).fit(X, y, sample_weight=w, n_values=[0, 0, 3, 0])
+        fits.append((model.n_leaves_, model.depth_, model.predict_proba(X).tobytes()))
+    assert fits[0][0] > 2 and fits[0] == fits[1]

@@ -164,7 +164,9 @@ def _loo_ce_terms(log_sum, obs_w, obs_r, m, log_h):
 class BinnedSet:
     """One set (sorted distinct ``centers``, ``weights`` > 0 summing to about ``total``) at bandwidth ``h``:
     its binned, convolved grid and error grid, and :meth:`log_sums` (see the module docstring). Equal weights
-    are kept as one (a weight per center would double the memory of all-distinct data)."""
+    are kept as one (a weight per center would double the memory of all-distinct data). The grids are built
+    with the set; :meth:`release` drops them (memory) and the next :meth:`log_sums` builds them again, the same
+    values (the same computation on the same centers)."""
 
     def __init__(self, centers: np.ndarray, weights: np.ndarray, h: float, total: float):
         weights = weights[:1].copy() if np.all(weights == weights[0]) else weights
@@ -174,6 +176,15 @@ class BinnedSet:
         self.origin = float(centers[0])
         span = float(centers[-1]) - self.origin
         self.n_nodes = int(np.floor(span / self.delta)) + 2 if len(centers) > 1 else 0
+        self._build()
+
+    def release(self) -> None:
+        """Drops the grids (about KAPPA · span / h values each) until the next :meth:`log_sums`."""
+        self.B = self.E = None
+
+    def _build(self) -> None:
+        """The binned, convolved grid B, its error bound grid E and the FFT's rounding bound."""
+        centers, weights = self.centers, self.weights
         if self.n_nodes == 0:  # one center: every query is summed exactly
             self.B = self.E = np.zeros(2)
             self.fft_error = 0.0
@@ -193,6 +204,8 @@ class BinnedSet:
         """log S(x) per query; with ``own`` (index of the query's own center, -1 none) and ``r``: the
         leave-one-out sum S(x) - r of Wang §4 (the own center keeps max(W_u - r, 0))."""
         x = np.ascontiguousarray(x, dtype=float)
+        if self.B is None:  # released: built again, the same grids
+            self._build()
         if own is None:
             own, r = np.full(len(x), -1, np.int64), np.zeros(len(x))
         out = np.empty(len(x))

@@ -53,10 +53,11 @@ sums over its *distinct* values (weights summed), its *centers*.
   log-density and every cross-entropy CV_CE within -log(1 - 2e-3) ≈ 2.0e-3 of the exact value (queries the
   grid cannot certify, e.g. isolated values, are summed exactly). Cost per grid value O(centers + √m log m):
   fit and predict grow linearly in rows. The fitted model keeps the segment's centers and weights; its grids
-  (at small m a few times the centers) are built where densities are evaluated, the same values. The chosen
-  c_X can differ from the exact search's where two grid values' cross-entropies differ by less than the
-  error; the bounded search (:func:`_worth_evaluating`) is exact for exact cross-entropies and returns the
-  least evaluated value on binned ones.
+  (at small m a few times the centers) are built with it and, once released (:meth:`GeneralNB.release_grids`,
+  memory), again by the next evaluation, the same values. The chosen c_X can differ from the exact search's
+  where two grid values' cross-entropies differ by less than the error; the bounded search
+  (:func:`_worth_evaluating`) is exact for exact cross-entropies and returns the least evaluated value on
+  binned ones.
 
   Why 256: exact sums cost ~U² per grid value against the binned sums' ~U plus an FFT, so beyond a few
   hundred centers the grid is many times cheaper, and the S-NBTree (whose every node fits a GNB) would be
@@ -107,6 +108,17 @@ DENSITIES = ("kernel", "gaussian")
 SCALES = ("std", "range", "none")
 
 
+def take_columns(X, rows, cols) -> np.ndarray:
+    """``X[rows][:, cols]`` (``X[:, cols]`` when rows is None) for increasing column indices ``cols``, without the
+    copy of every column of the rows; a run of consecutive columns is gathered as a slice of each row (about 3x
+    faster than a gather on both axes)."""
+    if rows is None:
+        return X[:, cols]
+    if len(cols) and cols[-1] - cols[0] == len(cols) - 1:  # increasing: a run
+        return X[rows, cols[0] : cols[-1] + 1]
+    return X[np.ix_(rows, cols)]
+
+
 def _spread(values, seg, n_seg) -> np.ndarray:
     """max - min of the values per segment (0 for empty segments)."""
     lo = np.full(n_seg, np.inf)
@@ -127,6 +139,20 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     mean = np.bincount(seg, weights * values, minlength=n_seg) / safe
     var = np.bincount(seg, weights * (values - mean[seg]) ** 2, minlength=n_seg) / safe
     return np.where(_spread(values, seg, n_seg) > 0, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
+
+
+def _loo_pairs(center_of_obs, ow, center_w):
+    """The observations §4's leave-one-out criterion scores: distinct (center, removed weight min(w, 1)) pairs,
+    as (center, summed weight, removed weight), sorted by center. ``center_of_obs``: each observation's center,
+    sorted, every center 0..C-1 taken; ``center_w``: their summed weights. When every observation removes the
+    same weight (unit weights among them), the pairs are the centers: the same arrays as the general route's
+    np.unique calls give, without their sorts (each a few arrays of the observations' size)."""
+    r = np.minimum(ow, 1.0)
+    if len(r) and np.all(r == r[0]):
+        return np.arange(len(center_w)), center_w, np.full(len(center_w), r[0])
+    r_values, r_rank = np.unique(r, return_inverse=True)
+    pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
+    return pair // len(r_values), np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)]
 
 
 def _segment_order(vals, seg, n_seg) -> np.ndarray:
@@ -341,8 +367,10 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         return self._fit_indexed(X, y_idx, w, nv, len(self.classes_))
 
-    def _fit_indexed(self, X, y_idx, w, nv, n_classes):
-        """Fit on class indices 0..n_classes-1 (some may be absent); used by the trees."""
+    def _fit_indexed(self, X, y_idx, w, nv, n_classes, subset=None):
+        """Fit on class indices 0..n_classes-1 (some may be absent); used by the trees. ``subset``: fit on the
+        rows ``X[subset]`` (a tree's child node), gathering a group of columns at a time instead of copying
+        them all (y_idx and w are those rows')."""
         self._check_params()
         self.n_values_ = nv
         self.n_features_in_ = X.shape[1]
@@ -357,15 +385,22 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self._nominal = np.flatnonzero(nv > 0)
         self._numeric = np.flatnonzero(nv == 0)
         self._index = ValueIndex(nv[self._nominal])
-        codes = nominal_codes(X[:, self._nominal], nv[self._nominal])
+        codes = nominal_codes(take_columns(X, subset, self._nominal), nv[self._nominal])
         self.feature_count_ = self._index.counts(codes, y_idx, w, K)[:-1]
         _, self.log_table_ = nb_log_tables(self.feature_count_, self.class_count_, self._index, "laplace", a)
+        if subset is not None:
+            self._fit_numeric(None, y_idx, w, lambda a0, a1: take_columns(X, subset, self._numeric[a0:a1]))
+            return self
         all_numeric = len(self._numeric) == X.shape[1]  # then X itself, not a copy of it (memory)
         self._fit_numeric(X if all_numeric else X[:, self._numeric], y_idx, w)
         return self
 
-    def _fit_numeric(self, Xn, y_idx, w):
-        K, dn = self.n_classes_, Xn.shape[1]
+    def _fit_numeric(self, Xn, y_idx, w, columns=None):
+        """Fit the numeric attributes, the columns of ``Xn``, or with ``columns`` (a0, a1) -> those columns of the
+        rows fitted (Xn None), gathered when needed."""
+        if columns is None:
+            columns = lambda a0, a1: Xn[:, a0:a1]  # noqa: E731
+        K, dn = self.n_classes_, len(self._numeric)
         n_seg = dn * K
         self._n_seg_K = K
         self._seg_m = np.zeros(n_seg)
@@ -376,28 +411,33 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.loo_ce_ = np.full((n_seg, len(self.grid_())), np.nan) if kernel else None
         self._big = {}  # segment -> BinnedSet (more than EXACT_MAX centers)
         self._h = np.ones(n_seg)
-        if not kernel and compiled_pays(Xn.size, GAUSSIAN_COMPILED_FROM):  # one pass, no gathered copies
+        if not kernel and compiled_pays(len(y_idx) * dn, GAUSSIAN_COMPILED_FROM):  # one pass, no gathered copies
             from nbx.models.gaussian_loops import segment_moments
 
-            parts = [self._gaussian_segments(0, *segment_moments(Xn, y_idx, w, K))]
+            Xg = Xn if Xn is not None else columns(0, dn)
+            parts = [self._gaussian_segments(0, *segment_moments(Xg, y_idx, w, K))]
         else:
-            parts = self._fit_groups(Xn, y_idx, w)
+            parts = self._fit_groups(Xn, y_idx, w, columns)
         centers, logw, center_seg = (np.concatenate(c) for c in zip(*parts)) if dn else ([],) * 3
         self._set_centers(np.asarray(centers, float), np.asarray(logw, float), np.asarray(center_seg, int), self._h)
 
-    def _fit_groups(self, Xn, y_idx, w) -> list:
+    def _fit_groups(self, Xn, y_idx, w, columns) -> list:
         """:meth:`_fit_group` over groups of attributes of at most a cap of observations (at least one
-        attribute each): the arrays gathered per observation stay small."""
-        dn, parts = Xn.shape[1], []
+        attribute each): the arrays gathered per observation stay small. ``columns`` as in :meth:`_fit_numeric`
+        (without Xn, the observations are counted a column at a time)."""
+        dn, parts = len(self._numeric), []
         positive = w > 0
-        observed = np.count_nonzero(~np.isnan(Xn) & positive[:, None], axis=0)
+        if Xn is not None:
+            observed = np.count_nonzero(~np.isnan(Xn) & positive[:, None], axis=0)
+        else:
+            observed = np.array([np.count_nonzero(~np.isnan(columns(a, a + 1)[:, 0]) & positive) for a in range(dn)])
         cap = min(GROUP_OBS, max(GROUP_MIN, int(observed.sum()) // GROUPS))
         a0 = 0
         while a0 < dn:
             a1 = a0 + 1
             while a1 < dn and observed[a0 : a1 + 1].sum() <= cap:
                 a1 += 1
-            parts.append(self._fit_group(Xn[:, a0:a1], a0, y_idx, w, positive))
+            parts.append(self._fit_group(columns(a0, a1), a0, y_idx, w, positive))
             a0 = a1
         return parts
 
@@ -434,11 +474,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         del vals, seg, new
         base = np.where(active, spread / np.sqrt(np.where(seg_m > 0, seg_m, 1.0)), 1.0)
         # Observations scored by the LOO criterion: (center, removed weight) pairs with summed weight.
-        r_values, r_rank = np.unique(np.minimum(ow, 1.0), return_inverse=True)
-        pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
-        del r_rank, center_of_obs
-        obs_center, obs_w, obs_r = pair // len(r_values), np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)]
-        del pair, pair_of_obs, ow
+        obs_center, obs_w, obs_r = _loo_pairs(center_of_obs, ow, center_w)
+        del center_of_obs, ow
         grid = self.grid_()
         sizes = np.bincount(center_seg, minlength=n_seg)
         big = sizes > EXACT_MAX
@@ -467,6 +504,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
                 c, cw = centers[starts[s] : starts[s + 1]], center_w[starts[s] : starts[s + 1]]
                 o = slice(obs_starts[s], obs_starts[s + 1])
                 ce[s] = _binned_search(c, cw, obs_center[o] - starts[s], obs_w[o], obs_r[o], seg_m[s], base[s], grid)
+        del obs_center, obs_w, obs_r  # searched: they go before the kept sets copy their centers
         finite = np.isfinite(ce)
         best = np.where(finite.any(axis=1), np.argmin(np.where(finite, ce, np.inf), axis=1), len(grid) - 1)
         c = grid[best]
@@ -535,11 +573,19 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         if self.density == "kernel":  # its evaluation reads the segments through _seg_lo/_seg_hi (memory)
             self._center_seg = None
 
+    def release_grids(self) -> None:
+        """Drops the binned sets' grids (:meth:`BinnedSet.release <nbx.models.binned_kde.BinnedSet.release>`):
+        a model kept for later (the S-NBTree's nodes still to be decided) holds its centers only; the next
+        evaluation builds the grids again, the same values."""
+        for big in self._big.values():
+            big.release()
+
     # ------------------------------------------------------------------ evaluation
-    def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None, cols=slice(None)) -> np.ndarray:
+    def numeric_log_density(self, X, loo_y=None, loo_r=None, plain=None, cols=slice(None), subset=None) -> np.ndarray:
         """log p̂(x_i | c) per numeric attribute, shape (n, n_numeric, K); 0 = no factor (missing/ignored).
         ``cols``: a slice of the numeric attributes (positions in their order) to compute alone, the columns
-        of the whole output (each density is its own).
+        of the whole output (each density is its own). ``subset``: the rows ``X[subset]`` (n = len(subset)),
+        of which only the columns needed are gathered.
 
         With ``loo_y``/``loo_r`` (training rows only, kernel density): the density of the row's own class
         leaves one copy (weight ``loo_r``) of the row out, as in the LOO criterion of §4. The other classes'
@@ -552,7 +598,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         """
         X = np.asarray(X, dtype=float)
         a0, a1, _ = cols.indices(len(self._numeric))
-        Xn = X[:, self._numeric[a0:a1]]
+        Xn = take_columns(X, subset, self._numeric[a0:a1])
         n, dn, K = Xn.shape[0], Xn.shape[1], self._n_seg_K
         out = np.zeros((n, dn, K))
         if (len(self._centers) == 0 and not self._big) or n == 0 or dn == 0:
@@ -565,7 +611,7 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
             out[~observed] = 0.0
             return out
         if loo_y is not None:
-            out = (self.numeric_log_density(X, cols=cols) if plain is None else plain).copy()
+            out = (self.numeric_log_density(X, cols=cols, subset=subset) if plain is None else plain).copy()
         exact = observed
         if self._big:  # the segments of more than EXACT_MAX centers: binned sums (binned_kde), per segment
             exact = observed.copy()
@@ -668,16 +714,19 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         pos = np.minimum(np.searchsorted(center_key, key), len(center_key) - 1)
         return lo + pos, (values[rank] == vals) & (center_key[pos] == key)
 
-    def log_joint(self, X, loo_y=None, loo_r=None, numeric_sum=None) -> np.ndarray:
+    def log_joint(self, X, loo_y=None, loo_r=None, numeric_sum=None, subset=None) -> np.ndarray:
         """log P(c) + Σ log p(x_i|c) + Σ log P(x_j|c), shape (n, K); absent classes -inf.
 
         With ``loo_y``/``loo_r`` each training row's own class is scored without one copy of the row
         (counts, prior and kernel densities): the leave-one-out estimate used by the S-NBTree.
         ``numeric_sum``: Σ log p(x_i|c) (with the same leave-one-out) when the caller has it
-        (:meth:`add_attributes`), else computed here.
+        (:meth:`add_attributes`), else computed here. ``subset``: score the rows ``X[subset]``; with
+        ``numeric_sum`` only their nominal columns are gathered.
         """
         X = check_mixed_X(self, X)
-        codes = nominal_codes(X[:, self._nominal], self.n_values_[self._nominal])
+        if subset is not None and numeric_sum is None:
+            X, subset = X[subset], None
+        codes = nominal_codes(take_columns(X, subset, self._nominal), self.n_values_[self._nominal])
         K = self.n_classes_
         rows = self._index.rows(codes)
         out = self.class_log_prior_ + self._index.lookup_sum(self.log_table_, codes)
@@ -752,11 +801,20 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         shift[np.arange(n), y] += np.where(np.isfinite(total), total, -np.inf)
         return shift
 
-    def loo_correct(self, X, y_idx, w, numeric_sum=None) -> float:
+    def loo_correct(self, X, y_idx, w, numeric_sum=None, subset=None) -> float:
         """Weighted number of training rows the leave-one-out GNB (one copy, weight min(w, 1), of each row out)
-        classifies correctly (``numeric_sum``: see :meth:`log_joint`)."""
-        joint = self.log_joint(X, y_idx, np.minimum(w, 1.0), numeric_sum)
-        return float(np.sum(w * (np.argmax(joint, axis=1) == y_idx)))
+        classifies correctly (``numeric_sum``, ``subset``: see :meth:`log_joint`). With ``numeric_sum`` the log
+        joint, a row's own, is made for a block of rows at a time (its (rows, classes) temporaries stay small);
+        the weights of the rows classified correctly are then summed as one array, as before."""
+        r = np.minimum(w, 1.0)
+        if numeric_sum is None:
+            return float(np.sum(w * (np.argmax(self.log_joint(X, y_idx, r, None, subset), axis=1) == y_idx)))
+        right = np.empty(len(y_idx), bool)
+        for rows in row_blocks(len(y_idx), self.n_classes_):
+            Xb, sub = (X[rows], None) if subset is None else (X, subset[rows])
+            joint = self.log_joint(Xb, y_idx[rows], r[rows], numeric_sum[rows], sub)
+            right[rows] = np.argmax(joint, axis=1) == y_idx[rows]
+        return float(np.sum(w * right))
 
     def attribute_groups(self, n_rows: int, entries: int):
         """Slices of the numeric attributes, in order, whose densities (n_rows, attributes, classes) hold about

@@ -31,17 +31,22 @@ costs one evaluation of the GNB on its own training data (the bandwidths stay th
 cross-entropy on the whole node). This is deterministic, needs no folds, and a weight of k equals k copies
 (LOO removes one copy).
 
-Memory: a node's δ search and leave-one-out accuracy come from one scan of its GNB's densities, a group of
-numeric attributes at a time (:meth:`SelfAdaptiveNBTree._scan`, about SCAN_ENTRIES densities per group): no
-(rows, attributes, classes) array of the node exists, c*(x) is kept per case and attribute as the smallest
-integer type, and the leave-one-out log densities are added over the attributes in numpy's order
-(:meth:`GeneralNB.add_attributes`), so every value is that of the whole arrays, bit for bit. The GNBs keep
-their centers and the binned sets' grids (built once at fit: building them at each evaluation saved memory but
-made a one-row prediction about 15x slower), and all-numeric input is not copied. Only the leaves and the nominal
-tests keep a GNB (a numeric test sends every value to a child), without the bandwidth search's table (a
-standalone fit's diagnostic), and a node's GNB goes once its children are fitted, so a fit holds the finished
-leaves (about one input's worth of centers), the children still to grow along one path, and one node's GNB fit or
-scan (benchmarks/README.md, kernel densities).
+Memory: a node's δ search and leave-one-out accuracy come from one scan of its GNB's densities, a group of numeric
+attributes at a time (:meth:`SelfAdaptiveNBTree._scan`, about SCAN_ENTRIES densities per group): no (rows,
+attributes, classes) array of the node exists, c*(x) is kept per case and attribute as the smallest integer type,
+and the leave-one-out log densities are added over the attributes in numpy's order
+(:meth:`GeneralNB.add_attributes`), so every value is that of the whole arrays, bit for bit; δ's correct weights are
+added a block of rows at a time in numpy's order (:func:`correct_weight`). The GNBs keep their centers and the
+binned sets' grids (built once at fit: building them at each evaluation saved memory but made a one-row prediction
+about 15x slower), but the scan is the fit's last evaluation of a node's GNB: it drops the grids, which the GNB's
+first prediction (as a leaf or a nominal test's fallback) builds again, the same values, so the GNBs waiting for
+their node's test hold their centers only. The children are fitted and scanned one after another, a large child's
+kernel GNB through its row indices, a group of columns gathered at a time (no copy of the child's rows,
+:meth:`SelfAdaptiveNBTree._gathers`), and all-numeric input is not copied. Only the leaves and the nominal tests
+keep a GNB (a numeric test sends every value to a child), without the bandwidth search's table (a standalone fit's
+diagnostic), and a node's GNB goes once its children are fitted, so a fit holds the finished leaves (about one
+input's worth of centers), the children still to grow along one path, and one node's GNB fit or scan
+(benchmarks/README.md, kernel densities).
 
 Choices where the paper is silent:
 
@@ -63,12 +68,13 @@ from numbers import Integral, Real
 import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X
-from nbx.core.counting import ValueIndex
+from nbx.core.counting import ValueIndex, row_blocks
 from nbx.core.validation import BOOLEAN, NONE, Interval, instance_of
 from nbx.discretize.base import nominal_codes
 from nbx.discretize.mdl import mdl_boundaries
-from nbx.models.kernel_nb import GeneralNB
+from nbx.models.kernel_nb import GeneralNB, take_columns
 
+GATHER_FROM = 1 << 16  # values (rows x columns) from which a child's rows are not copied (512 KiB)
 SCAN_ENTRIES = 1 << 14  # densities (rows x numeric attributes x classes) a node's scan holds at once (128 KiB;
 # smaller groups cost letter's many small 26-class nodes more calls than they save memory)
 
@@ -85,8 +91,25 @@ def bayes_delta_nominal(codes, y, w, n_values, n_classes) -> np.ndarray:
 
 def bayes_delta_numeric(pred, y, w, observed):
     """δ (eq. 4-5) of each numeric column, from c*(x) per case and column ``pred`` (n, d); returns (δ, pred)."""
-    hit = (pred == y[:, None]) & observed
-    return (w[:, None] * hit).sum(axis=0) / w.sum(), pred
+    return correct_weight(pred, y, w, observed) / w.sum(), pred
+
+
+def correct_weight(pred, y, w, observed) -> np.ndarray:
+    """Σ_i w_i [pred_ij = y_i and x_ij observed] per column j: ``(w[:, None] * hit).sum(axis=0)`` bit for bit,
+    without its (n, d) float array. With two or more columns numpy adds the rows one after another, so the
+    sum goes on a block of rows at a time from the running total (prepended as the block's first row); one
+    column is summed pairwise by numpy, from an array of n values only."""
+    n, d = pred.shape
+    if d < 2:
+        return (w[:, None] * ((pred == y[:, None]) & observed)).sum(axis=0)
+    total = np.zeros(d)
+    for rows in row_blocks(n, d):
+        wb = w[rows]
+        block = np.empty((1 + len(wb), d))
+        block[0] = total
+        np.multiply(wb[:, None], (pred[rows] == y[rows, None]) & observed[rows], out=block[1:])
+        total = block.sum(axis=0)
+    return total
 
 
 def bayes_cut_points(x, pred, y, w, n_classes) -> np.ndarray:
@@ -184,9 +207,10 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         default reading when the root fails the stopping rule)."""
         return {"depth": self.depth_, "n_leaves": self.n_leaves_, "root_split": self.tree_.children is not None}
 
-    def _gnb(self, X, y, w) -> GeneralNB:
+    def _gnb(self, X, y, w, subset=None) -> GeneralNB:
+        """The node's GNB, on the rows ``X[subset]`` if given (y and w are theirs), without copying them whole."""
         params = self.leaf.get_params() if self.leaf is not None else {}
-        gnb = GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_))
+        gnb = GeneralNB(**params)._fit_indexed(X, y, w, self.n_values_, len(self.classes_), subset)
         # The bandwidth search's table (segments x grid values), a standalone fit's diagnostic, is not kept in
         # every node: on letter it was 85 % of a leaf's GNB.
         gnb.loo_ce_ = None
@@ -215,18 +239,21 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
             # A pure child becomes a class leaf, and its GNB would classify every case right (also leave-one-
             # out: absent classes score -inf): no GNB is fitted for it. A child's densities without leave-one-
             # out serve both its leave-one-out accuracy and, if it is grown, its own split search (one scan).
-            kids = {
-                b: None if np.all(y[m] == y[m[0]]) else self._gnb(X[m], y[m], w[m])
-                for b, m in enumerate(members)
-                if len(m)
-            }
-            kid_correct, kid_numeric = {}, {}
-            for b, g in kids.items():
-                m = members[b]
-                if g is None:
-                    kid_correct[b] = w[m].sum()
+            # A child's GNB is fitted and scanned at once, the scan dropping its binned grids (the children wait
+            # with their centers only); a large child's kernel GNB gathers its rows a group of columns at a time
+            # (no copy of X[m], see _gathers).
+            del numeric
+            kids, kid_correct, kid_numeric = {}, {}, {}
+            for b, m in enumerate(members):
+                if not len(m):
                     continue
-                kid_numeric[b], kid_correct[b] = self._scan(g, X[m], y[m], w[m], loo=True)
+                if np.all(y[m] == y[m[0]]):
+                    kids[b], kid_correct[b] = None, w[m].sum()
+                    continue
+                Xb, subset = (X, m) if self._gathers(len(m), X.shape[1]) else (X[m], None)
+                kids[b] = self._gnb(Xb, y[m], w[m], subset)
+                kid_numeric[b], kid_correct[b] = self._scan(kids[b], Xb, y[m], w[m], loo=True, subset=subset)
+                del Xb
             if forced or self._significant(w, loo_correct, kid_correct, members):
                 # A numeric test sends every value to a child (each interval holds training values; a missing
                 # value takes the default branch), so only a nominal test keeps its node's GNB, for values
@@ -243,19 +270,29 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.n_leaves_ += 1
         return _Node(model=gnb)
 
+    def _gathers(self, n_rows: int, n_columns: int) -> bool:
+        """Does a child of ``n_rows`` rows fit and scan its GNB through its row indices, gathering a group of
+        columns at a time (memory), rather than from one copy of its rows? For kernel densities of at least
+        GATHER_FROM values: their fit and scan cost many times the gathers; a smaller copy is negligible memory,
+        and a Gaussian GNB's fit and scan are a few passes over the rows (in both cases the gathers cost more
+        time: on letter's many small nodes about 4 %, the Gaussian fit at 10^5 rows about 10 %)."""
+        kernel = (self.leaf.density if self.leaf is not None else GeneralNB().density) == "kernel"
+        return kernel and n_rows * n_columns >= GATHER_FROM
+
     def _significant(self, w, loo_correct, kid_correct, members) -> bool:
         """Does the split reduce the leave-one-out error by more than ``min_rel_reduction`` (relative)?"""
         node_err = w.sum() - loo_correct
         split_err = sum(w[members[b]].sum() - kid_correct[b] for b in kid_correct)
         return bool(node_err > 0 and (node_err - split_err) / node_err > self.min_rel_reduction)
 
-    def _scan(self, gnb, X, y, w, loo):
+    def _scan(self, gnb, X, y, w, loo, subset=None):
         """δ (eq. 4-5) and c*(x) per case of the numeric attributes of the node whose GNB is ``gnb`` and, with
         ``loo``, the GNB's leave-one-out correct weight (else None), over groups of attributes: the densities
         (rows, numeric attributes, classes) exist a group at a time (about SCAN_ENTRIES values), each group's
         densities without leave-one-out serving both; the leave-one-out log joint gets their sum over the
         attributes, added in numpy's order (:meth:`GeneralNB.add_attributes`), so every value is that of the
-        whole arrays, bit for bit."""
+        whole arrays, bit for bit. ``subset``: the node's rows are ``X[subset]`` (y and w are theirs), of which a
+        group's columns are gathered at a time."""
         numeric = np.flatnonzero(self.n_values_ == 0)
         K = len(self.classes_)
         log_prior = np.log(np.maximum(np.bincount(y, weights=w, minlength=K), 1e-300) / w.sum())
@@ -264,13 +301,17 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         total = np.zeros((len(y), K))  # the leave-one-out log densities summed over the attributes
         r = np.minimum(w, 1.0)
         for cols in gnb.attribute_groups(len(y), SCAN_ENTRIES):
-            plain = gnb.numeric_log_density(X, cols=cols)
+            plain = gnb.numeric_log_density(X, cols=cols, subset=subset)
             pred[:, cols] = np.argmax(plain + log_prior, axis=2)
-            observed[:, cols] = ~np.isnan(X[:, numeric[cols]])
+            observed[:, cols] = ~np.isnan(take_columns(X, subset, numeric[cols]))
             if loo:
-                gnb.add_attributes(total, gnb.numeric_log_density(X, y, r, plain, cols))
+                gnb.add_attributes(total, gnb.numeric_log_density(X, y, r, plain, cols, subset))
         delta = bayes_delta_numeric(pred, y, w, observed) if len(numeric) else (np.zeros(0), None)
-        return delta, gnb.loo_correct(X, y, w, total) if loo else None
+        correct = gnb.loo_correct(X, y, w, total, subset) if loo else None
+        # The fit evaluates a node's GNB only here: kept as a leaf or a nominal test's fallback, it is evaluated
+        # again to predict, which builds the binned sets' grids again (the same values); until then they go.
+        gnb.release_grids()
+        return delta, correct
 
     def _choose_split(self, X, y, w, numeric):
         """(attribute, cuts or None, branch per row, default branch) of the largest usable δ, or None."""
