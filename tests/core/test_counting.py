@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from nbx.core import counting
-from nbx.core.counting import ValueIndex
+from nbx.core.counting import ValueIndex, small_int
 
 
 def _codes(rng, n, n_values, missing=True):
@@ -121,3 +121,7 @@ def test_row_reduce_is_numpys_reduction_to_the_bit(ufunc, k):
         expected = ufunc.reduce(a, axis=1, keepdims=True)
         got = counting.row_reduce(ufunc, a)
     assert got.shape == expected.shape and got.tobytes() == expected.tobytes()
+
+
+def test_small_int_holds_the_bound():
+    assert [small_int(b) for b in (0, 127, 128, 40_000, 1 << 40)] == [np.int8, np.int8, np.int16, np.int32, np.int64]

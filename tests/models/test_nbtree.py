@@ -13,7 +13,6 @@ from nbx.models.nbtree import (
     branch_rows,
     nb_cv_correct,
     node_values,
-    small_int,
 )
 
 
@@ -160,10 +159,6 @@ def test_node_values_and_branch_rows_match_the_whole_array_route():
     expected = idx.offsets + branch_codes(codes, modes)
     assert groups.dtype == np.int8 and np.array_equal(groups, expected)
     assert np.array_equal(seen, np.bincount(expected.ravel(), minlength=idx.n_rows) > 0)
-
-
-def test_small_int_holds_the_bound():
-    assert [small_int(b) for b in (0, 127, 128, 40_000, 1 << 40)] == [np.int8, np.int8, np.int16, np.int32, np.int64]
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64, np.float64])

@@ -20,6 +20,15 @@ def row_blocks(n_rows: int, width: int, entries: int = _BLOCK):
     return (slice(start, start + step) for start in range(0, n_rows, step))
 
 
+def small_int(bound: int) -> np.dtype:
+    """The smallest signed integer type holding -1 .. ``bound``: codes (-1 for missing) and table rows are exact in
+    it, and an (n, d) array of them may take an eighth (int8) of an int64 one."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if bound <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)
+
+
 class ValueIndex:
     """Maps (attribute, value) pairs of discrete data to rows of a flat table.
 

@@ -79,7 +79,7 @@ from numbers import Real
 import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
-from nbx.core.counting import ValueIndex, row_blocks
+from nbx.core.counting import ValueIndex, row_blocks, small_int
 from nbx.core.criteria import entropy, info_gain
 from nbx.core.validation import BOOLEAN, Interval
 
@@ -250,7 +250,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         if np.any(np.isinf(X)):
             raise ValueError("X contains infinite values; use NaN for missing values")
         nominal = nv > 0
-        codes = np.full((X.shape[0], X.shape[1] if nominal.any() else 0), -1, dtype=_code_dtype(nv))
+        codes = np.full((X.shape[0], X.shape[1] if nominal.any() else 0), -1, dtype=small_int(int(nv.max(initial=0))))
         if nominal.any():
             for rows in row_blocks(X.shape[0], X.shape[1]):  # no (n, d) temporaries besides the codes
                 sub = X[rows][:, nominal]
@@ -647,12 +647,6 @@ def _complete_columns(X: np.ndarray, codes: np.ndarray, n_values: np.ndarray) ->
         c = codes[:, j]
         complete[j] = bool(((c >= 0) & (c < n_values[j])).all())
     return complete
-
-
-def _code_dtype(n_values: np.ndarray) -> type:
-    """The smallest signed integer type that holds -1 (unknown) .. max(n_values): codes of few values take a byte."""
-    top = int(np.max(n_values, initial=0))
-    return next(t for t in (np.int8, np.int16, np.int32) if top <= np.iinfo(t).max) if top < 2**31 else np.int64
 
 
 def _index_dtype(size: int) -> type:

@@ -82,7 +82,7 @@ from nbx.core.base import (
     check_discrete_fit,
     check_discrete_X,
 )
-from nbx.core.counting import ValueIndex, present_classes
+from nbx.core.counting import ValueIndex, present_classes, small_int
 from nbx.core.criteria import entropy
 from nbx.core.sums import normalized_argmax, run_sums
 from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
@@ -574,7 +574,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         if self.missing == "value":
             codes, n_values = _missing_as_value(codes, n_values)
         flat = _table_rows(ValueIndex(n_values), codes)
-        return codes.astype(np.min_scalar_type(-int(np.max(n_values, initial=1))), copy=False), flat
+        return codes.astype(small_int(int(np.max(n_values, initial=1)) - 1), copy=False), flat
 
     def _boost_fit(self, inputs, y, weights, n_values) -> np.ndarray:
         """Fit on the rows of positive weight of prepared ``inputs`` (exactly as ``fit`` on those rows would)

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_discrete_fit, check_discrete_X, check_rng
-from nbx.core.counting import ValueIndex, row_blocks
+from nbx.core.counting import ValueIndex, row_blocks, small_int
 from nbx.core.validation import NONE, RANDOM_STATE, Interval
 from nbx.models.naive_bayes import NaiveBayes
 
@@ -102,15 +102,6 @@ def node_values(index: ValueIndex, codes):
     for block in row_blocks(codes.shape[0], codes.shape[1]):
         rows[block] = compact[rows[block]]
     return rows, _CompactIndex(index, present)
-
-
-def small_int(bound: int) -> np.dtype:
-    """The smallest signed integer type holding -1..``bound``: codes and value rows are exact in it, and an
-    (n, d) array of them may take 1/8 (int8) of an int64 one."""
-    for dtype in (np.int8, np.int16, np.int32):
-        if bound <= np.iinfo(dtype).max:
-            return np.dtype(dtype)
-    return np.dtype(np.int64)
 
 
 class _CompactIndex:
