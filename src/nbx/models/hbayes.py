@@ -207,7 +207,6 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         # the indicator design's standardization from each row's active columns, a block of rows at a time, without
         # the dense (n, Σ V) design: the same numbers to the bit; a missing code is the all-zero block
         self.mean_, self.scale_ = codes_standardizer(codes, self.n_values_, w)
-        self._owner = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
         # the standardized design row of every code (row c + 1 for code c, row 0 for missing), per attribute block:
         # the same elementwise (z - mean) / scale as the design of the rows (:meth:`_pattern_design`)
         table = np.repeat(np.arange(-1, int(self.n_values_.max(initial=0)))[:, None], codes.shape[1], axis=1)
@@ -222,7 +221,8 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _columns(self, s1) -> np.ndarray:
         """Design columns (intercept first) of the attributes in S1, in S1's order."""
-        cols = [np.flatnonzero(self._owner == a) + 1 for a in s1]
+        first = 1 + np.cumsum(self.n_values_) - self.n_values_  # each attribute's first design column
+        cols = [first[a] + np.arange(self.n_values_[a]) for a in s1]
         return np.concatenate([[0]] + cols).astype(np.intp)
 
     def _refine(self, groups: np.ndarray, attribute: int) -> np.ndarray:
@@ -270,7 +270,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         fractions = np.divide(counts, weight[:, None], out=np.zeros_like(counts), where=weight[:, None] > 0)
         cols = self._columns(s1)
         patterns = codes[np.ix_(first, list(s1))]
-        position = np.repeat(np.arange(-1, len(s1)), [1] + [int(np.sum(self._owner == a)) for a in s1])
+        position = np.repeat(np.arange(-1, len(s1)), [1] + [int(self.n_values_[a]) for a in s1])
         Z1 = _pattern_design(patterns, self._values, cols, position)
         hess = None  # the dense Hessian, unless it would cost more than about a millisecond
         if len(first) * (len(cols) * (k - 1)) ** 2 > 1e6:
@@ -283,7 +283,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _extend(self, theta: np.ndarray, attribute: int) -> np.ndarray:
         """Warm start for S1 ∪ {attribute}: the S1 coefficients, zeros for the new indicator columns."""
-        width = int(np.sum(self._owner == attribute))
+        width = int(self.n_values_[attribute])
         return np.vstack([theta, np.zeros((width, theta.shape[1]))])
 
     def _greedy_add(self, s1, theta, accuracy, score_of):

@@ -61,7 +61,7 @@ from numba import njit
 from scipy.linalg.lapack import dpotrf, dpotrs
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
-from nbx.core.counting import log_softmax, row_blocks
+from nbx.core.counting import ValueIndex, log_softmax, row_blocks
 from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, Options, warn
 from nbx.models.weka_optimization import fit_weka_logistic, weka_columns
 
@@ -616,7 +616,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
             active = _active_of(X, self.n_values_)
             X = None  # (the active columns are the design: the values are not read again)
             p = int(self.n_values_.sum())
-            self.column_owner_ = np.repeat(np.arange(len(self.n_values_)), self.n_values_)
+            self.column_owner_ = ValueIndex(self.n_values_).attribute_of_row
             self.mean_, self.scale_ = indicator_standardizer(active, w, p)
             Z1 = IndicatorDesign(active, self.mean_, self.scale_)
         else:
