@@ -461,12 +461,6 @@ def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) 
             out[r, c] = log_priors[t, c] + s
 
 
-def _table_rows(index: ValueIndex, codes: np.ndarray) -> np.ndarray:
-    """``index.rows(codes)`` in the narrowest unsigned integer type that holds them (uint8 up to 255 table rows):
-    the compiled kernels read narrow rows faster, and boosting keeps them through all its rounds."""
-    return index.rows(codes, np.min_scalar_type(index.n_rows))
-
-
 def _missing_as_value(codes: np.ndarray, n_values) -> tuple[np.ndarray, np.ndarray]:
     """``missing="value"``: every attribute gets one more value, its last code, which the missing codes take."""
     n_values = np.asarray(n_values, np.int64) + 1
@@ -563,17 +557,17 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         if self.missing == "value":
             codes, self.n_values_ = _missing_as_value(codes, self.n_values_)
         self._setup()
-        self._grow(codes, _table_rows(self._index, codes), y_idx, w, np.arange(codes.shape[0]))
+        self._grow(codes, self._index.narrow_rows(codes), y_idx, w, np.arange(codes.shape[0]))
         return self
 
     def _boost_inputs(self, X, n_values):
         """AdaBoostM1's fast path: the codes and their flat table rows, computed once per boosting run and kept
         through all its rounds, both in the narrowest integer type that holds them (int8 codes up to 128 values,
-        :func:`_table_rows`): an eighth of int64 codes each."""
+        :meth:`ValueIndex.narrow_rows`): an eighth of int64 codes each."""
         codes = as_codes(X)
         if self.missing == "value":
             codes, n_values = _missing_as_value(codes, n_values)
-        flat = _table_rows(ValueIndex(n_values), codes)
+        flat = ValueIndex(n_values).narrow_rows(codes)
         return codes.astype(small_int(int(np.max(n_values, initial=1)) - 1), copy=False), flat
 
     def _boost_fit(self, inputs, y, weights, n_values) -> np.ndarray:
@@ -802,7 +796,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint of the routed-to local NB, shape (n, K)."""
         codes = self._check_X(X)
-        return self._log_joint(self._route(codes), _table_rows(self._index, codes))
+        return self._log_joint(self._route(codes), self._index.narrow_rows(codes))
 
     def _log_joint(self, node, flat) -> np.ndarray:
         """log P(c) + Σ_j log P(x_j | c) under each row's node NB, for table rows ``flat`` (n, d), one tree level's

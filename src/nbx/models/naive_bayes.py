@@ -223,8 +223,7 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
     def _boost_inputs(self, X, n_values):
         """AdaBoostM1's fast path: the codes' table rows, computed once per boosting run and kept through its
         rounds, in the narrowest unsigned integer type that holds them (a byte up to 255 table rows)."""
-        index = ValueIndex(n_values)
-        return index.rows(as_codes(X), np.min_scalar_type(index.n_rows))
+        return ValueIndex(n_values).narrow_rows(as_codes(X))
 
     def _boost_fit(self, table_rows, y, weights, n_values) -> np.ndarray:
         """Fit on the rows of positive weight (exactly as ``fit`` on those rows would) and return the

@@ -97,9 +97,7 @@ def pair_class_counts(codes: np.ndarray, y: np.ndarray, w: np.ndarray, index: Va
     (block, d, d) index and weight arrays), which gives the same numbers to the bit.
     """
     R = index.n_rows
-    rows = np.empty(codes.shape, np.int64)  # (n, d), missing -> R; by blocks: no (n, d) temporaries besides it
-    for block, table_rows in index.block_rows(codes, codes.shape[1]):
-        rows[block] = table_rows
+    rows = index.rows(codes)  # (n, d), missing -> R
     n, d = rows.shape
     unit = bool(np.all(w == 1.0))  # integer counts: same sums, faster
     step = max(1, PAIR_BLOCK // max(d * d, 1))
