@@ -1,18 +1,26 @@
-"""Write the sha256 of source files to one digest file, so train cells depend on one path instead of every
-module their learner imports (see nbx.pipeline.dvcgen). Usage: python stages/code_digest.py OUT FILE..."""
+"""Write the code digests: for each kind of stage and each learner family, the sha256 of every source file it runs,
+to data/code/<name>.txt, so a stage depends on one path instead of every module it imports (see
+nbx.pipeline.dvcgen). A digest whose files did not change comes out byte for byte the same, so DVC reruns only the
+stages that run a changed file. Usage: python stages/code_digest.py"""
 
 import sys
 from pathlib import Path
 
 from nbx.core.errors import run_reported
 from nbx.core.io import sha256_file, write_text
+from nbx.pipeline import config, dvcgen, layout
 
 
-def digest(out: str, files: list[str]) -> None:
+def digest(out: Path, files: list[str]) -> None:
     write_text(out, "".join(f"{sha256_file(f)}  {Path(f).as_posix()}\n" for f in sorted(files)))
 
 
+def digests() -> None:
+    for name, files in dvcgen.code_files(config.load_params()).items():
+        digest(layout.code_digest(name), files)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+    if len(sys.argv) > 1:
         sys.exit(__doc__)
-    sys.exit(run_reported(lambda: digest(sys.argv[1], sys.argv[2:]), "code_digest", "code_digest: interrupted"))
+    sys.exit(run_reported(digests, "code_digest", "code_digest: interrupted"))

@@ -258,14 +258,17 @@ def test_the_key_covers_the_code(project, tmp_path_factory, monkeypatch):
     assert train_stage.resume_key(params, "toy", "boost") != train_stage.resume_key(params, "toy", "nb")
 
 
-def test_the_code_digest_stage_names_a_missing_source_file(tmp_path):
+def test_the_code_digest_stage_outside_the_repository_says_where_to_run_it(tmp_path):
     out = subprocess.run(
-        [sys.executable, str(REPO / "stages" / "code_digest.py"), "digest.txt", "src/nbx/core/io.py", "gone.py"],
-        cwd=REPO,
+        [sys.executable, str(REPO / "stages" / "code_digest.py")],
+        cwd=tmp_path,
         env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,
         check=False,
     )
-    assert (out.returncode, out.stdout, out.stderr) == (1, "", "code_digest: gone.py: No such file or directory\n")
-    assert not (REPO / "digest.txt").exists()
+    assert (out.returncode, out.stdout) == (1, "")
+    assert (
+        out.stderr == "code_digest: cannot read params.yaml: No such file or directory; run from the repository root\n"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -46,11 +46,14 @@ def ran(output: str) -> set[str]:
 
 
 def stages_using(root: Path, source: str) -> set[str]:
-    """The code-* stages whose digest covers ``source``, and the stages that depend on those digests."""
+    """The code stage, and the stages that depend on a code digest (``data/code/``) covering ``source``."""
     top = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
-    code = {name for name, stage in top.items() if source in stage.get("deps", [])}
-    digests = {top[name]["outs"][0] for name in code}
-    names = set(code)
+    digests = {
+        path.relative_to(root).as_posix()
+        for path in (root / "data/code").glob("*.txt")
+        if f"  {source}\n" in path.read_text()
+    }
+    names = {"code"}
     experiments = yaml.safe_load((root / "dvc.yaml").read_text())["vars"][0]["experiment_ids"]
     for name, stage in top.items():
         if "foreach" in stage:
@@ -114,6 +117,7 @@ def project(tmp_path_factory, mirror):
     run(["python", "-m", "nbx.pipeline.dvcgen"], root)
     run(["git", "init", "-q"], root)
     run(["dvc", "init", "-q"], root)
+    shutil.copy(REPO / ".dvcignore", root / ".dvcignore")  # the code stage's src/nbx without __pycache__
     shutil.copytree(REPO / ".dvc" / "plots", root / ".dvc" / "plots")
     first = run(["dvc", "repro"], root).stdout
     run(["git", "add", "-A"], root)
@@ -190,7 +194,7 @@ def test_editing_a_model_reruns_only_the_cells_that_import_it(project):
     with edited(module, module.read_text() + "\n# touched by a test\n", root):
         out = run(["dvc", "repro"], root).stdout
         expected = stages_using(root, "src/nbx/models/c45.py")
-        assert {"code-c45", "stages/train/wang2006/dvc.yaml:c45", "stages/train/benchmark/dvc.yaml:c45"} <= expected
+        assert {"code", "stages/train/wang2006/dvc.yaml:c45", "stages/train/benchmark/dvc.yaml:c45"} <= expected
         assert not any(name.endswith(("nb_laplace", "blnbt1", "tan", "hbayes_nb")) for name in expected)
         assert ran(out) == expected  # the cell's predictions are unchanged, so nothing after it runs
 
@@ -198,9 +202,10 @@ def test_editing_a_model_reruns_only_the_cells_that_import_it(project):
 def test_editing_report_code_reruns_only_reports(project):
     root, _, _ = project
     module = root / "src/nbx/report/tables.py"
-    with edited(module, module.read_text() + "\n# touched by a test\n"):
-        status = json.loads(run(["dvc", "status", "--json"], root).stdout)
-        assert set(status) == {f"code-report-{name}" for name in SMALL}
+    with edited(module, module.read_text() + "\n# touched by a test\n", root):
+        assert set(json.loads(run(["dvc", "status", "--json"], root).stdout)) == {"code"}
+        run(["dvc", "repro", "code"], root)  # the digests: only the reports' change
+        assert set(json.loads(run(["dvc", "status", "--json"], root).stdout)) == {f"report@{name}" for name in SMALL}
 
 
 @pytest.mark.slow  # about 17 s (pytest -m slow); the learner edit above checks on every run that a params edit reruns only its experiment's stages

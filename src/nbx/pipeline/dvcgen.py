@@ -4,8 +4,8 @@ params.yaml is the one source of truth; this writes
 
 * ``dvc.yaml``: per experiment (``foreach``) prepare, split, discretize, evaluate, analyse and report; the
   ``params`` stage, which splits params.yaml into the slices stages read (``data/params/``, see
-  :mod:`nbx.pipeline.params_digest`); and the ``code-<name>`` stages, each of which digests the source files one
-  kind of stage runs into ``data/code/<name>.txt`` (the sha256 of every file its script imports);
+  :mod:`nbx.pipeline.params_digest`); and the ``code`` stage, which digests the source files each kind of stage
+  runs into ``data/code/<name>.txt`` (the sha256 of every file its script imports, :func:`code_files`);
 * ``stages/train/<experiment>/dvc.yaml``: one train cell per learner of the experiment.
 
 Every stage depends on the digest of exactly the code it runs, the slice of params it reads, and its inputs
@@ -13,9 +13,13 @@ Every stage depends on the digest of exactly the code it runs, the slice of para
 module re-runs only the train cells that import it, editing a report section only that experiment's report,
 adding a data set to one experiment only that experiment's stages.
 
-Why digests and one train file per experiment: after every stage DVC rewrites that stage's whole dvc.lock with
-a pure-Python YAML round trip (about 0.14 ms of CPU per line). One lock listing ~20 source files for each of
-~150 cells cost seconds per cell; locks whose stages list two or three paths keep it to a fraction of one.
+Why digests, one code stage and one train file per experiment: after every stage DVC rewrites that stage's whole
+dvc.lock with a pure-Python YAML round trip (about 0.14 ms of CPU per line). One lock listing ~20 source files for
+each of ~150 cells cost seconds per cell; locks whose stages list two or three paths keep it to a fraction of one.
+The code stage depends on ``src/nbx`` and the stage scripts as a whole (a few lock lines, where one stage per digest
+listed every file it covers: 4,400 of dvc.lock's 7,200 lines, read and written again after every top-level stage);
+it reruns after any source edit, in about a second, and rewrites only the digests whose files changed, so only the
+stages that run those files run again.
 
 A module's dependencies are found from its imports (``ast``), including imports inside functions and the
 package ``__init__`` files Python runs on the way; learner classes come from the registry, whose imports are
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -34,6 +39,7 @@ import yaml
 from nbx.pipeline import config, layout, learners
 
 SRC = Path("src")
+STAGES = Path("stages")
 HEADER = (
     "# GENERATED from params.yaml by `python -m nbx.pipeline.dvcgen`: do not edit by hand. After changing the\n"
     "# experiments or learners in params.yaml, run it again (tests/pipeline/test_dvcgen.py fails while it is stale).\n"
@@ -60,8 +66,14 @@ def _with_packages(dotted: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def imported_modules(path: Path) -> set[str]:
+def imported_modules(path: Path) -> frozenset[str]:
     """nbx modules a file imports (anywhere in it), with their parent packages."""
+    stat = path.stat()  # the key tells an edited file and another checkout apart
+    return _imported_modules(Path.cwd(), path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache  # the closures of ~150 learners and ~20 stages visit the same ~100 files over 2,000 times
+def _imported_modules(cwd: Path, path: Path, mtime_ns: int, size: int) -> frozenset[str]:
     package = _module_name(path) if path.is_relative_to(SRC) else ""
     if path.name != "__init__.py" and package:
         package = package.rpartition(".")[0]
@@ -79,7 +91,7 @@ def imported_modules(path: Path) -> set[str]:
                 continue
             found.add(target)
             found.update(f"{target}.{a.name}" for a in node.names if module_file(f"{target}.{a.name}"))
-    return {m for name in found for m in _with_packages(name) if module_file(m)}
+    return frozenset(m for name in found for m in _with_packages(name) if module_file(m))
 
 
 def closure(files) -> list[str]:
@@ -118,7 +130,7 @@ def family(spec: dict) -> tuple[str, list[Path]]:
 
 # --------------------------------------------------------------------------------------------- the files
 def _stage_closure(script: str, extra=()) -> list[str]:
-    return closure([Path("stages") / f"{script}.py", *extra])
+    return closure([STAGES / f"{script}.py", *extra])
 
 
 def stage_code(params: config.Params) -> dict[str, list[str]]:
@@ -132,6 +144,11 @@ def stage_code(params: config.Params) -> dict[str, list[str]]:
         code[f"analyse-{exp}"] = _stage_closure("analyse", check)
         code[f"report-{exp}"] = _stage_closure("report", paper)
     return code
+
+
+def code_files(params: config.Params, families: dict | None = None) -> dict[str, list[str]]:
+    """Digest name -> source files: the per-experiment stages' and each learner family's."""
+    return stage_code(params) | dict((families or learner_families(params)).values())
 
 
 def digest(name: str) -> str:
@@ -209,13 +226,11 @@ def top_level(params: config.Params, families: dict) -> dict:
         },
     }
     out["stages"] |= {name: {"foreach": "${experiment_ids}", "do": stage} for name, stage in stages.items()}
-    code = stage_code(params) | dict(families.values())
-    for name, files in sorted(code.items()):
-        out["stages"][f"code-{name}"] = {
-            "cmd": f"python stages/code_digest.py {digest(name)} " + " ".join(files),
-            "deps": list(files),
-            "outs": [digest(name)],
-        }
+    out["stages"]["code"] = {
+        "cmd": "python stages/code_digest.py",
+        "deps": [SRC.joinpath("nbx").as_posix()] + sorted(p.as_posix() for p in STAGES.glob("*.py")),
+        "outs": [digest(name) for name in sorted(code_files(params, families))],
+    }
     out["plots"] = plots(params)
     return out
 
