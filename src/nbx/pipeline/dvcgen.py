@@ -219,8 +219,9 @@ def top_level(params: config.Params, families: dict) -> dict:
         "stages": {
             "params": {
                 "cmd": "python stages/params_digest.py",
-                "deps": [digest("params")],
-                "params": list(config.TOP_KEYS),  # declared by the params stage only
+                # params.yaml as a file: declared as params, its 1,700 lines of values would sit in dvc.lock, read
+                # and written again after every top-level stage (`dvc params diff` reads params.yaml either way)
+                "deps": [digest("params"), config.PARAMS_FILE.as_posix()],
                 "outs": [layout.PARAMS.as_posix()],
             }
         },
