@@ -8,6 +8,9 @@ no-op cost and the per-cell overhead.
     python benchmarks/pipeline.py overhead      # on an up-to-date pipeline: dvc status, no-op dvc repro,
                                                 # and a forced small train cell minus its own fit time
     python benchmarks/pipeline.py hot-cells     # the hot cells of this workspace's last run (data/timings/)
+    python benchmarks/pipeline.py stages        # on an up-to-date pipeline: every stage of dvc.yaml itself (all
+                                                # but the train cells) forced in one `dvc repro`: DVC's and the
+                                                # stages' own cost around the train cells (rewrites the same bytes)
 
 ``fresh-clone --in-clone "SCRIPT ARGS"`` (repeatable) then runs a script of benchmarks/ in the clone before it is
 deleted (the clone's copy of the script, its virtual environment's python, the clone's data after the run; give
@@ -95,6 +98,22 @@ def overhead(root: Path = Path("."), env=None) -> dict:
     }
 
 
+def top_level_stages(root: Path = Path("."), env=None) -> dict:
+    """Wall seconds of one `dvc repro --force --single-item` of every stage dvc.yaml defines itself."""
+    import yaml
+
+    dvc_yaml = yaml.safe_load((root / "dvc.yaml").read_text())
+    ids = dvc_yaml["vars"][0]["experiment_ids"]
+    names = [
+        n
+        for name, st in dvc_yaml["stages"].items()
+        for n in ([f"{name}@{i}" for i in ids] if "foreach" in st else [name])
+    ]
+    wall = timed(["dvc", "repro", "--force", "--single-item", *names], root, env)
+    print(f"every top-level stage forced ({len(names)} stages): {wall:6.1f} s")
+    return {"stages": len(names), "wall_seconds": wall}
+
+
 def in_clone(clone: Path, python: Path, env: dict, commands: list[str]) -> list[dict]:
     """Run each "SCRIPT ARGS" of the clone's benchmarks/ there, with its virtual environment's python."""
     done = []
@@ -129,12 +148,15 @@ def fresh_clone(results: Results, then: list[str] = ()) -> None:
         clean = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True).stdout
         print("git status after the run:", "clean" if not clean else "\n" + clean)
         train, over = train_seconds(clone), overhead(clone, env)  # with the clone's dvc and nbx
+        outside = repro - sum(train["train_seconds"].values())
+        print(f"everything but the train cells' own seconds: {outside:.0f} s")
         full = check("full dvc repro, fresh clone, empty cache", "wall minutes", repro / 60, 15)
         part = {
             "install_seconds": install,
             "repro_seconds": repro,
             "git_status_clean": not clean,
             "train_seconds": train["train_seconds"],
+            "outside_train_seconds": outside,
             "checks": [full, *train["checks"], *over["checks"]],
         }
         results.add("fresh-clone", part)  # before the clone's other benchmarks, which may take long
@@ -144,7 +166,7 @@ def fresh_clone(results: Results, then: list[str] = ()) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["fresh-clone", "overhead", "hot-cells"])
+    ap.add_argument("what", choices=["fresh-clone", "overhead", "hot-cells", "stages"])
     ap.add_argument("--results", type=Path, default=DEFAULT_DIR / "pipeline.json", help="JSON file of the measurements")
     ap.add_argument("--plots", type=Path, help="folder of the targets figure (default: the results file's)")
     ap.add_argument(
@@ -161,7 +183,7 @@ def main() -> None:
     if a.what == "fresh-clone":
         fresh_clone(results, a.in_clone)
     else:
-        results.add(a.what, {"overhead": overhead, "hot-cells": train_seconds}[a.what]())
+        results.add(a.what, {"overhead": overhead, "hot-cells": train_seconds, "stages": top_level_stages}[a.what]())
     print(f"results: {results.path}")
     for path in draw(results.path, a.plots):
         print(f"figure: {path}")
