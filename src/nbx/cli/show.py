@@ -13,6 +13,7 @@ from nbx.cli import show_trees
 from nbx.cli.common import render
 from nbx.cli.model import load_bundle
 from nbx.cli.view import View, _num, plural
+from nbx.core.counting import ValueIndex
 
 
 def register(sub) -> None:
@@ -92,10 +93,6 @@ def _prob_table(title: str, row_labels: list[str], log_p: np.ndarray, classes: l
     return render([title] + classes, rows, right=set(range(1, len(classes) + 1)))
 
 
-def _offsets(n_values) -> np.ndarray:
-    return np.concatenate([[0], np.cumsum(n_values)[:-1]]).astype(int)
-
-
 def naive_bayes(model, view: View) -> list[str]:
     """P(class) and, per attribute, P(value | class) (the columns of each block sum to 1)."""
     classes = view.class_labels(model)
@@ -105,7 +102,7 @@ def naive_bayes(model, view: View) -> list[str]:
         "",
         _prob_table("P(class)", [""], model.class_log_prior_[None], classes),
     ]
-    start = _offsets(model.n_values_)
+    start = ValueIndex(model.n_values_).offsets  # each attribute's first row of log_table_
     for j, nv in enumerate(model.n_values_):
         labels = [view.value(j, v) for v in range(nv)]
         out += [
