@@ -47,14 +47,14 @@ def ran(output: str) -> set[str]:
 
 def stages_using(root: Path, source: str) -> set[str]:
     """The code stage, and the stages that depend on a code digest (``data/code/``) covering ``source``."""
-    top = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
+    dvc_yaml = yaml.safe_load((root / "dvc.yaml").read_text())
+    top, experiments = dvc_yaml["stages"], dvc_yaml["vars"][0]["experiment_ids"]
     digests = {
         path.relative_to(root).as_posix()
         for path in (root / "data/code").glob("*.txt")
         if f"  {source}\n" in path.read_text()
     }
     names = {"code"}
-    experiments = yaml.safe_load((root / "dvc.yaml").read_text())["vars"][0]["experiment_ids"]
     for name, stage in top.items():
         if "foreach" in stage:
             for exp in experiments:
