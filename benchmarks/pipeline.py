@@ -102,13 +102,9 @@ def top_level_stages(root: Path = Path("."), env=None) -> dict:
     """Wall seconds of one `dvc repro --force --single-item` of every stage dvc.yaml defines itself."""
     import yaml
 
-    dvc_yaml = yaml.safe_load((root / "dvc.yaml").read_text())
-    ids = dvc_yaml["vars"][0]["experiment_ids"]
-    names = [
-        n
-        for name, st in dvc_yaml["stages"].items()
-        for n in ([f"{name}@{i}" for i in ids] if "foreach" in st else [name])
-    ]
+    from nbx.pipeline.dvcgen import expand
+
+    names = list(expand(yaml.safe_load((root / "dvc.yaml").read_text())))
     wall = timed(["dvc", "repro", "--force", "--single-item", *names], root, env)
     print(f"every top-level stage forced ({len(names)} stages): {wall:6.1f} s")
     return {"stages": len(names), "wall_seconds": wall}

@@ -48,6 +48,14 @@ def test_rows_by_blocks_follow_the_rule_in_any_dtype(missing, dtype):
         assert rows.dtype == dtype and np.array_equal(rows, expected)
 
 
+def test_column_rows_are_rows_of_one_column():
+    rng = np.random.default_rng(5)
+    n_values = [3, 1, 5, 2]
+    index, codes = ValueIndex(n_values), _codes(rng, 300, n_values)
+    for j in range(len(n_values)):
+        assert np.array_equal(index.column_rows(codes[:, j], j), index.rows(codes)[:, j])
+
+
 @pytest.mark.parametrize("missing", [True, False])
 @pytest.mark.parametrize("unit", [True, False])
 def test_counts_by_blocks_or_columns_equal_flat_counts(monkeypatch, unit, missing):

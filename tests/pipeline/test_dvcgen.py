@@ -39,6 +39,24 @@ def test_a_cell_declares_the_table_it_reads_for_numeric_ordinal():
     assert "data/prepared/ting2003" not in cells["nb_ting"]["deps"]
 
 
+def test_expand_names_stages_as_dvc_does():
+    """A foreach stage once per experiment as ``name@experiment`` with ``${item}`` replaced; other stages as they are."""
+    dvc_yaml = {
+        "vars": [{"experiment_ids": ["a", "b"]}],
+        "stages": {
+            "code": {"cmd": "python stages/code_digest.py"},
+            "split": {"foreach": "${experiment_ids}", "do": {"cmd": "split ${item}", "deps": ["data/${item}"]}},
+        },
+    }
+    assert dvcgen.expand(dvc_yaml) == {
+        "code": {"cmd": "python stages/code_digest.py"},
+        "split@a": {"cmd": "split a", "deps": ["data/a"]},
+        "split@b": {"cmd": "split b", "deps": ["data/b"]},
+    }
+    stages = dvcgen.expand(yaml.safe_load((REPO / "dvc.yaml").read_text()))
+    assert "report@ting2003" in stages and "${item}" not in json.dumps(stages["report@ting2003"])
+
+
 def test_closure_follows_package_and_function_level_imports():
     files = set(dvcgen.closure([Path("src/nbx/pipeline/train.py")]))
     assert {

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from nbx.pipeline.dvcgen import expand
+
 REPO = Path(__file__).resolve().parents[2]
 SMALL = {
     "wiering2003": {"Iris": "iris", "Vote": "vote"},
@@ -47,19 +49,16 @@ def ran(output: str) -> set[str]:
 
 def stages_using(root: Path, source: str) -> set[str]:
     """The code stage, and the stages that depend on a code digest (``data/code/``) covering ``source``."""
-    dvc_yaml = yaml.safe_load((root / "dvc.yaml").read_text())
-    top, experiments = dvc_yaml["stages"], dvc_yaml["vars"][0]["experiment_ids"]
     digests = {
         path.relative_to(root).as_posix()
         for path in (root / "data/code").glob("*.txt")
         if f"  {source}\n" in path.read_text()
     }
-    names = {"code"}
-    for name, stage in top.items():
-        if "foreach" in stage:
-            for exp in experiments:
-                if {d.replace("${item}", exp) for d in stage["do"]["deps"]} & digests:
-                    names.add(f"{name}@{exp}")
+    names = {"code"} | {
+        name
+        for name, stage in expand(yaml.safe_load((root / "dvc.yaml").read_text())).items()
+        if set(stage.get("deps", [])) & digests
+    }
     for train in root.glob("stages/train/*/dvc.yaml"):
         for name, stage in yaml.safe_load(train.read_text())["stages"].items():
             if set(stage["deps"]) & digests:

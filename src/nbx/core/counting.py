@@ -46,12 +46,19 @@ class ValueIndex:
         out-of-range codes map to ``n_rows``. More rows than one block (:func:`row_blocks`) are made a block at a
         time (:meth:`block_rows`): no (n, d) temporaries besides the result."""
         if codes.shape[0] * max(codes.shape[1], 1) <= _BLOCK:
-            valid = (codes >= 0) & (codes < self.n_values)
-            return np.where(valid, codes + self.offsets, self.n_rows).astype(dtype, copy=False)
+            return self._table_rows(codes, self.n_values, self.offsets).astype(dtype, copy=False)
         out = np.empty(codes.shape, dtype)
         for rows, table_rows in self.block_rows(codes, codes.shape[1]):
             out[rows] = table_rows
         return out
+
+    def column_rows(self, code: np.ndarray, attribute: int) -> np.ndarray:
+        """:meth:`rows` of one attribute's codes (n,)."""
+        return self._table_rows(code, self.n_values[attribute], self.offsets[attribute])
+
+    def _table_rows(self, codes, n_values, offsets) -> np.ndarray:
+        """The rule of :meth:`rows`: code + the attribute's offset, ``n_rows`` for missing or out-of-range codes."""
+        return np.where((codes >= 0) & (codes < n_values), codes + offsets, self.n_rows)
 
     def narrow_rows(self, codes: np.ndarray) -> np.ndarray:
         """:meth:`rows` in the narrowest unsigned integer type that holds them (a byte up to 255 table rows): for

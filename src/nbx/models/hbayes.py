@@ -133,9 +133,7 @@ class S2LogSum:
 
     def _terms(self, attribute: int) -> np.ndarray:
         """``terms[:, attribute]``, shape (n, K)."""
-        code, index = self.codes[:, attribute], self.index
-        valid = (code >= 0) & (code < index.n_values[attribute])
-        return self.log_table[np.where(valid, code + index.offsets[attribute], index.n_rows)]
+        return self.log_table[self.index.column_rows(self.codes[:, attribute], attribute)]
 
     def __call__(self, s1) -> np.ndarray:
         s1 = list(s1)
@@ -206,6 +204,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         # the indicator design's standardization from each row's active columns, a block of rows at a time, without
         # the dense (n, Σ V) design: the same numbers to the bit; a missing code is the all-zero block
+        self._index = ValueIndex(self.n_values_)
         self.mean_, self.scale_ = codes_standardizer(codes, self.n_values_, w)
         # the standardized design row of every code (row c + 1 for code c, row 0 for missing), per attribute block:
         # the same elementwise (z - mean) / scale as the design of the rows (:meth:`_pattern_design`)
@@ -221,7 +220,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _columns(self, s1) -> np.ndarray:
         """Design columns (intercept first) of the attributes in S1, in S1's order."""
-        first = 1 + np.cumsum(self.n_values_) - self.n_values_  # each attribute's first design column
+        first = 1 + self._index.offsets  # each attribute's first design column
         cols = [first[a] + np.arange(self.n_values_[a]) for a in s1]
         return np.concatenate([[0]] + cols).astype(np.intp)
 
@@ -367,7 +366,6 @@ class HBayesNB(_HBayesBase):
     def fit(self, X, y, sample_weight=None, n_values=None):
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         k = len(self.classes_)
-        self._index = ValueIndex(self.n_values_)
         counts = self._index.counts(codes, y_idx, w, k)[:-1]
         class_counts = np.bincount(y_idx, weights=w, minlength=k)
         self.class_log_prior_, self.log_table_ = nb_log_tables(counts, class_counts, self._index, "kang")
@@ -463,10 +461,9 @@ class HBayesTAN(_HBayesBase):
         fit = partial(tan.fit, y=self.classes_[y], sample_weight=w, n_values=self.n_values_[s2])
         if type(tan) is not TAN or tan.structure != "tree" or not exact_subsets(w, codes.shape[1]):
             return fit(codes[:, s2])
-        index = ValueIndex(self.n_values_)
         if self._pair_counts is None:
-            self._pair_counts = PairCounts(pair_class_counts(codes, y, w, index, len(self.classes_)))
-        return fit(codes[:, s2], pair_counts=self._pair_counts.subset(index, s2))  # the copy after the counts
+            self._pair_counts = PairCounts(pair_class_counts(codes, y, w, self._index, len(self.classes_)))
+        return fit(codes[:, s2], pair_counts=self._pair_counts.subset(self._index, s2))  # the copy after the counts
 
     @staticmethod
     def _tan_log_likelihood(tan, codes, s2) -> np.ndarray:

@@ -446,8 +446,7 @@ def codes_standardizer(codes: np.ndarray, n_values: np.ndarray, w: np.ndarray) -
 def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
     """:class:`IndicatorDesign`'s ``active`` for nominal codes (n, d) with ``n_values`` (d,): each value's design
     column (1-based, after the intercept; the attributes' blocks in column order), -1 for a missing code."""
-    n_values = np.asarray(n_values, np.int64)
-    return np.where(codes >= 0, 1 + np.cumsum(n_values) - n_values + codes, -1)
+    return np.where(codes >= 0, 1 + ValueIndex(n_values).offsets + codes, -1)
 
 
 def _active_of(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
+import json
 import sys
 from pathlib import Path
 
@@ -233,6 +234,20 @@ def top_level(params: config.Params, families: dict) -> dict:
         "outs": [digest(name) for name in sorted(code_files(params, families))],
     }
     out["plots"] = plots(params)
+    return out
+
+
+def expand(dvc_yaml: dict) -> dict[str, dict]:
+    """The stages of a parsed ``dvc.yaml`` as DVC names them: a ``foreach`` stage once per experiment,
+    ``name@experiment``, with ``${item}`` replaced in its definition."""
+    ids = dvc_yaml["vars"][0]["experiment_ids"]
+    out = {}
+    for name, stage in dvc_yaml["stages"].items():
+        if "foreach" not in stage:
+            out[name] = stage
+            continue
+        text = json.dumps(stage["do"])
+        out |= {f"{name}@{item}": json.loads(text.replace("${item}", item)) for item in ids}
     return out
 
 

@@ -32,6 +32,7 @@ import itertools
 
 import numpy as np
 
+from nbx.core.counting import ValueIndex
 from nbx.models.ensembles import AdaBoostM1
 from nbx.models.leveled_tree import LeveledNBTree
 from nbx.models.naive_bayes import NaiveBayes
@@ -58,12 +59,11 @@ def attribute_space(n_values) -> np.ndarray:
 
 def one_hot(X: np.ndarray, n_values) -> np.ndarray:
     """[1, indicator(x_i = v) for every attribute value] -- the per-attribute terms of eq. (7)."""
-    nv = np.asarray(n_values)
-    offsets = np.concatenate([[0], np.cumsum(nv)[:-1]])
-    phi = np.zeros((X.shape[0], nv.sum() + 1))
+    index = ValueIndex(n_values)
+    phi = np.zeros((X.shape[0], index.n_rows + 1))
     phi[:, 0] = 1.0
     rows, cols = np.nonzero(X >= 0)
-    phi[rows, 1 + offsets[cols] + X[rows, cols]] = 1.0
+    phi[rows, 1 + index.offsets[cols] + X[rows, cols]] = 1.0
     return phi
 
 
