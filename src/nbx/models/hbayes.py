@@ -202,9 +202,9 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
     def _prepare(self, X, y, sample_weight, n_values):
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
+        self._index = ValueIndex(self.n_values_)
         # the indicator design's standardization from each row's active columns, a block of rows at a time, without
         # the dense (n, Σ V) design: the same numbers to the bit; a missing code is the all-zero block
-        self._index = ValueIndex(self.n_values_)
         self.mean_, self.scale_ = codes_standardizer(codes, self.n_values_, w)
         # the standardized design row of every code (row c + 1 for code c, row 0 for missing), per attribute block:
         # the same elementwise (z - mean) / scale as the design of the rows (:meth:`_pattern_design`)
