@@ -2,6 +2,7 @@
 names; a failing split is reported as one line naming the data set and split."""
 
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -158,3 +159,20 @@ def test_numeric_ordinal_gives_nested_trees_the_numeric_columns():
     assert ordinal_params(boost) == ["base__ordinal"]
     assert build_learner(PARAMS, "blnbt10_threshold").numeric_ordinal
     assert not build_learner(PARAMS, "blnbt10").numeric_ordinal
+
+
+def test_a_split_runs_with_one_thread_per_library_and_the_controller_is_kept_until_an_import(monkeypatch):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    import scipy.linalg  # noqa: F401  (a second OpenBLAS, scipy's, beside numpy's)
+
+    before = threadpoolctl.threadpool_info()
+    with runner._single_threaded():
+        inside = threadpoolctl.threadpool_info()
+        kept = runner._controller[1]
+    assert inside and all(lib["num_threads"] == 1 for lib in inside)
+    with runner._single_threaded():
+        assert runner._controller[1] is kept  # nothing imported since: the libraries are the same
+    monkeypatch.setitem(sys.modules, "nbx_test_new_module", object())
+    with runner._single_threaded():
+        assert runner._controller[1] is not kept  # a module was imported: the libraries are looked up again
+    assert threadpoolctl.threadpool_info() == before  # the limits are undone on exit

@@ -23,6 +23,7 @@ import atexit
 import contextlib
 import functools
 import os
+import sys
 import time
 import warnings
 from dataclasses import dataclass
@@ -126,12 +127,22 @@ def _seeded(learner, seed_seq: np.random.SeedSequence):
     return learner
 
 
+_controller: tuple = (-1, None)  # (len(sys.modules) when made, a threadpoolctl.ThreadpoolController)
+
+
 def _single_threaded():
+    """One thread for every BLAS/OpenMP library loaded so far. Finding the loaded libraries costs about a
+    millisecond (more with many loaded), against ~10 µs to limit them: the controller is kept while no module was
+    imported since (a library is loaded with the extension module that uses it), as a split of a warm cell finds."""
+    global _controller
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import ThreadpoolController
     except ImportError:  # then only the environment (OPENBLAS_NUM_THREADS=1 in stages/train.py) limits it
         return contextlib.nullcontext()
-    return threadpool_limits(1)
+    if _controller[0] != len(sys.modules):
+        controller = ThreadpoolController()
+        _controller = (len(sys.modules), controller)
+    return _controller[1].limit(limits=1)
 
 
 def with_ordinal(learner, numeric: np.ndarray):
