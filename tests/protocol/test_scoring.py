@@ -62,6 +62,30 @@ def test_per_split_equals_each_subset_alone():
             assert out[name][s] == pytest.approx(fn(p32[m], y[m])[0], rel=1e-12), name
 
 
+@pytest.mark.parametrize("n_splits", [1, 7, 300])
+def test_macro_auc_is_the_rank_formula_per_split_and_class_to_the_bit(n_splits):
+    """Against scipy's average ranks per (split, class) and the same formula: many tied scores (rounded, as float32
+    probabilities are), classes absent from some splits, and more (split, class) groups than a byte holds."""
+    from scipy.stats import rankdata
+
+    rng = np.random.default_rng(n_splits)
+    n, k = 3000, 5
+    proba = np.round(rng.dirichlet(np.ones(k), size=n), 2).astype(np.float32).astype(np.float64)
+    y, split = rng.integers(0, k - 1, n), rng.integers(0, n_splits, n)  # class k-1 is never the true one
+    expected = []
+    for s in range(n_splits):
+        p, t = proba[split == s], y[split == s]
+        aucs = []
+        for c in range(k):
+            n_pos = float(np.sum(t == c))
+            n_neg = len(t) - n_pos
+            if n_pos and n_neg:
+                rank_sum = rankdata(p[:, c])[t == c].sum()
+                aucs.append((rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+        expected.append(np.sum(aucs) / len(aucs) if aucs else np.nan)
+    np.testing.assert_array_equal(scoring.macro_auc(proba, y, split, n_splits), expected)
+
+
 def test_empty_split_is_an_error():
     with pytest.raises(ValueError):
         scoring.accuracy(P, Y, np.array([0, 0, 2, 2]), 3)

@@ -78,15 +78,21 @@ def macro_auc(proba, y, split=None, n_splits=None) -> np.ndarray:
     group = (split[:, None] * k + np.arange(k)).ravel()
     score = p.ravel()
     positive = (y[:, None] == np.arange(k)).ravel()
-    order = np.lexsort((score, group))
+    # sorted by (group, score): the scores, then a stable sort of the groups (a radix sort for 16-bit keys). Rows of
+    # equal group and score may come in any order: they share one average rank, and the rank sums below add
+    # half-integers far below 2^53, exactly in any order
+    order = np.argsort(score)
+    order = order[np.argsort(group[order].astype(np.min_scalar_type(n_groups)), kind="stable")]
     group, score, positive = group[order], score[order], positive[order]
     new_value = np.r_[True, (group[1:] != group[:-1]) | (score[1:] != score[:-1])]
     first = np.flatnonzero(new_value)
     last = np.r_[first[1:], len(score)] - 1
     tie = np.cumsum(new_value) - 1
-    rank = (first + last)[tie] / 2 - np.searchsorted(group, group) + 1  # 1-based, ties averaged
+    size = np.bincount(group, minlength=n_groups)
+    start = np.cumsum(size) - size  # each group's first position
+    rank = (first + last)[tie] / 2 - start[group] + 1  # 1-based, ties averaged
     n_pos = np.bincount(group, weights=positive, minlength=n_groups)
-    n_neg = np.bincount(group, minlength=n_groups) - n_pos
+    n_neg = size - n_pos
     rank_sum = np.bincount(group, weights=rank * positive, minlength=n_groups)
     valid = (n_pos > 0) & (n_neg > 0)
     auc = np.where(valid, (rank_sum - n_pos * (n_pos + 1) / 2) / np.where(valid, n_pos * n_neg, 1), 0.0)
