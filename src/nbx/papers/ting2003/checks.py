@@ -32,9 +32,9 @@ import itertools
 
 import numpy as np
 
-from nbx.core.counting import ValueIndex
 from nbx.models.ensembles import AdaBoostM1
 from nbx.models.leveled_tree import LeveledNBTree
+from nbx.models.logistic import active_columns
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.stats.bias_variance import boosted_nb_linear_form, linear_form_score
 
@@ -59,11 +59,11 @@ def attribute_space(n_values) -> np.ndarray:
 
 def one_hot(X: np.ndarray, n_values) -> np.ndarray:
     """[1, indicator(x_i = v) for every attribute value] -- the per-attribute terms of eq. (7)."""
-    index = ValueIndex(n_values)
-    phi = np.zeros((X.shape[0], index.n_rows + 1))
+    active = active_columns(X, n_values)  # each value's column of the indicator design, -1 for a missing value
+    phi = np.zeros((X.shape[0], int(np.sum(n_values)) + 1))
     phi[:, 0] = 1.0
-    rows, cols = np.nonzero(X >= 0)
-    phi[rows, 1 + index.offsets[cols] + X[rows, cols]] = 1.0
+    rows, cols = np.nonzero(active >= 0)
+    phi[rows, active[rows, cols]] = 1.0
     return phi
 
 
