@@ -35,6 +35,33 @@ def test_a_train_cell_imports_only_the_modules_of_its_learner():
     assert out.stdout.strip() == str(["nbx.models.ensembles", "nbx.models.naive_bayes"])
 
 
+# a heavy import is loaded only by the fits that use it: numba by ridge LR's indicator design (nominal codes), not
+# by LR on numeric attributes; scipy.special by TAN's Bayesian score, not by Friedman et al.'s CMI (each about
+# 0.2-0.3 s of every process, e.g. each of the 73 lee2006 cells that fit TAN or MUV)
+@pytest.mark.parametrize(
+    "model, data, module, loaded",
+    [
+        ("logistic import LogisticRegression as M; m = M()", "X, y", "numba", False),
+        ("logistic import LogisticRegression as M; m = M()", "C, y, n_values=n_values", "numba", True),
+        ("tan import TAN; m = TAN()", "C, y, n_values=n_values", "scipy.special", False),
+        ("tan import TAN; m = TAN(criterion='bayes')", "C, y, n_values=n_values", "scipy.special", True),
+    ],
+)
+def test_a_fit_loads_a_heavy_module_only_where_it_uses_it(model, data, module, loaded):
+    code = (
+        "import sys, numpy as np\n"
+        "rng = np.random.default_rng(0)\n"
+        "X, y, n_values = rng.normal(size=(60, 3)), rng.integers(0, 3, 60), np.array([3, 3, 3])\n"
+        "C = rng.integers(0, 3, (60, 3)).astype(float)\n"
+        f"from nbx.models.{model}\n"
+        f"m.fit({data}).predict_proba({data.split(',')[0]})\n"
+        f"print({module!r} in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=ENV, capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(loaded)
+
+
 def test_the_params_stage_digest_lists_no_learner_module():
     """The params stage builds every learner, but imports their modules by name: editing a model must not
     re-run it (and with it nothing downstream)."""

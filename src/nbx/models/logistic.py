@@ -24,15 +24,15 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   tolerance does not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data
   sets are separable: the optimum lies far out, and quasi-Newton methods stop on small relative progress
   far from it (Weka on labor: objective 10x above the optimum, coefficients about 4x larger; our former
-  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations. On nominal codes only, the
-  standardized design is never formed: :class:`IndicatorDesign` keeps each row's active indicator columns
-  and computes the products Newton needs (scores, gradient, Hessian) from them with numba kernels, so an
-  iteration costs per row the attributes, not the columns (10^5 rows of 20 ten-valued attributes: 201 design
-  columns, 21 active). These are the same iterates as on the dense design up to rounding. A fit that stops
-  on ``max_iter`` (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
-  ``converged_ = False``; if that model is moreover no better than the class prior on the training data
-  (weighted log-likelihood), fit raises a ValueError instead: a failed optimization is never returned as a
-  model behind a warning.
+  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations. On nominal codes only, the standardized
+  design is never formed: :class:`IndicatorDesign` keeps each row's active indicator columns and computes the products
+  Newton needs (scores, gradient, Hessian) from them with numba kernels (:mod:`nbx.models.logistic_loops`, loaded only
+  then), so an iteration costs per row the attributes, not the columns (10^5 rows of 20 ten-valued attributes: 201
+  design columns, 21 active). These are the same iterates as on the dense design up to rounding. A fit that stops on
+  ``max_iter`` (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
+  ``converged_ = False``; if that model is moreover no better than the class prior on the training data (weighted
+  log-likelihood), fit raises a ValueError instead: a failed optimization is never returned as a model behind a
+  warning.
 * Numeric range: standardization is exact under scaling a column by a power of two, so a column with values
   beyond 2**±256 (near 1e306 its squares overflow, near 1e-300 they vanish) is standardized divided by its
   power of two (:func:`standardizer`); the standardized design, hence the fit and the ridge penalty, is the
@@ -57,13 +57,11 @@ from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
-from numba import njit
 from scipy.linalg.lapack import dpotrf, dpotrs
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.counting import ValueIndex, log_softmax, row_blocks
 from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, Options, warn
-from nbx.models.weka_optimization import fit_weka_logistic, weka_columns
 
 
 def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:
@@ -234,75 +232,6 @@ def hessian(Z1: np.ndarray, w: np.ndarray, P: np.ndarray, ridge: float, chunk: i
     return H
 
 
-@njit(cache=True)
-def _indicator_scores(active, theta_t):
-    """Per row theta_t[0] + Σ theta_t[active columns] (missing = -1 skipped), shape (rows, K-1)."""
-    rows, r = active.shape
-    m = theta_t.shape[1]
-    out = np.empty((rows, m))
-    for i in range(rows):
-        for c in range(m):
-            out[i, c] = theta_t[0, c]
-        for a in range(r):
-            j = active[i, a]
-            if j >= 0:
-                for c in range(m):
-                    out[i, c] += theta_t[j, c]
-    return out
-
-
-@njit(cache=True)
-def _indicator_column_sums(active, R, p1):
-    """Uᵀ R for the 0/1 design U (intercept column 0 and the active columns), shape (p1, K-1)."""
-    rows, r = active.shape
-    m = R.shape[1]
-    out = np.zeros((p1, m))
-    for i in range(rows):
-        for c in range(m):
-            out[0, c] += R[i, c]
-        for a in range(r):
-            j = active[i, a]
-            if j >= 0:
-                for c in range(m):
-                    out[j, c] += R[i, c]
-    return out
-
-
-@njit(cache=True)
-def _indicator_pair_sums(active, v, p1):
-    """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (p1 * p1, class pairs): each row adds its weights (all class
-    pairs at once, a contiguous run) to the cells of its pairs of active columns (the intercept's 0 included), in
-    row order, so every cell sums its terms in row order. A row's active columns ascend (:func:`active_columns`
-    numbers the attributes' blocks in order), so a pair (a <= b) is the cell a·p1 + b. The runs of two and three
-    classes (one and three class pairs) are written out: numba does not unroll a loop of runtime length, and on
-    such short runs its overhead was half the time."""
-    rows, r = active.shape
-    q = v.shape[1]
-    out = np.zeros((p1 * p1, q))
-    cols = np.empty(r + 1, np.int64)
-    for i in range(rows):
-        cols[0] = 0
-        n = 1
-        for a in range(r):
-            if active[i, a] >= 0:
-                cols[n] = active[i, a]
-                n += 1
-        for a in range(n):
-            row = cols[a] * p1
-            for b in range(a, n):
-                cell = row + cols[b]
-                if q == 1:
-                    out[cell, 0] += v[i, 0]
-                elif q == 3:
-                    out[cell, 0] += v[i, 0]
-                    out[cell, 1] += v[i, 1]
-                    out[cell, 2] += v[i, 2]
-                else:
-                    for kc in range(q):
-                        out[cell, kc] += v[i, kc]
-    return out
-
-
 class _Transposed:
     """``design.T`` of an :class:`IndicatorDesign`: ``design.T @ R`` = Z1ᵀ R."""
 
@@ -310,8 +239,10 @@ class _Transposed:
         self.design = design
 
     def __matmul__(self, R: np.ndarray) -> np.ndarray:
+        from nbx.models.logistic_loops import indicator_column_sums  # numba loaded only here
+
         d = self.design
-        g = _indicator_column_sums(d.active, np.ascontiguousarray(R, dtype=float), d.p1)
+        g = indicator_column_sums(d.active, np.ascontiguousarray(R, dtype=float), d.p1)
         g[1:] = g[1:] * d.d[1:, None] + g[:1] * d.a[1:, None]  # Tᵀ (Uᵀ R)
         return g
 
@@ -319,7 +250,7 @@ class _Transposed:
 class IndicatorDesign:
     """The standardized design Z1 (intercept column first) of nominal codes, held as each row's active indicator
     columns instead of the dense (rows x columns) matrix: the products :func:`objective` and :func:`hessian`
-    need cost per row the attributes, not the columns (numba kernels).
+    need cost per row the attributes, not the columns (numba kernels, :mod:`nbx.models.logistic_loops`).
 
     With U the 0/1 design (intercept column first) and T the standardization (z_j = (u_j - mean_j) / scale_j,
     z_0 = 1, i.e. T = diag(d) + e_0 aᵀ), Z1 = U·T: ``Z1 @ θ`` = U (T θ) sums per row the active rows of Tθ,
@@ -343,75 +274,17 @@ class IndicatorDesign:
         self.T = _Transposed(self)
 
     def __matmul__(self, theta: np.ndarray) -> np.ndarray:
+        from nbx.models.logistic_loops import indicator_scores  # numba loaded only here
+
         theta_t = theta * self.d[:, None]  # T θ: row 0 = θ_0 + Σ_j a_j θ_j
         theta_t[0] = theta[0] + self.a[1:] @ theta[1:]
-        return _indicator_scores(self.active, theta_t)
+        return indicator_scores(self.active, theta_t)
 
     def hessian(self, w: np.ndarray, P: np.ndarray, ridge: float) -> np.ndarray:
         """:func:`hessian` of this design, in Fortran order (LAPACK's Cholesky reads it in place)."""
-        return _indicator_hessian(self.active, _pair_weights(w, P), self.d, self.a, P.shape[1], ridge).T
+        from nbx.models.logistic_loops import indicator_hessian, pair_weights  # numba loaded only here
 
-
-@njit(cache=True)
-def _pair_weights(w, P):
-    """Per row and class pair k <= c (``np.triu_indices`` order) the Hessian weight: w P_k (1 - P_k) for k = c,
-    -w P_k P_c otherwise."""
-    rows, m = P.shape
-    v = np.empty((rows, m * (m + 1) // 2))
-    for i in range(rows):
-        kc = 0
-        for k in range(m):
-            wp = w[i] * P[i, k]
-            for c in range(k, m):
-                v[i, kc] = wp * (1.0 - P[i, k]) if c == k else -wp * P[i, c]
-                kc += 1
-    return v
-
-
-@njit(cache=True)
-def _indicator_hessian(active, v, d, a, m, ridge):
-    """Hᵀ (C order; H is symmetric) laid out like ``θ.ravel()``: per class pair (k <= c, ``np.triu_indices``
-    order) the block Tᵀ·M·T of M = Σ_i v_i u_i u_iᵀ (:func:`_indicator_pair_sums`), with T = diag(d) + e_0 aᵀ:
-    (M·T)_ij = M_ij d_j + M_i0 a_j, (Tᵀ·M·T)_ij = (M·T)_ij d_i + (M·T)_0j a_i; 2·ridge added on the slopes.
-    Written block row by block row (all class pairs of a cell (i, j) together), each entry by the same
-    operations as one class pair at a time."""
-    p1 = d.size
-    upper = _indicator_pair_sums(active, v, p1)
-    q = upper.shape[1]
-    pair = np.empty((m, m), np.int64)  # class pair (k, c) -> its index in np.triu_indices(m) order
-    kc = 0
-    for k in range(m):
-        for c in range(k, m):
-            pair[k, c] = pair[c, k] = kc
-            kc += 1
-    Ht = np.empty((p1 * m, p1 * m))
-    mt0 = np.empty((p1, q))  # (M·T)_0j per class pair
-    for j in range(p1):
-        for kc in range(q):
-            mt0[j, kc] = upper[j, kc] * d[j] + upper[0, kc] * a[j]
-    block = np.empty(q)
-    for j in range(p1):
-        for i in range(p1):
-            ij = (i * p1 + j) if i <= j else (j * p1 + i)
-            for kc in range(q):
-                block[kc] = (upper[ij, kc] * d[j] + upper[i, kc] * a[j]) * d[i] + mt0[j, kc] * a[i]
-            for c in range(m):
-                for k in range(m):
-                    Ht[j * m + c, i * m + k] = block[pair[k, c]]
-    for s in range(m, p1 * m):
-        Ht[s, s] += 2.0 * ridge
-    return Ht
-
-
-@njit(cache=True)
-def _add_indicator_weights(active, w, sums):
-    """Add to ``sums`` (length p + 1) each row's weight: at 0 (the intercept column, i.e. Σ_i w_i) and at every
-    design column active in the row, in row order; a call per block of rows adds in the same order as one call."""
-    for i in range(active.shape[0]):
-        sums[0] += w[i]
-        for a in range(active.shape[1]):
-            if active[i, a] >= 0:
-                sums[active[i, a]] += w[i]
+        return indicator_hessian(self.active, pair_weights(w, P), self.d, self.a, P.shape[1], ridge).T
 
 
 def _standardizer_of_sums(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -428,18 +301,22 @@ def indicator_standardizer(active: np.ndarray, w: np.ndarray, p: int) -> tuple[n
     """:func:`standardizer` of the p indicator columns given by ``active`` (see :class:`IndicatorDesign`) without
     the dense design: a 0/1 column has Σ w x = Σ w x² = the sum of its rows' weights, and the dense column sums
     add the same weights (and zeros) in the same row order, so the result is the same to the bit."""
+    from nbx.models.logistic_loops import add_indicator_weights  # numba loaded only here
+
     sums = np.zeros(p + 1)
-    _add_indicator_weights(np.ascontiguousarray(active, dtype=np.int64), np.asarray(w, float), sums)
+    add_indicator_weights(np.ascontiguousarray(active, dtype=np.int64), np.asarray(w, float), sums)
     return _standardizer_of_sums(sums)
 
 
 def codes_standardizer(codes: np.ndarray, n_values: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`indicator_standardizer` of nominal codes' :func:`active_columns`, made a block of rows at a time (the
     weights added in the same row order, the same bits) instead of an (n, d) array of active columns."""
+    from nbx.models.logistic_loops import add_indicator_weights  # numba loaded only here
+
     sums = np.zeros(int(np.sum(n_values)) + 1)
     w = np.asarray(w, float)
     for rows in row_blocks(*codes.shape):
-        _add_indicator_weights(active_columns(codes[rows], n_values), w[rows], sums)
+        add_indicator_weights(active_columns(codes[rows], n_values), w[rows], sums)
     return _standardizer_of_sums(sums)
 
 
@@ -630,6 +507,8 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
             theta0 = default_start(np.bincount(y_idx, weights=w, minlength=k), Z1.shape[1] - 1)
         Y = one_hot(y_idx, k)
         if self.optimizer == "weka_bfgs":
+            from nbx.models.weka_optimization import fit_weka_logistic, weka_columns  # numba only where it is used
+
             keep = np.concatenate([[True], weka_columns(Z, self.column_owner_, self.n_values_)])
             theta, self.n_iter_, self.converged_ = fit_weka_logistic(
                 Z1[:, keep], Y, w, self.ridge, theta0[keep], int(self.max_iter)
