@@ -254,6 +254,22 @@ def test_help_lists_every_command(capsys):
         assert re.search(rf"^    {command}\s+\S", out, re.M), command
 
 
+def test_the_commands_load_scipy_stats_only_where_they_test(data_csv):
+    """scipy.stats takes about 0.8 s to import: building the parser (every command) and a one-learner evaluate
+    must not pay it; evaluating two learners (a t-test) does."""
+    env = {"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"}
+    code = (
+        "import sys; from nbx.cli import build_parser, main; build_parser(); print('scipy.stats' in sys.modules); "
+        f"main(['evaluate', {str(data_csv)!r}, '--cv', '2', '--learners', sys.argv[1]]); "
+        "print('scipy.stats' in sys.modules)"
+    )
+    for learners, after in (("nb_laplace", "False"), ("nb_laplace,c45", "True")):
+        out = subprocess.run([sys.executable, "-c", code, learners], cwd=REPO, capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.strip().splitlines()
+        assert (lines[0], lines[-1]) == ("False", after)
+
+
 # -------------------------------------------------------------------------------------- fit, predict, show
 def test_fit_then_predict_reproduces_predict_proba(capsys, in_repo, data_csv, tmp_path):
     code, out, err = nbx(capsys, "fit", data_csv, "--learner", "tan", "--save", tmp_path / "m.pkl")

@@ -23,7 +23,6 @@ from nbx.cli.common import SpecError, load_params, render, split_top
 from nbx.core.io import atomic_path
 from nbx.pipeline import config, layout
 from nbx.pipeline.inputs import MissingInputError
-from nbx.stats import significance as stats
 
 SIGNIFICANCE = 0.05
 
@@ -126,6 +125,8 @@ def load_results(name: str) -> dict[str, dict[str, np.ndarray]]:
 
 
 def run_results(args) -> None:
+    from nbx.stats import significance as stats  # scipy.stats, about 0.8 s: imported by the commands that use it
+
     params = load_params(required=True)
     exp = config.experiment(params, args.experiment)
     acc = load_results(exp.name)
@@ -196,6 +197,8 @@ def pareto_front(cost: np.ndarray, rank: np.ndarray) -> np.ndarray:
 def run_pareto(params, name: str) -> None:
     """Mean accuracy rank over the data sets every learner ran on vs the sum of its fit seconds there."""
     import pandas as pd
+
+    from nbx.stats import significance as stats  # scipy.stats, about 0.8 s: imported by the commands that use it
 
     exp = config.experiment(params, name)
     acc = load_results(exp.name)
