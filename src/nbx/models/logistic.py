@@ -507,7 +507,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
             theta0 = default_start(np.bincount(y_idx, weights=w, minlength=k), Z1.shape[1] - 1)
         Y = one_hot(y_idx, k)
         if self.optimizer == "weka_bfgs":
-            from nbx.models.weka_optimization import fit_weka_logistic, weka_columns  # numba only where it is used
+            from nbx.models.weka_optimization import fit_weka_logistic, weka_columns  # numba loaded only here
 
             keep = np.concatenate([[True], weka_columns(Z, self.column_owner_, self.n_values_)])
             theta, self.n_iter_, self.converged_ = fit_weka_logistic(

@@ -46,9 +46,8 @@ def indicator_pair_sums(active, v, p1):
     pairs at once, a contiguous run) to the cells of its pairs of active columns (the intercept's 0 included), in
     row order, so every cell sums its terms in row order. A row's active columns ascend
     (:func:`nbx.models.logistic.active_columns` numbers the attributes' blocks in order), so a pair (a <= b) is
-    the cell a·p1 + b. The runs of two and three
-    classes (one and three class pairs) are written out: numba does not unroll a loop of runtime length, and on
-    such short runs its overhead was half the time."""
+    the cell a·p1 + b. The runs of two and three classes (one and three class pairs) are written out: numba does
+    not unroll a loop of runtime length, and on such short runs its overhead was half the time."""
     rows, r = active.shape
     q = v.shape[1]
     out = np.zeros((p1 * p1, q))
