@@ -34,7 +34,7 @@ import numpy as np
 
 from nbx.models.ensembles import AdaBoostM1
 from nbx.models.leveled_tree import LeveledNBTree
-from nbx.models.logistic import active_columns
+from nbx.models.logistic import design_matrix
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.stats.bias_variance import boosted_nb_linear_form, linear_form_score
 
@@ -59,12 +59,8 @@ def attribute_space(n_values) -> np.ndarray:
 
 def one_hot(X: np.ndarray, n_values) -> np.ndarray:
     """[1, indicator(x_i = v) for every attribute value] -- the per-attribute terms of eq. (7)."""
-    active = active_columns(X, n_values)  # each value's column of the indicator design, -1 for a missing value
-    phi = np.zeros((X.shape[0], int(np.sum(n_values)) + 1))
-    phi[:, 0] = 1.0
-    rows, cols = np.nonzero(active >= 0)
-    phi[rows, active[rows, cols]] = 1.0
-    return phi
+    indicators, _ = design_matrix(X, n_values)  # ridge LR's indicator design: a missing value's block all zero
+    return np.column_stack([np.ones(len(X)), indicators])
 
 
 def lstsq_residual(H: np.ndarray, phi: np.ndarray) -> dict:
