@@ -1,26 +1,17 @@
-"""Write the code digests: for each kind of stage and each learner family, the sha256 of every source file it runs,
-to data/code/<name>.txt, so a stage depends on one path instead of every module it imports (see
-nbx.pipeline.dvcgen). A digest whose files did not change comes out byte for byte the same, so DVC reruns only the
-stages that run a changed file. Usage: python stages/code_digest.py"""
+"""Check params.yaml and write the code digests: for each kind of stage (and each experiment's train, analyse and
+report stages), the sha256 of every source file it runs, to data/code/<name>.txt, so a stage depends on one path
+instead of every module it imports (nbx.pipeline.code). A digest whose files did not change comes out byte for byte
+the same, so DVC reruns only the stages that run a changed file. Usage: python stages/code_digest.py"""
 
-import sys
-from pathlib import Path
-
-from nbx.core.errors import run_reported
-from nbx.core.io import sha256_file, write_text
-from nbx.pipeline import config, dvcgen, layout
+from nbx.pipeline.check import check_params
+from nbx.pipeline.code import write_digests
+from nbx.pipeline.stage import run_stage
 
 
-def digest(out: Path, files: list[str]) -> None:
-    write_text(out, "".join(f"{sha256_file(f)}  {Path(f).as_posix()}\n" for f in sorted(files)))
-
-
-def digests() -> None:
-    for name, files in dvcgen.code_files(config.load_params()).items():
-        digest(layout.code_digest(name), files)
+def code(params) -> None:
+    check_params(params)
+    write_digests(params)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        sys.exit(__doc__)
-    sys.exit(run_reported(digests, "code_digest", "code_digest: interrupted"))
+    run_stage(code, __doc__, ())

@@ -1,4 +1,6 @@
-"""Train one learner on every split of an experiment's data sets and store its test-set probabilities."""
+"""Train the learners of one experiment on every split of its data sets and store their test-set probabilities;
+only the learners and data sets whose code, params or inputs changed are fitted again (nbx.pipeline.train).
+Usage: python stages/train.py EXPERIMENT [LEARNER ...] (no learner: all of the experiment's)."""
 
 from nbx.pipeline.kernels import pin
 
@@ -8,4 +10,4 @@ from nbx.pipeline.stage import run_stage
 from nbx.pipeline.train import train
 
 if __name__ == "__main__":
-    run_stage(train, __doc__, ("experiment", "learner"))
+    run_stage(train, __doc__, ("experiment", "learners*"))

@@ -6,10 +6,9 @@ delimiter (when not a comma), whether the first line is a header, the column kin
 or the last), the missing markers (``?``, the empty cell and ``NA`` unless ``--missing`` says otherwise), and the
 row, attribute and class counts that ``prepare`` checks. A name the catalogues already have (the archive's
 ``iris``, or an earlier entry of yours) is refused unless ``--replace``: every experiment that lists the name
-would read your file instead. A file under
-data/local/ gets no sha256 (the prepare stages depend on that folder, so DVC sees every edit); any other file
-gets its sha256, and after editing it you run this command again. The catalogue file (default
-data/catalogue.yaml) is rewritten as YAML: comments in it are not kept.
+would read your file instead. The file and the catalogue live under data/local/: the prepare stages
+depend on that folder by content, so DVC sees every edit of either (a file elsewhere is refused: copy it there).
+The catalogue file (default data/local/catalogue.yaml) is rewritten as YAML: comments in it are not kept.
 """
 
 from __future__ import annotations
@@ -20,10 +19,11 @@ from pathlib import Path
 import yaml
 
 from nbx.cli.common import SpecError, add_file_options, file_options, load_params, memory_guard, note
-from nbx.core.io import sha256_file, write_text
+from nbx.core.io import write_text
 from nbx.data.catalogue import LOCAL_DIR, CatalogueError, in_local_dir, load_catalogue
 from nbx.data.userfile import read_user_file
 from nbx.data.yaml_io import load_yaml, yaml_error_at
+from nbx.pipeline.config import NAME
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
 
@@ -44,7 +44,9 @@ def register(sub) -> None:
     p.add_argument("--replace", action="store_true", help="replace an entry of the same name (see above)")
     p.add_argument("--title", help="a title for reports (default: the file name)")
     p.add_argument(
-        "--catalogue", default="data/catalogue.yaml", help="the catalogue file to write (default data/catalogue.yaml)"
+        "--catalogue",
+        default="data/local/catalogue.yaml",
+        help="the catalogue file to write, under data/local/ (default data/local/catalogue.yaml)",
     )
     p.set_defaults(func=run)
 
@@ -55,8 +57,6 @@ def entry_for(path: Path, name: str, options, title: str | None):
         read = read_user_file(path, options, name=name)
     note(read.note(path))
     spec = {"path": path.as_posix()}
-    if not in_local_dir(path.as_posix()):
-        spec["sha256"] = sha256_file(path)
     raw = {"title": title or path.name, "source": "local", "files": [spec], "format": "csv"}
     if read.delimiter is None:
         raw["format"] = "arff"
@@ -98,9 +98,15 @@ def run(args) -> None:
             path = path.resolve().relative_to(Path.cwd().resolve())
         except ValueError:
             raise SpecError(f"{args.file}: not inside this repository; copy it to {LOCAL_DIR}/ first") from None
-    if not args.name.replace("-", "").replace("_", "").isalnum():
-        raise SpecError(f"--name: {args.name!r} must be letters, digits, '-' or '_'")
+    if not in_local_dir(path.as_posix()):
+        raise SpecError(
+            f"{args.file}: not under {LOCAL_DIR}/; copy it there first (the pipeline tracks that folder by content)"
+        )
+    if not NAME.fullmatch(args.name):
+        raise SpecError(f"--name: {args.name!r} must be letters, digits, '-' or '_', starting with a letter or digit")
     catalogue = Path(args.catalogue)
+    if not in_local_dir(catalogue.as_posix()):
+        raise SpecError(f"--catalogue: {args.catalogue} must be a file under {LOCAL_DIR}/")
     doc = read_catalogue(catalogue)
     replaced = shadowed(catalogue, args.name)
     if replaced and not args.replace:
@@ -161,7 +167,7 @@ def params_hint(catalogue: Path, name: str, path: Path) -> str:
     ]
     lines = ["", "To use it in the pipeline, in params.yaml:"]
     if not listed:
-        lines += ["  data:", f"    catalogues: [{catalogue.as_posix()}]      # once per catalogue file"]
+        lines += ["  data:", "    catalogues:   # once per catalogue file", f"    - {catalogue.as_posix()}"]
     experiments = f"   # one of {', '.join(params['experiments'])}" if params is not None else ""
     lines += [
         "  experiments:",
@@ -170,11 +176,6 @@ def params_hint(catalogue: Path, name: str, path: Path) -> str:
         f"        {name}: {name}   # the name reports show: the catalogue id",
         "",
     ]
-    if not listed:
-        lines.append(
-            "then `python -m nbx.pipeline.dvcgen` (the catalogue becomes a dependency of prepare) and `dvc repro`."
-        )
-    else:
-        lines.append("then `dvc repro` (only the experiments that list it re-run).")
+    lines.append("then `dvc repro` (only the experiments that list it re-run).")
     lines.append(f"Without the pipeline: `nbx evaluate {path.as_posix()} --learners nb_laplace,c45`.")
     return "\n".join(lines)

@@ -288,4 +288,4 @@ def run_timings(args) -> None:
         print(text + "\n")
         shown += 1
     if not shown:
-        print(f"no timings yet in {layout.TIMINGS}/: they are written by the train cells (`dvc repro`)")
+        print(f"no timings yet in {layout.TIMINGS}/: they are written by the train stages (`dvc repro`)")

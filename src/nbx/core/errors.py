@@ -30,7 +30,7 @@ def _expected(exc: BaseException) -> bool:
     """An error of the user's making: ours, a file that cannot be read or written, a hyperparameter out of range
     (scikit-learn's convention, :class:`nbx.core.validation.InvalidParameterError`)."""
     # looked up, not imported: no such error exists before the module is loaded, and an import here would add
-    # core/validation.py to the code digest of every stage (nbx.pipeline.dvcgen follows imports in functions too)
+    # core/validation.py to the code digest of every stage (nbx.pipeline.code follows imports in functions too)
     validation = sys.modules.get("nbx.core.validation")
     return isinstance(exc, NbxError | OSError) or (
         validation is not None and isinstance(exc, validation.InvalidParameterError)
@@ -60,8 +60,8 @@ def run_reported(fn, error: str, interrupted: str) -> int:
         fn()
     except KeyboardInterrupt:
         return _report(interrupted, EXIT_INTERRUPTED)
-    except Exception as exc:
-        return _report(f"{error}: {message(exc)}", EXIT_ERROR)
+    except Exception as exc:  # an error may name its own place (``label``), e.g. the learner of a train stage
+        return _report(f"{getattr(exc, 'label', None) or error}: {message(exc)}", EXIT_ERROR)
     return 0
 
 

@@ -6,8 +6,8 @@ over the built-in ones. Entry fields:
 
 ``files``        list of ``{path, sha256}``; ``path`` is relative to the UCI archive root (or, for a
                  user's own file, ``local: true``, implied by ``source: local``, and a path relative to the
-                 repository). Files are concatenated in order (e.g. train + test). A local file under
-                 ``data/local/`` needs no sha256 (the prepare stages depend on that folder, so DVC sees every
+                 repository, which must lie under ``data/local/``). Files are concatenated in order (e.g. train
+                 + test). A local file needs no sha256 (the prepare stages depend on that folder, so DVC sees every
                  edit); any other file does (``nbx add-data`` writes it; re-run it after editing the file).
 ``origin``       optional per file: ``{path, compression}`` when the archive stores it differently (``Z``).
 ``format``       ``csv`` (comma), ``whitespace`` or ``arff``;  ``header_lines`` lines skipped per file. Unless
@@ -173,21 +173,26 @@ class Entry:
 
 
 def in_local_dir(path: str) -> bool:
-    """Whether a repository-relative path lies under data/local/ (tracked by DVC as a folder)."""
-    return PurePosixPath(Path(path).as_posix()).is_relative_to(LOCAL_DIR)
+    """Whether a repository-relative path names a file inside data/local/, with ``..`` and links resolved (the
+    prepare stages depend on that folder by content, so an edit of the file reruns what reads it)."""
+    if not path or Path(path).is_absolute():
+        return False
+    root = Path.cwd().resolve()
+    target, folder = (root / path).resolve(), (root / LOCAL_DIR).resolve()
+    return target != folder and target.is_relative_to(folder)
 
 
 def _file_spec(name: str, raw, source: str) -> FileSpec:
     if not isinstance(raw, dict) or "path" not in raw:
         raise CatalogueError(f"data set {name!r}: each file needs 'path' and 'sha256', got {raw!r}")
     local, path = bool(raw.get("local", source == "local")), str(raw["path"])
-    if raw.get("sha256") is None and not (local and in_local_dir(path)):
-        hint = (
-            f"; run `nbx add-data {path} --name {name}` to write it (files under {LOCAL_DIR}/ need none)"
-            if local
-            else ""
+    if local and not in_local_dir(path):
+        raise CatalogueError(
+            f"data set {name!r}: local file {path} must lie under {LOCAL_DIR}/ (copy it there: the pipeline "
+            f"tracks that folder by content, so an edit of the file reruns what reads it)"
         )
-        raise CatalogueError(f"data set {name!r}: file {path} needs a 'sha256'{hint}")
+    if raw.get("sha256") is None and not local:
+        raise CatalogueError(f"data set {name!r}: file {path} needs a 'sha256'")
     origin = raw.get("origin") or {}
     sha256 = str(raw["sha256"]).lower() if raw.get("sha256") is not None else None
     return FileSpec(

@@ -8,13 +8,14 @@ where a name is unknown. Every mapping is closed: the keys this module reads are
 ``params.yaml:141: key 'refrence' is not a known key of experiments.kang2006; did you mean reference?``, and a key
 written twice is refused by the loader (:mod:`nbx.data.yaml_io`). :func:`load_params` checks everything but the
 learner blocks, the discretizer options and the options of the synthetic checks: the params stage checks those
-with the classes and modules that read them, which a train cell must not import. Data-set names are checked
+with the classes and modules that read them, which a train stage must not import. Data-set names are checked
 against the catalogue by the prepare stage (:mod:`nbx.data.catalogue`), so this module does not import it
-(train cells depend on this file).
+(train stages depend on this file).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +29,11 @@ from nbx.protocol.spec import check_protocol as check_protocol_block
 PARAMS_FILE = Path("params.yaml")
 TOP_KEYS = ("seed", "data", "experiments", "learners", "analyses")
 DATA_KEYS = ("catalogues",)
+LOCAL = Path("data/local")  # the user's own files: catalogues and data, dependencies of prepare by content
+# Experiment, learner and data-set names become paths (data/predictions/<exp>/<learner>/<data set>.npz) and DVC
+# keys (experiments.<exp>, stage prepare@<exp>): letters, digits, _ and -, starting with a letter or digit, so no
+# name is a path, an option or a dotted key.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 class ConfigError(NbxError, ValueError):
@@ -88,6 +94,8 @@ def load_params(path: Path | str = PARAMS_FILE) -> Params:
     for key in ("experiments", "learners"):
         if not isinstance(params[key], dict) or not params[key]:
             raise params.error((key,), "must be a non-empty mapping")
+        for name in params[key]:
+            check_name(params, (key, name), name, key[:-1])
     check_data(params)
     for name in params["experiments"]:
         experiment(params, name)
@@ -106,6 +114,29 @@ def check_data(params: Params) -> None:
     files = block.get("catalogues")
     if files is not None and (not isinstance(files, list) or not all(isinstance(f, str) for f in files)):
         raise params.error(("data", "catalogues"), f"{files!r} must be a list of catalogue files")
+    for i, path in enumerate(files or []):
+        if not is_local(path):
+            raise params.error(("data", "catalogues", i), f"{path!r} must be a file under {LOCAL}/")
+
+
+def check_name(params: Params, keys: tuple, name, what: str) -> str:
+    """``name`` if it is a valid name (:data:`NAME`), else a ConfigError at ``keys``."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise params.error(
+            keys, f"{name!r} is not a valid {what} name: letters, digits, '_' and '-', starting with a letter or digit"
+        )
+    return name
+
+
+def is_local(path) -> bool:
+    """Whether ``path`` (relative to the repository root) names a file inside data/local/, links resolved: the
+    prepare stages depend on that folder by content, so an edit of the file reruns what reads it."""
+    if not isinstance(path, str) or not path or Path(path).is_absolute():
+        return False
+    root = Path.cwd().resolve()
+    return (root / path).resolve().is_relative_to((root / LOCAL).resolve()) and (root / path).resolve() != (
+        root / LOCAL
+    ).resolve()
 
 
 def check_analyses(params: Params) -> None:
@@ -199,6 +230,7 @@ def experiment(params: Params, name: str) -> Experiment:
     for paper_name, ds in datasets.items():
         if not isinstance(ds, str):
             raise params.error(keys + ("datasets", paper_name), f"{ds!r} must be a data set name of the catalogue")
+        check_name(params, keys + ("datasets", paper_name), ds, "data set")
     learners = block["learners"]
     if not isinstance(learners, list) or not learners:
         raise params.error(keys + ("learners",), "must be a non-empty list of learner names")

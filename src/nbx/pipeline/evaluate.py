@@ -107,9 +107,7 @@ def evaluate(params: config.Params, name: str) -> None:
         for learner in (x for x in exp.learners if exp.runs_on(x, *size)):
             path = layout.predictions(name, learner, ds)
             if not path.exists():
-                raise FileNotFoundError(
-                    f"{path} is missing: run the train cell of {name}/{learner} first (`dvc repro`)"
-                )
+                raise FileNotFoundError(f"{path} is missing: run `dvc repro train@{name}` first (or `dvc repro`)")
             with np.load(path) as z:
                 score = split_scores(z["proba"], z["split"], z["row"], y, len(test))
             acc = score["accuracy"]

@@ -5,8 +5,8 @@ Per experiment (each one a DVC output, so changing one experiment never invalida
 codes, ``data/predictions/<exp>/<learner>/`` test-set probabilities, ``data/results/<exp>.*`` per-split and
 per-data-set accuracy, ``data/analysis/<exp>.json`` synthetic checks, ``metrics/<exp>/<learner>.json``
 summaries, ``reports/<exp>.md``. Not versioned: ``data/raw/`` (the download cache, verified by sha256),
-``data/timings/`` (wall-clock times of this machine's last run) and ``data/resume/`` (the data sets an interrupted
-train cell finished, see :mod:`nbx.pipeline.train`).
+``data/timings/`` (wall-clock times of this machine's last run). ``data/trained/<exp>.json`` records what each
+learner's predictions were computed from, so a rerun of train@<exp> fits only what changed (:mod:`nbx.pipeline.train`).
 """
 
 from __future__ import annotations
@@ -22,13 +22,11 @@ PREDICTIONS = DATA / "predictions"
 RESULTS = DATA / "results"
 ANALYSIS = DATA / "analysis"
 TIMINGS = DATA / "timings"
-RESUME = DATA / "resume"
+TRAINED = DATA / "trained"
 CODE = DATA / "code"
-PARAMS = DATA / "params"
 LOCAL = DATA / "local"
 METRICS = Path("metrics")
 REPORTS = Path("reports")
-TRAIN_PIPELINES = Path("stages") / "train"
 
 
 def prepared(experiment: str, dataset: str | None = None) -> Path:
@@ -61,8 +59,8 @@ def timings(experiment: str, learner: str) -> Path:
     return TIMINGS / experiment / f"{learner}.json"
 
 
-def resume(experiment: str, learner: str) -> Path:
-    return RESUME / experiment / learner
+def trained(experiment: str) -> Path:
+    return TRAINED / f"{experiment}.json"
 
 
 def results(experiment: str, suffix: str = "csv") -> Path:
@@ -80,15 +78,3 @@ def learner_metrics(experiment: str, learner: str | None = None) -> Path:
 
 def code_digest(family: str) -> Path:
     return CODE / f"{family}.txt"
-
-
-def learner_params(learner: str) -> Path:
-    return PARAMS / "learners" / f"{learner}.json"
-
-
-def experiment_params(experiment: str, stage: str) -> Path:
-    return PARAMS / "experiments" / experiment / f"{stage}.json"
-
-
-def train_pipeline(experiment: str) -> Path:
-    return TRAIN_PIPELINES / experiment / "dvc.yaml"

@@ -9,7 +9,7 @@ MUVofMUV's ``members`` list) is built the same way, so ``{class: Bagging, base: 
 Every hyperparameter is checked while the block is built (the class's ``_parameter_constraints``, nested
 blocks at their own level), so a mistake surfaces as a :class:`~nbx.protocol.spec.BlockError` naming the key
 inside the block before any data is read. Classes are imported by name when a block uses them: a train cell
-loads only its learner's modules, and the code digests of :mod:`nbx.pipeline.dvcgen` do not see the others.
+loads only its learners' modules, and the code digests of :mod:`nbx.pipeline.code` do not see the others.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _CLASS_LINE = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)\s*:", re.MULTILINE)
 def discover_learners() -> dict[str, str]:
     """Learner class name -> ``"module:Name"``: the public top-level classes of nbx/models/*.py that derive
     from ``BaseEstimator``, directly or through other classes there (``Bagging(_Ensemble)``). Read from the
-    files' ``class`` lines, not imported: importing every model would add about 0.4 s to each train cell, this
+    files' ``class`` lines, not imported: importing every model would add about 0.4 s to each train stage, this
     takes a few milliseconds (tests/pipeline/test_learners.py checks it against the imported classes)."""
     bases, module_of = {}, {}
     for path in sorted(MODELS.glob("*.py")):

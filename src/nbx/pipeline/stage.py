@@ -48,18 +48,22 @@ def main(stage, description: str, args: tuple[str, ...] = ("experiment",), argv:
         except NbxError as exc:  # reported after --help had its chance
             load_error = exc
         parser = _Parser(prog=f"python {script}", description=description)
-        for arg in args:
+        for arg in args:  # a name ending in * takes any number of values (none: all)
             valid = _choices(params, arg, given[0] if given else None) if params else "(params.yaml unreadable)"
-            parser.add_argument(arg, help=f"one of: {valid}")
+            if arg.endswith("*"):
+                parser.add_argument(arg[:-1], nargs="*", help=f"any of: {valid} (none: all)")
+            else:
+                parser.add_argument(arg, help=f"one of: {valid}")
         values.update(vars(parser.parse_args(given)))
 
     if code := run_reported(parse, name, f"{name}: interrupted"):
         return code
-    label = " ".join([name, "/".join(values[a] for a in args)]).strip()
+    single = [values[a] for a in args if not a.endswith("*")]
+    label = " ".join([name, "/".join(single)]).strip()
 
     def run():
         if load_error is not None:
             raise load_error
-        stage(params, *(values[a] for a in args))
+        stage(params, *single, *(v for a in args if a.endswith("*") for v in values[a[:-1]]))
 
     return run_reported(run, label, f"{label}: interrupted")

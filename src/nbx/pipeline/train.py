@@ -1,40 +1,45 @@
-"""Stage train: one learner of params.yaml on every split of one experiment's data sets (for a learner of the
-experiment's ``limited`` block, of those within its size limits).
+"""Stage train@<experiment>: every learner of the experiment on every split of its data sets (a learner of the
+experiment's ``limited`` block only on the data sets within its size limits).
 
 Writes ``data/predictions/<exp>/<learner>/<dataset>.npz`` (test-set class probabilities, deterministic),
-``fit_info.json`` when the learner reports what its fit did (deterministic), and this machine's wall-clock
-times to ``data/timings/<exp>/<learner>.json`` (not versioned: they differ on every run).
+``<learner>/fit_info.json`` when the learner reports what its fit did (deterministic), ``data/trained/<exp>.json``
+(what each learner's results were computed from, below) and this machine's wall-clock times to
+``data/timings/<exp>/<learner>.json`` (not versioned: they differ on every run).
 
-Resuming: DVC deletes a stage's outputs before it runs it, so each finished data set is also kept in
-``data/resume/<exp>/<learner>/<key>/<dataset>.pkl`` (outside DVC's outputs) until the cell completes. A rerun
-after an interruption loads the data sets finished under the same key instead of fitting them again; the key
-(:func:`resume_key`) digests everything the results depend on, so results of other code, params or inputs are
-never reused. The outputs are byte-identical to an uninterrupted run's: a data set's results depend only on its
-own splits' seeds and inputs, not on which other data sets run beside it.
+Only what changed is fitted. The stage's outputs persist (dvc.yaml), and for each learner and data set
+``data/trained/<exp>.json`` keeps a key (:func:`cell_key`: the learner's source files, its params block, the seed,
+its size limit, the experiment's name and imputation, and the input files of that data set) with the sha256 of the
+predictions it produced. A rerun reuses a data set's predictions whose key and file are unchanged, fits the rest,
+and removes what no longer belongs (a learner or data set taken out of the experiment). So adding a learner fits
+that learner, adding a data set fits that data set, editing a model's module refits the learners that import it,
+and a run interrupted by Ctrl-C goes on where it stopped. The outputs are byte-identical to a run from scratch: a
+data set's results depend only on its own splits' seeds and inputs. The keys hold no machine-dependent value, so
+the file is the same on every machine that writes the same predictions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import pickle
-import platform
 import shutil
 import sys
-from pathlib import Path
 
-import numpy as np
-
-from nbx.core.io import sha256_file, write_bytes, write_json, write_npz
-from nbx.pipeline import config, layout, learners
+from nbx.core.errors import NbxError, message
+from nbx.core.io import sha256_file, write_json, write_npz
+from nbx.pipeline import code, config, layout, learners
 from nbx.pipeline.inputs import available, load_folds, load_plan, load_table
-from nbx.pipeline.kernels import BIT_VARIABLES
 from nbx.protocol.progress import Progress
 from nbx.protocol.runner import SplitData, TrainError, discrete_input, mixed_input, run_datasets
 
-PACKAGE = Path(__file__).resolve().parents[1]  # src/nbx
-SCRIPT = Path("stages") / "train.py"
+KEY_VERSION = 1  # bump when the results of the same key would change (how predictions are stored)
+
+
+class CellError(NbxError, RuntimeError):
+    """One learner failed: reported as ``train <exp>/<learner>: ...`` (its ``label``)."""
+
+    def __init__(self, label: str, text: str):
+        super().__init__(text)
+        self.label = label
 
 
 def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: bool = False) -> SplitData:
@@ -48,87 +53,122 @@ def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: 
     return mixed_input(load_table(experiment.name, dataset), test, experiment.impute)
 
 
-def resume_key(params: config.Params, name: str, learner: str) -> str:
-    """A digest of what a cell's results depend on: the code (every module of nbx and the stage script, a
-    superset of the cell's ``data/code`` digest, hashed now so that a run outside DVC with a stale digest cannot
-    reuse results of other code), the params (the seed, the experiment's block, the learner's block), the
-    experiment's input files (prepared tables, split plans, fold codes) and the numeric environment (Python,
-    numpy, machine, the variables of :data:`nbx.pipeline.kernels.BIT_VARIABLES`)."""
-    code = sorted(PACKAGE.rglob("*.py")) + ([SCRIPT] if SCRIPT.exists() else [])
-    stages = (layout.prepared(name), layout.SPLITS / name, layout.FOLDS / name)
-    inputs = sorted(p for folder in stages if folder.is_dir() for p in folder.iterdir() if p.is_file())
-    blocks = {"seed": params["seed"], "experiment": params["experiments"][name], "learner": params["learners"][learner]}
-    environment = [sys.version, np.__version__, platform.machine()]
-    environment += [f"{v}={os.environ.get(v)}" for v in BIT_VARIABLES]
-    h = hashlib.sha256()
-    for line in (
-        [f"{sha256_file(f)}  {f.relative_to(PACKAGE.parent) if f.is_relative_to(PACKAGE) else f}" for f in code]
-        + [json.dumps(blocks, sort_keys=True, default=str)]
-        + [f"{sha256_file(f)}  {f.as_posix()}" for f in inputs]
-        + environment
-    ):
-        h.update(line.encode() + b"\n")
-    return h.hexdigest()[:16]
+def input_files(experiment: str, dataset: str, setup: learners.LearnerSetup) -> list:
+    """The files a learner's run on a data set reads (what :func:`split_data` loads)."""
+    if setup.input == "discrete":
+        table = [layout.prepared(experiment, dataset)] if setup.numeric_ordinal else []
+        return [layout.fold_codes(experiment, dataset), *table]
+    return [layout.prepared(experiment, dataset), layout.split_plan(experiment, dataset)]
 
 
-class Resume:
-    """The finished data sets of one cell under one key (see the module docstring)."""
-
-    def __init__(self, name: str, learner: str, key: str):
-        self.cell = layout.resume(name, learner)
-        self.folder = self.cell / key
-        for stale in self.cell.glob("*"):  # other keys: results of other code, params or inputs
-            if stale != self.folder:
-                shutil.rmtree(stale)
-
-    def path(self, dataset: str) -> Path:
-        return self.folder / f"{dataset}.pkl"
-
-    def load(self, dataset: str):
-        """(SplitPredictions, wall seconds) of a data set finished under this key, or None."""
-        path = self.path(dataset)
-        return pickle.loads(path.read_bytes()) if path.exists() else None
-
-    def save(self, dataset: str, out, wall_seconds: float) -> None:
-        # a pickle, not JSON: fit_info's values come back exactly as they were (tuples, int keys, floats)
-        write_bytes(self.path(dataset), pickle.dumps((out, wall_seconds), protocol=pickle.HIGHEST_PROTOCOL))
-
-    def done(self) -> None:
-        """The cell's outputs are complete: drop its folder (the folders above stay: other cells may use them)."""
-        shutil.rmtree(self.cell, ignore_errors=True)
+def cell_key(params: config.Params, exp: config.Experiment, learner: str, dataset: str, setup) -> str:
+    """A digest of everything a learner's results on a data set depend on (see the module docstring)."""
+    h = hashlib.sha256(f"nbx train key {KEY_VERSION}\n".encode())
+    h.update(code.digest_text(code.learner_files(params, learner)).encode())
+    blocks = {
+        "seed": params["seed"],
+        "experiment": exp.name,
+        "dataset": dataset,
+        "learner": params["learners"][learner],
+        "limit": exp.limited.get(learner),
+        "impute": exp.impute if setup.input == "mixed" else None,
+    }
+    h.update(json.dumps(blocks, sort_keys=True, default=str).encode() + b"\n")
+    for path in input_files(exp.name, dataset, setup):
+        h.update(f"{sha256_file(path)}  {path.as_posix()}\n".encode())
+    return h.hexdigest()
 
 
-def train(params: config.Params, name: str, learner: str) -> None:
-    exp = config.experiment(params, name)
-    if learner not in exp.learners:
-        hint = config.did_you_mean(learner, exp.learners)
-        raise params.error(
-            ("experiments", name, "learners"), f"{learner!r} is not one of this experiment's learners{hint}"
+class Trained:
+    """``data/trained/<exp>.json``: learner -> data set -> {key, sha256 of its predictions file}."""
+
+    def __init__(self, experiment: str):
+        self.path = layout.trained(experiment)
+        try:
+            self.entries = json.loads(self.path.read_text())
+            assert isinstance(self.entries, dict)
+        except (OSError, ValueError, AssertionError):  # none yet, or unreadable: nothing is reused
+            self.entries = {}
+
+    def reusable(self, experiment: str, learner: str, dataset: str, key: str) -> bool:
+        entry = self.entries.get(learner, {}).get(dataset)
+        path = layout.predictions(experiment, learner, dataset)
+        return (
+            isinstance(entry, dict)
+            and entry.get("key") == key
+            and path.is_file()
+            and sha256_file(path) == entry.get("sha256")
         )
-    setup = learners.build_learner(params, learner)
-    data = {ds: split_data(exp, ds, setup.input, setup.numeric_ordinal) for ds in available(name)}
-    data = {ds: d for ds, d in data.items() if exp.runs_on(learner, *d.size)}  # experiments.<exp>.limited
-    resume = Resume(name, learner, resume_key(params, name, learner))
-    finished = {ds: done for ds in data if (done := resume.load(ds)) is not None}
-    timings, fit_info = {}, {}
 
-    def store(ds, out, wall_seconds):
-        write_npz(layout.predictions(name, learner, ds), **out.arrays())
-        if any(info is not None for info in out.fit_info):
-            fit_info[ds] = out.fit_info
-        timings[ds] = {
-            "fit_seconds": round(float(out.fit_seconds.sum()), 4),
-            "predict_seconds": round(float(out.predict_seconds.sum()), 4),
-            "wall_seconds": round(wall_seconds, 4),
+    def record(self, experiment: str, learner: str, dataset: str, key: str) -> None:
+        sha = sha256_file(layout.predictions(experiment, learner, dataset))
+        self.entries.setdefault(learner, {})[dataset] = {"key": key, "sha256": sha}
+        write_json(self.path, self.entries)
+
+    def keep(self, kept: dict[str, list[str]]) -> None:
+        """Only these learners and data sets."""
+        self.entries = {
+            learner: {ds: e for ds, e in self.entries.get(learner, {}).items() if ds in datasets}
+            for learner, datasets in kept.items()
         }
+        write_json(self.path, self.entries)
 
-    for ds, (out, wall_seconds) in finished.items():
-        store(ds, out, wall_seconds)
-    if finished:
-        print(
-            f"{name}/{learner}: {len(finished)} data sets finished before, read from {resume.folder}", file=sys.stderr
-        )
-    todo = {ds: d for ds, d in data.items() if ds not in finished}
+
+def _json(value):
+    """A fit_info value as JSON reads it back (str keys, lists): reused and new entries are written alike."""
+    return json.loads(json.dumps(value, sort_keys=True, allow_nan=False))
+
+
+def train(params: config.Params, name: str, *only: str) -> None:
+    """Train the experiment's learners (``only``: these of them, the others' results kept as they are)."""
+    exp = config.experiment(params, name)
+    for learner in only:
+        if learner not in exp.learners:
+            hint = config.did_you_mean(learner, exp.learners)
+            raise params.error(
+                ("experiments", name, "learners"), f"{learner!r} is not one of this experiment's learners{hint}"
+            )
+    datasets = available(name)
+    trained = Trained(name)
+    sizes = {}
+    kept = {}
+    for learner in exp.learners:
+        setup = learners.build_learner(params, learner)
+        if learner not in only and only:
+            kept[learner] = list(trained.entries.get(learner, {}))
+            continue
+        try:
+            kept[learner] = _train_learner(params, exp, learner, setup, datasets, trained, sizes)
+        except (KeyboardInterrupt, CellError):
+            raise
+        except Exception as exc:
+            raise CellError(f"train {name}/{learner}", message(exc)) from exc
+    _remove_stale(name, kept)
+    trained.keep(kept)
+
+
+def _train_learner(params, exp, learner, setup, datasets, trained, sizes) -> list[str]:
+    """Fit the data sets whose key changed; return the data sets the learner runs on."""
+    name = exp.name
+    data = {}
+    for ds in datasets:
+        if ds not in sizes:
+            table = load_table(name, ds)
+            sizes[ds] = (len(table.y), table.X.shape[1], len(table.classes))
+        if exp.runs_on(learner, *sizes[ds]):  # experiments.<exp>.limited
+            data[ds] = None
+    keys = {ds: cell_key(params, exp, learner, ds, setup) for ds in data}
+    todo = {
+        ds: split_data(exp, ds, setup.input, setup.numeric_ordinal)
+        for ds in data
+        if not trained.reusable(name, learner, ds, keys[ds])
+    }
+    old_info = _read_json(layout.fit_info(name, learner))
+    old_timings = _read_json(layout.timings(name, learner))
+    fit_info = {ds: old_info[ds] for ds in data if ds not in todo and ds in old_info}
+    timings = {ds: old_timings[ds] for ds in data if ds not in todo and ds in old_timings}
+    if todo and len(todo) < len(data):
+        print(f"{name}/{learner}: {len(data) - len(todo)} of {len(data)} data sets unchanged, kept", file=sys.stderr)
     with Progress(f"{name}/{learner}", sum(len(d.test) for d in todo.values())) as progress:
         try:
             for ds, out in run_datasets(
@@ -141,13 +181,50 @@ def train(params: config.Params, name: str, learner: str) -> None:
                 all_classes=setup.all_classes,
                 numeric_ordinal=setup.numeric_ordinal,
             ):
-                wall_seconds = progress.finish(ds, len(data[ds].test))
-                store(ds, out, wall_seconds)
-                resume.save(ds, out, wall_seconds)
+                wall_seconds = progress.finish(ds, len(todo[ds].test))
+                write_npz(layout.predictions(name, learner, ds), **out.arrays())
+                if any(info is not None for info in out.fit_info):
+                    fit_info[ds] = _json(out.fit_info)
+                else:
+                    fit_info.pop(ds, None)
+                timings[ds] = {
+                    "fit_seconds": round(float(out.fit_seconds.sum()), 4),
+                    "predict_seconds": round(float(out.predict_seconds.sum()), 4),
+                    "wall_seconds": round(wall_seconds, 4),
+                }
+                if fit_info:  # written with each data set, so what an interrupted run finished stays whole
+                    write_json(layout.fit_info(name, learner), {ds: fit_info[ds] for ds in data if ds in fit_info})
+                trained.record(name, learner, ds, keys[ds])
         except TrainError as exc:
-            where = f"data set {exc.dataset}, split {exc.split}"
-            raise TrainError(f"{where}: {exc.cause}", exc.dataset, exc.split, exc.cause) from exc
+            raise CellError(
+                f"train {name}/{learner}", f"data set {exc.dataset}, split {exc.split}: {exc.cause}"
+            ) from exc
+    info_path = layout.fit_info(name, learner)
     if fit_info:
-        write_json(layout.fit_info(name, learner), fit_info)
+        write_json(info_path, {ds: fit_info[ds] for ds in data if ds in fit_info})
+    elif info_path.exists():
+        info_path.unlink()
     write_json(layout.timings(name, learner), timings)
-    resume.done()
+    return list(data)
+
+
+def _read_json(path) -> dict:
+    try:
+        value = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _remove_stale(name: str, kept: dict[str, list[str]]) -> None:
+    """Learners and data sets no longer in the experiment: the outputs persist between runs, so remove them."""
+    folder = layout.predictions(name, "x").parent
+    if not folder.is_dir():
+        return
+    for path in folder.iterdir():
+        if path.name not in kept:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+            continue
+        for file in path.glob("*.npz"):
+            if file.stem not in kept[path.name]:
+                file.unlink()
