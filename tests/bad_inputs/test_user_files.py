@@ -5,7 +5,6 @@ length, ARFF data its header does not declare, a model's column missing from the
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ import pytest
 import yaml
 
 from nbx.cli import main
+from nbx.cli.model import load_bundle
 from nbx.data.userfile import read_user_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -242,7 +242,7 @@ def test_predict_matches_columns_by_name_in_any_order(tmp_path, capsys, model):
     code_a, out_a, *_ = nbx(capsys, "predict", model, straight)
     code_b, out_b, *_ = nbx(capsys, "predict", model, reordered)
     assert code_a == code_b == 0 and out_a == out_b and len(out_a.splitlines()) == 5
-    bundle = pickle.loads(model.read_bytes())
+    bundle = load_bundle(model)
     codes = bundle.features(np.array([[1.5, 1.0]]))  # colour 'red' is code 1 in training (blue < red)
     expected = bundle.model.predict_proba(codes)[0]
     assert out_a.splitlines()[1].split(",")[3:] == [repr(float(p)) for p in expected]
