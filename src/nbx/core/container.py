@@ -58,7 +58,7 @@ def read_regular_file(path, limit: int | None = None) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise PersistError(f"{path}: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as f:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = _FILE_KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
@@ -68,6 +68,10 @@ def read_regular_file(path, limit: int | None = None) -> bytes:
                 f"{path}: {_mib(info.st_size)}, more than a model file may have here ({_mib(limit)}, a quarter "
                 "of this machine's memory)"
             )
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:  # grew while read
         raise PersistError(f"{path}: more than {_mib(limit)}, more than a model file may have here")

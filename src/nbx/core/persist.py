@@ -354,7 +354,7 @@ class _Decoder:
         return obj
 
     def _attributes(self, mapping, where) -> dict:
-        if type(mapping) is not dict or not all(type(k) is str and _NAME.match(k) for k in mapping):
+        if type(mapping) is not dict or not all(_attribute_name(k) for k in mapping):
             raise self.refuse(where, "attributes that are not a mapping of names")
         return {k: self.value(v, f"{where}.{k}") for k, v in mapping.items()}
 
@@ -408,6 +408,11 @@ class _Decoder:
             else:
                 raise self.refuse(where, f"{spec} has no attribute {name!r}")
         return obj
+
+
+def _attribute_name(name) -> bool:
+    """An identifier, not a dunder (``__class__``, ``__dict__``: Python's own, never fitted state)."""
+    return type(name) is str and _NAME.match(name) is not None and not (name.startswith("__") and name.endswith("__"))
 
 
 def _hashable_key(key) -> bool:
