@@ -230,8 +230,8 @@ def test_running_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
 def model(tmp_path, capsys) -> Path:
     rows = [(f"{i / 3:.3f}", ["red", "blue"][i % 2], ["yes", "no"][(i // 3) % 2]) for i in range(60)]
     data = write(tmp_path, "train.csv", csv_text(rows=rows))
-    assert nbx(capsys, "fit", data, "--learner", "NaiveBayes", "--save", tmp_path / "m.pkl")[0] == 0
-    return tmp_path / "m.pkl"
+    assert nbx(capsys, "fit", data, "--learner", "NaiveBayes", "--save", tmp_path / "m.nbx")[0] == 0
+    return tmp_path / "m.nbx"
 
 
 def test_predict_matches_columns_by_name_in_any_order(tmp_path, capsys, model):
@@ -265,7 +265,7 @@ def test_predict_on_duplicated_names(tmp_path, capsys, model):
 def test_fit_refuses_the_audits_duplicated_header(tmp_path, capsys):
     """fit then predict on a file with a name twice matched the wrong column; now fit stops at the header."""
     path = write(tmp_path, "x.csv", "a,a,b,class\n1,2,3,x\n2,3,4,y\n")
-    assert one_error(capsys, "fit", path, "--learner", "NaiveBayes", "--save", tmp_path / "m.pkl") == (
+    assert one_error(capsys, "fit", path, "--learner", "NaiveBayes", "--save", tmp_path / "m.nbx") == (
         f"nbx: error: {path}:1: column name 'a' appears twice (columns 1 and 2); rename one"
     )
 
