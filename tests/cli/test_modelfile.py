@@ -220,10 +220,10 @@ def json_of(path: Path) -> str:
 @pytest.mark.parametrize(
     "old, new, refused",
     [
-        ('"nbx.models.c45:_Node"', '"os:system"', "refused root.model.tree_: class 'os:system' is outside nbx's"),
-        ('"nbx.models.c45:_Node"', '"builtins:eval"', "class 'builtins:eval' is outside nbx's"),
-        ('"nbx.models.c45:_Node"', '"subprocess:Popen"', "class 'subprocess:Popen' is outside nbx's"),
-        ('"nbx.models.c45:_Node"', '"nbx.cli.modelfile:pickle"', "class 'nbx.cli.modelfile:pickle' is outside"),
+        ('"nbx.models.c45:_Node"', '"os:system"', "refused root.model.tree_: class 'os:system' is not nbx's"),
+        ('"nbx.models.c45:_Node"', '"builtins:eval"', "class 'builtins:eval' is not nbx's"),
+        ('"nbx.models.c45:_Node"', '"subprocess:Popen"', "class 'subprocess:Popen' is not nbx's"),
+        ('"nbx.models.c45:_Node"', '"nbx.cli.modelfile:pickle"', "class 'nbx.cli.modelfile:pickle' is not nbx's"),
         ('"estimator": "C45Tree"', '"estimator": "system"', "refused root.model: estimator 'system': not one of"),
         ('"nbx.cli.model:Bundle"', '"nbx.cli.common:Learner"', "refused root: class 'nbx.cli.common:Learner' is"),
     ],

@@ -40,7 +40,6 @@ from nbx.discretize import ModeImputer, make_discretizer
 from nbx.protocol.runner import with_ordinal
 
 FORMAT = 1  # of the Bundle's fields; the file format has its own version (nbx.core.persist.VERSION)
-__all__ = ["FORMAT", "Bundle", "ModelFileError", "fit_bundle", "load_bundle", "read_rows", "register"]
 
 
 @dataclass

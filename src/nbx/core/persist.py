@@ -26,9 +26,8 @@ import importlib
 import json
 import math
 import re
-import types
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -65,7 +64,6 @@ class Registry:
     estimators: Mapping[str, str]
     packages: tuple[str, ...] = ()
     classes: tuple[type, ...] = ()
-    _by_class: dict = field(default=None, init=False, repr=False, compare=False)
 
     def estimator_name(self, cls: type) -> str | None:
         """The registry name of exactly this class, else None."""
@@ -81,11 +79,10 @@ class Registry:
         if cls in self.classes:
             return True
         module = cls.__module__
-        return (
-            any(module == p or module.startswith(p + ".") for p in self.packages)
-            and _NAME.match(cls.__name__) is not None
-            and not issubclass(cls, BaseException)
-        )
+        return self._in_packages(module) and not issubclass(cls, BaseException)
+
+    def _in_packages(self, module: str) -> bool:
+        return any(module == p or module.startswith(p + ".") for p in self.packages)
 
     def helper_class(self, spec: str) -> type:
         """The class ``module:qualname`` names, if allowed; else a ValueError saying why."""
@@ -96,8 +93,8 @@ class Registry:
         parts = module.split(".") + qualname.split(".")
         if not sep or not all(_NAME.match(p) and not p.startswith("__") for p in parts):
             raise ValueError(f"class {spec!r} is not a module:Name")
-        if not any(module == p or module.startswith(p + ".") for p in self.packages):
-            raise ValueError(f"class {spec!r} is outside nbx's {', '.join(self.packages)}")
+        if not self._in_packages(module):
+            raise ValueError(f"class {spec!r} is not nbx's (only classes of {', '.join(self.packages)} load)")
         cls = _lookup(module, qualname)
         if cls is None or not self.allows(cls):
             raise ValueError(f"{spec!r} is not a class nbx can load")
@@ -164,7 +161,7 @@ class _Encoder:
         name = self.registry.estimator_name(kind)
         if name is not None:
             return self.estimator(obj, name, where)
-        if isinstance(obj, types.FunctionType | types.BuiltinFunctionType | type) or not self.registry.allows(kind):
+        if not self.registry.allows(kind):  # functions and classes too: their type is builtins'
             raise PersistError(f"{where}: cannot save a {kind.__module__}.{kind.__qualname__}")
         number = self.number(obj)
         return {"object": f"{kind.__module__}:{kind.__qualname__}", "id": number, "state": self.state(obj, where)}
