@@ -99,6 +99,15 @@ def test_what_cannot_be_written_is_refused_when_saving(value, message):
         persist.dumps({"v": [value]}, REGISTRY)
 
 
+def test_a_chain_too_deep_to_save_is_one_error():
+    root = node = ValueIndex([2])
+    for _ in range(5000):
+        node.child = ValueIndex([2])
+        node = node.child
+    with pytest.raises(PersistError, match="nested too deeply to save"):
+        persist.dumps(root, REGISTRY)
+
+
 # ------------------------------------------------------------------------------------------- crafted files
 def crafted(root, arrays: dict | None = None, document=None) -> bytes:
     """A zip as persist writes it, with any JSON root and members."""

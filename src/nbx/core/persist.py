@@ -118,8 +118,11 @@ def _lookup(module: str, qualname: str) -> type | None:
 def dumps(obj, registry: Registry) -> bytes:
     """The file's bytes for ``obj`` (see the module docstring); a PersistError names what cannot be written."""
     encoder = _Encoder(registry)
-    tree = encoder.value(obj, "root")
-    document = json.dumps({"format": FORMAT, "version": VERSION, "root": tree}, allow_nan=False)
+    try:
+        tree = encoder.value(obj, "root")
+        document = json.dumps({"format": FORMAT, "version": VERSION, "root": tree}, allow_nan=False)
+    except RecursionError:  # about as deep as pickle could go (a chain of some 200 objects)
+        raise PersistError("the object is nested too deeply to save") from None
     return container.pack(DOCUMENT, document.encode("utf-8"), encoder.arrays)
 
 
