@@ -5,7 +5,6 @@ length, ARFF data its header does not declare, a model's column missing from the
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ import pytest
 import yaml
 
 from nbx.cli import main
+from nbx.cli.model import load_bundle
 from nbx.data.userfile import read_user_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -230,8 +230,8 @@ def test_running_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
 def model(tmp_path, capsys) -> Path:
     rows = [(f"{i / 3:.3f}", ["red", "blue"][i % 2], ["yes", "no"][(i // 3) % 2]) for i in range(60)]
     data = write(tmp_path, "train.csv", csv_text(rows=rows))
-    assert nbx(capsys, "fit", data, "--learner", "NaiveBayes", "--save", tmp_path / "m.pkl")[0] == 0
-    return tmp_path / "m.pkl"
+    assert nbx(capsys, "fit", data, "--learner", "NaiveBayes", "--save", tmp_path / "m.nbx")[0] == 0
+    return tmp_path / "m.nbx"
 
 
 def test_predict_matches_columns_by_name_in_any_order(tmp_path, capsys, model):
@@ -242,7 +242,7 @@ def test_predict_matches_columns_by_name_in_any_order(tmp_path, capsys, model):
     code_a, out_a, *_ = nbx(capsys, "predict", model, straight)
     code_b, out_b, *_ = nbx(capsys, "predict", model, reordered)
     assert code_a == code_b == 0 and out_a == out_b and len(out_a.splitlines()) == 5
-    bundle = pickle.loads(model.read_bytes())
+    bundle = load_bundle(model)
     codes = bundle.features(np.array([[1.5, 1.0]]))  # colour 'red' is code 1 in training (blue < red)
     expected = bundle.model.predict_proba(codes)[0]
     assert out_a.splitlines()[1].split(",")[3:] == [repr(float(p)) for p in expected]
@@ -265,7 +265,7 @@ def test_predict_on_duplicated_names(tmp_path, capsys, model):
 def test_fit_refuses_the_audits_duplicated_header(tmp_path, capsys):
     """fit then predict on a file with a name twice matched the wrong column; now fit stops at the header."""
     path = write(tmp_path, "x.csv", "a,a,b,class\n1,2,3,x\n2,3,4,y\n")
-    assert one_error(capsys, "fit", path, "--learner", "NaiveBayes", "--save", tmp_path / "m.pkl") == (
+    assert one_error(capsys, "fit", path, "--learner", "NaiveBayes", "--save", tmp_path / "m.nbx") == (
         f"nbx: error: {path}:1: column name 'a' appears twice (columns 1 and 2); rename one"
     )
 

@@ -182,7 +182,7 @@ def test_user_errors_are_one_line_with_exit_code_1(capsys, in_repo, data_csv, ar
             "--learners: NaiveBayes(numeric_ordinal=true): numeric_ordinal: NaiveBayes has no 'ordinal' parameter to set",
         ),
         (
-            ["fit", "nothere.csv", "--learner", "SelfAdaptiveNBTree(leaf=GeneralNB(density=kde))", "--save", "m.pkl"],
+            ["fit", "nothere.csv", "--learner", "SelfAdaptiveNBTree(leaf=GeneralNB(density=kde))", "--save", "m.nbx"],
             "--learner: SelfAdaptiveNBTree(leaf=GeneralNB(density=kde)): leaf.density: The 'density' parameter of "
             "GeneralNB must be a str among {'kernel', 'gaussian'}. Got 'kde' instead.",
         ),
@@ -272,9 +272,9 @@ def test_the_commands_load_scipy_stats_only_where_they_test(data_csv):
 
 # -------------------------------------------------------------------------------------- fit, predict, show
 def test_fit_then_predict_reproduces_predict_proba(capsys, in_repo, data_csv, tmp_path):
-    code, out, err = nbx(capsys, "fit", data_csv, "--learner", "tan", "--save", tmp_path / "m.pkl")
+    code, out, err = nbx(capsys, "fit", data_csv, "--learner", "tan", "--save", tmp_path / "m.nbx")
     assert code == 0, err
-    code, _out, err = nbx(capsys, "predict", tmp_path / "m.pkl", data_csv, "--output", tmp_path / "p.csv")
+    code, _out, err = nbx(capsys, "predict", tmp_path / "m.nbx", data_csv, "--output", tmp_path / "p.csv")
     assert code == 0 and "accuracy on the 120 rows with a class" in err
     X, nv, y, _ = by_hand(data_csv)
     disc = make_discretizer({"kind": "mdl", "n_values": nv}).fit(X, y)
@@ -286,16 +286,16 @@ def test_fit_then_predict_reproduces_predict_proba(capsys, in_repo, data_csv, tm
 
 
 def test_predict_matches_columns_by_name_and_reads_unseen_values_as_missing(capsys, in_repo, data_csv, tmp_path):
-    nbx(capsys, "fit", data_csv, "--learner", "nb_laplace", "--save", tmp_path / "m.pkl")
+    nbx(capsys, "fit", data_csv, "--learner", "nb_laplace", "--save", tmp_path / "m.nbx")
     (tmp_path / "new.csv").write_text("noise,extra,colour,size\n0.1,x,purple,2.5\n0.1,x,,2.5\n")
-    code, out, err = nbx(capsys, "predict", tmp_path / "m.pkl", tmp_path / "new.csv")
+    code, out, err = nbx(capsys, "predict", tmp_path / "m.nbx", tmp_path / "new.csv")
     assert code == 0 and "'colour': 1 value(s) not seen in training read as missing (first: 'purple', line 2)" in err
     rows = list(pd.read_csv(pd.io.common.StringIO(out)).itertuples(index=False))
     assert rows[0][1:] == rows[1][1:] and "actual" not in out.splitlines()[0]
-    code, out, err = nbx(capsys, "predict", tmp_path / "m.pkl", data_csv.with_name("nothere.csv"))
+    code, out, err = nbx(capsys, "predict", tmp_path / "m.nbx", data_csv.with_name("nothere.csv"))
     assert code == 1
     (tmp_path / "bad.csv").write_text("noise,colr,size\n0.1,red,2.5\n")
-    code, out, err = nbx(capsys, "predict", tmp_path / "m.pkl", tmp_path / "bad.csv")
+    code, out, err = nbx(capsys, "predict", tmp_path / "m.nbx", tmp_path / "bad.csv")
     assert code == 1 and "no column 'colour'" in err and "did you mean colr" in err
 
 
@@ -303,8 +303,8 @@ def test_show_prints_tables_with_header_names(capsys, in_repo, data_csv, tmp_pat
     X, nv, y, colour = by_hand(data_csv)
     shown = {}
     for learner in ("nb_laplace", "tan", "hbayes_nb", "boosting_nb"):
-        assert nbx(capsys, "fit", data_csv, "--learner", learner, "--save", tmp_path / "m.pkl")[0] == 0
-        shown[learner] = nbx(capsys, "show", tmp_path / "m.pkl")[1]
+        assert nbx(capsys, "fit", data_csv, "--learner", learner, "--save", tmp_path / "m.nbx")[0] == 0
+        shown[learner] = nbx(capsys, "show", tmp_path / "m.nbx")[1]
     disc = make_discretizer({"kind": "mdl", "n_values": nv}).fit(X, y)
     codes, cards = disc.transform(X), disc.n_values_
     nb = NaiveBayes(prior="laplace", alpha=1.0).fit(codes, y, n_values=cards)
@@ -349,8 +349,8 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
 
     shown = {}
     for learner, path in (("c45", 0), ("snbtree", 0), ("lnbt3_threshold", 0), ("nbtree", 1)):
-        assert nbx(capsys, "fit", tree_csvs[path], "--learner", learner, "--save", tmp_path / "m.pkl")[0] == 0
-        shown[learner] = nbx(capsys, "show", tmp_path / "m.pkl")[1]
+        assert nbx(capsys, "fit", tree_csvs[path], "--learner", learner, "--save", tmp_path / "m.nbx")[0] == 0
+        shown[learner] = nbx(capsys, "show", tmp_path / "m.nbx")[1]
     frame = pd.read_csv(tree_csvs[0])
     X, y = frame[["a", "b", "c"]].to_numpy(), (frame["parity"] == "odd").to_numpy().astype(int)
     root = C45Tree().fit(X, y).tree_

@@ -1,21 +1,22 @@
-"""``nbx fit DATA --learner X --save model.pkl`` and ``nbx predict model.pkl DATA``.
+"""``nbx fit DATA --learner X --save model.nbx`` and ``nbx predict model.nbx DATA``.
 
-A saved model is a pickle of :class:`Bundle`: the fitted learner plus everything needed to read new data the
-way the training file was read: the attributes (names, kinds, nominal values in code order), the class
-labels and column name, the missing-value markers, and the imputer and discretizer fitted on all training
-rows. ``predict`` matches columns by name (their order may differ, extra columns are ignored, the class
-column may be absent), reads a nominal value never seen in training as missing (and says so), and writes one
-CSV line per row: its line in the file, the predicted class and one probability per class. Only load model
-files you trust: a pickle can run code.
+A saved model is a :class:`Bundle`: the fitted learner plus everything needed to read new data the way the
+training file was read: the attributes (names, kinds, nominal values in code order), the class labels and
+column name, the missing-value markers, and the imputer and discretizer fitted on all training rows. It is
+written in nbx's model format (:mod:`.modelfile`, :mod:`nbx.core.persist`): a zip of one JSON document, the
+object tree with every estimator by its registry name, and the numpy arrays as ``.npy`` members. Loading it
+runs nothing from the file: only nbx's own classes are rebuilt, anything else is refused. Models that earlier
+versions saved as pickles are read only with ``--allow-pickle``, since unpickling runs code from the file.
+``predict`` matches columns by name (their order may differ, extra columns are ignored, the class column may be
+absent), reads a nominal value never seen in training as missing (and says so), and writes one CSV line per
+row: its line in the file, the predicted class and one probability per class.
 """
 
 from __future__ import annotations
 
-import pickle
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -32,17 +33,13 @@ from nbx.cli.common import (
     read_table,
     resolve_learner,
 )
-from nbx.core.errors import NbxError
-from nbx.core.io import atomic_path, sha256_file, write_bytes
+from nbx.cli.modelfile import SUFFIX, ModelFileError, read_model, write_model
+from nbx.core.io import atomic_path, sha256_file
 from nbx.data.userfile import Options, read_user_file
 from nbx.discretize import ModeImputer, make_discretizer
 from nbx.protocol.runner import with_ordinal
 
-FORMAT = 1
-
-
-class ModelFileError(NbxError, ValueError):
-    """A model file cannot be read, or new data do not match it."""
+FORMAT = 1  # of the Bundle's fields; the file format has its own version (nbx.core.persist.VERSION)
 
 
 @dataclass
@@ -82,7 +79,12 @@ def register(sub) -> None:
     )
     p.add_argument("data", help="a CSV file (delimiter and header line sniffed) or an ARFF file")
     p.add_argument("--learner", required=True, help="a params.yaml learner name or Class(option=value, ...)")
-    p.add_argument("--save", required=True, metavar="MODEL.pkl", help="where to write the model")
+    p.add_argument(
+        "--save",
+        required=True,
+        metavar=f"MODEL{SUFFIX}",
+        help=f"where to write the model, in nbx's model format (any name; {SUFFIX} by convention)",
+    )
     p.add_argument(
         "--discretizer", default="mdl", help="for a discrete learner: mdl (default), equal_width(bins=10), stddev"
     )
@@ -102,8 +104,18 @@ def register(sub) -> None:
     p.add_argument("model", help="a file written by `nbx fit`")
     p.add_argument("data", help="CSV (with a header line) or ARFF with the training file's attribute columns")
     p.add_argument("--output", "-o", metavar="OUT.csv", help="write the CSV here instead of to standard output")
+    add_allow_pickle(p)
     add_file_options(p, class_column=False)
     p.set_defaults(func=run_predict)
+
+
+def add_allow_pickle(p) -> None:
+    p.add_argument(
+        "--allow-pickle",
+        action="store_true",
+        help="also read a model pickled by an earlier nbx version: this RUNS CODE FROM THE FILE, so give it only "
+        "for a file you trust (without it a pickle is refused, unread)",
+    )
 
 
 # ------------------------------------------------------------------------------------------------------ fit
@@ -156,18 +168,14 @@ def run_fit(args) -> None:
     check_discretizer(disc, data.table, [learner])
     with memory_guard(args.data):
         bundle = fit_bundle(data, learner, disc, None if args.impute == "none" else "mode", args.seed, args.data)
-    write_bytes(args.save, pickle.dumps(bundle, protocol=pickle.HIGHEST_PROTOCOL))
+    write_model(args.save, bundle, (Bundle,))
     print(f"wrote {args.save}: {learner.name} fitted on {args.data} ({describe(data.table)})")
     print(f"`nbx show {args.save}` prints it; `nbx predict {args.save} DATA.csv` applies it")
 
 
-def load_bundle(path: str) -> Bundle:
-    try:
-        bundle = pickle.loads(Path(path).read_bytes())
-    except OSError as exc:
-        raise ModelFileError(f"{path}: {exc.strerror}") from None
-    except Exception as exc:  # not a pickle, or one of classes that no longer exist
-        raise ModelFileError(f"{path}: not a model written by `nbx fit` ({type(exc).__name__}: {exc})") from None
+def load_bundle(path: str, allow_pickle: bool = False) -> Bundle:
+    """The Bundle in the model file ``path`` (:func:`.modelfile.read_model`; a pickle only with ``allow_pickle``)."""
+    bundle = read_model(path, (Bundle,), allow_pickle=allow_pickle)
     if not isinstance(bundle, Bundle) or bundle.format != FORMAT:
         raise ModelFileError(f"{path}: not a model written by this version of `nbx fit`")
     return bundle
@@ -212,7 +220,7 @@ PREDICT_ROWS = 1 << 16  # rows predicted and written at a time: the features and
 
 
 def run_predict(args) -> None:
-    bundle = load_bundle(args.model)
+    bundle = load_bundle(args.model, args.allow_pickle)
     classes = np.asarray(bundle.classes)
     with memory_guard(args.data):
         X, labels, lines, notes = read_rows(bundle, args.data, file_options(args))

@@ -1,4 +1,4 @@
-"""``nbx show model.pkl``: a fitted model in readable form, with the training file's attribute names and
+"""``nbx show model.nbx``: a fitted model in readable form, with the training file's attribute names and
 values: class-conditional tables for naive Bayes and TAN (with each attribute's TAN parent), the chosen S1 of
 HBayes, coefficients of logistic regression, members of ensembles (summarised), and the tree structure of
 C4.5, NBTree, S-NBTree and leveled NB trees (:mod:`.show_trees`). Discretized attributes are shown by their
@@ -11,7 +11,7 @@ import numpy as np
 
 from nbx.cli import show_trees
 from nbx.cli.common import render
-from nbx.cli.model import load_bundle
+from nbx.cli.model import add_allow_pickle, load_bundle
 from nbx.cli.view import View, _num, plural
 from nbx.core.counting import ValueIndex
 
@@ -23,6 +23,7 @@ def register(sub) -> None:
         description=__doc__.split("\n\n")[0].replace("``", ""),
     )
     p.add_argument("model", help="a file written by `nbx fit`")
+    add_allow_pickle(p)
     p.set_defaults(func=run)
 
 
@@ -47,7 +48,7 @@ def make_view(bundle) -> View:
 
 
 def run(args) -> None:
-    bundle = load_bundle(args.model)
+    bundle = load_bundle(args.model, args.allow_pickle)
     src = bundle.source
     print(f"{args.model}: {bundle.learner} = {bundle.model!r}")
     how = f"{bundle.discretizer_spec['kind']} discretization" if bundle.discretizer is not None else "numeric kept"
