@@ -27,7 +27,7 @@ benchmarks/plots.py draws from them (pipeline_targets.png, cluster_targets.png, 
 weka_targets.png, scaling_<part>.png, scaling_targets.png, big_file_targets.png).
 
 Target 3 (editing stage code reruns only the stages that use it) is a property of dvc.yaml, checked by the
-tests (tests/pipeline/test_dvcgen.py), not a timing. Run it from the repository's root.
+tests (tests/pipeline/test_pipeline_e2e.py), not a timing. Run it from the repository's root.
 """
 
 from __future__ import annotations

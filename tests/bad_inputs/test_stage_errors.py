@@ -1,14 +1,15 @@
 """Bad inputs to the pipeline's stages (nbx.pipeline.stage): every error is one line naming the stage, its
 experiment (and learner), and for a learner's failure the data set and split, exit code 1; Ctrl-C is one line,
-exit code 130; NBX_DEBUG=1 adds the traceback. And a train cell interrupted after some data sets resumes from
-them (nbx.pipeline.train): the outputs are byte-identical to an uninterrupted run's, and results made under
-other code, params or inputs are never reused.
+exit code 130; NBX_DEBUG=1 adds the traceback. And a train stage fits only what changed (nbx.pipeline.train): a
+run interrupted after some data sets goes on from them, the outputs are byte-identical to an uninterrupted run's,
+and results made under other code, params or inputs are never reused.
 
 The stages run in-process (``nbx.pipeline.stage.main`` with the argv the stage script would get) on a toy project
 in a temporary folder: two small data sets, split and discretized by the real stages."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ import pytest
 
 from nbx.cli.common import read_table
 from nbx.core.io import write_json
-from nbx.pipeline import layout, stage
+from nbx.pipeline import config, layout, learners, stage
 from nbx.pipeline import train as train_stage
 from nbx.pipeline.config import load_params
 from nbx.pipeline.discretize import discretize
@@ -70,12 +71,12 @@ def project(tmp_path, monkeypatch) -> Path:
     return tmp_path
 
 
-PROGRESS = re.compile(r"toy/\w+: \w+: \d+ splits, [\d.]+ s|toy/\w+: \d+ data sets finished before, read from \S+")
+PROGRESS = re.compile(r"toy/\w+: \w+: \d+ splits, [\d.]+ s|toy/\w+: \d+ of \d+ data sets unchanged, kept")
 
 
 def run(capsys, stage_fn, *argv, script="stages/train.py") -> tuple[int, str, str]:
     """(exit code, stdout, stderr without the progress lines: a line per data set finished or read back)."""
-    args = ("experiment", "learner") if stage_fn is train_stage.train else ("experiment",)
+    args = ("experiment", "learners*") if stage_fn is train_stage.train else ("experiment",)
     code = stage.main(stage_fn, "a stage", args, [script, *argv])
     out, err = capsys.readouterr()
     return code, out, "".join(line for line in err.splitlines(True) if not PROGRESS.fullmatch(line.rstrip("\n")))
@@ -118,7 +119,7 @@ def test_a_learner_failing_on_one_split_names_stage_cell_data_set_and_split(proj
 
 def test_ctrl_c_is_one_line_and_exit_130(project, capsys, monkeypatch):
     patch_fit(monkeypatch, ("a", 1), KeyboardInterrupt())
-    assert run(capsys, train_stage.train, "toy", "nb") == (130, "", "train toy/nb: interrupted\n")
+    assert run(capsys, train_stage.train, "toy", "nb") == (130, "", "train toy: interrupted\n")
 
 
 def test_nbx_debug_adds_the_traceback(project, capsys, monkeypatch):
@@ -134,7 +135,7 @@ def test_a_learner_not_in_the_experiment_names_params_line(project, capsys):
     assert run(capsys, train_stage.train, "toy", "nbb") == (
         1,
         "",
-        "train toy/nbb: params.yaml:8: experiments.toy.learners: 'nbb' is not one of this experiment's learners; "
+        "train toy: params.yaml:8: experiments.toy.learners: 'nbb' is not one of this experiment's learners; "
         "did you mean nb?\n",
     )
 
@@ -170,7 +171,7 @@ def test_another_stage_names_itself_and_its_experiment(project, capsys):
     assert run(capsys, evaluate, "toy", script="stages/evaluate.py") == (
         1,
         "",
-        "evaluate toy: data/predictions/toy/nb/a.npz is missing: run the train cell of toy/nb first (`dvc repro`)\n",
+        "evaluate toy: data/predictions/toy/nb/a.npz is missing: run `dvc repro train@toy` first (or `dvc repro`)\n",
     )
 
 
@@ -185,10 +186,10 @@ def test_a_discretizer_that_cannot_take_a_data_set_names_it(project, capsys):
 
 
 def test_a_wrong_command_line_is_one_line(project, capsys):
-    assert run(capsys, train_stage.train, "toy") == (
+    assert run(capsys, train_stage.train) == (
         1,
         "",
-        "train: the following arguments are required: learner (see `python stages/train.py --help`)\n",
+        "train: the following arguments are required: experiment, learners (see `python stages/train.py --help`)\n",
     )
 
 
@@ -196,66 +197,104 @@ def test_unreadable_params_is_one_line(project, capsys):
     Path("params.yaml").write_text(PARAMS.replace("folds: 3,", "folds: [3,"))
     code, out, err = run(capsys, train_stage.train, "toy", "nb")
     assert (code, out, err.count("\n")) == (1, "", 1)
-    assert err.startswith("train toy/nb: params.yaml:5")
+    assert err.startswith("train toy: params.yaml:5")
 
 
-# ------------------------------------------------------------------------------------------------ resume
-def test_an_interrupted_cell_resumes_from_its_finished_data_sets_byte_identical(project, capsys, monkeypatch):
-    assert run(capsys, train_stage.train, "toy", "boost")[0] == 0
+# ------------------------------------------------------------------------------------ only what changed
+def test_a_rerun_fits_nothing_and_rewrites_nothing(project, capsys, monkeypatch):
+    assert run(capsys, train_stage.train, "toy")[0] == 0
+    before = outputs("nb") | {f"boost/{k}": v for k, v in outputs("boost").items()}
+    trained = layout.trained("toy").read_bytes()
+    calls = patch_fit(monkeypatch)
+    assert run(capsys, train_stage.train, "toy") == (0, "", "")
+    assert calls == []
+    assert outputs("nb") | {f"boost/{k}": v for k, v in outputs("boost").items()} == before
+    assert layout.trained("toy").read_bytes() == trained
+
+
+def test_an_interrupted_run_goes_on_where_it_stopped_byte_identical(project, capsys, monkeypatch):
+    assert run(capsys, train_stage.train, "toy")[0] == 0
     uninterrupted = outputs("boost")
     assert sorted(uninterrupted) == ["a.npz", "b.npz", "fit_info.json"]
-    assert not layout.resume("toy", "boost").exists()  # removed once the cell completes
-    shutil.rmtree(layout.predictions("toy", "boost"))  # as DVC does before it runs the stage
+    shutil.rmtree(layout.PREDICTIONS)
+    layout.trained("toy").unlink()
 
-    patch_fit(monkeypatch, ("b", 2), KeyboardInterrupt())
-    assert run(capsys, train_stage.train, "toy", "boost") == (130, "", "train toy/boost: interrupted\n")
-    (kept,) = layout.resume("toy", "boost").iterdir()
-    assert sorted(p.name for p in kept.iterdir()) == ["a.pkl"]
-
-    shutil.rmtree(layout.predictions("toy", "boost"))
+    patch_fit(monkeypatch, ("b", 2 + SPLITS), KeyboardInterrupt())  # boost's third split of b (nb ran first)
+    assert run(capsys, train_stage.train, "toy") == (130, "", "train toy: interrupted\n")
+    assert sorted(outputs("boost")) == ["a.npz", "fit_info.json"]  # what it finished, kept
     calls = patch_fit(monkeypatch)
-    assert run(capsys, train_stage.train, "toy", "boost") == (0, "", "")
-    assert calls == ["b"] * SPLITS  # data set a was read, not fitted again
+    assert run(capsys, train_stage.train, "toy") == (0, "", "")
+    assert calls == ["b"] * SPLITS  # only boost on b: nb and boost on a were kept
     assert outputs("boost") == uninterrupted
-    assert not layout.resume("toy", "boost").exists()
 
 
-@pytest.mark.parametrize("change", ["learner block", "seed", "input file"])
-def test_a_changed_key_does_not_reuse(project, capsys, monkeypatch, change):
-    patch_fit(monkeypatch, ("b", 0), KeyboardInterrupt())
-    assert run(capsys, train_stage.train, "toy", "nb")[0] == 130
-    (old,) = layout.resume("toy", "nb").iterdir()
+@pytest.mark.parametrize("change", ["learner block", "seed", "input file", "predictions file", "record"])
+def test_what_changed_is_fitted_again(project, capsys, monkeypatch, change):
+    assert run(capsys, train_stage.train, "toy")[0] == 0
+    first = outputs("nb")
+    expected = {
+        "learner block": ["a", "b"],
+        "seed": ["a", "b"] * 2,
+        "input file": ["a", "a"],
+        "predictions file": ["b"],
+    }
     if change == "learner block":
         Path("params.yaml").write_text(PARAMS.replace("alpha: 1.0", "alpha: 0.5"))
     elif change == "seed":
         Path("params.yaml").write_text(PARAMS.replace("seed: 1", "seed: 2"))
-    else:  # the discretize stage rewrote data set a's codes (here: with the plan of seed 2)
+    elif change == "input file":  # data set a's codes change (written under another seed); b's stay
+        saved = layout.fold_codes("toy", "b").read_bytes()
         Path("params.yaml").write_text(PARAMS.replace("seed: 1", "seed: 2"))
         params = load_params()
         split(params, "toy")
         discretize(params, "toy")
         Path("params.yaml").write_text(PARAMS)
+        layout.fold_codes("toy", "b").write_bytes(saved)
+    elif change == "predictions file":  # altered or corrupted: its sha256 no longer matches the record
+        layout.predictions("toy", "nb", "b").write_bytes(b"tampered")
+    else:  # the record itself unreadable: nothing is reused
+        layout.trained("toy").write_text("{not json")
+        expected[change] = ["a", "b"] * 2
+    calls = patch_fit(monkeypatch)
+    assert run(capsys, train_stage.train, "toy")[0] == 0
+    assert sorted(calls) == sorted(ds for ds in expected[change] for _ in range(SPLITS))
+    if change in ("predictions file", "record"):
+        assert outputs("nb") == first
+
+
+def test_a_learner_taken_out_of_the_experiment_leaves_no_output(project, capsys):
+    assert run(capsys, train_stage.train, "toy")[0] == 0
+    Path("params.yaml").write_text(PARAMS.replace("learners: [nb, boost]", "learners: [nb]"))
+    assert run(capsys, train_stage.train, "toy")[0] == 0
+    assert not layout.predictions("toy", "boost").exists()
+    assert set(json.loads(layout.trained("toy").read_text())) == {"nb"}
+
+
+def test_training_one_learner_keeps_the_others(project, capsys, monkeypatch):
+    assert run(capsys, train_stage.train, "toy")[0] == 0
+    boost = outputs("boost")
+    Path("params.yaml").write_text(
+        PARAMS.replace("alpha: 1.0", "alpha: 0.5").replace("n_estimators: 3", "n_estimators: 2")
+    )
     calls = patch_fit(monkeypatch)
     assert run(capsys, train_stage.train, "toy", "nb")[0] == 0
-    assert calls == ["a"] * SPLITS + ["b"] * SPLITS  # everything fitted again
-    assert not old.exists()
-    resumed = outputs("nb")
-
-    shutil.rmtree(layout.predictions("toy", "nb"))  # a run that was never interrupted gives the same bytes
-    assert run(capsys, train_stage.train, "toy", "nb")[0] == 0
-    assert outputs("nb") == resumed
+    assert calls == ["a"] * SPLITS + ["b"] * SPLITS  # nb only, though boost's block changed too
+    assert outputs("boost") == boost
 
 
 def test_the_key_covers_the_code(project, tmp_path_factory, monkeypatch):
-    package = tmp_path_factory.mktemp("nbx")
-    (package / "model.py").write_text("ALPHA = 1\n")
-    monkeypatch.setattr(train_stage, "PACKAGE", package)
+    root = tmp_path_factory.mktemp("repo")
+    (root / "model.py").write_text("ALPHA = 1\n")
+    monkeypatch.setattr(train_stage.code, "ROOT", root)
+    monkeypatch.setattr(train_stage.code, "learner_files", lambda params, learner: ["model.py"])
     params = load_params()
-    before = train_stage.resume_key(params, "toy", "nb")
-    assert train_stage.resume_key(params, "toy", "nb") == before  # deterministic
-    (package / "model.py").write_text("ALPHA = 2\n")
-    assert train_stage.resume_key(params, "toy", "nb") != before
-    assert train_stage.resume_key(params, "toy", "boost") != train_stage.resume_key(params, "toy", "nb")
+    exp = config.experiment(params, "toy")
+    setup = learners.build_learner(params, "nb")
+    before = train_stage.cell_key(params, exp, "nb", "a", setup)
+    assert train_stage.cell_key(params, exp, "nb", "a", setup) == before  # deterministic
+    (root / "model.py").write_text("ALPHA = 22\n")
+    assert train_stage.cell_key(params, exp, "nb", "a", setup) != before
+    assert train_stage.cell_key(params, exp, "nb", "b", setup) != train_stage.cell_key(params, exp, "nb", "a", setup)
 
 
 def test_the_code_digest_stage_outside_the_repository_says_where_to_run_it(tmp_path):

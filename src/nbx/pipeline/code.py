@@ -25,8 +25,9 @@ from pathlib import Path
 from nbx.core.io import sha256_file, write_text
 from nbx.pipeline import config, layout, learners
 
-SRC = Path("src")
-STAGES = Path("stages")
+ROOT = Path(__file__).resolve().parents[3]  # the repository: src/nbx/pipeline/code.py
+SRC = ROOT / "src"
+STAGES = ROOT / "stages"
 PAPERS = SRC / "nbx" / "papers"
 
 
@@ -52,12 +53,12 @@ def _with_packages(dotted: str) -> list[str]:
 
 def imported_modules(path: Path) -> frozenset[str]:
     """nbx modules a file imports (anywhere in it), with their parent packages."""
-    stat = path.stat()  # the key tells an edited file and another checkout apart
-    return _imported_modules(Path.cwd(), path, stat.st_mtime_ns, stat.st_size)
+    stat = path.stat()  # the key tells an edited file apart
+    return _imported_modules(path, stat.st_mtime_ns, stat.st_size)
 
 
 @functools.cache  # the closures of ~150 learners and ~20 stages visit the same ~100 files over 2,000 times
-def _imported_modules(cwd: Path, path: Path, mtime_ns: int, size: int) -> frozenset[str]:
+def _imported_modules(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
     package = _module_name(path) if path.is_relative_to(SRC) else ""
     if path.name != "__init__.py" and package:
         package = package.rpartition(".")[0]
@@ -79,8 +80,9 @@ def _imported_modules(cwd: Path, path: Path, mtime_ns: int, size: int) -> frozen
 
 
 def closure(files) -> list[str]:
-    """Every file the given files import, transitively, including themselves; sorted posix paths."""
-    todo, seen = [Path(f) for f in files], set()
+    """Every file the given files import, transitively, including themselves; sorted posix paths relative to the
+    repository (files given relative to it or absolute)."""
+    todo, seen = [ROOT / f for f in files], set()
     while todo:
         f = todo.pop()
         if f in seen:
@@ -89,7 +91,7 @@ def closure(files) -> list[str]:
         todo.extend(module_file(m) for m in imported_modules(f))
         if f.is_relative_to(SRC):  # Python runs a module's package __init__ files before it
             todo.extend(module_file(m) for m in _with_packages(_module_name(f)))
-    return sorted(p.as_posix() for p in seen)
+    return sorted(p.relative_to(ROOT).as_posix() for p in seen)
 
 
 # ------------------------------------------------------------------------------------------ the digests
@@ -123,7 +125,7 @@ def learner_files(params: config.Params, learner: str) -> list[str]:
 
 def _published(experiment: str) -> list[str]:
     folder = PAPERS / experiment / "published"
-    return sorted(p.as_posix() for p in folder.glob("*") if p.is_file()) if folder.is_dir() else []
+    return sorted(p.relative_to(ROOT).as_posix() for p in folder.glob("*") if p.is_file()) if folder.is_dir() else []
 
 
 def digests(params: config.Params) -> dict[str, list[str]]:
@@ -140,8 +142,9 @@ def digests(params: config.Params) -> dict[str, list[str]]:
 
 
 def digest_text(files: list[str]) -> str:
-    """``sha256  path`` per file, sorted: the same files with the same contents give the same bytes."""
-    return "".join(f"{_sha256(Path(f))}  {Path(f).as_posix()}\n" for f in sorted(files))
+    """``sha256  path`` per file (relative to the repository), sorted: the same files with the same contents give
+    the same bytes."""
+    return "".join(f"{_sha256(ROOT / f)}  {f}\n" for f in sorted(files))
 
 
 def _sha256(path: Path) -> str:

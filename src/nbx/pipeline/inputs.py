@@ -15,6 +15,11 @@ class MissingInputError(NbxError, RuntimeError):
     """A stage's input is missing: an earlier stage has not run."""
 
 
+def require(path, stage: str):
+    """``path``, which ``stage`` writes; a MissingInputError naming the stage when it is not there."""
+    return _require(path, stage)
+
+
 def _require(path, stage: str):
     if not path.exists():
         raise MissingInputError(f"{path} is missing: run `dvc repro {stage}` first (or `dvc repro`)")

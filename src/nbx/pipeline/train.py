@@ -27,7 +27,7 @@ import sys
 from nbx.core.errors import NbxError, message
 from nbx.core.io import sha256_file, write_json, write_npz
 from nbx.pipeline import code, config, layout, learners
-from nbx.pipeline.inputs import available, load_folds, load_plan, load_table
+from nbx.pipeline.inputs import available, load_folds, load_plan, load_table, require
 from nbx.protocol.progress import Progress
 from nbx.protocol.runner import SplitData, TrainError, discrete_input, mixed_input, run_datasets
 
@@ -54,11 +54,13 @@ def split_data(experiment: config.Experiment, dataset: str, kind: str, numeric: 
 
 
 def input_files(experiment: str, dataset: str, setup: learners.LearnerSetup) -> list:
-    """The files a learner's run on a data set reads (what :func:`split_data` loads)."""
+    """The files a learner's run on a data set reads (what :func:`split_data` loads), each checked to be there."""
     if setup.input == "discrete":
-        table = [layout.prepared(experiment, dataset)] if setup.numeric_ordinal else []
-        return [layout.fold_codes(experiment, dataset), *table]
-    return [layout.prepared(experiment, dataset), layout.split_plan(experiment, dataset)]
+        files = [(layout.fold_codes(experiment, dataset), "discretize")]
+        files += [(layout.prepared(experiment, dataset), "prepare")] if setup.numeric_ordinal else []
+    else:
+        files = [(layout.prepared(experiment, dataset), "prepare"), (layout.split_plan(experiment, dataset), "split")]
+    return [require(path, f"{stage}@{experiment}") for path, stage in files]
 
 
 def cell_key(params: config.Params, exp: config.Experiment, learner: str, dataset: str, setup) -> str:
