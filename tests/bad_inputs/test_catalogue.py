@@ -232,7 +232,7 @@ def test_a_duplicate_entry_of_the_built_in_catalogue_is_found(tmp_path, monkeypa
 
 
 PARAMS = """seed: 1
-data: {catalogues: [cat.yaml]}
+data: {catalogues: [data/local/cat.yaml]}
 experiments:
   toy: {datasets: [mine], protocol: {kind: cv, folds: 2}, discretizer: mdl, impute: null, learners: [nb]}
 analyses: {toy: {}}
@@ -247,11 +247,17 @@ def _run(cwd: Path, *args: str) -> tuple[int, str, str]:
 
 
 def test_the_prepare_stage_and_nbx_datasets_stop_before_reading_data(tmp_path):
-    """The user's catalogue is loaded before any file is fetched: nothing is read or written."""
+    """The user's catalogue (under data/local/, as params.yaml's data.catalogues must be) is loaded before any file
+    is fetched: nothing is read or written."""
     (tmp_path / "params.yaml").write_text(PARAMS)
     text = _edit("    title:", "    titel:")
-    (tmp_path / "cat.yaml").write_text(text)
-    line = f"cat.yaml:{_line(text, 'titel')}: key 'titel' is not a known key of datasets.mine; did you mean title?"
+    (tmp_path / "data" / "local").mkdir(parents=True)
+    (tmp_path / "data" / "local" / "cat.yaml").write_text(text)
+    line = (
+        f"data/local/cat.yaml:{_line(text, 'titel')}: key 'titel' is not a known key of datasets.mine; "
+        "did you mean title?"
+    )
     assert _run(tmp_path, str(REPO / "stages" / "prepare.py"), "toy") == (1, "", f"prepare toy: {line}\n")
     assert _run(tmp_path, "-m", "nbx.cli", "datasets") == (1, "", f"nbx: error: {line}\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cat.yaml", "params.yaml"]
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert written == ["data", "data/local", "data/local/cat.yaml", "params.yaml"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from estimators import estimator_classes
 
-from nbx.pipeline import config, dvcgen, learners
+from nbx.pipeline import code, config, learners
 
 REPO = Path(__file__).resolve().parents[2]
 ENV = {"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"}
@@ -62,12 +62,17 @@ def test_a_fit_loads_a_heavy_module_only_where_it_uses_it(model, data, module, l
     assert out.stdout.strip() == str(loaded)
 
 
-def test_the_params_stage_digest_lists_no_learner_module():
-    """The params stage builds every learner, but imports their modules by name: editing a model must not
-    re-run it (and with it nothing downstream)."""
-    files = dvcgen.stage_code(config.load_params(REPO / "params.yaml"))["params"]
-    assert "src/nbx/pipeline/learners.py" in files
+def test_the_code_stage_imports_no_learner_module(monkeypatch):
+    """The code stage (the first of ``dvc repro``) builds every learner block to check it, but imports the
+    learners' classes by name: its source files, the import closure of stages/code_digest.py, hold the modules that
+    build and check the blocks and no model module. nbx.pipeline.code finds a stage's files from its imports, and a
+    train stage's digest is its script's closure (with nbx.pipeline.learners) plus its learners' own modules: a model
+    imported by the checks would be in every train digest, and editing it would refit every experiment."""
+    monkeypatch.chdir(REPO)
+    files = code.closure([Path("stages/code_digest.py")])
+    assert {"src/nbx/pipeline/check.py", "src/nbx/pipeline/learners.py"} <= set(files)
     assert not [f for f in files if f.startswith("src/nbx/models/")]
+    assert not [f for f in code.closure([Path("stages/train.py")]) if f.startswith("src/nbx/models/")]
 
 
 # ------------------------------------------------------------------------------------- errors at read time
@@ -149,11 +154,25 @@ def test_a_bad_block_is_one_line_with_file_line_and_key(tmp_path, monkeypatch, b
     assert str(err.value) == message
 
 
-@pytest.mark.parametrize("stage", ["params_digest.py", "train.py toy bad"])
+# (the command, its label in the error): the code stage; the train stage of experiment toy (learners nb, bad), all
+# its learners or some of them: a config error is labelled ``train EXPERIMENT`` (a learner's failure while it is
+# fitted would be ``train EXPERIMENT/LEARNER``)
+STAGES = [
+    ("code_digest.py", "code_digest"),
+    ("train.py toy", "train toy"),
+    ("train.py toy bad", "train toy"),
+    ("train.py toy nb", "train toy"),
+]
+
+
+@pytest.mark.parametrize("stage, label", STAGES, ids=[s[0] for s in STAGES])
 @pytest.mark.parametrize("block, message", MISTAKES[3:5], ids=["nested value", "nested class"])
-def test_the_first_stage_and_the_train_stage_stop_before_reading_data(tmp_path, stage, block, message):
-    """The params stage runs before every other stage of ``dvc repro``; the train stage checks its own learner
-    before it reads its inputs (there are none here: it would fail on them otherwise)."""
+def test_the_first_stage_and_the_train_stage_stop_before_reading_data(tmp_path, stage, label, block, message):
+    """The code stage runs before every other stage of ``dvc repro`` and checks every block before it writes its
+    digests; the train stage builds every block of its experiment, in order, before it reads any input, so the bad
+    block stops it even when only the good learner is asked for (it stops at the first block that fails to build).
+    There are no inputs here: a stage that read one first would stop with "... is missing: run `dvc repro
+    prepare@toy` first" instead."""
     script, *args = stage.split()
     out = subprocess.run(
         [sys.executable, str(REPO / "stages" / script), *args],
@@ -163,6 +182,5 @@ def test_the_first_stage_and_the_train_stage_stop_before_reading_data(tmp_path, 
         text=True,
         check=False,
     )
-    label = " ".join([Path(script).stem, "/".join(args)]).strip()  # the stage and its arguments
     assert (out.returncode, out.stdout, out.stderr) == (1, "", f"{label}: {message}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.yaml"]  # nothing read, nothing written

@@ -224,6 +224,8 @@ def experiment(params: Params, name: str) -> Experiment:
     datasets = block["datasets"]
     if isinstance(datasets, list):
         _names(params, keys + ("datasets",), datasets, "data set")
+        for i, ds in enumerate(datasets):  # at the item's line (its name is no key of the file)
+            check_name(params, keys + ("datasets", i), ds, "data set")
         datasets = {d: d for d in datasets}
     if not isinstance(datasets, dict) or not datasets:
         raise params.error(keys + ("datasets",), "must be a non-empty list or mapping")

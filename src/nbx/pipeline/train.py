@@ -130,12 +130,13 @@ def train(params: config.Params, name: str, *only: str) -> None:
             raise params.error(
                 ("experiments", name, "learners"), f"{learner!r} is not one of this experiment's learners{hint}"
             )
+    # every block of the experiment is built, in order, before any input is read: a bad one stops the stage first
+    setups = {learner: learners.build_learner(params, learner) for learner in exp.learners}
     datasets = available(name)
     trained = Trained(name)
     sizes = {}
     kept = {}
-    for learner in exp.learners:
-        setup = learners.build_learner(params, learner)
+    for learner, setup in setups.items():
         if learner not in only and only:
             kept[learner] = list(trained.entries.get(learner, {}))
             continue
