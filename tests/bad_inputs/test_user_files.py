@@ -292,10 +292,10 @@ def test_add_data_refuses_a_taken_name_without_replace(repo, capsys):
         f"nbx: error: --name: 'iris' is taken: your file would replace the uci data set 'iris' (Iris), which "
         f"experiments {', '.join(users)} list; choose another name, or add --replace to replace it"
     )
-    assert not (repo / "data" / "catalogue.yaml").exists()
+    assert not (repo / "data" / "local" / "catalogue.yaml").exists()
     code, out, errors, _ = nbx(capsys, "add-data", "data/local/x.csv", "--name", "iris", "--replace")
-    assert code == 0 and not errors and out.startswith("replaced 'iris' in data/catalogue.yaml: 4 rows")
-    entry = yaml.safe_load((repo / "data" / "catalogue.yaml").read_text())["datasets"]["iris"]
+    assert code == 0 and not errors and out.startswith("replaced 'iris' in data/local/catalogue.yaml: 4 rows")
+    entry = yaml.safe_load((repo / "data" / "local" / "catalogue.yaml").read_text())["datasets"]["iris"]
     assert entry["delimiter"] == ";" and entry["columns"] == "ncy" and entry["attributes"] == 2
     assert entry["classes"] == 2 and entry["header_lines"] == 1
 
@@ -304,11 +304,12 @@ def test_add_data_refuses_a_catalogue_with_a_repeated_key_at_its_line(repo, caps
     """Rewriting the file would silently drop one of the two entries."""
     write(repo, "data/local/x.csv", csv_text())
     text = "datasets:\n  a:\n    title: A\n  a:\n    title: B\n"
-    write(repo, "data/catalogue.yaml", text)
+    write(repo, "data/local/catalogue.yaml", text)
     assert one_error(capsys, "add-data", "data/local/x.csv", "--name", "mine") == (
-        "nbx: error: data/catalogue.yaml:4: duplicate key 'a' (first at line 2); fix it or choose another --catalogue"
+        "nbx: error: data/local/catalogue.yaml:4: duplicate key 'a' (first at line 2); fix it or choose another "
+        "--catalogue"
     )
-    assert (repo / "data" / "catalogue.yaml").read_text() == text
+    assert (repo / "data" / "local" / "catalogue.yaml").read_text() == text
 
 
 def test_add_data_then_prepare_reads_the_semicolon_file(repo, capsys):
@@ -318,7 +319,7 @@ def test_add_data_then_prepare_reads_the_semicolon_file(repo, capsys):
     from nbx.data.catalogue import load_catalogue
     from nbx.data.prepare import build_table
 
-    entry = load_catalogue([repo / "data" / "catalogue.yaml"])["mine"]
+    entry = load_catalogue([repo / "data" / "local" / "catalogue.yaml"])["mine"]
     table = build_table(entry, [repo / "data" / "local" / "x.csv"])
     np.testing.assert_array_equal(table.X, [[1.5, 1], [2, 0], [3.25, 1], [0.5, 0]])
     assert table.classes == ["no", "yes"]

@@ -393,10 +393,10 @@ def test_add_data_then_prepare_builds_the_table_with_header_names(capsys, tmp_pa
     code, out, err = nbx(capsys, "add-data", "data/local/toy.csv", "--name", "toy")
     assert code == 0, err
     assert "120 rows, 3 attributes (2 numeric, 1 nominal), 2 classes (class column 'label'); columns ncny" in out
-    assert "catalogues: [data/catalogue.yaml]" in out and "toy: toy" in out
-    entry = yaml.safe_load((tmp_path / "data" / "catalogue.yaml").read_text())["datasets"]["toy"]
+    assert "    - data/local/catalogue.yaml" in out and "toy: toy" in out
+    entry = yaml.safe_load((tmp_path / "data" / "local" / "catalogue.yaml").read_text())["datasets"]["toy"]
     assert entry["files"] == [{"path": "data/local/toy.csv"}]  # under data/local: no sha256
-    params["data"]["catalogues"] = ["data/catalogue.yaml"]
+    params["data"]["catalogues"] = ["data/local/catalogue.yaml"]
     params["experiments"]["kang2006"]["datasets"] = {"Toy": "toy"}
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     from nbx.pipeline import config
@@ -414,19 +414,29 @@ def test_add_data_then_prepare_builds_the_table_with_header_names(capsys, tmp_pa
     )  # listed now
 
 
-def test_add_data_outside_data_local_writes_the_sha256(capsys, tmp_path, data_csv, monkeypatch):
+@pytest.mark.parametrize(
+    "file, catalogue, message",
+    [
+        ("toy.csv", "data/local/mine.yaml", "toy.csv: not under data/local/; copy it there first"),
+        (
+            "data/local/../../toy.csv",
+            "data/local/mine.yaml",
+            "data/local/../../toy.csv: not under data/local/; copy it there first",
+        ),
+        ("data/local/toy.csv", "mine.yaml", "--catalogue: mine.yaml must be a file under data/local/"),
+    ],
+)
+def test_add_data_keeps_files_and_catalogues_under_data_local(
+    capsys, tmp_path, data_csv, monkeypatch, file, catalogue, message
+):
+    """The prepare stages depend on data/local/ by content: a file elsewhere would be read without DVC seeing it."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "toy.csv").write_bytes(data_csv.read_bytes())
-    assert nbx(capsys, "add-data", "toy.csv", "--name", "toy", "--class", "colour", "--catalogue", "mine.yaml")[0] == 0
-    from nbx.core.io import sha256_file
-    from nbx.data.catalogue import load_catalogue
-
-    entry = load_catalogue(["mine.yaml"])["toy"]
-    assert entry.files[0].sha256 == sha256_file(tmp_path / "toy.csv") and entry.columns == "nync"
-    assert entry.classes == 3 and entry.rows == 120 - len(range(3, 120, 13))  # rows without a class are dropped
-    (tmp_path / "params.yaml").write_text("seed: 1\n")
-    code, _, err = nbx(capsys, "add-data", "toy.csv", "--name", "t", "--catalogue", "params.yaml")
-    assert code == 1 and "params.yaml: not a catalogue" in err and (tmp_path / "params.yaml").read_text() == "seed: 1\n"
+    (tmp_path / "data" / "local").mkdir(parents=True)
+    for path in ("toy.csv", "data/local/toy.csv"):
+        (tmp_path / path).write_bytes(data_csv.read_bytes())
+    code, out, err = nbx(capsys, "add-data", file, "--name", "toy", "--catalogue", catalogue)
+    assert code == 1 and err.startswith(f"nbx: error: {message}")
+    assert not list(tmp_path.rglob("*.yaml"))
 
 
 # ------------------------------------------------------------------------------------- results and timings

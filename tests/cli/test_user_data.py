@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +32,8 @@ def _build(entry, root: Path):
 
 
 @pytest.fixture
-def repo(tmp_path) -> Path:
+def repo(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # catalogue paths of local files are relative to the repository root
     (tmp_path / "data" / "local").mkdir(parents=True)
     (tmp_path / "data" / "local" / "mine.csv").write_text(CSV)
     return tmp_path
@@ -66,25 +68,24 @@ def test_given_missing_markers_and_archive_entries_keep_question_mark_only(repo)
     assert uci.missing == ["?"] and load_catalogue()["iris"].missing == ["?"]
 
 
-def test_local_file_under_data_local_needs_no_sha256_but_elsewhere_does(repo):
+@pytest.mark.parametrize(
+    "path", ["elsewhere.csv", "data/local/../../elsewhere.csv", "data/local/link.csv", "/tmp/x.csv"]
+)
+def test_a_local_file_outside_data_local_is_refused(repo, path):
+    """The prepare stages depend on data/local/ by content; a file elsewhere (also through ``..`` or a link) would be
+    read without DVC seeing its edits, so it is refused, with or without a sha256."""
     (repo / "elsewhere.csv").write_text(CSV)
-    with pytest.raises(
-        CatalogueError,
-        match=r"cat\.yaml:2: data set 'mine': file elsewhere\.csv needs a 'sha256'; "
-        r"run `nbx add-data elsewhere\.csv --name mine`",
-    ):
-        _catalogue(repo, "    source: local\n    files: [{path: elsewhere.csv}]\n    header_lines: 1\n")
+    (repo / "data" / "local" / "link.csv").symlink_to(repo / "elsewhere.csv")
     digest = hashlib.sha256(CSV.encode()).hexdigest()
-    entry = _catalogue(
-        repo, f"    source: local\n    files: [{{path: elsewhere.csv, sha256: {digest}}}]\n    header_lines: 1\n"
-    )["mine"]
-    assert _build(entry, repo).X.shape == (4, 3)
-    (repo / "elsewhere.csv").write_text(CSV + "4,red,1,yes\n")
-    with pytest.raises(FetchError) as err:
-        _build(entry, repo)
-    assert "elsewhere.csv changed since its catalogue entry was written" in str(err.value)
-    assert "re-run `nbx add-data elsewhere.csv --name mine`" in str(err.value)
-    assert "MIRROR" not in str(err.value)
+    for sha in ("", f", sha256: {digest}"):
+        with pytest.raises(
+            CatalogueError, match=rf"local file {re.escape(path)} must lie under data/local/ \(copy it there"
+        ):
+            _catalogue(repo, f"    source: local\n    files: [{{path: {path}{sha}}}]\n    header_lines: 1\n")
+
+
+def test_a_local_file_needs_no_sha256(repo):
+    assert _build(_catalogue(repo, LOCAL)["mine"], repo).X.shape == (4, 3)
 
 
 def test_missing_local_file_names_the_local_path_never_the_mirror(repo, monkeypatch):

@@ -90,12 +90,14 @@ def test_catalogue_errors_name_the_problem(tmp_path):
         load_catalogue([bad])
 
 
-def test_user_dataset_without_code_change(tmp_path):
+def test_user_dataset_without_code_change(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # local paths are relative to the repository root, under data/local/
     data = b"1.0,x,yes\n2.0,y,no\n3.5,?,yes\n"
-    (tmp_path / "mine.csv").write_bytes(data)
+    (tmp_path / "data" / "local").mkdir(parents=True)
+    (tmp_path / "data" / "local" / "mine.csv").write_bytes(data)
     (tmp_path / "cat.yaml").write_text(
         "datasets:\n  mine:\n    source: local\n    files:\n"
-        f"      - {{path: mine.csv, sha256: {hashlib.sha256(data).hexdigest()}, local: true}}\n"
+        f"      - {{path: data/local/mine.csv, sha256: {hashlib.sha256(data).hexdigest()}, local: true}}\n"
         "    columns: ncy\n    rows: 3\n    classes: 2\n"
     )
     entry = load_catalogue([tmp_path / "cat.yaml"])["mine"]

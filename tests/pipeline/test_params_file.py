@@ -65,4 +65,6 @@ def test_comments_stand_where_the_writer_keeps_them():
     lines = TEXT.splitlines()
     for before, line in zip(lines, lines[1:]):
         if line.lstrip().startswith("#"):
-            assert not before.lstrip().startswith("- "), f"a comment after a list item is dropped by `dvc exp run -S`: {line}"
+            assert not before.lstrip().startswith("- "), (
+                f"a comment after a list item is dropped by `dvc exp run -S`: {line}"
+            )
