@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from nbx.cli.common import SpecError, load_params, render, split_top
+from nbx.cli.common import SpecError, load_params, render, require_extra, split_top
 from nbx.core.io import atomic_path
 from nbx.pipeline import config, layout
 from nbx.pipeline.inputs import MissingInputError
@@ -255,6 +255,8 @@ def plot_pareto(frame, path, title: str) -> None:
 
 
 def run_timings(args) -> None:
+    if args.pareto:  # before any file is written: matplotlib comes with the pipeline extra, not with nbx itself
+        require_extra("matplotlib", "pipeline", "timings --pareto (its figure, pareto.png)")
     params = load_params(required=True)
     if args.pareto:
         if not args.experiment:
