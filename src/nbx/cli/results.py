@@ -31,7 +31,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "results",
         help="per-data-set accuracy table of an experiment, with significance marks",
-        description=__doc__.split("\n\n")[1].split(" ``timings``")[0].replace("``", ""),
+        description=__doc__.split("\n\n")[1].split(" ``timings``")[0],
     )
     p.add_argument("experiment")
     p.add_argument("--dataset", help="comma-separated data sets (catalogue ids) to show")
