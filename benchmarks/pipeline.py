@@ -138,7 +138,7 @@ def fresh_clone(results: Results, then: list[str] = ()) -> None:
         subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
         py = venv / "bin" / "python"
         pins = str(clone / "constraints.txt")  # the numeric stack of the committed results, as README's quick start
-        subprocess.run([str(py), "-m", "pip", "install", "-q", "-c", pins, "-e", str(clone)], check=True)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "-c", pins, "-e", f"{clone}[pipeline]"], check=True)
         install = time.perf_counter() - t0
         # the clone's own nbx (installed in the venv), whatever PYTHONPATH this process was started with
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

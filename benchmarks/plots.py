@@ -38,7 +38,7 @@ import math
 import operator
 import sys
 import textwrap
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +101,7 @@ class Results:
 
     def add(self, key: str, part: dict) -> None:
         self.data["parts"][key] = part
-        self.data["written"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.data["written"] = datetime.now(UTC).isoformat(timespec="seconds")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(_plain(self.data), indent=1) + "\n")

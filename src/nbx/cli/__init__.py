@@ -17,6 +17,7 @@ import argparse
 import re
 import sys
 
+from nbx._version import __version__
 from nbx.core.errors import NbxError, run_reported
 
 GROUPS = ("evaluate", "model", "show", "listing", "add_data", "results")
@@ -26,8 +27,40 @@ class UsageError(NbxError, ValueError):
     """The command line is wrong (unknown command or option, missing argument)."""
 
 
+# reST markup of the docstrings the help text is cut from: ``literal``, :role:`target` (also :role:`~a.b`,
+# :role:`title <target>`)
+_LITERAL = re.compile(r"``(.+?)``", re.S)
+_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`([^`<]*?)\s*(?:<([^`>]*)>)?`")
+
+
+def plain(text: str) -> str:
+    """Help text without reST markup: ``x`` -> x; :func:`nbx.a.f` -> nbx.a.f; :mod:`.sub` -> sub;
+    :class:`~a.b.C` -> C; :ref:`title <target>` -> title."""
+
+    def role(m: re.Match) -> str:
+        shown = m[1] or m[2] or ""
+        return shown.rpartition(".")[2] if shown.startswith("~") else shown.lstrip(".")
+
+    return _LITERAL.sub(r"\1", _ROLE.sub(role, text))
+
+
+class PlainHelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, with :func:`plain` applied to descriptions, epilogs and every option's help."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain(text))
+
+    def _expand_help(self, action) -> str:
+        return plain(super()._expand_help(action))
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is a one-line :class:`UsageError` (exit 1) with a did-you-mean."""
+    """argparse, but a usage error is a one-line :class:`UsageError` (exit 1) with a did-you-mean, and the help
+    text is plain (:class:`PlainHelpFormatter`: the descriptions come from docstrings)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", PlainHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         if m := re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message):
@@ -43,6 +76,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     parser = Parser(prog="nbx", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"nbx {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     from importlib import import_module

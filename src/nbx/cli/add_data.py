@@ -32,7 +32,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "add-data",
         help="write the catalogue entry of your own CSV/ARFF file",
-        description=__doc__.split("\n\n")[0].replace("``", ""),
+        description=__doc__.split("\n\n")[0],
     )
     p.add_argument(
         "file",

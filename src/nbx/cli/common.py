@@ -30,6 +30,18 @@ class SpecError(NbxError, ValueError):
     """A learner or discretizer given on the command line cannot be built."""
 
 
+class MissingExtraError(NbxError, ImportError):
+    """A command needs a package of an optional extra (``pip install 'nbx[EXTRA]'``) that is not installed."""
+
+
+def require_extra(module: str, extra: str, what: str) -> None:
+    """Fail in one line naming the extra to install when ``module`` cannot be imported; else import nothing."""
+    from importlib.util import find_spec
+
+    if find_spec(module) is None:
+        raise MissingExtraError(f"{what} needs {module}, which is not installed: pip install 'nbx[{extra}]'")
+
+
 def load_params(required: bool = False) -> config.Params | None:
     """params.yaml of the current folder; None when there is none and ``required`` is false."""
     if not required and not config.PARAMS_FILE.exists():

@@ -36,7 +36,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "evaluate",
         help="cross-validate learners on your CSV or ARFF file",
-        description=__doc__.split("\n\n")[0].replace("``", ""),
+        description=__doc__.split("\n\n")[0],
     )
     p.add_argument("data", help="a CSV file (delimiter and header line sniffed) or an ARFF file")
     p.add_argument(

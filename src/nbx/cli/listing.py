@@ -22,7 +22,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "datasets",
         help="list catalogued data sets: availability, size, experiments using them",
-        description=__doc__.split("\n\n")[0].replace("``", "") + "\n\n" + __doc__.split("\n\n")[1],
+        description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1],
     )
     p.add_argument("--experiment", help="only the data sets of this experiment")
     p.set_defaults(func=run_datasets)

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from nbx.cli.common import SpecError, load_params, render, split_top
+from nbx.cli.common import SpecError, load_params, render, require_extra, split_top
 from nbx.core.io import atomic_path
 from nbx.pipeline import config, layout
 from nbx.pipeline.inputs import MissingInputError
@@ -31,7 +31,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "results",
         help="per-data-set accuracy table of an experiment, with significance marks",
-        description=__doc__.split("\n\n")[1].split(" ``timings``")[0].replace("``", ""),
+        description=__doc__.split("\n\n")[1].split(" ``timings``")[0],
     )
     p.add_argument("experiment")
     p.add_argument("--dataset", help="comma-separated data sets (catalogue ids) to show")
@@ -255,6 +255,8 @@ def plot_pareto(frame, path, title: str) -> None:
 
 
 def run_timings(args) -> None:
+    if args.pareto:  # before any file is written: matplotlib comes with the pipeline extra, not with nbx itself
+        require_extra("matplotlib", "pipeline", "timings --pareto (its figure, pareto.png)")
     params = load_params(required=True)
     if args.pareto:
         if not args.experiment:

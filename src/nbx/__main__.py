@@ -1,0 +1,5 @@
+"""``python -m nbx`` = the ``nbx`` command (as ``python -m nbx.cli``)."""
+
+from nbx.cli import main
+
+raise SystemExit(main())
