@@ -19,11 +19,19 @@ from pathlib import Path
 
 import yaml
 
-from nbx.cli.common import SpecError, add_file_options, file_options, load_params, memory_guard, note
+from nbx.cli.common import (
+    SpecError,
+    add_file_options,
+    check_output,
+    file_options,
+    load_params,
+    memory_guard,
+    note,
+)
 from nbx.core.io import sha256_file, write_text
 from nbx.data.catalogue import LOCAL_DIR, CatalogueError, in_local_dir, load_catalogue
 from nbx.data.userfile import read_user_file
-from nbx.data.yaml_io import load_yaml, yaml_error_at
+from nbx.data.yaml_io import load_yaml, read_yaml_text, yaml_error_at
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
 
@@ -101,6 +109,7 @@ def run(args) -> None:
     if not args.name.replace("-", "").replace("_", "").isalnum():
         raise SpecError(f"--name: {args.name!r} must be letters, digits, '-' or '_'")
     catalogue = Path(args.catalogue)
+    check_output(args.catalogue, "--catalogue", {"data file": args.file})
     doc = read_catalogue(catalogue)
     replaced = shadowed(catalogue, args.name)
     if replaced and not args.replace:
@@ -135,7 +144,7 @@ def read_catalogue(path: Path) -> dict:
     if not path.exists():
         return {"datasets": {}}
     try:
-        doc, _ = load_yaml(path.read_text())  # refuses a repeated key, which rewriting the file would drop
+        doc, _ = load_yaml(read_yaml_text(path))  # refuses a repeated key, which rewriting the file would drop
     except yaml.YAMLError as exc:
         raise SpecError(f"{yaml_error_at(path, exc)}; fix it or choose another --catalogue") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):

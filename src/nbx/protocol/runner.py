@@ -165,7 +165,11 @@ def fit_predict(model, X_train, y_train, n_values, X_test):
 
 
 def default_jobs() -> int:
-    return max(1, int(os.environ.get("NBX_JOBS", 0)) or os.cpu_count() or 1)
+    """NBX_JOBS worker processes; unset, empty or 0: one per core."""
+    text = os.environ.get("NBX_JOBS", "").strip()
+    if text and not (text.isascii() and text.isdigit()):  # int() would also take '-2', '+2', '2_0'
+        raise TrainError(f"NBX_JOBS={text!r} is not a number of worker processes (a positive integer, 0: one per core)")
+    return int(text or 0) or os.cpu_count() or 1
 
 
 def backend() -> str:
