@@ -74,6 +74,10 @@ def parse_spec(text: str, option: str) -> dict:
         key, eq, value = (s.strip() for s in arg.partition("="))
         if not eq or not key.isidentifier():
             raise SpecError(f"{option}: {text!r}: {arg!r} is not key=value")
+        if key == "class":
+            raise SpecError(f"{option}: {text!r}: 'class' is not an option: the class is the name before the '('")
+        if key in spec:  # as params.yaml refuses a repeated key, not the last value silently
+            raise SpecError(f"{option}: {text!r}: {key!r} is given twice; give it once")
         spec[key] = _value(value, option, f"{text!r}: cannot read the value of {key!r}")
     return spec
 

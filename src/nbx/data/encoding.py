@@ -9,6 +9,8 @@ import codecs
 import shlex
 from pathlib import Path
 
+from nbx.core.errors import NbxError
+
 # byte-order marks, longest first: UTF-32-LE's starts with UTF-16-LE's
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -33,7 +35,7 @@ def guess(data: bytes) -> tuple[str, str]:
     return "Latin-1/cp1252", "cp1252"
 
 
-class NotTextError(ValueError):
+class NotTextError(NbxError, ValueError):
     """A file that is not in an encoding nbx reads; ``message`` names where and what to do, ``line``/``column``
     (1-based) where the first offending byte is."""
 
