@@ -1,17 +1,27 @@
 """The one reader of a user's own file: ``nbx evaluate``, ``fit``, ``predict``, ``add-data`` and ``prepare``'s
 local catalogue entries all read through :func:`read_user_file`.
 
-A delimited text file's dialect is sniffed from its first lines (:func:`sniff`): the delimiter (one of
-``,`` ``;`` tab ``|``: the one that splits every sampled line into the same number of fields, the most fields
-when several do), double-quoted fields, a UTF-8 byte-order mark, CRLF line endings and whether the first line
-is a header (it is when a column is numeric below and not numeric on the first line). ARFF files (``.arff``)
-are read by :func:`nbx.data.parsers.read_arff` and their data checked against the header.
+Only a regular file is read (a FIFO, device or directory is refused). Its encoding is UTF-8 (a byte-order mark
+dropped) or UTF-16/UTF-32 with a byte-order mark (transcoded to UTF-8 as it is read); any other bytes, and a NUL
+byte, are refused at file:line:column with a guess of the encoding (:mod:`nbx.data.encoding`). Lines end in
+LF, CRLF or CR, in any mix.
 
-Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value that is not a missing
-marker reads as a number, else nominal; the class column is ``--class`` or the last one. Refused with one line
-naming the file, line and column: duplicate or empty column names, a row with the wrong number of fields, a
+A delimited text file's dialect is sniffed from its first lines (:func:`sniff`): the delimiter (one of
+``,`` ``;`` tab ``|``: the one that splits every sampled record into the same number of fields, the most fields
+when several do), double-quoted fields (of any length; they may hold line ends) and whether the first line
+is a header (it is when a column is numeric below and not numeric on the first line, or when the first line
+numbers the columns 0, 1, ... or 1, 2, ..., as ``pandas.DataFrame(X).to_csv(index=False)`` writes, said in a
+note). ARFF files (``.arff``) are read by :func:`nbx.data.parsers.read_arff` and their data checked against the
+header.
+
+A number in a cell is what numpy's reader reads as one (:data:`_NUMBER`): ASCII digits with an optional sign,
+decimal point and exponent, or ``inf``/``infinity``/``nan`` in any case (refused below as not finite), spaces
+around it. Python's ``float()`` also reads ``1_000`` and digits of other scripts: those are text here, in every
+block alike. Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value that is not
+a missing marker is a number, else nominal; the class column is ``--class`` or the last one. Refused with one
+line naming the file, line and column: duplicate or empty column names, a row with the wrong number of fields, a
 non-finite number (``inf``, ``nan``: a missing value is written with a marker), an ARFF value its header does
-not declare.
+not declare or declares twice.
 
 Every guess a reader of the file could dispute and that the file does not settle (a delimiter other delimiters
 would also fit, a header line guessed from nominal columns only, the class column taken as the last, the
