@@ -255,3 +255,10 @@ def test_config_error_is_the_class_of_the_params_encoding_error(tmp_path, monkey
     (tmp_path / "params.yaml").write_bytes(b"seed: 1\n# caf\xe9\n")
     with pytest.raises(ConfigError, match=r"^params\.yaml:2:6: not UTF-8 text"):
         load_params()
+
+
+def test_a_results_file_with_a_byte_order_mark_reads(capsys, repo):
+    path = Path("data/results/kang2006.csv")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    code, out, _ = nbx(capsys, "results", "kang2006")
+    assert code == 0 and re.search(r"^iris \(10\)\s+80\.00", out, re.M)

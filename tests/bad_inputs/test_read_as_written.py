@@ -279,3 +279,19 @@ def test_a_fifo_as_data_is_one_line_without_waiting(tmp_path, capsys):
 def test_a_device_or_directory_as_data_is_one_line(tmp_path, capsys):
     assert one_error(capsys, "/dev/null") == "/dev/null: is a character device; give a data file"
     assert one_error(capsys, tmp_path) == f"{tmp_path}: is a directory, not a data file"
+
+
+def test_add_data_names_a_fifo_as_such(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo(tmp_path / "pipe.csv")
+    assert main(["add-data", "pipe.csv", "--name", "p"]) == 1
+    assert capsys.readouterr() == ("", "nbx: error: pipe.csv: is a FIFO; give a data file\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.csv"]
+
+
+def test_results_and_timings_with_a_byte_order_mark_read(tmp_path):
+    from nbx.cli.results import load_timings
+
+    path = tmp_path / "t.json"
+    path.write_bytes(b"\xef\xbb\xbf" + b'{"iris": {"wall_seconds": 1.5}}')
+    assert load_timings(path) == {"iris": {"wall_seconds": 1.5}}

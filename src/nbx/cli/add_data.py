@@ -30,7 +30,7 @@ from nbx.cli.common import (
 )
 from nbx.core.io import sha256_file, write_text
 from nbx.data.catalogue import LOCAL_DIR, CatalogueError, in_local_dir, load_catalogue
-from nbx.data.userfile import read_user_file
+from nbx.data.userfile import check_regular, read_user_file
 from nbx.data.yaml_io import load_yaml, read_yaml_text, yaml_error_at
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
@@ -99,8 +99,7 @@ def shadowed(catalogue: Path, name: str) -> str | None:
 
 def run(args) -> None:
     path = Path(args.file)
-    if not path.is_file():
-        raise SpecError(f"{args.file}: no such file")
+    check_regular(path, args.file)  # a missing file, a directory, a FIFO or a device: one line
     if path.is_absolute():
         try:
             path = path.resolve().relative_to(Path.cwd().resolve())

@@ -127,7 +127,7 @@ def load_results(name: str) -> dict[str, dict[str, np.ndarray]]:
         raise MissingInputError(f"{path} is missing: run `dvc repro evaluate@{name}` first")
     rewrite = f"rerun `dvc repro evaluate@{name}` to rewrite it"
     try:
-        frame = pd.read_csv(path, encoding="utf-8")
+        frame = pd.read_csv(path, encoding="utf-8-sig")  # a spreadsheet may add a byte-order mark
     except ValueError as exc:  # pandas' parser errors, an empty file, bytes that are not UTF-8
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ResultsFileError(f"{path}: not a results table ({reason}); {rewrite}") from None
@@ -219,7 +219,7 @@ def load_timings(path) -> dict[str, dict[str, float]]:
     naming the file (and line:column for broken JSON) when it is not one."""
     rerun = "rerun the learner's train cells (`dvc repro`) to rewrite it"
     try:
-        times = json.loads(path.read_bytes().decode("utf-8"))
+        times = json.loads(path.read_bytes().decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise ResultsFileError(f"{path}: not a timings file (not UTF-8 text at byte {exc.start}); {rerun}") from None
     except json.JSONDecodeError as exc:

@@ -281,7 +281,7 @@ def read_user_file(
     path = Path(path)
     options = options or Options()
     label = label or str(path)
-    _check_regular(path, label)
+    check_regular(path, label)
     missing = list(options.missing) if options.missing is not None else ["?", "", "NA"]
     if path.suffix.lower() == ".arff":
         read = _read_arff(path, label, missing, options, kinds)
@@ -290,7 +290,7 @@ def read_user_file(
     return _finish(read, name or path.stem, label, missing, options, kinds, keep_unlabelled)
 
 
-def _check_regular(path: Path, label: str) -> None:
+def check_regular(path: Path, label: str) -> None:
     """Only a regular file is read (a FIFO would block, a device never end)."""
     try:
         mode = path.stat().st_mode
