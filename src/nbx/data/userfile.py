@@ -173,7 +173,7 @@ def _scan(path: Path, label: str) -> tuple[str, int]:
                 if b"\0" in chunk:
                     raise UserFileError(str(not_utf8(label, chunk, chunk.index(b"\0"), lines + 1))) from None
             # a CR ends a line unless a LF follows it (a CRLF split between two chunks counts at the LF)
-            n_cr = chunk.count(b"\r")
+            n_cr = chunk.count(b"\r") if b"\r" in chunk else 0  # `in` is a memchr, count() a full pass
             lines += chunk.count(b"\n") + n_cr - (chunk.count(b"\r\n") if n_cr else 0)
             lines -= last == b"\r" and chunk[:1] == b"\n"
             last = chunk[-1:]
@@ -488,14 +488,14 @@ def _blocks(path: Path, codec: str, label: str):
             cut = max(data.rfind(b"\n", 0, len(data) - 1), data.rfind(b"\r", 0, len(data) - 1)) + 1
             if data.endswith(b"\n"):
                 cut = len(data)
-            if cut == 0 or (data.count(b'"', 0, cut) % 2 and len(data) < QUOTED_BYTES):
+            if cut == 0 or (b'"' in data and data.count(b'"', 0, cut) % 2 and len(data) < QUOTED_BYTES):
                 rest = data
                 continue
             block, rest = data[:cut], data[cut:]
             text = _decode(block, "utf-8-sig" if first else "utf-8")
             yield text, line
             first = False
-            line += text.count("\n")
+            line += text.count("\n") if b"\r" in block else block.count(b"\n")
 
 
 def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds: str, missing, fixed) -> _Read:
