@@ -18,11 +18,19 @@ from pathlib import Path
 
 import yaml
 
-from nbx.cli.common import SpecError, add_file_options, file_options, load_params, memory_guard, note
+from nbx.cli.common import (
+    SpecError,
+    add_file_options,
+    check_output,
+    file_options,
+    load_params,
+    memory_guard,
+    note,
+)
 from nbx.core.io import write_text
 from nbx.data.catalogue import LOCAL_DIR, CatalogueError, in_local_dir, load_catalogue
-from nbx.data.userfile import read_user_file
-from nbx.data.yaml_io import load_yaml, yaml_error_at
+from nbx.data.userfile import check_regular, read_user_file
+from nbx.data.yaml_io import load_yaml, read_yaml_text, yaml_error_at
 from nbx.pipeline.config import NAME
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
@@ -91,8 +99,7 @@ def shadowed(catalogue: Path, name: str) -> str | None:
 
 def run(args) -> None:
     path = Path(args.file)
-    if not path.is_file():
-        raise SpecError(f"{args.file}: no such file")
+    check_regular(path, args.file)  # a missing file, a directory, a FIFO or a device: one line
     if path.is_absolute():
         try:
             path = path.resolve().relative_to(Path.cwd().resolve())
@@ -107,6 +114,7 @@ def run(args) -> None:
     catalogue = Path(args.catalogue)
     if not in_local_dir(catalogue.as_posix()):
         raise SpecError(f"--catalogue: {args.catalogue} must be a file under {LOCAL_DIR}/")
+    check_output(args.catalogue, "--catalogue", {"data file": args.file})
     doc = read_catalogue(catalogue)
     replaced = shadowed(catalogue, args.name)
     if replaced and not args.replace:
@@ -141,7 +149,7 @@ def read_catalogue(path: Path) -> dict:
     if not path.exists():
         return {"datasets": {}}
     try:
-        doc, _ = load_yaml(path.read_text())  # refuses a repeated key, which rewriting the file would drop
+        doc, _ = load_yaml(read_yaml_text(path))  # refuses a repeated key, which rewriting the file would drop
     except yaml.YAMLError as exc:
         raise SpecError(f"{yaml_error_at(path, exc)}; fix it or choose another --catalogue") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), dict):

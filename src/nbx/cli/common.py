@@ -13,6 +13,8 @@ blocks are. Quote the whole argument in a shell: ``--learners 'nb_laplace,TAN(al
 
 from __future__ import annotations
 
+import argparse
+import os
 import re
 import sys
 from contextlib import contextmanager
@@ -46,6 +48,14 @@ def load_params(required: bool = False) -> config.Params | None:
     """params.yaml of the current folder; None when there is none and ``required`` is false."""
     if not required and not config.PARAMS_FILE.exists():
         return None
+    from nbx.data.yaml_io import read_yaml_text, yaml_error_at
+
+    try:  # a file in another encoding, named at its first bad byte (config reads it with the locale's codec)
+        read_yaml_text(config.PARAMS_FILE)
+    except OSError:
+        pass  # config's own message
+    except yaml.YAMLError as exc:
+        raise config.ConfigError(yaml_error_at(config.PARAMS_FILE, exc)) from None
     return config.load_params()
 
 
@@ -76,6 +86,10 @@ def parse_spec(text: str, option: str) -> dict:
         key, eq, value = (s.strip() for s in arg.partition("="))
         if not eq or not key.isidentifier():
             raise SpecError(f"{option}: {text!r}: {arg!r} is not key=value")
+        if key == "class":
+            raise SpecError(f"{option}: {text!r}: 'class' is not an option: the class is the name before the '('")
+        if key in spec:  # as params.yaml refuses a repeated key, not the last value silently
+            raise SpecError(f"{option}: {text!r}: {key!r} is given twice; give it once")
         spec[key] = _value(value, option, f"{text!r}: cannot read the value of {key!r}")
     return spec
 
@@ -159,6 +173,39 @@ def check_discretizer(spec: dict, table, learners: list[Learner]) -> None:
             f"--discretizer none: the learner {discrete[0]} needs nominal inputs, but {columns} numeric; "
             "choose mdl, equal_width(bins=N) or stddev"
         )
+
+
+# ------------------------------------------------------------------------------------------- arguments
+def count(minimum: int):
+    """An argparse type: an integer >= ``minimum`` (a seed >= 0, a width >= 1), refused with the option's name."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= {minimum}")
+        return value
+
+    return parse
+
+
+def check_output(output: str, option: str, inputs: dict[str, str]) -> None:
+    """Refuse, before anything is read, an output that cannot be written as a regular file
+    (:func:`nbx.core.io.output_target`) or that is one of the command's own inputs (``{"data file": path}``): the
+    same file by ``os.path.samefile``, so also through a link or another spelling of the path."""
+    from nbx.core.io import output_target
+
+    output_target(output)
+    for what, path in inputs.items():
+        try:
+            same = os.path.samefile(output, path)
+        except (OSError, ValueError):  # one of them does not exist (yet), or is not a path
+            continue
+        if same:
+            also = "" if str(output) == str(path) else f" ({path})"
+            raise SpecError(f"{option} {output}: is the {what} this command reads{also}; write the output elsewhere")
 
 
 # ------------------------------------------------------------------------------------------------- data

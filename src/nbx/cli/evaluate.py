@@ -15,6 +15,7 @@ from nbx.cli.common import (
     SpecError,
     add_file_options,
     check_discretizer,
+    count,
     describe,
     discretizer_spec,
     file_options,
@@ -58,7 +59,7 @@ def register(sub) -> None:
         default="none",
         help="fill missing values from each training fold (mode; mean for numeric) before learning",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the folds and the learners (default 1)")
+    p.add_argument("--seed", type=count(0), default=1, help="seed of the folds and the learners (default 1)")
     add_file_options(p)
     p.set_defaults(func=run)
 

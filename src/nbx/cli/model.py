@@ -24,6 +24,8 @@ from nbx.cli.common import (
     SpecError,
     add_file_options,
     check_discretizer,
+    check_output,
+    count,
     describe,
     discretizer_spec,
     file_options,
@@ -89,7 +91,7 @@ def register(sub) -> None:
         "--discretizer", default="mdl", help="for a discrete learner: mdl (default), equal_width(bins=10), stddev"
     )
     p.add_argument("--impute", choices=("none", "mode"), default="none", help="fill missing values before learning")
-    p.add_argument("--seed", type=int, default=1, help="random_state of a randomized learner (default 1)")
+    p.add_argument("--seed", type=count(0), default=1, help="random_state of a randomized learner (default 1)")
     add_file_options(p)
     p.set_defaults(func=run_fit)
 
@@ -162,6 +164,7 @@ def fit_bundle(data, learner, discretizer: dict | None, how_impute: str | None, 
 
 
 def run_fit(args) -> None:
+    check_output(args.save, "--save", {"data file": args.data})
     learner = resolve_learner(args.learner, load_params(), "--learner")
     disc = discretizer_spec(args.discretizer)
     data = read_table(args.data, file_options(args))
@@ -220,6 +223,8 @@ PREDICT_ROWS = 1 << 16  # rows predicted and written at a time: the features and
 
 
 def run_predict(args) -> None:
+    if args.output is not None:
+        check_output(args.output, "--output", {"model file": args.model, "data file": args.data})
     bundle = load_bundle(args.model, args.allow_pickle)
     classes = np.asarray(bundle.classes)
     with memory_guard(args.data):

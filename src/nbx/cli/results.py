@@ -7,7 +7,9 @@ the experiment's reference learner (``experiments.<exp>.reference``) by the corr
 p < 0.05 (Nadeau & Bengio 2003; the test fraction from the split plan). ``timings`` prints the wall-clock
 seconds of this machine's last train run (data/timings/, not versioned): the place reports point to for time;
 ``timings EXPERIMENT --pareto`` sets each learner's total fit seconds beside its mean accuracy rank and marks the
-learners no other learner beats on both (the accuracy vs fit-time front, also written as CSV and PNG there).
+learners no other learner beats on both (the accuracy vs fit-time front, also written as CSV and PNG there); the
+ranks are over the learners with timings and the data sets all of them ran on, and a learner or data set left out
+is named in an ``nbx: note:`` line (not an error: a learner not run on this machine still leaves a front to see).
 Many learners are split over several tables that fit ``--width`` columns, each repeating the reference.
 """
 
@@ -19,12 +21,18 @@ import time
 
 import numpy as np
 
-from nbx.cli.common import SpecError, load_params, render, require_extra, split_top
+from nbx.cli.common import SpecError, count, load_params, note, render, require_extra, split_top
+from nbx.core.errors import NbxError
 from nbx.core.io import atomic_path
 from nbx.pipeline import config, layout
 from nbx.pipeline.inputs import MissingInputError
 
 SIGNIFICANCE = 0.05
+RESULTS_COLUMNS = ("dataset", "learner", "split", "accuracy")  # what the tables read of a results CSV
+
+
+class ResultsFileError(NbxError, ValueError):
+    """A results CSV or timings JSON that the pipeline did not write as it is (truncated, edited, another file)."""
 
 
 def register(sub) -> None:
@@ -36,7 +44,7 @@ def register(sub) -> None:
     p.add_argument("experiment")
     p.add_argument("--dataset", help="comma-separated data sets (catalogue ids) to show")
     p.add_argument("--learner", help="comma-separated learners to show (the reference is always shown)")
-    p.add_argument("--width", type=int, default=160, help="terminal width to fit (default 160)")
+    p.add_argument("--width", type=count(1), default=160, help="terminal width to fit (default 160)")
     p.set_defaults(func=run_results)
     p = sub.add_parser(
         "timings",
@@ -45,12 +53,12 @@ def register(sub) -> None:
         "(data/timings/<experiment>/<learner>.json, not versioned).",
     )
     p.add_argument("experiment", nargs="?", help="default: every experiment with timings")
-    p.add_argument("--width", type=int, default=160, help="terminal width to fit (default 160)")
+    p.add_argument("--width", type=count(1), default=160, help="terminal width to fit (default 160)")
     p.add_argument(
         "--pareto",
         action="store_true",
         help="accuracy rank vs total fit seconds per learner, the front marked; also writes "
-        "data/timings/<experiment>/pareto.csv and pareto.png",
+        "data/timings/<experiment>/pareto.csv and pareto.png (a note names learners without timings, left out)",
     )
     p.set_defaults(func=run_timings)
 
@@ -117,7 +125,27 @@ def load_results(name: str) -> dict[str, dict[str, np.ndarray]]:
     path = layout.results(name)
     if not path.exists():
         raise MissingInputError(f"{path} is missing: run `dvc repro evaluate@{name}` first")
-    frame = pd.read_csv(path)
+    rewrite = f"rerun `dvc repro evaluate@{name}` to rewrite it"
+    try:
+        frame = pd.read_csv(path, encoding="utf-8-sig")  # a spreadsheet may add a byte-order mark
+    except ValueError as exc:  # pandas' parser errors, an empty file, bytes that are not UTF-8
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ResultsFileError(f"{path}: not a results table ({reason}); {rewrite}") from None
+    absent = [c for c in RESULTS_COLUMNS if c not in frame.columns]
+    if absent:
+        raise ResultsFileError(
+            f"{path}:1: no column {', '.join(map(repr, absent))} (a results table has {', '.join(RESULTS_COLUMNS)}); "
+            + rewrite
+        )
+    for column in ("split", "accuracy"):
+        values = pd.to_numeric(frame[column], errors="coerce")
+        bad = values.isna() | ~np.isfinite(values)
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise ResultsFileError(
+                f"{path}:{row + 2}: column {column!r}: {frame[column].iloc[row]!r} is not a number; {rewrite}"
+            )
+        frame[column] = values
     out: dict = {}
     for (ds, learner), group in frame.groupby(["dataset", "learner"], sort=False):
         out.setdefault(ds, {})[learner] = group.sort_values("split")["accuracy"].to_numpy()
@@ -186,6 +214,25 @@ def run_results(args) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ timings
+def load_timings(path) -> dict[str, dict[str, float]]:
+    """A train cell's timings file: {data set: {"fit_seconds": s, "wall_seconds": s, ...}}, refused as one line
+    naming the file (and line:column for broken JSON) when it is not one."""
+    rerun = "rerun the learner's train cells (`dvc repro`) to rewrite it"
+    try:
+        times = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise ResultsFileError(f"{path}: not a timings file (not UTF-8 text at byte {exc.start}); {rerun}") from None
+    except json.JSONDecodeError as exc:
+        raise ResultsFileError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); {rerun}") from None
+    if not isinstance(times, dict) or not all(isinstance(v, dict) for v in times.values()):
+        raise ResultsFileError(f"{path}: not a timings file (a mapping data set -> seconds); {rerun}")
+    for ds, entry in times.items():
+        for key, value in entry.items():
+            if key.endswith("_seconds") and (isinstance(value, bool) or not isinstance(value, int | float)):
+                raise ResultsFileError(f"{path}: {ds}.{key}: {value!r} is not a number of seconds; {rerun}")
+    return times
+
+
 def pareto_front(cost: np.ndarray, rank: np.ndarray) -> np.ndarray:
     """True where no other point is at least as cheap and as well ranked, and strictly better in one."""
     cost, rank = np.asarray(cost, float), np.asarray(rank, float)
@@ -206,7 +253,7 @@ def run_pareto(params, name: str) -> None:
     for x in exp.learners:
         path = layout.timings(exp.name, x)
         if path.exists():
-            times[x] = json.loads(path.read_text())
+            times[x] = load_timings(path)
     learners = [x for x in exp.learners if x in times]
     datasets = [ds for ds in acc if all(x in acc[ds] and ds in times[x] for x in learners)]
     if len(learners) < 2 or not datasets:
@@ -214,6 +261,16 @@ def run_pareto(params, name: str) -> None:
             f"--pareto needs results and timings of two or more learners on common data sets: "
             f"run `dvc repro report@{exp.name}` first"
         )
+    # what the ranks leave out, said on stderr: the ranks are relative to the learners and data sets kept
+    absent = [x for x in exp.learners if x not in times]
+    if absent:
+        note(
+            f"--pareto: no timings of {', '.join(absent)} in {layout.TIMINGS / exp.name}/, left out of the ranks "
+            f"(run their train cells: `dvc repro report@{exp.name}`)"
+        )
+    dropped = [ds for ds in acc if ds not in datasets]
+    if dropped:
+        note(f"--pareto: data sets {', '.join(dropped)} left out: not every learner kept has results and timings there")
     mean_acc = np.array([[acc[ds][x].mean() for x in learners] for ds in datasets])
     frame = pd.DataFrame(
         {
@@ -274,7 +331,7 @@ def run_timings(args) -> None:
                     f"cells first (`dvc repro report@{name}`)"
                 )
             continue
-        times = {x: json.loads(files[x].read_text()) for x in learners}
+        times = {x: load_timings(files[x]) for x in learners}
         datasets = list(dict.fromkeys(ds for x in learners for ds in times[x]))
         columns = []
         for x in learners:

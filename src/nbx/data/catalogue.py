@@ -50,7 +50,7 @@ import yaml
 
 from nbx.core.errors import NbxError
 from nbx.data.synthetic import GENERATORS
-from nbx.data.yaml_io import key_lines, load_yaml, located, unknown_key, yaml_error_at
+from nbx.data.yaml_io import key_lines, load_yaml, located, read_yaml_text, unknown_key, yaml_error_at
 
 BUILTIN = Path(__file__).with_name("catalogue.yaml")
 SOURCES = ("uci", "mirror-only", "generator", "local", "unavailable")
@@ -330,7 +330,7 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
     where: dict[str, str] = {}
     for path in [BUILTIN, *extra]:
         try:
-            doc, node = load_yaml(Path(path).read_text())
+            doc, node = load_yaml(read_yaml_text(path))
             lines = key_lines(node)
         except OSError as exc:
             raise CatalogueError(f"cannot read catalogue {path}: {exc.strerror}") from None

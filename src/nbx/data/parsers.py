@@ -89,12 +89,20 @@ def read_delimited(
 _ARFF_ATTR = re.compile(r"@attribute\s+('[^']*'|\"[^\"]*\"|\S+)\s+(.*)$", re.IGNORECASE)
 
 
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}  # Weka's backslash escapes in a quoted value; others stand for themselves
+
+
 def _arff_cells(line: str) -> list[str]:
-    """Comma-separated cells with single or double quotes."""
+    """Comma-separated cells with single or double quotes; in a quoted cell a backslash escapes the next character
+    (``'it\\'s'``, as Weka writes a quote inside a value)."""
     cells, cur, quote = [], [], None
-    for ch in line:
+    chars = iter(line)
+    for ch in chars:
         if quote:
-            if ch == quote:
+            if ch == "\\":
+                nxt = next(chars, "\\")
+                cur.append(_ESCAPES.get(nxt, nxt))
+            elif ch == quote:
                 quote = None
             else:
                 cur.append(ch)
@@ -111,14 +119,15 @@ def _arff_cells(line: str) -> list[str]:
     return cells
 
 
-def read_arff(path: str | Path, name: str | None = None) -> RawTable:
-    """Read a dense ARFF file: declared attributes (numeric or nominal) and data rows."""
+def read_arff(path: str | Path, name: str | None = None, text: str | None = None) -> RawTable:
+    """Read a dense ARFF file: declared attributes (numeric or nominal) and data rows. ``text``: the file's text
+    when the caller decoded it (a user's file, read only as UTF-8 or UTF-16/32: :mod:`nbx.data.encoding`)."""
     label = name or str(path)
     declared: list[tuple[str, str, list[str]]] = []
     rows: list[list[str]] = []
     lines: list[int] = []
     in_data = False
-    text = _read_text(path)
+    text = _read_text(path) if text is None else text
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("%"):
@@ -133,7 +142,17 @@ def read_arff(path: str | Path, name: str | None = None) -> RawTable:
                 if spec.startswith("{"):
                     if not spec.endswith("}"):
                         raise DataFormatError(f"{label}:{lineno}: unclosed nominal value list")
-                    declared.append((attr_name, "nominal", _arff_cells(spec[1:-1])))
+                    try:
+                        values = _arff_cells(spec[1:-1])
+                    except ValueError as exc:
+                        raise DataFormatError(f"{label}:{lineno}: attribute {attr_name!r}: {exc}") from None
+                    twice = next((v for k, v in enumerate(values) if v in values[:k]), None)
+                    if twice is not None:  # a second code for one value would shift every code after it
+                        raise DataFormatError(
+                            f"{label}:{lineno}: attribute {attr_name!r}: the value {twice!r} is declared twice; "
+                            "remove one"
+                        )
+                    declared.append((attr_name, "nominal", values))
                 elif spec.lower() in ("numeric", "real", "integer"):
                     declared.append((attr_name, "numeric", []))
                 else:

@@ -1,17 +1,27 @@
 """The one reader of a user's own file: ``nbx evaluate``, ``fit``, ``predict``, ``add-data`` and ``prepare``'s
 local catalogue entries all read through :func:`read_user_file`.
 
-A delimited text file's dialect is sniffed from its first lines (:func:`sniff`): the delimiter (one of
-``,`` ``;`` tab ``|``: the one that splits every sampled line into the same number of fields, the most fields
-when several do), double-quoted fields, a UTF-8 byte-order mark, CRLF line endings and whether the first line
-is a header (it is when a column is numeric below and not numeric on the first line). ARFF files (``.arff``)
-are read by :func:`nbx.data.parsers.read_arff` and their data checked against the header.
+Only a regular file is read (a FIFO, device or directory is refused). Its encoding is UTF-8 (a byte-order mark
+dropped) or UTF-16/UTF-32 with a byte-order mark (transcoded to UTF-8 as it is read); any other bytes, and a NUL
+byte, are refused at file:line:column with a guess of the encoding (:mod:`nbx.data.encoding`). Lines end in
+LF, CRLF or CR, in any mix.
 
-Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value that is not a missing
-marker reads as a number, else nominal; the class column is ``--class`` or the last one. Refused with one line
-naming the file, line and column: duplicate or empty column names, a row with the wrong number of fields, a
+A delimited text file's dialect is sniffed from its first lines (:func:`sniff`): the delimiter (one of
+``,`` ``;`` tab ``|``: the one that splits every sampled record into the same number of fields, the most fields
+when several do), double-quoted fields (of any length; they may hold line ends) and whether the first line
+is a header (it is when a column is numeric below and not numeric on the first line, or when the first line
+numbers the columns 0, 1, ... or 1, 2, ..., as ``pandas.DataFrame(X).to_csv(index=False)`` writes, said in a
+note). ARFF files (``.arff``) are read by :func:`nbx.data.parsers.read_arff` and their data checked against the
+header.
+
+A number in a cell is what numpy's reader reads as one (:data:`_NUMBER`): ASCII digits with an optional sign,
+decimal point and exponent, or ``inf``/``infinity``/``nan`` in any case (refused below as not finite), spaces
+around it. Python's ``float()`` also reads ``1_000`` and digits of other scripts: those are text here, in every
+block alike. Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value that is not
+a missing marker is a number, else nominal; the class column is ``--class`` or the last one. Refused with one
+line naming the file, line and column: duplicate or empty column names, a row with the wrong number of fields, a
 non-finite number (``inf``, ``nan``: a missing value is written with a marker), an ARFF value its header does
-not declare.
+not declare or declares twice.
 
 Every guess a reader of the file could dispute and that the file does not settle (a delimiter other delimiters
 would also fit, a header line guessed from nominal columns only, the class column taken as the last, the
@@ -30,6 +40,8 @@ import codecs
 import csv
 import io
 import os
+import re
+import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from nbx.core.errors import did_you_mean
+from nbx.data.encoding import NotTextError, bom_encoding, not_utf8, read_text
 from nbx.data.parsers import DataFormatError, read_arff, value_order
 from nbx.protocol.table import Table
 
@@ -44,8 +57,16 @@ CLASS_NAMES = ("class", "label", "target", "y")  # a last column named so is the
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 BLOCK_BYTES = 2 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
 SAMPLE_LINES = 200  # lines the dialect and the initial column kinds are sniffed from
+QUOTED_BYTES = 16 << 20  # a block grows to find the end of a quoted field up to this size
 STRING_WIDTH = 32  # bytes of a nominal cell in the fast reader; a longer cell sends its block to the csv reader
+# an ARFF file's peak while read (its rows are lists of strings until checked): bytes per cell plus a multiple
+# of the file; measured ~19 and ~9 on files of 20 numbers (6 decimals) and of 20 one-digit values a row
+ARFF_CELL_BYTES, ARFF_FILE_FACTOR = 24, 10
 MEMORY_FACTOR = 4  # a command's peak memory, in units of the table's float64 cells (table + codes + fold copies)
+
+# A quoted field may be as long as memory allows, not the csv module's 128 KiB. The limit is the module's, for the
+# whole process: raised here, never lowered (2 GiB, a C long everywhere).
+csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
 
 
 class UserFileError(DataFormatError):
@@ -68,6 +89,7 @@ class Dialect:
     header: bool
     delimiter_sure: bool  # no other candidate splits the sampled lines as consistently
     header_sure: bool  # a column is numeric below its first cell and that cell is not a number (or the reverse)
+    header_why: str | None = None  # said in the note when the header is not sure
 
 
 @dataclass
@@ -98,32 +120,91 @@ def _decode(data: bytes, encoding: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _scan(path: Path) -> tuple[str, int]:
-    """(encoding, number of lines) in one pass: UTF-8 (a byte-order mark dropped) when the whole file decodes
-    so, else Latin-1 (as :func:`nbx.data.parsers._read_text`)."""
-    decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    encoding, n, n_cr, last = "utf-8-sig", 0, 0, b"\n"
+class _Transcoded:
+    """A UTF-16 or UTF-32 file read as UTF-8 bytes, block by block (``read(n)`` as a binary file's), so the
+    readers of UTF-8 read it unchanged; its byte-order mark is dropped by the codec."""
+
+    def __init__(self, path: Path, codec: str, label: str):
+        self.file, self.label, self.codec = open(path, "rb"), label, codec  # noqa: SIM115 (closed by __exit__)
+        self.decoder = codecs.getincrementaldecoder(codec)()
+        self.buffer = b""
+
+    def read(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            chunk = self.file.read(n)
+            try:
+                self.buffer += self.decoder.decode(chunk, final=not chunk).encode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                raise UserFileError(
+                    f"{self.label}: not valid {self.codec.upper()} text after its byte-order mark"
+                ) from None
+            if not chunk:
+                break
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()
+
+
+def _open(path: Path, codec: str, label: str):
+    """The file as UTF-8 bytes: itself, or a UTF-16/32 file transcoded (:class:`_Transcoded`)."""
+    return open(path, "rb") if codec == "utf-8-sig" else _Transcoded(path, codec, label)
+
+
+def _scan(path: Path, label: str) -> tuple[str, int]:
+    """(codec, number of lines) in one pass: the codec from the byte-order mark (UTF-8 without one); a file that is
+    not UTF-8 (or holds a NUL byte, as UTF-16 without its mark does) is refused at its first such byte with a
+    guess of its encoding (:mod:`nbx.data.encoding`). Lines end in LF, CRLF or CR, in any mix."""
     with open(path, "rb") as f:
+        codec = bom_encoding(f.read(4))
+    check = codecs.getincrementaldecoder("utf-8")() if codec == "utf-8-sig" else None
+    lines, last = 0, b"\n"
+    with _open(path, codec, label) as f:
         while chunk := f.read(BLOCK_BYTES):
-            n, n_cr, last = n + chunk.count(b"\n"), n_cr + chunk.count(b"\r"), chunk[-1:]
-            if decoder is not None:
+            if check is not None:
                 try:
-                    decoder.decode(chunk)
-                except UnicodeDecodeError:
-                    encoding, decoder = "latin-1", None
-    return encoding, max(n, n_cr) + (last not in b"\r\n")  # CR-only line ends; a last line without its end
+                    check.decode(chunk)
+                except UnicodeDecodeError as exc:  # exc.object: the chunk and the bytes held from the last one
+                    raise UserFileError(str(not_utf8(label, exc.object, exc.start, lines + 1))) from None
+                if b"\0" in chunk:
+                    raise UserFileError(str(not_utf8(label, chunk, chunk.index(b"\0"), lines + 1))) from None
+            # a CR ends a line unless a LF follows it (a CRLF split between two chunks counts at the LF)
+            n_cr = chunk.count(b"\r") if b"\r" in chunk else 0  # `in` is a memchr, count() a full pass
+            lines += chunk.count(b"\n") + n_cr - (chunk.count(b"\r\n") if n_cr else 0)
+            lines -= last == b"\r" and chunk[:1] == b"\n"
+            last = chunk[-1:]
+    return codec, lines + (last not in b"\r\n")  # a last line without its end
+
+
+def _head(path: Path, codec: str, label: str) -> str:
+    """The first lines of the file (about 1 MiB, and at least its first two lines whole however long), decoded."""
+    with _open(path, codec, label) as f:
+        head = f.read(1 << 20)
+        while more := f.read(1 << 20):  # more follows: cut after the last whole line, or read on to two
+            cut = max(head.rfind(b"\n"), head.rfind(b"\r")) + 1
+            if len(head[:cut].splitlines()) >= 2:
+                head = head[:cut]
+                break
+            head += more
+    return _decode(head, "utf-8-sig")
 
 
 def _split_cells(lines: list[str], delimiter: str) -> list[list[str]]:
     return [[c.strip() for c in row] for row in csv.reader(lines, delimiter=delimiter, skipinitialspace=True)]
 
 
+# A number in a cell, as numpy's reader reads one: ASCII digits with an optional sign, point and exponent, or
+# inf / infinity / nan (refused later as not finite), spaces around. Python's float() also reads 1_000, Unicode
+# digits and more: those cells are text here, so a column reads the same in every block.
+_NUMBER = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.ASCII | re.IGNORECASE)
+
+
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    return _NUMBER.fullmatch(text) is not None
 
 
 def sniff(lines: list[str], missing, delimiter: str | None = None, header: bool | None = None) -> Dialect:
@@ -137,7 +218,7 @@ def sniff(lines: list[str], missing, delimiter: str | None = None, header: bool 
             counts = Counter(len(row) for row in csv.reader(lines, delimiter=d, skipinitialspace=True))
             fields, share = counts.most_common(1)[0]
             if fields > 1:
-                fits[d] = (share / len(lines), fields)
+                fits[d] = (share / sum(counts.values()), fields)  # of records: a quoted field may hold line ends
         if not fits:
             raise ValueError("no comma, semicolon, tab or pipe splits its lines into columns")
         ranked = sorted(fits, key=lambda d: fits[d], reverse=True)
@@ -154,11 +235,32 @@ def sniff(lines: list[str], missing, delimiter: str | None = None, header: bool 
         and all(_is_number(r[j]) for r in rest if len(r) > j and r[j] not in missing)
     ]
     if numeric_below:
-        header = any(not _is_number(first[j]) for j in numeric_below)
-        return Dialect(delimiter, header, sure_delim, True)
+        if any(not _is_number(first[j]) for j in numeric_below):
+            return Dialect(delimiter, True, sure_delim, True)
+        if numbered := _column_numbers(first, rest, numeric_below):
+            return Dialect(delimiter, True, sure_delim, False, f"it numbers the columns {numbered}")
+        return Dialect(delimiter, False, sure_delim, True)
     # Nominal columns only: a header's names do not recur as values below them.
     header = all(all(r[j] != first[j] for r in rest if len(r) > j) for j in range(len(first)))
     return Dialect(delimiter, header, sure_delim, False)
+
+
+def _column_numbers(first: list[str], rest: list[list[str]], numeric: list[int]) -> str | None:
+    """``0..3`` when the first line numbers the columns (``pandas.DataFrame(X).to_csv(index=False)`` writes
+    ``0,1,2,3,label``; R's numbered columns start at 1): consecutive integers from 0 or 1 in at least two
+    columns, a last non-numeric name allowed, and not all of them values of their columns below (a data row
+    of a 0/1 table would be)."""
+    names = first[:-1] if first and not _is_number(first[-1]) else first
+    for start in (0, 1):
+        if len(names) >= 2 and names == [str(start + j) for j in range(len(names))]:
+            below = [{r[j] for r in rest if len(r) > j} for j in range(len(names))]
+            if all(
+                j in numeric and any(_is_number(v) and float(v) == start + j for v in below[j])
+                for j in range(len(names))
+            ):
+                return None
+            return f"{start}..{start + len(names) - 1}"
+    return None
 
 
 # ------------------------------------------------------------------------------------------------- reading
@@ -179,14 +281,28 @@ def read_user_file(
     path = Path(path)
     options = options or Options()
     label = label or str(path)
-    if not path.is_file():
-        raise UserFileError(f"{label}: no such file")
+    check_regular(path, label)
     missing = list(options.missing) if options.missing is not None else ["?", "", "NA"]
     if path.suffix.lower() == ".arff":
         read = _read_arff(path, label, missing, options, kinds)
     else:
         read = _read_csv(path, label, missing, options, kinds)
     return _finish(read, name or path.stem, label, missing, options, kinds, keep_unlabelled)
+
+
+def check_regular(path: Path, label: str) -> None:
+    """Only a regular file is read (a FIFO would block, a device never end)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise UserFileError(f"{label}: no such file") from None
+    except OSError as exc:
+        raise UserFileError(f"{label}: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise UserFileError(f"{label}: is a directory, not a data file")
+    if not stat.S_ISREG(mode):
+        what = {stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device", stat.S_IFIFO: "a FIFO"}
+        raise UserFileError(f"{label}: is {what.get(stat.S_IFMT(mode), 'not a regular file')}; give a data file")
 
 
 @dataclass
@@ -213,12 +329,8 @@ class _KindChange(Exception):
 
 
 def _read_csv(path: Path, label: str, missing, options: Options, kinds) -> _Read:
-    encoding, n_lines = _scan(path)
-    with open(path, "rb") as f:
-        head = f.read(1 << 20)
-        if f.read(1):  # more follows: the last line of the sample may be cut
-            head = head[: head.rfind(b"\n") + 1]
-    sample = [line for line in _decode(head, encoding).split("\n")[:SAMPLE_LINES] if line.strip()]
+    codec, n_lines = _scan(path, label)
+    sample = [line for line in _head(path, codec, label).split("\n")[:SAMPLE_LINES] if line.strip()]
     if not sample:
         raise UserFileError(f"{label}: the file is empty")
     try:
@@ -241,6 +353,7 @@ def _read_csv(path: Path, label: str, missing, options: Options, kinds) -> _Read
     if not dialect.header_sure:
         doubt.append(
             ("with the first line as the header" if dialect.header else "without a header line")
+            + (f" ({dialect.header_why})" if dialect.header_why else "")
             + f" (--header {'no' if dialect.header else 'yes'} to change)"
         )
     if doubt:
@@ -249,7 +362,7 @@ def _read_csv(path: Path, label: str, missing, options: Options, kinds) -> _Read
     fixed = kinds is not None
     while True:
         try:
-            read = _read_blocks(path, label, encoding, n_lines, dialect, names, file_kinds, missing, fixed)
+            read = _read_blocks(path, label, codec, n_lines, dialect, names, file_kinds, missing, fixed)
         except _KindChange as change:
             file_kinds = file_kinds[: change.column] + "c" + file_kinds[change.column + 1 :]
             continue
@@ -311,11 +424,11 @@ def _given_kinds(kinds: dict[str, str] | str, names: list[str], label: str) -> s
     return "".join(kinds.get(n, "x") for n in names)
 
 
-def check_memory(path: Path, rows: int, columns: int, label: str) -> None:
-    """Refuse, before reading, a file whose table would not fit: the estimate is :data:`MEMORY_FACTOR` times
-    its float64 cells, against the memory available (MemAvailable of /proc/meminfo, and the address-space
-    limit ``ulimit -v`` when one is set)."""
-    need = MEMORY_FACTOR * 8 * rows * max(columns, 1)
+def check_memory(path: Path, rows: int, columns: int, label: str, need: int | None = None) -> None:
+    """Refuse, before reading, a file whose table would not fit: the estimate ``need`` is by default
+    :data:`MEMORY_FACTOR` times its float64 cells, against the memory available (MemAvailable of /proc/meminfo,
+    and the address-space limit ``ulimit -v`` when one is set)."""
+    need = MEMORY_FACTOR * 8 * rows * max(columns, 1) if need is None else need
     avail = []
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
@@ -358,27 +471,31 @@ def _mb(n: int) -> str:
     return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
 
 
-def _blocks(path: Path, encoding: str):
-    """(text, number of its first line) of consecutive blocks of whole lines, CRLF read as LF."""
-    line = 1
-    rest = b""
-    first = True
-    with open(path, "rb") as f:
+def _blocks(path: Path, codec: str, label: str):
+    """(text, number of its first line) of consecutive blocks of whole lines, CRLF and CR read as LF. A block
+    ends at a line end outside double quotes (an even number of them before it), so a quoted field may hold
+    line ends; unbalanced quotes (``5'10"`` in a field) stop that search after :data:`QUOTED_BYTES`."""
+    line, rest, first = 1, b"", True
+    with _open(path, codec, label) as f:
         while True:
             chunk = f.read(BLOCK_BYTES)
             data = rest + chunk
             if not chunk:
                 if data:
-                    yield _decode(data, encoding if first else encoding.removesuffix("-sig")) + "\n", line
+                    yield _decode(data, "utf-8-sig" if first else "utf-8") + "\n", line
                 return
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
+            # the last line end; a CR at the very end may be half of a CRLF: cut before it
+            cut = max(data.rfind(b"\n", 0, len(data) - 1), data.rfind(b"\r", 0, len(data) - 1)) + 1
+            if data.endswith(b"\n"):
+                cut = len(data)
+            if cut == 0 or (b'"' in data and data.count(b'"', 0, cut) % 2 and len(data) < QUOTED_BYTES):
                 rest = data
                 continue
             block, rest = data[:cut], data[cut:]
-            yield _decode(block, encoding if first else encoding.removesuffix("-sig")), line
+            text = _decode(block, "utf-8-sig" if first else "utf-8")
+            yield text, line
             first = False
-            line += block.count(b"\n")
+            line += text.count("\n") if b"\r" in block else block.count(b"\n")
 
 
 def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds: str, missing, fixed) -> _Read:
@@ -392,7 +509,7 @@ def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds:
     found: Counter = Counter()
     ctx = _Context(label, dialect.delimiter, names, kinds, set(missing), fixed, ids, found)
     at = 0
-    for text, line0 in _blocks(path, encoding):
+    for text, line0 in _blocks(path, encoding, label):
         if dialect.header and line0 == 1:
             text = text[text.index("\n") + 1 :]
             line0 = 2
@@ -495,17 +612,13 @@ def _columns(rows: list[list[str]], lines: np.ndarray, ctx: _Context) -> dict[in
 def _numbers(cells: np.ndarray, lines: np.ndarray, j: int, ctx: _Context) -> np.ndarray:
     present = np.flatnonzero(~_missing_mask(cells, ctx))
     out = np.full(len(cells), np.nan)
-    try:
-        out[present] = np.array(cells[present], dtype=str).astype(float)
-    except ValueError:
-        bad = next((i for i in present if not _is_number(cells[i])), None)
-        if bad is None:  # spellings only Python reads, such as 1_000
-            out[present] = [float(c) for c in cells[present]]
-        elif not ctx.fixed:
-            raise _KindChange(j) from None
-        raise UserFileError(
-            f"{ctx.label}:{lines[bad]}: column {ctx.names[j]!r}: {cells[bad]!r} is not a number"
-        ) from None
+    # numpy's float() reads 1_000 too, as Python's does: each cell is checked against the one definition first
+    bad = next((i for i in present if not _is_number(cells[i])), None)
+    if bad is not None:
+        if not ctx.fixed:
+            raise _KindChange(j)
+        raise UserFileError(f"{ctx.label}:{lines[bad]}: column {ctx.names[j]!r}: {cells[bad]!r} is not a number")
+    out[present] = np.array(cells[present], dtype=str).astype(float)
     infinite = present[~np.isfinite(out[present])]
     if len(infinite):
         i = infinite[0]
@@ -575,10 +688,30 @@ def _checksum(cells: np.ndarray) -> np.ndarray:
     return checksum
 
 
+def _arff_size(path: Path) -> tuple[int, int]:
+    """(lines, @attribute lines before @data) of an ARFF file, counted in blocks without decoding it."""
+    lines, attributes, in_header = 0, 0, True
+    with open(path, "rb") as f:
+        while block := f.read(BLOCK_BYTES):
+            lines += block.count(b"\n")
+            if in_header:  # a header line cut between two blocks is rare, and only moves the estimate
+                low = block.lower()
+                data = low.find(b"@data")
+                attributes += low.count(b"@attribute", 0, len(low) if data < 0 else data)
+                in_header = data < 0
+    return max(lines, 1), max(attributes, 1)
+
+
 def _read_arff(path: Path, label: str, missing, options: Options, kinds) -> _Read:
     """An ARFF file through :func:`nbx.data.parsers.read_arff` (which checks every row's number of values),
     then each value against the header: a number for a numeric attribute, a declared value for a nominal one."""
-    raw = read_arff(path, name=label)
+    rows, columns = _arff_size(path)
+    need = ARFF_CELL_BYTES * rows * columns + ARFF_FILE_FACTOR * path.stat().st_size
+    check_memory(path, rows, columns, label, need)
+    try:
+        raw = read_arff(path, name=label, text=read_text(path, label))
+    except NotTextError as exc:
+        raise UserFileError(str(exc)) from None
     names = [d[0] for d in raw.declared]
     _check_names(names, label)
     if kinds is not None:

@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 
 from nbx.core.errors import NbxError, did_you_mean
-from nbx.data.yaml_io import key_lines, load_yaml, located, unknown_key, yaml_error_at
+from nbx.data.yaml_io import key_lines, load_yaml, located, read_yaml_text, unknown_key, yaml_error_at
 from nbx.protocol.spec import IMPUTE, BlockError
 from nbx.protocol.spec import check_protocol as check_protocol_block
 
@@ -77,7 +77,7 @@ def load_params(path: Path | str = PARAMS_FILE) -> Params:
     mistake stops any of them with the same line."""
     path = Path(path)
     try:
-        data, node = load_yaml(path.read_text())
+        data, node = load_yaml(read_yaml_text(path))
         lines = key_lines(node)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}; run from the repository root") from None

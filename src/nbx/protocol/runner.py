@@ -39,6 +39,10 @@ POOL_MIN_SECONDS = 1.0  # work left (estimated from the splits done) below which
 BACKENDS = ("loky", "dask", "ray")
 
 
+class SettingError(NbxError, ValueError):
+    """An environment variable that sets how splits run (NBX_JOBS) has a value that cannot be used."""
+
+
 class TrainError(NbxError, RuntimeError):
     """A learner failed on one split; the message names the data set and split (one line), as do the attributes
     ``dataset``, ``split`` and ``cause`` (``Type: message`` of the learner's exception)."""
@@ -165,7 +169,13 @@ def fit_predict(model, X_train, y_train, n_values, X_test):
 
 
 def default_jobs() -> int:
-    return max(1, int(os.environ.get("NBX_JOBS", 0)) or os.cpu_count() or 1)
+    """NBX_JOBS worker processes; unset, empty or 0: one per core."""
+    text = os.environ.get("NBX_JOBS", "").strip()
+    if text and not (text.isascii() and text.isdigit()):  # int() would also take '-2', '+2', '2_0'
+        raise SettingError(
+            f"NBX_JOBS={text!r} is not a number of worker processes (a positive integer, 0: one per core)"
+        )
+    return int(text or 0) or os.cpu_count() or 1
 
 
 def backend() -> str:
