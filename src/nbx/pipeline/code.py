@@ -144,15 +144,16 @@ def digests(params: config.Params) -> dict[str, list[str]]:
 def digest_text(files: list[str]) -> str:
     """``sha256  path`` per file (relative to the repository), sorted: the same files with the same contents give
     the same bytes."""
-    return "".join(f"{_sha256(ROOT / f)}  {f}\n" for f in sorted(files))
+    return "".join(f"{file_sha256(ROOT / f)}  {f}\n" for f in sorted(files))
 
 
-def _sha256(path: Path) -> str:
-    stat = path.stat()
-    return _sha256_at(path, stat.st_mtime_ns, stat.st_size)
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file, computed once per process while its size and modification time stay the same."""
+    stat = Path(path).stat()
+    return _sha256_at(Path(path).resolve(), stat.st_mtime_ns, stat.st_size)
 
 
-@functools.cache  # a learner's files are hashed once per process, however many learners share them
+@functools.cache  # the files many learners share (modules, a data set's codes) are hashed once
 def _sha256_at(path: Path, mtime_ns: int, size: int) -> str:
     return sha256_file(path)
 

@@ -63,10 +63,11 @@ def input_files(experiment: str, dataset: str, setup: learners.LearnerSetup) -> 
     return [require(path, f"{stage}@{experiment}") for path, stage in files]
 
 
-def cell_key(params: config.Params, exp: config.Experiment, learner: str, dataset: str, setup) -> str:
-    """A digest of everything a learner's results on a data set depend on (see the module docstring)."""
+def cell_key(params: config.Params, exp: config.Experiment, learner: str, dataset: str, setup, source=None) -> str:
+    """A digest of everything a learner's results on a data set depend on (see the module docstring); ``source``:
+    the digest text of the learner's source files, when the caller has it already."""
     h = hashlib.sha256(f"nbx train key {KEY_VERSION}\n".encode())
-    h.update(code.digest_text(code.learner_files(params, learner)).encode())
+    h.update((source or code.digest_text(code.learner_files(params, learner))).encode())
     blocks = {
         "seed": params["seed"],
         "experiment": exp.name,
@@ -77,7 +78,7 @@ def cell_key(params: config.Params, exp: config.Experiment, learner: str, datase
     }
     h.update(json.dumps(blocks, sort_keys=True, default=str).encode() + b"\n")
     for path in input_files(exp.name, dataset, setup):
-        h.update(f"{sha256_file(path)}  {path.as_posix()}\n".encode())
+        h.update(f"{code.file_sha256(path)}  {path.as_posix()}\n".encode())
     return h.hexdigest()
 
 
@@ -160,7 +161,8 @@ def _train_learner(params, exp, learner, setup, datasets, trained, sizes) -> lis
             sizes[ds] = (len(table.y), table.X.shape[1], len(table.classes))
         if exp.runs_on(learner, *sizes[ds]):  # experiments.<exp>.limited
             data[ds] = None
-    keys = {ds: cell_key(params, exp, learner, ds, setup) for ds in data}
+    source = code.digest_text(code.learner_files(params, learner))
+    keys = {ds: cell_key(params, exp, learner, ds, setup, source) for ds in data}
     todo = {
         ds: split_data(exp, ds, setup.input, setup.numeric_ordinal)
         for ds in data
