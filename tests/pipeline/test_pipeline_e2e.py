@@ -137,7 +137,8 @@ def test_repro_builds_metrics_results_and_reports(project):
             assert summary["acc"] == pytest.approx(sum(results[ds][learner]["acc"] for ds in own) / len(own), abs=1e-3)
         report = (root / "reports" / f"{name}.md").read_text()
         assert "Unavailable data sets" in report and "seconds" not in report
-        assert (root / "reports" / "figures" / name / "accuracy.csv").exists()
+        assert (root / "reports" / "figures" / name / "accuracy.png").exists()
+        assert (root / "data" / "plots" / name / "accuracy.csv").exists()
     assert "Coding (`coding`)" in (root / "reports" / "wang2006.md").read_text()
     assert (
         "## All 4 learners on the 2 data sets within the size limits" in (root / "reports" / "benchmark.md").read_text()
@@ -146,6 +147,16 @@ def test_repro_builds_metrics_results_and_reports(project):
     assert max(len(line) for line in shown.splitlines()) <= 160
     assert "metrics/kang2006/hbayes_nb.json" in shown
     assert list((root / "data" / "timings" / "kang2006").glob("*.json"))  # written, but not versioned
+    plots = json.loads(run(["dvc", "plots", "show", "--json"], root).stdout)
+    assert "errors" not in plots  # every declared plot renders, for experiments and learners dvc.yaml never names
+    for name in params["experiments"]:
+        assert plots["data"][f"data/plots/{name}/accuracy.csv"][0]["type"] == "vega"
+        assert f"data/plots/{name}/vs_published.csv" in plots["data"]
+        assert plots["data"][f"reports/figures/{name}/accuracy.png"][0]["type"] == "image"
+    assert "data/plots/lee2006/figures/fig3a_1nb.csv" in plots["data"]  # a paper figure whose learners ran
+    run(["dvc", "plots", "show", "-o", str(root / "plots_html")], root)
+    html = (root / "plots_html" / "index.html").read_text()
+    assert all(f'id="{key.replace("/", "_")}' in html or key in html for key in plots["data"])
     run([sys.executable, "-m", "nbx.cli", "timings", "benchmark", "--pareto"], root)
     assert run(["git", "status", "--porcelain"], root).stdout == ""  # the front is not versioned
 

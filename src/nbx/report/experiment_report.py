@@ -21,7 +21,7 @@ from nbx.core.io import write_text
 from nbx.pipeline import layout
 from nbx.report import paper
 from nbx.report.context import ReportContext
-from nbx.report.figures import figure_path, plt, save_figure
+from nbx.report.figures import figure_path, plot_path, plt, save_figure
 from nbx.report.tables import comparison_table, fmt, mean_abs_difference
 
 
@@ -202,11 +202,13 @@ def _cell(value: float) -> str:
 
 
 def plot_data(ctx: ReportContext) -> None:
-    """CSV files behind ``dvc plots``: accuracy per data set (one column per learner) and ours vs published
-    (one row per data set and learner the paper reports)."""
+    """The data behind ``dvc plots`` (data/plots/<experiment>/, the report stage's plots outputs): accuracy per
+    data set and learner, ours vs published (one row per data set and learner the paper reports; only the header
+    when it reports none), and ``figures/`` for the paper's own figures (written by its report module)."""
     names = list(ctx.datasets)
-    acc = [["dataset"] + ctx.learners] + [[p] + [_cell(ctx.acc(p, x)) for x in ctx.learners] for p in names]
-    write_text(figure_path(ctx, "accuracy.csv"), _csv(acc))
+    acc = [["dataset", "learner", "accuracy"]]
+    acc += [[p, x, _cell(ctx.acc(p, x))] for p in names for x in ctx.learners if np.isfinite(ctx.acc(p, x))]
+    write_text(plot_path(ctx, "accuracy.csv"), _csv(acc))
     pub = [["dataset", "learner", "published", "nbx"]]
     pub += [
         [p, x, f"{ctx.published_acc(p, x):.3f}", f"{ctx.acc(p, x):.3f}"]
@@ -214,7 +216,8 @@ def plot_data(ctx: ReportContext) -> None:
         for p in names
         if np.isfinite(ctx.published_acc(p, x))
     ]
-    write_text(figure_path(ctx, "vs_published.csv"), _csv(pub))
+    write_text(plot_path(ctx, "vs_published.csv"), _csv(pub))
+    plot_path(ctx, "figures").mkdir(parents=True, exist_ok=True)
 
 
 def render(params: dict, name: str) -> str:

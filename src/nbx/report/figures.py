@@ -5,12 +5,19 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
+from pathlib import Path
+
 import matplotlib.pyplot as plt
 
 from nbx.core.io import atomic_path
 from nbx.pipeline import layout
 
-__all__ = ["figure_path", "plt", "save_figure"]
+__all__ = ["figure_path", "plot_path", "plt", "save_figure"]
+
+
+def plot_path(ctx, file: str) -> Path:
+    """data/plots/<experiment>/<file>: the data of the report stage's ``dvc plots`` (dvc.yaml), beside the figures."""
+    return layout.DATA / "plots" / ctx.exp.name / file
 
 
 def figure_path(ctx, file: str) -> str:

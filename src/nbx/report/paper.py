@@ -5,9 +5,8 @@
 - ``CLAIMS``: claim id -> a function ``ctx -> Verdict`` (:class:`nbx.report.claims.Verdict`), in the order of
   the paper's ``published/claims.md``; each lists the claim's stated parts with their status from the evidence
   and returns :func:`nbx.report.claims.judge`'s verdict (the one rubric), with the evidence it rests on.
-- optionally ``plots(has) -> list of dvc plot specs`` (the figures' CSVs, listed in dvc.yaml's ``plots``), and
-  ``NOT_COMPARABLE``: the paper's data set name -> why our setup does not match the paper's (left out of the
-  agreement means, :func:`nbx.report.experiment_report.agreement_section`), and ``GAPS``: the paper's data set
+- optionally ``NOT_COMPARABLE``: the paper's data set name -> why our setup does not match the paper's (left out
+  of the agreement means, :func:`nbx.report.experiment_report.agreement_section`), and ``GAPS``: the paper's data set
   name -> a function ``ctx -> list of markdown lines`` giving the measured cause of that data set's gap from the
   published numbers, computed from the evidence in ``ctx`` (the agreement section prints it under each of the
   three largest gaps, :func:`nbx.report.experiment_report.gaps_section`).

@@ -20,7 +20,6 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from nbx.pipeline import layout
 from nbx.report.context import ReportContext
 from nbx.report.figures import figure_path
 from nbx.report.stat_plots import cd_diagram, simplex_plot
@@ -283,21 +282,6 @@ def per_dataset_section(ctx: ReportContext) -> list[str]:
         f"`{ref}` (corrected resampled t-test, p < {ALPHA}), as in Weka's Experimenter.",
         "",
     ] + md_table(["data set"] + [f"`{x}`" for x in ctx.learners], rows)
-
-
-def plots(has) -> list[dict]:
-    """``dvc plots``: this machine's accuracy vs fit-time front, from `nbx timings benchmark --pareto` (timings
-    are not versioned, so the file exists only after that command; until then `dvc plots show` skips it)."""
-    return [
-        {
-            "path": str(layout.TIMINGS / "benchmark" / "pareto.csv"),
-            "x": "fit_seconds",
-            "y": "mean_rank",
-            "title": "total fit seconds vs mean accuracy rank (this machine; run `nbx timings benchmark --pareto`)",
-            "x_label": "total fit seconds",
-            "y_label": "mean accuracy rank (1 = best)",
-        }
-    ]
 
 
 def limited_section(ctx: ReportContext) -> list[str]:

@@ -74,7 +74,7 @@ from nbx.core.io import write_text
 from nbx.pipeline import layout
 from nbx.report import claims
 from nbx.report.context import ReportContext
-from nbx.report.figures import figure_path, plt, save_figure
+from nbx.report.figures import figure_path, plot_path, plt, save_figure
 from nbx.report.paper import CLAIMS_SECTION, paper_data
 from nbx.report.tables import fmt, md_table
 from nbx.stats import significance as stats
@@ -291,25 +291,6 @@ FIGURES = {
     "fig3a": ["fig3a_1nb", "fig3a_1tan"] + [f"fig3a_{r}" for r in RULES],
     "fig3b": [f"fig3b_{r}" for r in RULES],
 }
-
-
-def plots(has: Callable[..., bool]) -> list[dict]:
-    """The figures' CSVs as ``dvc plots`` (one point per data set; x = the side the paper says is worse), for
-    the panels whose learners the experiment runs (``has(*learners)``)."""
-    c = {key: comp.restricted(has) for key, comp in comparisons().items()}
-    return [
-        {
-            "file": f"{key}.csv",
-            "title": f"Fig. {c[key].title}",
-            "x": "x",
-            "y": "y",
-            "x_label": c[key].worse,
-            "y_label": c[key].better,
-        }
-        for keys in FIGURES.values()
-        for key in keys
-        if c[key].pairs
-    ]
 
 
 def nonbinary_datasets(ctx: ReportContext) -> list[str]:
@@ -730,7 +711,7 @@ def _fig_outputs(ctx, out, name) -> list[str]:
     if not panels:
         return [f"(figure {name[3:]}: learners not run)", ""]
     for o in panels:
-        write_csv(o, figure_path(ctx, f"{o.comparison.key}.csv"))
+        write_csv(o, plot_path(ctx, f"figures/{o.comparison.key}.csv"))
     return [scatter_png(ctx, name, panels), ""]
 
 
