@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 import yaml
 
-from nbx.data.catalogue import BUILTIN, load_catalogue
+from nbx.core.names import RULE
+from nbx.data.catalogue import BUILTIN, CatalogueError, load_catalogue
 from nbx.data.fetch import MIRROR_ENV, FetchError, fetch_entry, mirror
 from nbx.data.prepare import build_table
 
@@ -254,3 +255,12 @@ def test_attribute_types_match_ting_and_zheng_table1(tables):
         table, row = _table(tables, name), rows[domain]
         found = (int((~table.nominal).sum()), int(table.nominal.sum()))
         assert found == (int(row["numeric"]), int(row["nominal"])), domain
+
+
+@pytest.mark.parametrize("name", ["../../escape", "a/b", "-x", "a.b"])
+def test_a_catalogue_entry_whose_name_is_not_a_name_is_one_line(tmp_path, name):
+    """Its id names files (data/prepared/<experiment>/<id>.npz): it may not climb out of its folder."""
+    (tmp_path / "cat.yaml").write_text(f"datasets:\n  '{name}':\n    source: unavailable\n    reason: none\n")
+    with pytest.raises(CatalogueError) as err:
+        load_catalogue([tmp_path / "cat.yaml"])
+    assert str(err.value) == f"{tmp_path / 'cat.yaml'}:2: {name!r} is not a valid data set name: " + RULE

@@ -156,7 +156,8 @@ def test_repro_builds_metrics_results_and_reports(project):
     assert "data/plots/lee2006/figures/fig3a_1nb.csv" in plots["data"]  # a paper figure whose learners ran
     run(["dvc", "plots", "show", "-o", str(root / "plots_html")], root)
     html = (root / "plots_html" / "index.html").read_text()
-    assert all(f'id="{key.replace("/", "_")}' in html or key in html for key in plots["data"])
+    for key in plots["data"]:  # each plot has its element in the page (ids as DVC writes them)
+        assert re.search(rf'id ?= ?"{re.sub(r"[^A-Za-z0-9]", "_", key)}"', html), key
     run([sys.executable, "-m", "nbx.cli", "timings", "benchmark", "--pareto"], root)
     assert run(["git", "status", "--porcelain"], root).stdout == ""  # the front is not versioned
 

@@ -28,10 +28,10 @@ from nbx.cli.common import (
     note,
 )
 from nbx.core.io import write_text
+from nbx.core.names import NAME
 from nbx.data.catalogue import LOCAL_DIR, CatalogueError, in_local_dir, load_catalogue
 from nbx.data.userfile import check_regular, read_user_file
 from nbx.data.yaml_io import load_yaml, read_yaml_text, yaml_error_at
-from nbx.pipeline.config import NAME
 
 HEADER = "# Your own data sets (see `nbx add-data --help`); list this file under `data.catalogues` in params.yaml.\n"
 

@@ -49,6 +49,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from nbx.core.errors import NbxError
+from nbx.core.names import RULE, is_name
 from nbx.data.synthetic import GENERATORS
 from nbx.data.yaml_io import key_lines, load_yaml, located, read_yaml_text, unknown_key, yaml_error_at
 
@@ -339,6 +340,8 @@ def load_catalogue(extra: list[str | Path] = ()) -> dict[str, Entry]:
         check_document(doc, path, lines)
         for name, entry in doc["datasets"].items():
             where[str(name)] = located(path, lines, ("datasets", name))
+            if not is_name(name):  # a data set's id names its files (data/prepared/<exp>/<id>.npz)
+                raise CatalogueError(f"{where[str(name)]}: {name!r} is not a valid data set name: {RULE}")
             raw[str(name)] = entry
     for name, entry in raw.items():
         for ref in ([entry["base"]] if "base" in entry else []) + list(entry.get("join", [])):

@@ -15,13 +15,14 @@ against the catalogue by the prepare stage (:mod:`nbx.data.catalogue`), so this 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from nbx.core import names
 from nbx.core.errors import NbxError, did_you_mean
+from nbx.core.names import is_name
 from nbx.data.yaml_io import key_lines, load_yaml, located, read_yaml_text, unknown_key, yaml_error_at
 from nbx.protocol.spec import IMPUTE, BlockError
 from nbx.protocol.spec import check_protocol as check_protocol_block
@@ -30,10 +31,6 @@ PARAMS_FILE = Path("params.yaml")
 TOP_KEYS = ("seed", "data", "experiments", "learners", "analyses")
 DATA_KEYS = ("catalogues",)
 LOCAL = Path("data/local")  # the user's own files: catalogues and data, dependencies of prepare by content
-# Experiment, learner and data-set names become paths (data/predictions/<exp>/<learner>/<data set>.npz) and DVC
-# keys (experiments.<exp>, stage prepare@<exp>): letters, digits, _ and -, starting with a letter or digit, so no
-# name is a path, an option or a dotted key.
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 class ConfigError(NbxError, ValueError):
@@ -120,11 +117,9 @@ def check_data(params: Params) -> None:
 
 
 def check_name(params: Params, keys: tuple, name, what: str) -> str:
-    """``name`` if it is a valid name (:data:`NAME`), else a ConfigError at ``keys``."""
-    if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise params.error(
-            keys, f"{name!r} is not a valid {what} name: letters, digits, '_' and '-', starting with a letter or digit"
-        )
+    """``name`` if it is a valid name (:data:`nbx.core.names.NAME`), else a ConfigError at ``keys``."""
+    if not is_name(name):  # names become paths and DVC keys (nbx.core.names)
+        raise params.error(keys, f"{name!r} is not a valid {what} name: {names.RULE}")
     return name
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nbx.core.names import path_part
+
 DATA = Path("data")
 RAW = DATA / "raw"
 PREPARED = DATA / "prepared"
@@ -29,26 +31,34 @@ METRICS = Path("metrics")
 REPORTS = Path("reports")
 
 
+def _exp(experiment: str) -> str:
+    return path_part(experiment, "experiment name")
+
+
+def _ds(dataset: str) -> str:
+    return path_part(dataset, "data set name")
+
+
 def prepared(experiment: str, dataset: str | None = None) -> Path:
-    base = PREPARED / experiment
-    return base / f"{dataset}.npz" if dataset else base
+    base = PREPARED / _exp(experiment)
+    return base / f"{_ds(dataset)}.npz" if dataset else base
 
 
 def availability(experiment: str) -> Path:
-    return PREPARED / experiment / "availability.json"
+    return PREPARED / _exp(experiment) / "availability.json"
 
 
 def split_plan(experiment: str, dataset: str) -> Path:
-    return SPLITS / experiment / f"{dataset}.npz"
+    return SPLITS / _exp(experiment) / f"{_ds(dataset)}.npz"
 
 
 def fold_codes(experiment: str, dataset: str) -> Path:
-    return FOLDS / experiment / f"{dataset}.npz"
+    return FOLDS / _exp(experiment) / f"{_ds(dataset)}.npz"
 
 
 def predictions(experiment: str, learner: str, dataset: str | None = None) -> Path:
-    base = PREDICTIONS / experiment / learner
-    return base / f"{dataset}.npz" if dataset else base
+    base = PREDICTIONS / _exp(experiment) / path_part(learner, "learner name")
+    return base / f"{_ds(dataset)}.npz" if dataset else base
 
 
 def fit_info(experiment: str, learner: str) -> Path:
@@ -56,24 +66,24 @@ def fit_info(experiment: str, learner: str) -> Path:
 
 
 def timings(experiment: str, learner: str) -> Path:
-    return TIMINGS / experiment / f"{learner}.json"
+    return TIMINGS / _exp(experiment) / f"{path_part(learner, 'learner name')}.json"
 
 
 def trained(experiment: str) -> Path:
-    return TRAINED / f"{experiment}.json"
+    return TRAINED / f"{_exp(experiment)}.json"
 
 
 def results(experiment: str, suffix: str = "csv") -> Path:
-    return RESULTS / f"{experiment}.{suffix}"
+    return RESULTS / f"{_exp(experiment)}.{suffix}"
 
 
 def analysis(experiment: str) -> Path:
-    return ANALYSIS / f"{experiment}.json"
+    return ANALYSIS / f"{_exp(experiment)}.json"
 
 
 def learner_metrics(experiment: str, learner: str | None = None) -> Path:
-    base = METRICS / experiment
-    return base / f"{learner}.json" if learner else base
+    base = METRICS / _exp(experiment)
+    return base / f"{path_part(learner, 'learner name')}.json" if learner else base
 
 
 def code_digest(family: str) -> Path:

@@ -21,6 +21,9 @@ class ReportContext:
     params: dict
     exp: config.Experiment
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # learners whose accuracies were read (shared with views): what a paper's sections show, so the report can add
+    # the learners they leave out (one a researcher added to the experiment)
+    shown: set = field(default_factory=set, init=False, repr=False, compare=False)
 
     @classmethod
     def load(cls, params: dict, name: str) -> ReportContext:
@@ -99,14 +102,17 @@ class ReportContext:
 
     def acc(self, paper_name: str, learner: str) -> float:
         """Our mean accuracy (%) over splits; NaN where the learner did not run (an experiment's ``limited``)."""
+        self.shown.add(learner)
         entry = self.metrics[self.exp.datasets[paper_name]].get(learner)
         return float(entry["acc"]) if entry else float("nan")
 
     def acc_std(self, paper_name: str, learner: str) -> float:
+        self.shown.add(learner)
         return float(self.metrics[self.exp.datasets[paper_name]][learner]["acc_std"])
 
     def split_acc(self, paper_name: str, learner: str) -> np.ndarray:
         """Per-split accuracy (fraction), in split order."""
+        self.shown.add(learner)
         s = self.splits
         rows = s[(s["dataset"] == self.exp.datasets[paper_name]) & (s["learner"] == learner)]
         return rows.sort_values("split")["accuracy"].to_numpy()

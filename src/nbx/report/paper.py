@@ -5,6 +5,9 @@
 - ``CLAIMS``: claim id -> a function ``ctx -> Verdict`` (:class:`nbx.report.claims.Verdict`), in the order of
   the paper's ``published/claims.md``; each lists the claim's stated parts with their status from the evidence
   and returns :func:`nbx.report.claims.judge`'s verdict (the one rubric), with the evidence it rests on.
+- optionally ``SHOWS_EVERY_LEARNER = True`` when the sections show every learner of the experiment; otherwise
+  the report adds a table of the learners whose accuracies no section read (``ReportContext.shown``): one a
+  researcher added to the experiment in params.yaml;
 - optionally ``NOT_COMPARABLE``: the paper's data set name -> why our setup does not match the paper's (left out
   of the agreement means, :func:`nbx.report.experiment_report.agreement_section`), and ``GAPS``: the paper's data set
   name -> a function ``ctx -> list of markdown lines`` giving the measured cause of that data set's gap from the

@@ -373,6 +373,8 @@ def overview_section(ctx: ReportContext) -> list[str]:
     return out
 
 
+SHOWS_EVERY_LEARNER = True  # the tables and rankings are over every learner of the experiment
+
 SECTIONS = [
     overview_section,
     on_full(rank_section),
