@@ -141,7 +141,9 @@ def test_a_missing_or_directory_input_names_it(capsys, numeric_csv, tmp_path):
     assert nbx(capsys, "predict", tmp_path / "missing.pkl", numeric_csv) == error(
         f"{tmp_path / 'missing.pkl'}: No such file or directory"
     )
-    assert nbx(capsys, "show", tmp_path) == error(f"{tmp_path}: Is a directory")
+    assert nbx(capsys, "show", tmp_path) == error(
+        f"{tmp_path}: a directory, not a model file; give the file `nbx fit --save` wrote"
+    )
 
 
 def test_a_non_writable_output_folder_names_the_output_not_a_temporary_file(capsys, numeric_csv, tmp_path):

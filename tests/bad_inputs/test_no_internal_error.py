@@ -242,10 +242,14 @@ def test_a_latin1_or_utf16_catalogue_is_one_line(tmp_path):
 
 
 def test_add_data_names_a_latin1_catalogue(tmp_path, monkeypatch, capsys, data_csv):
-    (tmp_path / "cat.yaml").write_bytes(b"datasets:\n  x: {title: caf\xe9}\n")
-    code, out, err = nbx(capsys, "add-data", "d.csv", "--name", "d", "--catalogue", "cat.yaml")
-    assert (code, out) == (1, "") and err.startswith("nbx: error: cat.yaml:2:17: not UTF-8 text (byte 0xe9")
-    assert (tmp_path / "cat.yaml").read_bytes() == b"datasets:\n  x: {title: caf\xe9}\n"
+    local = tmp_path / "data" / "local"  # add-data's files and catalogues live there
+    local.mkdir(parents=True, exist_ok=True)
+    if (tmp_path / "d.csv").exists():
+        (local / "d.csv").write_bytes((tmp_path / "d.csv").read_bytes())
+    (local / "cat.yaml").write_bytes(b"datasets:\n  x: {title: caf\xe9}\n")
+    code, out, err = nbx(capsys, "add-data", "data/local/d.csv", "--name", "d", "--catalogue", "data/local/cat.yaml")
+    assert (code, out) == (1, "") and err.startswith("nbx: error: data/local/cat.yaml:2:17: not UTF-8 text (byte 0xe9")
+    assert (local / "cat.yaml").read_bytes() == b"datasets:\n  x: {title: caf\xe9}\n"
 
 
 def test_config_error_is_the_class_of_the_params_encoding_error(tmp_path, monkeypatch):

@@ -180,10 +180,12 @@ def test_fit_save_onto_its_data_is_refused(capsys, fitted):
     assert snapshot(data) == before
 
 
-def test_add_data_catalogue_onto_its_data_is_refused(capsys, fitted):
-    data, _ = fitted
+def test_add_data_catalogue_onto_its_data_is_refused(capsys, fitted, tmp_path):
+    data = tmp_path / "data" / "local" / "data.csv"  # add-data reads files under data/local/ only
+    data.parent.mkdir(parents=True)
+    data.write_bytes(fitted[0].read_bytes())
     before = snapshot(data)
-    assert nbx(capsys, "add-data", "data.csv", "--name", "mine", "--catalogue", "data.csv") == error(
-        "--catalogue data.csv: is the data file this command reads; write the output elsewhere"
-    )
+    assert nbx(
+        capsys, "add-data", "data/local/data.csv", "--name", "mine", "--catalogue", "data/local/data.csv"
+    ) == error("--catalogue data/local/data.csv: is the data file this command reads; write the output elsewhere")
     assert snapshot(data) == before

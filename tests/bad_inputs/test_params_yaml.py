@@ -38,7 +38,7 @@ KANG_PROTOCOL = "      folds: 10\n      repeats: 1\n      stratified: true\n    
 KANG_TITLE = "    title: Kang & Tian (2006), HBayes hybrid generative/discriminative \n      classifier — Table 1\n"
 KANG_LEARNERS = "    learners:\n    - hbayes_nb\n    - hbayes_tan\n"
 NB_KANG = "  nb_kang:\n    class: NaiveBayes   # Kang & Tian eq. 4\n    prior: kang\n"
-NAME_RULE = "letters, digits, '_' and '-', starting with a letter or digit"
+NAME_RULE = "letters, digits, '_' and '-', starting with a letter or digit (at most 64)"
 
 # (id, text replaced (its first occurrence; "" appends), replacement, the error's line as a text unique in the
 # edited file (the line where it starts), the message after "params.yaml:LINE: " ({first}: the line of the first

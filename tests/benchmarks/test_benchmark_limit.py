@@ -13,7 +13,14 @@ from nbx.pipeline import config
 from nbx.pipeline.prepare import catalogue
 
 REPO = Path(__file__).resolve().parents[2]
-LIMITED = "limited: {learners: [lr_kang, hbayes_nb, hbayes_tan], max_rows: 5000, max_attributes: 40}"
+LIMITED = """    limited:
+      learners:
+      - lr_kang
+      - hbayes_nb
+      - hbayes_tan
+      max_rows: 5000
+      max_attributes: 40
+"""
 
 
 @pytest.fixture
@@ -39,7 +46,7 @@ def test_the_benchmarks_limit_leaves_out_the_eight_sets_of_the_readme(limit):
 
 def test_each_limited_learner_gets_the_sets_outside_its_own_limit(limit, tmp_path):
     # one learner limited by classes only: the sets of more than 10 classes, by the catalogue; the others run on all
-    params = _params(tmp_path, "limited: {learners: [hbayes_tan], max_classes: 10}")
+    params = _params(tmp_path, "    limited: {learners: [hbayes_tan], max_classes: 10}\n")
     entries = catalogue(params)
     many = [ds for ds in config.experiment(params, "benchmark").datasets.values() if entries[ds].classes > 10]
     assert many and "yeast" not in many  # yeast has exactly 10: within

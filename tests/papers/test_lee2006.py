@@ -190,9 +190,10 @@ def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     figures = tmp_path / "reports" / "figures" / "lee2006"
     for name in ("fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3a_averages"):
         assert (figures / f"{name}.png").stat().st_size > 1000
+    data = tmp_path / "data" / "plots" / "lee2006" / "figures"  # the figures' data, for dvc plots
     for name in ("fig2c", "fig2c_sorted", "fig2d", "fig2d_t10", "fig2d_t25"):
-        assert (figures / f"{name}.csv").read_text().startswith("dataset,x,y\n")
-    rows = (figures / "fig2d.csv").read_text().splitlines()
+        assert (data / f"{name}.csv").read_text().startswith("dataset,x,y\n")
+    rows = (data / "fig2d.csv").read_text().splitlines()
     assert rows[0] == "dataset,x,y" and len(rows) == 1 + 4
     ds, x, y = rows[3].split(",")  # IRIS: AdaBoost (x) 5 + 2 points below MUV js (y)
     assert ds == "IRIS" and float(y) - float(x) == pytest.approx(7.0, abs=0.5)

@@ -104,6 +104,7 @@ def project(tmp_path_factory, mirror):
     shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("*.egg-info"))
     shutil.copytree(REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.lock", "__pycache__"))
     shutil.copy(REPO / "dvc.yaml", root / "dvc.yaml")
+    shutil.copy(REPO / ".gitignore", root / ".gitignore")  # dvc_plots/, which `dvc plots show` writes
     shutil.copytree(REPO / "data" / "local", root / "data" / "local")
     shutil.copy(REPO / "data" / ".gitignore", root / "data" / ".gitignore")
     params = small_params()
@@ -154,8 +155,8 @@ def test_repro_builds_metrics_results_and_reports(project):
         assert f"data/plots/{name}/vs_published.csv" in plots["data"]
         assert plots["data"][f"reports/figures/{name}/accuracy.png"][0]["type"] == "image"
     assert "data/plots/lee2006/figures/fig3a_1nb.csv" in plots["data"]  # a paper figure whose learners ran
-    run(["dvc", "plots", "show", "-o", str(root / "plots_html")], root)
-    html = (root / "plots_html" / "index.html").read_text()
+    run(["dvc", "plots", "show", "-o", str(root.parent / "plots_html")], root)
+    html = (root.parent / "plots_html" / "index.html").read_text()
     for key in plots["data"]:  # each plot has its element in the page (ids as DVC writes them)
         assert re.search(rf'id ?= ?"{re.sub(r"[^A-Za-z0-9]", "_", key)}"', html), key
     run([sys.executable, "-m", "nbx.cli", "timings", "benchmark", "--pareto"], root)

@@ -82,7 +82,7 @@ def project(tmp_path_factory, mirror):
     shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("*.egg-info"))
     shutil.copytree(REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.lock", "__pycache__"))
     shutil.copytree(REPO / "data" / "local", root / "data" / "local")
-    for name in ("dvc.yaml", ".dvcignore", "data/.gitignore", "CONTRIBUTING.md"):
+    for name in ("dvc.yaml", ".dvcignore", ".gitignore", "data/.gitignore", "CONTRIBUTING.md"):
         shutil.copy(REPO / name, root / name)
     (root / "params.yaml").write_text(tiny_params())
     run(["git", "init", "-q"], root)
