@@ -328,9 +328,10 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
 
     Non-integer values are an error (discrete learners need codes; discretize numeric columns first), and
     so are infinity and float codes above :data:`MAX_CODE` (e.g. 1e306, which the cast would silently turn
-    into a missing value). ``estimator`` names the learner in the message; ``fit`` tells whether this is a fit
-    (see :func:`nbx.core.validation.scans_skipped`). An int64 input without negative codes is returned as it is
-    (no copy: callers must not write into the result).
+    into a missing value) and, at fit, integer codes above it (a uint64 of 2**64-1 cast to -1, a missing value;
+    an int64 of 10**12 an inferred n_values of terabytes), named by column. ``estimator`` names the learner in
+    the message; ``fit`` tells whether this is a fit (see :func:`nbx.core.validation.scans_skipped`). An int64
+    input without negative codes is returned as it is (no copy: callers must not write into the result).
     """
     X = np.asarray(X)
     if X.ndim != 2:
@@ -340,6 +341,8 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
     elif X.dtype.kind not in "iu":
         X = X.astype(np.float64, copy=False)
     if X.dtype.kind in "iu":
+        if fit and X.size and not scans_skipped(fit):
+            _check_code_range(X, estimator)
         if X.size and X.min() < 0:
             return np.where(X < 0, -1, X).astype(np.int64, copy=False)
         return X.astype(np.int64, copy=False)
@@ -365,6 +368,29 @@ def as_codes(X, estimator=None, fit: bool = False) -> np.ndarray:
     return np.where(missing | (X < 0), -1, np.nan_to_num(X)).astype(np.int64)
 
 
+def _check_code_range(X: np.ndarray, estimator) -> None:
+    """Integer codes at fit: one above :data:`MAX_CODE` is refused naming its column, where the cast to int64 made
+    a uint64 of 2**64-1 a missing value and an inferred n_values of 10**12 + 1 asked for terabytes of counters."""
+    top = X.max(axis=0)
+    if top.max() <= MAX_CODE:
+        return
+    col = int(np.argmax(top > MAX_CODE))
+    who = type(estimator).__name__ if estimator is not None else "a discrete learner"
+    raise ValueError(
+        f"X column {col}: code {int(top[col])} exceeds {MAX_CODE}, the largest code {who} takes (n_values = "
+        "largest code + 1 counters per class); recode the column as 0..n-1 or discretize it"
+    )
+
+
+def _check_n_values_range(nv: np.ndarray) -> None:
+    """A given n_values above :data:`MAX_CODE` + 1 is refused naming its column (its counters would not fit)."""
+    if nv.size and nv.max() > MAX_CODE + 1:
+        col = int(np.argmax(nv > MAX_CODE + 1))
+        raise ValueError(
+            f"n_values[{col}] = {int(nv[col])} exceeds {MAX_CODE + 1}, the most values a nominal column may have"
+        )
+
+
 def resolve_n_values(codes: np.ndarray, n_values) -> np.ndarray:
     """Per-column cardinality: given, or max code + 1 (at least 1). Training codes must lie below it."""
     inferred = np.maximum(codes.max(axis=0, initial=-1) + 1, 1) if codes.size else np.ones(codes.shape[1], int)
@@ -373,6 +399,7 @@ def resolve_n_values(codes: np.ndarray, n_values) -> np.ndarray:
     nv = np.asarray(n_values)
     if nv.shape != (codes.shape[1],) or nv.dtype.kind not in "iuf" or np.any(nv != np.round(nv)):
         raise ValueError(f"n_values must be {codes.shape[1]} integers (one per column), got {n_values!r}")
+    _check_n_values_range(nv)
     nv = nv.astype(np.int64)
     if np.any(nv <= 0):
         bad = np.flatnonzero(nv <= 0).tolist()
@@ -429,6 +456,7 @@ def mixed_n_values(X: np.ndarray, n_values, fit: bool = True) -> np.ndarray:
         raise ValueError(
             f"n_values must be {X.shape[1]} integers >= 0 (one per column, 0 marks a numeric column), got {n_values!r}"
         )
+    _check_n_values_range(nv)
     nv = nv.astype(np.int64)
     nominal = nv > 0
     if fit and nominal.any() and not scans_skipped(fit=True):

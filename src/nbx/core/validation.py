@@ -11,7 +11,9 @@ estimators pass its common checks) without importing scikit-learn:
   NaN is always allowed: every nbx estimator reads it as a missing value;
 * :func:`check_labels` checks a classification target (1-D, no NaN, not continuous, not a mix of strings
   and numbers) and encodes it; :func:`check_sample_weight` checks weights (shape, finite, non-negative,
-  not all zero);
+  not all zero) and makes weights whose largest value lies beyond [1e-100, 1e100] relative to it
+  (:func:`relative_weights`: a uniform weight of 1e307 fits the model of unit weights, where its sums would
+  overflow);
 * :func:`drop_absent_rows` then removes the rows of weight 0: every fit preamble (``check_discrete_fit``,
   ``check_mixed_fit`` in :mod:`nbx.core.base`, the ensembles', the discretizers') calls it right after these
   checks, so a row of weight 0 is an absent row everywhere: it adds no class to ``classes_``, no value to an
@@ -422,6 +424,20 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray:
         raise ValueError("Negative values in data passed to `sample_weight`.")
     if n and not np.any(w > 0):
         raise ValueError("Sample weights must contain at least one non-zero number.")
+    return relative_weights(w)
+
+
+ORDINARY_WEIGHT = 1e100  # largest weights in [1/ORDINARY_WEIGHT, ORDINARY_WEIGHT] are used as given
+
+
+def relative_weights(w: np.ndarray) -> np.ndarray:
+    """Weights are relative: when the largest weight lies beyond [1e-100, 1e100] they are divided by it (a
+    uniform weight becomes 1, the model of unit weights), since sums of weights near 1e307 overflow to inf and
+    give NaN probabilities, and weights near 1e-310 vanish beside any pseudo-count. Weights whose largest value
+    is ordinary are returned as they are, so every computation with them stays as it was, bit for bit."""
+    top = w.max(initial=0.0)
+    if top > ORDINARY_WEIGHT or 0 < top < 1 / ORDINARY_WEIGHT:
+        return w / top
     return w
 
 

@@ -98,6 +98,46 @@ class TransformerMixin:
         return np.asarray(names, dtype=object)
 
 
+ORDINARY = 1e100  # |x| up to this (and down to its inverse) is ordinary: squares and sums of such values stay finite
+
+
+def magnitude_exponents(X: np.ndarray) -> np.ndarray | None:
+    """Per column of ``X`` the binary exponent e of its largest finite |x| (``x * 2**-e`` then lies in (-1, 1)),
+    0 for a column of ordinary magnitude (largest |x| in [1/ORDINARY, ORDINARY], or no nonzero value); None when
+    every column is ordinary. A power of two scales exactly (subnormals aside), so estimators that compute on
+    ``np.ldexp(X, -e)`` beyond ORDINARY never overflow a difference, square or sum of such values, and leave
+    ordinary columns to the very operations they always did. NaN is ignored; X must be finite otherwise."""
+    if X.size == 0:
+        return None
+    hi = np.fmax.reduce(X, axis=0, initial=-np.inf)
+    lo = np.fmin.reduce(X, axis=0, initial=np.inf)
+    top = np.maximum(hi, -lo)  # -inf for a column without values
+    extreme = (top > ORDINARY) | ((top > 0) & (top < 1 / ORDINARY))
+    if not extreme.any():
+        return None
+    return np.where(extreme, np.frexp(np.where(extreme, top, 1.0))[1], 0).astype(np.int64)
+
+
+def numeric_exponents(X: np.ndarray, n_values: np.ndarray) -> np.ndarray | None:
+    """:func:`magnitude_exponents` of the numeric columns (``n_values == 0``) of mixed input, one per column of
+    ``X`` (0 for nominal ones); None when every numeric column is ordinary."""
+    numeric = np.flatnonzero(n_values == 0)
+    if not len(numeric):
+        return None
+    e = magnitude_exponents(X if len(numeric) == X.shape[1] else X[:, numeric])
+    if e is None:
+        return None
+    out = np.zeros(X.shape[1], np.int64)
+    out[numeric] = e
+    return out
+
+
+def magnitude_exponent(x: np.ndarray) -> int:
+    """:func:`magnitude_exponents` of one column of values (0: ordinary)."""
+    e = magnitude_exponents(np.asarray(x, float).reshape(-1, 1))
+    return 0 if e is None else int(e[0])
+
+
 def nominal_codes(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:
     """Codes of nominal columns; NaN, negative and unseen (>= n_values) codes -> -1."""
     valid = ~np.isnan(X)

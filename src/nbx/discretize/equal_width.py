@@ -8,6 +8,12 @@ Intervals are ``(-inf, c1], (c1, c2], ..., (c9, inf)``: a value on a cut goes to
 outside the training range go to the first or last bin. A constant or all-missing column (width <= 0)
 gets one bin, as Weka's "'All'" value. Weka ignores instance weights here; rows with weight 0 are treated
 as absent (weights as counts), which only matters if such a row holds the minimum or maximum.
+
+A column beyond ordinary magnitudes (largest |x| above 1e100 or below 1e-100,
+:func:`nbx.discretize.base.magnitude_exponents`) is cut on ``x * 2**-e`` (e the exponent of its largest |x|) and
+the cut points scaled back: max - min of values near ±1.7e308 would overflow to infinity (no cut at all), and
+scaling by a power of two is exact, so these are the cut points of exact arithmetic rounded once more at most.
+Ordinary columns are computed as they always were.
 """
 
 from __future__ import annotations
@@ -18,13 +24,17 @@ import numpy as np
 
 from nbx.core.base import N_VALUES
 from nbx.core.validation import Interval
-from nbx.discretize.base import Discretizer
+from nbx.discretize.base import Discretizer, magnitude_exponent
 
 
 def equal_width_cut_points(x: np.ndarray, bins: int) -> np.ndarray:
-    """Weka's equal-width cut points of the non-missing values x."""
+    """Weka's equal-width cut points of the non-missing values x (beyond ordinary magnitudes: those of
+    ``x * 2**-e``, scaled back; see the module docstring)."""
     if x.size == 0 or bins < 2:
         return np.empty(0)
+    e = magnitude_exponent(x)
+    if e:
+        return np.ldexp(equal_width_cut_points(np.ldexp(x, -e), bins), e)
     lo, hi = x.min(), x.max()
     width = (hi - lo) / bins
     if not width > 0:
@@ -35,6 +45,12 @@ def equal_width_cut_points(x: np.ndarray, bins: int) -> np.ndarray:
 class EqualWidthDiscretizer(Discretizer):
     """``bins`` equal-width intervals between the training minimum and maximum (Weka's convention).
     ``n_values`` as in :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric).
+
+    Notes
+    -----
+    A column whose largest |x| exceeds 1e100 or is below 1e-100 is cut in a scaled domain, ``x * 2**-e``, and
+    its cut points scaled back by ``2**e`` (exact): values near ±1.7e308, whose range overflows, get their ten
+    intervals as other data do. Columns of ordinary magnitude give the same cut points as before, bit for bit.
 
     Examples
     --------

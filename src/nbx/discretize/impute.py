@@ -20,7 +20,7 @@ import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values, validate_params
 from nbx.core.validation import Options, check_array, check_sample_weight, drop_absent_rows, set_input_features
-from nbx.discretize.base import TransformerMixin, nominal_codes
+from nbx.discretize.base import TransformerMixin, magnitude_exponents, nominal_codes
 
 NUMERIC_OPTIONS = ("mean", "mode")
 
@@ -38,7 +38,12 @@ def nominal_modes(codes: np.ndarray, n_values: np.ndarray, w: np.ndarray) -> np.
 
 
 def numeric_means(X: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted mean per column over non-missing values; NaN where nothing was observed."""
+    """Weighted mean per column over non-missing values; NaN where nothing was observed. Columns beyond ordinary
+    magnitudes are averaged on ``x * 2**-e`` and the mean scaled back (the sum of values near 1.7e308 overflows
+    to an infinite fill value), :func:`nbx.discretize.base.magnitude_exponents`; ordinary ones as always."""
+    e = magnitude_exponents(X)
+    if e is not None:
+        return np.ldexp(numeric_means(np.ldexp(X, -e), w), e)
     present = ~np.isnan(X) & (w[:, None] > 0)
     total = (present * w[:, None]).sum(axis=0)
     sums = np.where(present, X, 0.0).T @ w
@@ -70,6 +75,12 @@ class ModeImputer(TransformerMixin, BaseEstimator):
 
     ``n_values``: per column the number of nominal values (0 = numeric; None = all numeric).
     Fitted attributes: ``fill_values_``, ``input_n_values_``, ``n_features_in_``.
+
+    Notes
+    -----
+    The mean of a numeric column whose largest |x| exceeds 1e100 or is below 1e-100 is taken on ``x * 2**-e``
+    (an exact power-of-two scaling) and scaled back: values near 1.7e308 got an infinite fill value. Ordinary
+    columns give the same means as before, bit for bit.
 
     Examples
     --------

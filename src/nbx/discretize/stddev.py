@@ -20,6 +20,13 @@ measures it as a possible cause of its Glass gap; the pipeline's default is ``fl
 
 Applying it to "nominal data with large values" is a pipeline choice (treat such a column as numeric
 codes before fitting); this class discretizes numeric columns only and passes nominal ones through.
+
+Scale: the classes are defined relative to the mean and the standard deviation, so scaling a column by any
+factor must not change its codes. A column beyond ordinary magnitudes (largest |x| above 1e100 or below 1e-100,
+:func:`nbx.discretize.base.magnitude_exponents`) is therefore measured on ``x * 2**-e`` (e the exponent of its
+largest |x|) and the edges scaled back: otherwise (x - mean)² overflows from |x| ~ 1e154 (std = inf: no edge, one
+bin) and the sums of values near ±1.7e308 overflow, while subnormal values (1e-310) lose the digits the deviation
+is made of. Ordinary columns are computed as they always were.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ import numpy as np
 
 from nbx.core.base import N_VALUES
 from nbx.core.validation import Interval, Options
-from nbx.discretize.base import Discretizer
+from nbx.discretize.base import Discretizer, magnitude_exponent
 
 ROUNDINGS = ("floor", "trunc")
 
@@ -40,6 +47,9 @@ def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0, rounding
     ``rounding="trunc"`` without the edge k = 0 (the z-score truncated towards zero, see the module docstring)."""
     if x.size == 0:
         return np.empty(0)
+    e = magnitude_exponent(x)
+    if e:  # beyond ordinary magnitudes: on x * 2**-e, edges scaled back (see the module docstring)
+        return np.ldexp(stddev_cut_points(np.ldexp(x, -e), w, width, rounding), e)
     mean = np.average(x, weights=w)
     std = np.sqrt(np.average((x - mean) ** 2, weights=w))
     lo, hi = x.min(), x.max()
@@ -56,6 +66,14 @@ class StdDevDiscretizer(Discretizer):
     """Bins of one standard deviation (``width`` std) anchored at the training mean; see module docstring.
     ``rounding``: ``"floor"`` (default) or ``"trunc"`` (one bin of two widths around the mean). ``n_values`` as in
     :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric).
+
+    Notes
+    -----
+    The classes are relative to the mean and standard deviation (Wiering 2003), so they are scale-invariant: a
+    column whose largest |x| exceeds 1e100 or is below 1e-100 is measured on ``x * 2**-e`` (an exact power-of-two
+    scaling) and its edges scaled back, so data scaled by 1e300 or 1e-310 get the codes of the unscaled data
+    (up to values within rounding of an edge) instead of one bin. Columns of ordinary magnitude give the same
+    edges as before, bit for bit.
 
     Examples
     --------

@@ -87,7 +87,7 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex
 from nbx.core.validation import Interval, Options
-from nbx.discretize.base import nominal_codes
+from nbx.discretize.base import nominal_codes, numeric_exponents
 from nbx.models.naive_bayes import nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
@@ -306,6 +306,18 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
     Fitted attributes: ``classes_``, ``n_values_``, ``class_count_``, ``bandwidth_c_`` (d, K) chosen c_X
     (NaN for nominal/ignored or gaussian), ``bandwidth_`` (d, K) the h (kernel) or σ (gaussian) used.
 
+    Notes
+    -----
+    Magnitudes. A numeric column whose largest |x| exceeds 1e100 or is below 1e-100 is fitted and predicted in a
+    scaled domain, ``x * 2**-e`` with e the binary exponent of its training largest |x| (exact: a power of two).
+    Kernel and Gaussian densities are scale-equivariant (h and σ scale with x), so this changes no posterior,
+    but without it the ranges, deviations and squared distances of values near ±1.7e308 overflow (1e200: the
+    Gaussian's variance) and those of values near 1e-310 underflow, and the model predicted the class prior
+    where other learners separate the data. ``scale="none"`` (h in raw units, not scale-equivariant) is left
+    unscaled. Columns of ordinary magnitude take exactly the computations they always did, bit for bit.
+    Weights beyond [1e-100, 1e100] are made relative to the largest one
+    (:func:`nbx.core.validation.relative_weights`).
+
     Examples
     --------
     >>> from nbx.models.kernel_nb import GeneralNB
@@ -365,13 +377,29 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
-        return self._fit_indexed(X, y_idx, w, nv, len(self.classes_))
+        exponents = self.scaled_domain(X, nv)
+        if exponents is not None:  # beyond ordinary magnitudes: fit (and later predict) on X * 2**-e
+            X = np.ldexp(X, -exponents)
+        self._fit_indexed(X, y_idx, w, nv, len(self.classes_))
+        self._exponents = exponents
+        return self
+
+    def scaled_domain(self, X, nv) -> np.ndarray | None:
+        """Per column the exponent e of the scaled domain ``X * 2**-e`` the model computes in (None: X itself,
+        every numeric column of ordinary magnitude, :func:`nbx.discretize.base.magnitude_exponents`). The
+        densities are scale-equivariant (h in units of the range or the std, the Gaussian's std), so a power of
+        two changes every class's log-density of a column by the same constant and the posterior not at all;
+        ``scale="none"`` measures h in raw units, which a scaling would change: its X is never scaled."""
+        if self.density == "kernel" and self.scale == "none":
+            return None
+        return numeric_exponents(X, nv)
 
     def _fit_indexed(self, X, y_idx, w, nv, n_classes, subset=None):
         """Fit on class indices 0..n_classes-1 (some may be absent); used by the trees. ``subset``: fit on the
         rows ``X[subset]`` (a tree's child node), gathering a group of columns at a time instead of copying
         them all (y_idx and w are those rows')."""
         self._check_params()
+        self._exponents = None  # a tree's GNB gets X already scaled (see fit)
         self.n_values_ = nv
         self.n_features_in_ = X.shape[1]
         self.n_classes_ = n_classes
@@ -724,6 +752,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         ``numeric_sum`` only their nominal columns are gathered.
         """
         X = check_mixed_X(self, X)
+        if getattr(self, "_exponents", None) is not None:  # fitted in the scaled domain (see fit)
+            X = np.ldexp(X, -self._exponents)
         if subset is not None and numeric_sum is None:
             X, subset = X[subset], None
         codes = nominal_codes(take_columns(X, subset, self._nominal), self.n_values_[self._nominal])

@@ -49,6 +49,7 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex, log_normalize, present_classes, sum_rows
 from nbx.core.validation import (
+    ORDINARY_WEIGHT,
     RANDOM_STATE,
     Interval,
     Options,
@@ -65,6 +66,23 @@ DENOMINATORS = ("attribute", "class")
 # (rows x attributes) of a boosting round from which its compiled loops pay for loading numba (about 0.45 s a
 # process): about 10 ns saved per cell and round, so 100 rounds over ten folds of 2^15 cells save about that
 BOOST_COMPILED_FROM = 1 << 15
+
+
+def _check_batch_weights(sample_weight) -> None:
+    """partial_fit's weights: a largest weight beyond [1e-100, 1e100] is refused (one line), as no batch's
+    weights can be made relative on their own (see :func:`nbx.core.validation.relative_weights`)."""
+    if sample_weight is None:
+        return
+    try:
+        top = float(np.max(np.asarray(sample_weight, dtype=np.float64), initial=0.0))
+    except (TypeError, ValueError):  # check_sample_weight explains
+        return
+    if top > ORDINARY_WEIGHT or 0 < top < 1 / ORDINARY_WEIGHT:
+        raise ValueError(
+            f"sample_weight of partial_fit must have its largest value in [1e-100, 1e100], got {top!r}: the "
+            "batches' weights add up, so they cannot be rescaled one batch at a time; divide all batches' "
+            "weights by one common factor"
+        )
 
 
 def _boost_compiled(table_rows: np.ndarray) -> bool:
@@ -143,6 +161,14 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
     class) is raised to 1e-10 with a warning, as scikit-learn's naive Bayes does.
 
     ``partial_fit`` adds batches of rows; the result is bit for bit that of ``fit`` on all of them.
+
+    Notes
+    -----
+    Weights are relative: ``fit`` divides weights whose largest value lies beyond [1e-100, 1e100] by it
+    (:func:`nbx.core.validation.relative_weights`), so a uniform weight of 1e307 gives the model of unit weights
+    instead of NaN probabilities (its counts would overflow); ordinary weights are used as given, bit for bit.
+    ``partial_fit`` refuses such weights with a one-line error, since its batches' counts add up. Codes beyond
+    2**31 - 1 are refused naming the column (:func:`nbx.core.base.as_codes`), of any dtype.
 
     Fitted attributes: ``classes_``, ``n_values_``, ``class_count_`` (weighted), ``feature_count_``
     (flat (sum V_j, K) weighted counts), ``class_log_prior_`` and ``log_table_``.
@@ -267,7 +293,9 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
 
         Each count continues the row-order sum that ``fit``'s bincount makes, so the batches give bit for bit
         the model ``fit`` gives on their concatenation (with the same ``n_values``), weights and missing
-        values included."""
+        values included. The batches' weights add up, so none can be rescaled on its own (as ``fit`` divides
+        weights whose largest value lies beyond [1e-100, 1e100] by it): such weights are refused."""
+        _check_batch_weights(sample_weight)
         if not hasattr(self, "class_count_"):
             classes = classes if classes is not None else self.classes
             if classes is None:

@@ -153,6 +153,13 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
 
     Fitted: ``classes_``, ``n_values_``, ``tree_``, ``n_leaves_``, ``depth_``.
 
+    Notes
+    -----
+    Magnitudes: a numeric column whose largest |x| exceeds 1e100 or is below 1e-100 is grown and scored in the
+    scaled domain of :class:`GeneralNB` (``x * 2**-e``, a power of two, see its Notes; not with ``scale="none"``),
+    and the tests' cut points are scaled back to X's units. Before, the GNBs' densities of values near ±1.7e308
+    overflowed and the tree predicted the class prior. Ordinary columns are computed as they always were.
+
     Examples
     --------
     >>> from nbx.models.snbtree import SelfAdaptiveNBTree
@@ -199,7 +206,14 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
             X[:, nom] = np.where(codes < 0, np.nan, codes)  # unseen or negative codes count as missing
         self.n_values_ = nv
         self.n_leaves_, self.depth_ = 0, 0
+        leaf = self.leaf if self.leaf is not None else GeneralNB()
+        exponents = leaf.scaled_domain(X, nv)
+        if exponents is not None:  # beyond ordinary magnitudes: grown on X * 2**-e (see the class Notes)
+            X = np.ldexp(X, -exponents)
         self.tree_ = self._grow(X, y_idx, w, self._gnb(X, y_idx, w), None, 0)
+        self._exponents = exponents
+        if exponents is not None:
+            _unscale_cuts(self.tree_, exponents)
         return self
 
     def fit_info(self) -> dict:
@@ -346,17 +360,20 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         codes = nominal_codes(X[:, nom], self.n_values_[nom])
         X[:, nom] = np.where(codes < 0, np.nan, codes)  # a code never seen in training counts as missing
         out = np.zeros((X.shape[0], len(self.classes_)))
-        self._route(self.tree_, X, np.arange(X.shape[0]), out)
+        exponents = getattr(self, "_exponents", None)
+        scaled = X if exponents is None else np.ldexp(X, -exponents)  # the GNBs' domain (see fit)
+        self._route(self.tree_, X, np.arange(X.shape[0]), out, scaled)
         return out
 
-    def _route(self, node, X, rows, out):
+    def _route(self, node, X, rows, out, scaled):
+        """Route ``rows`` of X by the tests (cut points in X's units); the GNBs score them in ``scaled``."""
         if len(rows) == 0:
             return
         if node.children is None:
             if node.model is None:
                 out[rows, node.label] = 1.0
             else:
-                out[rows] = node.model.predict_proba(X[rows])
+                out[rows] = node.model.predict_proba(scaled[rows])
             return
         x = X[rows, node.attr]
         obs = ~np.isnan(x)
@@ -366,6 +383,16 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
             b = np.where(obs, np.searchsorted(node.cuts, np.where(obs, x, 0.0), side="right"), node.default)
         known = np.isin(b, list(node.children))
         for value, child in node.children.items():
-            self._route(child, X, rows[b == value], out)
+            self._route(child, X, rows[b == value], out, scaled)
         if not known.all():
-            out[rows[~known]] = node.model.predict_proba(X[rows[~known]])
+            out[rows[~known]] = node.model.predict_proba(scaled[rows[~known]])
+
+
+def _unscale_cuts(node, exponents) -> None:
+    """The numeric tests' cut points, found on X * 2**-e, in X's units (exact but for subnormal cut points)."""
+    if node.children is None:
+        return
+    if node.cuts is not None:
+        node.cuts = np.ldexp(node.cuts, exponents[node.attr])
+    for child in node.children.values():
+        _unscale_cuts(child, exponents)
