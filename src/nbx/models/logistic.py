@@ -447,7 +447,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         Newton iterations (Weka's default -1 means "until convergence"); with ``optimizer="weka_bfgs"`` Weka's
         rounds of 200 iterations.
     tol : float, default=1e-10
-        Max |gradient| of the objective divided by the total weight (not used by ``"weka_bfgs"``).
+        The largest absolute gradient of the objective divided by the total weight (not used by ``"weka_bfgs"``).
     warm_start : bool, default=False
         Start a refit from the previous ``theta_`` if shapes match.
     n_values : array-like of int, default=None
@@ -607,7 +607,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
 
     def fit_info(self) -> dict:
         """Iterations and convergence of the fit, the objective reached and the largest standardized slope
-        |θ_kj| (j >= 1), for fit_info.json."""
+        ``|θ_kj|`` (j >= 1), for fit_info.json."""
         return {
             "n_iter": int(self.n_iter_),
             "converged": bool(self.converged_),

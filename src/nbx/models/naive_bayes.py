@@ -166,7 +166,7 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         Number of values per column.
     class_count_ : ndarray of shape (n_classes,)
         Weighted class counts.
-    feature_count_ : ndarray of shape (sum of n_values_, n_classes)
+    feature_count_ : ndarray of shape (total number of values, n_classes)
         Weighted value-class counts, all columns stacked.
     class_log_prior_ : ndarray of shape (n_classes,)
         log P(c).
