@@ -201,7 +201,7 @@ def test_pyproject_ships_the_package_data_and_one_version_source():
     assert "version" not in project and project["dynamic"] == ["version"]
     assert setuptools["dynamic"]["version"] == {"attr": "nbx._version.__version__"}
     assert "py.typed" in setuptools["package-data"]["nbx"] and (SRC / "nbx" / "py.typed").exists()
-    assert set(project["optional-dependencies"]) == {"pipeline", "test", "sklearn", "dask"}
+    assert set(project["optional-dependencies"]) == {"pipeline", "test", "sklearn", "dask", "docs"}
     assert "nbx[pipeline]" in project["optional-dependencies"]["test"]  # CI runs the pipeline's tests
     assert {"dvc", "matplotlib"} <= extra_packages("pipeline")
     # ruff judges the code for the oldest Python the package admits

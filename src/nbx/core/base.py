@@ -81,6 +81,18 @@ class BaseEstimator:
         return list(_init_params(cls))
 
     def get_params(self, deep: bool = True) -> dict:
+        """Get the estimator's parameters (scikit-learn's protocol).
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Also return the parameters of nested estimators (e.g. an ensemble's ``base``) as ``name__param``.
+
+        Returns
+        -------
+        params : dict
+            Parameter name -> value, read from the constructor signature.
+        """
         out = {}
         for name in self._param_names():
             value = getattr(self, name)
@@ -90,6 +102,21 @@ class BaseEstimator:
         return out
 
     def set_params(self, **params):
+        """Set the estimator's parameters (scikit-learn's protocol).
+
+        Nested estimators' parameters are set as ``name__param``; the names in ``_param_aliases`` are accepted too
+        (the ensembles take scikit-learn's ``estimator`` and ``base_estimator`` for ``base``).
+
+        Parameters
+        ----------
+        **params : dict
+            Parameter name -> new value.
+
+        Returns
+        -------
+        self : estimator
+            The estimator, changed in place.
+        """
         valid = set(self._param_names())
         nested: dict[str, dict] = {}
         for key, value in params.items():
@@ -275,15 +302,55 @@ class ClassifierMixin:
         return tags
 
     def predict(self, X):
+        """Predict the class of each row: the argmax of ``predict_proba`` (ties to the first class).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Predicted labels, taken from ``classes_``.
+        """
         proba = self.predict_proba(X)  # first: raises NotFittedError before fit
         return self.classes_[np.argmax(proba, axis=1)]
 
     def predict_log_proba(self, X) -> np.ndarray:
+        """Log of the class probabilities, ``log(predict_proba(X))`` (-inf for a probability of 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            log P(c | x), columns in the order of ``classes_``.
+        """
         proba = self.predict_proba(X)
         with np.errstate(divide="ignore"):
             return np.log(proba)
 
     def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy of ``predict(X)`` against ``y``, weighted by ``sample_weight``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights; None = all 1.
+
+        Returns
+        -------
+        score : float
+            The (weighted) fraction of rows predicted correctly.
+        """
         return float(np.average(self.predict(X) == np.asarray(y), weights=sample_weight))
 
     def set_score_request(self, **requests):
@@ -297,6 +364,19 @@ class DecisionMixin:
     (positive where ``classes_[1]`` wins); (n, K) otherwise."""
 
     def decision_function(self, X) -> np.ndarray:
+        """The learner's class scores in scikit-learn's shape.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            For two classes the score of ``classes_[1]`` minus that of ``classes_[0]`` (positive where
+            ``classes_[1]`` wins); otherwise one column per class of ``classes_``.
+        """
         scores = self._class_scores(X)
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
@@ -309,9 +389,34 @@ class LogScoreMixin(DecisionMixin, ClassifierMixin):
     argmax of ``predict_proba`` and ``decision_function`` the scores (:class:`DecisionMixin`)."""
 
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities: the softmax of the learner's log-scale class scores.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         return log_normalize(self._class_scores(X))
 
     def predict_log_proba(self, X) -> np.ndarray:
+        """Log class probabilities: the log-softmax of the learner's class scores (exact also where
+        ``predict_proba`` underflows to 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            log P(c | x), columns in the order of ``classes_``.
+        """
         return log_softmax(self._class_scores(X))
 
 

@@ -31,8 +31,24 @@ from nbx.discretize.stddev import StdDevDiscretizer
 class NoDiscretizer(Discretizer):
     """Pass-through for data whose columns are all nominal; numeric columns are an error.
 
-    ``n_values`` None infers every column's cardinality from the training codes (max + 1, as the discrete
-    learners do).
+    The ``discretizer.kind: none`` of params.yaml.
+
+    Parameters
+    ----------
+    n_values : array-like of int, default=None
+        Per column the number of values; None infers every column's cardinality from the training codes
+        (max + 1, as the discrete learners do).
+
+    Attributes
+    ----------
+    cut_points_ : list of ndarray or None
+        Per column the sorted cut points, None for a nominal column.
+    n_values_ : ndarray of int
+        Output cardinality per column, to pass on to a learner.
+    input_n_values_ : ndarray of int
+        The input columns' ``n_values`` (0 = numeric).
+    n_features_in_ : int
+        Number of columns seen at fit.
 
     Examples
     --------

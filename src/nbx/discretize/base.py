@@ -52,9 +52,37 @@ class TransformerMixin:
         return tags
 
     def transform(self, X):
+        """Transform ``X`` with the fitted statistics.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Mixed input: numeric columns as floats, nominal columns as codes, NaN = missing.
+
+        Returns
+        -------
+        X_out : ndarray or pandas.DataFrame of shape (n_samples, n_features)
+            The transformed data (a DataFrame after ``set_output(transform="pandas")``).
+        """
         return self._wrap_output(self._transform(X), X)
 
     def fit_transform(self, X, y=None, **fit_params):
+        """Fit on ``X`` (and ``y``), then transform ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,), default=None
+            Class labels (needed by supervised transformers such as :class:`~nbx.discretize.MDLDiscretizer`).
+        **fit_params : dict
+            Passed on to ``fit`` (e.g. ``sample_weight``).
+
+        Returns
+        -------
+        X_out : ndarray or pandas.DataFrame of shape (n_samples, n_features)
+            The transformed training data.
+        """
         return self.fit(X, y, **fit_params).transform(X)
 
     def set_output(self, *, transform=None):
@@ -84,6 +112,18 @@ class TransformerMixin:
         return pd.DataFrame(out, index=index, columns=self.get_feature_names_out())
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """Output column names: one per input column, named like it.
+
+        Parameters
+        ----------
+        input_features : array-like of str, default=None
+            The input names; None = ``feature_names_in_`` if fitted on a DataFrame, else ``x0, x1, ...``.
+
+        Returns
+        -------
+        names : ndarray of str objects
+            The output names.
+        """
         if not hasattr(self, "n_features_in_"):
             raise not_fitted_error(self)
         fitted = getattr(self, "feature_names_in_", None)
@@ -148,22 +188,58 @@ def nominal_codes(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:
 
 
 class Discretizer(TransformerMixin, BaseEstimator):
-    """Base class: subclasses implement ``_column_cuts(x, y, w)`` for one numeric column, or
-    ``_cuts_of_columns(columns)`` when they search all numeric columns of a fit together (MDL).
+    """Base class of the discretizers: a scikit-learn transformer mapping mixed data to integer codes.
+
+    Subclasses implement ``_column_cuts(x, y, w)`` for one numeric column, or ``_cuts_of_columns(columns)``
+    when they search all numeric columns of a fit together (MDL).
 
     ``x`` holds the column's non-missing training values with positive weight, ``y`` their class indices
     (supervised discretizers) and ``w`` their weights (weights act as counts: weight k == k copies, weight 0
     == row absent: :meth:`fit` drops those rows first, :func:`nbx.core.validation.drop_absent_rows`, so they
     set no cut point, no class of ``classes_`` and no inferred ``n_values``).
 
-    Fitted attributes: ``cut_points_`` (per column a sorted float array, or None for nominal columns),
-    ``n_values_`` (output cardinality per column, to pass on to a learner), ``input_n_values_``,
-    ``n_features_in_`` (and ``feature_names_in_``), ``classes_`` (supervised discretizers).
+    Parameters
+    ----------
+    n_values : array-like of int, default=None
+        (A constructor parameter of every subclass.) Per column the number of nominal values (codes
+        ``0 .. n-1``, passed through), 0 for a numeric column; None = every column numeric.
+
+    Attributes
+    ----------
+    cut_points_ : list of ndarray or None
+        Per column the sorted cut points, None for a nominal column.
+    n_values_ : ndarray of int
+        Output cardinality per column, to pass on to a learner.
+    input_n_values_ : ndarray of int
+        The input columns' ``n_values`` (0 = numeric).
+    n_features_in_ : int
+        Number of columns seen at fit.
+    feature_names_in_ : ndarray of str
+        Column names, when fitted on a DataFrame with string column names.
+    classes_ : ndarray
+        Class labels (supervised discretizers only).
     """
 
     supervised = False
 
     def fit(self, X, y=None, sample_weight=None):
+        """Find the cut points of every numeric column on the training rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes ``0 .. n_values[j]-1``; NaN = missing.
+        y : array-like of shape (n_samples,), default=None
+            Class labels; required by supervised discretizers (:class:`~nbx.discretize.MDLDiscretizer`), ignored
+            by the others.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (0 = the row is absent); None = all 1.
+
+        Returns
+        -------
+        self : Discretizer
+            The fitted discretizer.
+        """
         validate_params(self)
         arr = check_array(self, X, fit=True).astype(np.float64, copy=False)
         w = check_sample_weight(sample_weight, arr.shape[0])

@@ -63,9 +63,33 @@ def stddev_cut_points(x: np.ndarray, w: np.ndarray, width: float = 1.0, rounding
 
 
 class StdDevDiscretizer(Discretizer):
-    """Bins of one standard deviation (``width`` std) anchored at the training mean; see module docstring.
-    ``rounding``: ``"floor"`` (default) or ``"trunc"`` (one bin of two widths around the mean). ``n_values`` as in
-    :class:`~nbx.discretize.base.Discretizer` (None = all columns numeric).
+    """Bins of ``width`` standard deviations anchored at the training mean (significance classes).
+
+    Parameters
+    ----------
+    width : float, default=1.0
+        Bin width in standard deviations (the paper's 1).
+    rounding : {"floor", "trunc"}, default="floor"
+        ``"floor"``: bins ``mean + k * width * std``; ``"trunc"``: one bin of two widths around the mean.
+    n_values : array-like of int, default=None
+        Per column the number of nominal values (codes passed through), 0 for a numeric column; None = all
+        columns numeric.
+
+    Attributes
+    ----------
+    cut_points_ : list of ndarray or None
+        Per column the sorted cut points, None for a nominal column.
+    n_values_ : ndarray of int
+        Output cardinality per column, to pass on to a learner.
+    input_n_values_ : ndarray of int
+        The input columns' ``n_values`` (0 = numeric).
+    n_features_in_ : int
+        Number of columns seen at fit.
+
+    References
+    ----------
+    Wiering, M. A. (2003). *Hierarchical Mixtures of Naive Bayesian Classifiers*. Technical report
+    UU-CS-2003-003, Utrecht University, §4.
 
     Notes
     -----

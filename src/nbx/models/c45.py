@@ -189,16 +189,42 @@ def _recursion_limit(limit: int):
 
 
 class C45Tree(ClassifierMixin, BaseEstimator):
-    """C4.5 Release 8 decision tree; see the module docstring for every rule and deviation.
+    """C4.5 Release 8 decision tree on mixed data; see the module docstring for every rule and deviation.
 
-    Parameters: ``min_leaf`` (C4.5 ``-m``, minimum weight in at least two branches, default 2),
-    ``confidence`` (``-c``, pruning confidence CF, default 0.25), ``prune`` (False gives C4.5's unpruned
-    tree), ``subtree_raising`` (Release 8 replaces a node by its largest branch when that is no worse),
-    ``n_values`` (per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None =
-    all numeric). A nominal code >= n_values is an error at fit and an unknown value at predict.
+    Numeric columns as floats, nominal columns as codes; when every column is nominal it runs unchanged on
+    discretized data (Kang & Tian's protocol). A nominal code >= n_values is an error at fit and an unknown
+    value at predict. Inspection: :meth:`n_leaves`, :meth:`depth`, :meth:`estimated_errors` (C4.5's
+    pessimistic estimate).
 
-    Fitted attributes: ``classes_``, ``n_values_`` (0 = numeric column), ``tree_`` (root ``_Node``).
-    Inspection: ``n_leaves()``, ``depth()``, ``estimated_errors(X, y)`` (C4.5's pessimistic estimate).
+    Parameters
+    ----------
+    min_leaf : float, default=2
+        C4.5's ``-m``: minimum weight in at least two branches.
+    confidence : float, default=0.25
+        C4.5's ``-c``: the pruning confidence CF.
+    prune : bool, default=True
+        False gives C4.5's unpruned tree.
+    subtree_raising : bool, default=True
+        Release 8 replaces a node by its largest branch when that is no worse.
+    n_values : array-like of int, default=None
+        Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Nominal values per column, 0 = numeric.
+    tree_ : object
+        The root node.
+
+    References
+    ----------
+    Quinlan, J. R. (1993). *C4.5: Programs for Machine Learning*. Morgan Kaufmann (Release 8), ch. 2-4.
+
+    Wang, L.-M., Li, X.-L., Cao, C.-H. & Yuan, S.-M. (2006). *Combining decision tree and Naive Bayes for
+    classification*. Knowledge-Based Systems and Kang, C. & Tian, J. (2006). *A Hybrid Generative/Discriminative
+    Bayesian Classifier*. FLAIRS 2006 (the tree learner of both experiments).
 
     Examples
     --------
@@ -263,6 +289,25 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     # ---------------------------------------------------------------- fitting
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes ``0 .. n_values[j]-1``; NaN (or a negative
+            code in a nominal column) is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights (C4.5's case weights; 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values (0 = numeric); wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : C45Tree
+            The fitted estimator.
+        """
         # the rows of positive weight (check_mixed_fit drops the absent rows of weight 0), at least one
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         # (rows, attributes) as given, no transposed copy: a fit's largest arrays are the input and the order
@@ -607,6 +652,21 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------- predicting
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of the rows of ``X``.
+
+        The class distribution of the leaf each row reaches; a row with an unknown value at a test is
+        split over the branches in proportion to their training weight, as C4.5 does.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         Xf, codes = self._prepare_X(check_mixed_X(self, X))
         XT, codesT = np.ascontiguousarray(Xf.T), np.ascontiguousarray(codes.T)
         proba = np.zeros((Xf.shape[0], self._n_classes))
@@ -630,9 +690,12 @@ class C45Tree(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------ inspection
     def n_leaves(self) -> int:
+        """Number of leaves of the fitted tree."""
         return sum(1 for n in _walk(self.tree_) if n.is_leaf)
 
     def depth(self) -> int:
+        """Depth of the fitted tree (0 for a single leaf)."""
+
         def rec(n):
             return 0 if n.is_leaf else 1 + max(rec(c) for c in n.children)
 

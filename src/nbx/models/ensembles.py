@@ -82,6 +82,7 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
 
     @property
     def input_kind(self) -> str:
+        """The input the ensemble takes: its base's (``discrete`` or ``mixed``); ``discrete`` for the default base."""
         return _input_kind(self.base) if self.base is not None else "discrete"
 
     def __sklearn_tags__(self):
@@ -173,22 +174,48 @@ def _bootstrap_counts(rng, w: np.ndarray, size: int) -> np.ndarray:
 
 
 class Bagging(_Ensemble):
-    """Bagging (Breiman 1996) as in Wiering (2003) §4.
-
-    Parameters: ``base`` (any learner; default ``NaiveBayes()``), ``n_estimators`` (10), ``max_samples``
-    (fraction of the data size drawn with replacement for each bootstrap sample; Wiering §4 "most often
-    ... about 90%", so 0.9), ``voting`` (``"hard"``: majority vote of the predicted classes, ties to the
-    lowest class index, ``predict_proba`` = vote fractions; ``"soft"``: average of the models'
-    probabilities), ``random_state``, ``classes`` (see the module docstring), ``n_values`` (passed to the
-    base; the ``fit`` keyword wins).
+    """Bagging over any learner, as in Wiering (2003) §4.
 
     Sample weights: rows are drawn with probability proportional to ``sample_weight``, and
-    round(max_samples · n_rows) rows are drawn, n_rows counting the rows of positive weight. A row of weight
-    0 is an absent row (same draws, same models as without it); a weight of k matches k copies only in
+    round(max_samples · n_rows) rows are drawn, n_rows counting the rows of positive weight. A row of weight 0
+    is an absent row (same draws, same models as without it); a weight of k matches k copies only in
     distribution, since the number of draws and the random stream depend on n_rows.
 
-    Fitted attributes: ``classes_``, ``estimators_``, ``bootstrap_counts_`` (per model, how often each
-    training row of positive weight was drawn).
+    Parameters
+    ----------
+    base : estimator, default=None
+        Any learner (an nbx one or a scikit-learn classifier); None = ``NaiveBayes()``.
+    n_estimators : int, default=10
+        Number of bootstrap models.
+    max_samples : float, default=0.9
+        Fraction of the data size drawn with replacement for each bootstrap sample (Wiering §4: "most often ...
+        about 90%").
+    voting : {"hard", "soft"}, default="hard"
+        ``"hard"``: majority vote of the predicted classes, ties to the lowest class index, ``predict_proba`` =
+        vote fractions; ``"soft"``: average of the models' probabilities.
+    random_state : int, numpy Generator or None, default=None
+        Seed of the draws (and of the base models' seeds).
+    classes : array-like, default=None
+        The ensemble's class labels (None = those in y); base models then keep counters for all of them (see
+        the module docstring).
+    n_values : array-like of int, default=None
+        Passed to the base; the ``fit`` keyword wins.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    estimators_ : list
+        The fitted base models.
+    bootstrap_counts_ : list of ndarray
+        Per model, how often each training row of positive weight was drawn.
+
+    References
+    ----------
+    Breiman, L. (1996). *Bagging predictors*. Machine Learning 24.
+
+    Wiering, M. A. (2003). *Hierarchical Mixtures of Naive Bayesian Classifiers*. Technical report
+    UU-CS-2003-003, Utrecht University, §4.
 
     Examples
     --------
@@ -225,6 +252,25 @@ class Bagging(_Ensemble):
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes ``0 .. n_values[j]-1``; NaN (or a negative
+            code in a nominal column) is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of values (as the base takes them); wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : Bagging
+            The fitted estimator.
+        """
         X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         rng = check_rng(self.random_state)
         size = max(1, int(round(self.max_samples * X.shape[0])))
@@ -236,6 +282,20 @@ class Bagging(_Ensemble):
         return self
 
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of the rows of ``X``.
+
+        Vote fractions (``voting="hard"``) or the mean of the models' probabilities (``"soft"``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         X = self._check_X(X)
         if self.voting == "soft":
             return sum(self._full_proba(est, X) for est in self.estimators_) / len(self.estimators_)
@@ -323,11 +383,6 @@ class WeightHistory(Sequence):
 class AdaBoostM1(DecisionMixin, _Ensemble):
     """AdaBoost.M1 by reweighting, exactly as Ting & Zheng (2003) §2, with Wiering's restart as option.
 
-    Parameters: ``base`` (any learner accepting ``sample_weight``; default ``NaiveBayes()``),
-    ``n_estimators`` (T, the number of models in the final vote), ``restart`` (``"bootstrap"`` or
-    ``"noise"``), ``max_restarts`` (25), ``random_state``, ``classes`` (see the module docstring),
-    ``n_values`` (passed to the base; the ``fit`` keyword wins).
-
     Procedure (Ting & Zheng §2). w_1(n) = 1 (times ``sample_weight``). Trial t: (i) fit M_t under w_t;
     (ii) ε_t = Σ_n w_t(n) δ(n) / N (eq. 1; weights always sum to N); (iii) misclassified rows get
     w_t/(2ε_t) (eq. 2), the others w_t/(2(1-ε_t)) (eq. 3), then weights below 1e-8 are set to 1e-8 and all
@@ -361,10 +416,51 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
     ``predict`` = its argmax (ties to the lowest class index), ``predict_proba`` = the vote sums divided
     by the total vote Σ_t vote_t (all votes are positive), i.e. the normalized weighted votes.
 
-    Fitted attributes (Lee et al. 2006 §4.4 reuses the base models): ``estimators_``,
-    ``estimator_weights_`` (votes), ``estimator_errors_`` (ε_t), ``training_weights_`` (w_t each kept model
-    was fitted under: a :class:`WeightHistory`, a sequence that rebuilds each array, bit for bit, from one bit per
-    row and model), ``n_restarts_`` ({"error>=0.5": count, "error=0": count}), ``classes_``.
+    Parameters
+    ----------
+    base : estimator, default=None
+        Any learner accepting ``sample_weight``; None = ``NaiveBayes()``.
+    n_estimators : int, default=10
+        T, the number of models in the final vote.
+    restart : {"bootstrap", "noise"}, default="bootstrap"
+        How the weights are reinitialized after a discarded model (above).
+    max_restarts : int, default=25
+        Consecutive discarded models after which boosting stops.
+    random_state : int, numpy Generator or None, default=None
+        Seed of the restarts (and of the base models' seeds).
+    classes : array-like, default=None
+        The ensemble's class labels (None = those in y; see the module docstring).
+    n_values : array-like of int, default=None
+        Passed to the base; the ``fit`` keyword wins.
+
+    Attributes
+    ----------
+    estimators_ : list
+        The kept models (Lee et al. 2006 §4.4 reuses them).
+    estimator_weights_ : ndarray
+        Their votes, log((1-ε_t)/ε_t).
+    estimator_errors_ : ndarray
+        Their weighted errors ε_t.
+    training_weights_ : WeightHistory
+        The weights w_t each kept model was fitted under: a sequence that rebuilds each array, bit for bit,
+        from one bit per row and model.
+    n_restarts_ : dict
+        ``{"error>=0.5": count, "error=0": count}``.
+    n_iter_ : int
+        Trials run, discarded models included.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+
+    References
+    ----------
+    Ting, K. M. & Zheng, Z. (2003). *A Study of AdaBoost with Naive Bayesian Classifiers: Weakness and
+    Improvement*. Computational Intelligence, §2 (eq. 1-3).
+
+    Bauer, E. & Kohavi, R. (1999). *An empirical comparison of voting classification algorithms: bagging,
+    boosting, and variants*. Machine Learning 36 (the restarts).
+
+    Wiering, M. A. (2003). *Hierarchical Mixtures of Naive Bayesian Classifiers*. Technical report
+    UU-CS-2003-003, Utrecht University, §4 (the noise restart).
 
     Examples
     --------
@@ -409,6 +505,25 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         return restart_weights(self.restart, w, rng), start
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes ``0 .. n_values[j]-1``; NaN (or a negative
+            code in a nominal column) is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Initial weights w_1 (times 1); 0 = the row is absent; None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of values (as the base takes them); wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : AdaBoostM1
+            The fitted estimator.
+        """
         X, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         rng = check_rng(self.random_state)
         total = w.sum()
@@ -516,5 +631,20 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         return votes
 
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of the rows of ``X``.
+
+        The normalized weighted votes: the vote sums Σ_t vote_t · [M_t predicts k] divided by the
+        total vote.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         # clipped: a row of unanimous votes can round to 1 + 1e-16, which scikit-learn's log_loss refuses
         return np.minimum(self._class_scores(X) / self.estimator_weights_.sum(), 1.0)

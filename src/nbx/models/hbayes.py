@@ -341,11 +341,48 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
 
 
 class HBayesNB(_HBayesBase):
-    """HBayes-NB (Kang & Tian 2006, eq. 2, eq. 4, Fig. 2): P(C|S1) by ridge logistic regression, naive
-    Bayes with eq. 4's Laplace variant over S2, S1 chosen greedily on training accuracy.
+    """HBayes-NB: ridge logistic regression for P(C | S1) times naive Bayes over S2.
 
-    Parameters: ``ridge``, ``max_iter``, ``tol`` of the logistic regression (see
-    :class:`nbx.models.logistic.LogisticRegression`). See the module docstring for the search.
+    Kang & Tian (2006) eq. 2 and eq. 4: the attributes are split into S1 (parents of the class, modelled by
+    ridge logistic regression as Weka's Logistic) and S2 (children of the class, naive Bayes with eq. 4's Laplace
+    variant); S1 is chosen greedily on training accuracy (Fig. 2). Input: integer codes, NaN or negative =
+    missing. See the module docstring for the search.
+
+    Parameters
+    ----------
+    ridge : float, default=1e-8
+        Ridge penalty of the logistic regression (:class:`~nbx.models.logistic.LogisticRegression`).
+    max_iter : int, default=100
+        Newton iterations of the logistic regression.
+    tol : float, default=1e-8
+        Convergence tolerance of the logistic regression.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    s1_, s2_ : list of int
+        The attributes of S1 and S2.
+    search_path_ : list
+        The greedy search's steps.
+    train_accuracy_ : float
+        Training accuracy of the chosen S1.
+    theta_, scale_ : ndarray
+        The logistic regression's coefficients and standardization.
+    log_table_ : ndarray
+        log P(v | c) of the S2 attributes.
+    n_lr_fits_, n_newton_iterations_, n_not_converged_ : int
+        Work done by the search.
+
+    References
+    ----------
+    Kang, C. & Tian, J. (2006). *A Hybrid Generative/Discriminative Bayesian Classifier*. FLAIRS 2006, eq. 1-2,
+    eq. 4, Fig. 2.
+
+    le Cessie, S. & van Houwelingen, J. C. (1992). *Ridge estimators in logistic regression*. Applied Statistics
+    41.
 
     Examples
     --------
@@ -364,6 +401,24 @@ class HBayesNB(_HBayesBase):
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : HBayesNB
+            The fitted estimator.
+        """
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         k = len(self.classes_)
         counts = self._index.counts(codes, y_idx, w, k)[:-1]
@@ -416,12 +471,48 @@ class HBayesNB(_HBayesBase):
 
 
 class HBayesTAN(_HBayesBase):
-    """HBayes-TAN (Kang & Tian 2006, eq. 3): P(C|S1) by ridge logistic regression, TAN over S2, S1 grown
-    greedily from single attributes on training accuracy (see the module docstring).
+    """HBayes-TAN: ridge logistic regression for P(C | S1) times a TAN over S2.
 
-    Parameters: ``tan`` (the TAN estimator for P(S2 | C), cloned for every candidate; default
-    ``TAN()``), and ``ridge``, ``max_iter``, ``tol`` of the logistic regression. The paper uses Weka's TAN
-    without giving its settings; ``nbx.models.tan.TAN`` documents its own estimates.
+    Kang & Tian (2006) eq. 3: S1 is grown greedily from single attributes on training accuracy (see the module
+    docstring). Input: integer codes, NaN or negative = missing.
+
+    Parameters
+    ----------
+    tan : TAN, default=None
+        The TAN estimator for P(S2 | C), cloned for every candidate; None = ``TAN()``. The paper uses Weka's TAN
+        without giving its settings; :class:`~nbx.models.tan.TAN` documents its own estimates.
+    ridge : float, default=1e-8
+        Ridge penalty of the logistic regression.
+    max_iter : int, default=100
+        Newton iterations of the logistic regression.
+    tol : float, default=1e-8
+        Convergence tolerance of the logistic regression.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    s1_, s2_ : list of int
+        The attributes of S1 and S2.
+    search_path_ : list
+        The greedy search's steps.
+    train_accuracy_ : float
+        Training accuracy of the chosen S1.
+    tan_ : TAN
+        The fitted TAN over S2.
+    theta_, scale_ : ndarray
+        The logistic regression's coefficients and standardization.
+
+    References
+    ----------
+    Kang, C. & Tian, J. (2006). *A Hybrid Generative/Discriminative Bayesian Classifier*. FLAIRS 2006, eq. 3.
+
+    Friedman, N., Geiger, D. & Goldszmidt, M. (1997). *Bayesian Network Classifiers*. Machine Learning 29.
+
+    le Cessie, S. & van Houwelingen, J. C. (1992). *Ridge estimators in logistic regression*. Applied Statistics
+    41.
 
     Examples
     --------
@@ -475,6 +566,24 @@ class HBayesTAN(_HBayesBase):
         return out
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : HBayesTAN
+            The fitted estimator.
+        """
         codes, y_idx, w = self._prepare(X, y, sample_weight, n_values)
         d = codes.shape[1]
         self._pair_counts = None  # pair_class_counts of all attributes, for :meth:`_fit_tan`

@@ -271,20 +271,51 @@ def _online_em_passes(
 
 
 class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
-    """Hierarchical mixture of naive Bayes classifiers (Wiering 2003 §3); see the module docstring.
+    """Hierarchical mixture of naive Bayes classifiers, trained by online EM (Wiering 2003 §3).
 
-    Parameters: ``layers`` (branching factor per gating layer), ``gamma`` (initial counter γ),
-    ``jitter`` (initial counters γ + U(0, jitter)), ``sigma`` (σ of the Gaussian regression model),
-    ``n_iter`` (online EM passes), ``denominator`` (``"class"``: P(f | C) = c(f, C) / c(C) as §2.2 writes
-    it; ``"attribute"``: divided by the attribute's total), ``warm_start``, ``random_state``, ``classes``
-    (the class labels the experts keep counters for, as in :class:`~nbx.models.naive_bayes.NaiveBayes`;
-    None = those in y), ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max
-    code + 1). Input: integer codes, NaN or negative = missing; at predict a code >= ``n_values_`` (never
-    seen in training) counts as missing too.
+    Gating naive Bayes models weigh expert naive Bayes models, layer by layer (see the module docstring).
+    Input: integer codes, NaN or negative = missing; at predict a code >= ``n_values_`` (never seen in
+    training) counts as missing too.
 
-    Fitted attributes: ``classes_``, ``n_values_``, ``levels_`` (per level, from the root gating layer to
-    the experts: a dict of the counters ``values`` (n_rows, n_models, n_out) over the flat value index,
-    ``totals`` (n_attributes, n_models, n_out) and ``classes`` (n_models, n_out)).
+    Parameters
+    ----------
+    layers : tuple of int, default=(4,)
+        Branching factor per gating layer: ``(4,)`` is the paper's 1-4 HM, ``(2, 2)`` the 2-2 HM.
+    gamma : float, default=0.1
+        Initial counter γ (§2.2).
+    jitter : float, default=0.01
+        Initial counters are γ + U(0, jitter).
+    sigma : float, default=0.1
+        σ of the Gaussian regression model.
+    n_iter : int, default=5
+        Online EM passes.
+    denominator : {"class", "attribute"}, default="class"
+        ``"class"``: P(f | C) = c(f, C) / c(C) as §2.2 writes it; ``"attribute"``: divided by the attribute's
+        total.
+    warm_start : bool, default=False
+        Continue from the previous fit's counters.
+    random_state : int, numpy Generator or None, default=None
+        Seed of the jitter and the row order.
+    classes : array-like, default=None
+        The class labels the experts keep counters for, as in :class:`~nbx.models.naive_bayes.NaiveBayes`;
+        None = those in y.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Number of values per column.
+    levels_ : list of dict
+        Per level, from the root gating layer to the experts, the counters ``values`` (n_rows, n_models, n_out)
+        over the flat value index, ``totals`` (n_attributes, n_models, n_out) and ``classes`` (n_models, n_out).
+
+    References
+    ----------
+    Wiering, M. A. (2003). *Hierarchical Mixtures of Naive Bayesian Classifiers*. Technical report
+    UU-CS-2003-003, Utrecht University, §2.2, §3, §4.
 
     Examples
     --------
@@ -340,6 +371,24 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : HierarchicalMixtureNB
+            The fitted estimator.
+        """
         warm = self.warm_start and hasattr(self, "_levels")
         fitted = (self.classes_, self.n_values_, self._layers) if warm else None
         # (checks the parameters too)
@@ -402,6 +451,7 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
 
     @property
     def levels_(self) -> list[dict]:
+        """The counters of every level, root gating layer first (see the class's Attributes)."""
         return [{"values": lv.values, "totals": lv.totals, "classes": lv.classes} for lv in self._levels]
 
     def _level_proba(self, level: _Level, codes: np.ndarray) -> np.ndarray:
@@ -413,6 +463,21 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
         return p / p.sum(axis=2, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of the rows of ``X``.
+
+        μ = Σ_i g_i Σ_j g_j|i μ_ij (§3.1): the experts' outputs weighed by the gating models, level by
+        level.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         codes = check_discrete_X(self, X)
         *gating, experts = self._levels
         gates = [self._level_proba(level, codes) for level in gating]

@@ -295,16 +295,43 @@ def _binned_search(centers, weights, obs_center, obs_w, obs_r, m, base, grid) ->
 
 
 class GeneralNB(LogScoreMixin, BaseEstimator):
-    """GNB of Wang et al. 2006 §3-4 (kernel densities for numeric attributes, counts for nominal ones).
+    """General naive Bayes, GNB: kernel densities for numeric attributes, counts for nominal ones.
 
-    Parameters: ``density`` ("kernel" | "gaussian"), ``c_min``, ``c_max``, ``c_step`` (the grid of c_X,
-    §4: 0.2, 0.8, 0.01), ``scale`` ("std" | "range" | "none", unit of h, see the module docstring),
-    ``alpha`` (Laplace pseudo-count for nominal attributes and the class prior), ``n_values`` (per column
-    the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric). A nominal
-    code >= n_values is an error at fit and a missing value (no factor) at predict.
+    Wang et al. (2006) §3-4, eq. (10)-(13): p(x_i | c) is a Gaussian-kernel density with bandwidth
+    h = c_X / √m, c_X chosen per attribute and class on a grid by leave-one-out cross-entropy (§4). A nominal
+    code >= n_values is an error at fit and a missing value (no factor) at predict. See the module docstring.
 
-    Fitted attributes: ``classes_``, ``n_values_``, ``class_count_``, ``bandwidth_c_`` (d, K) chosen c_X
-    (NaN for nominal/ignored or gaussian), ``bandwidth_`` (d, K) the h (kernel) or σ (gaussian) used.
+    Parameters
+    ----------
+    density : {"kernel", "gaussian"}, default="kernel"
+        Kernel densities (the paper) or one Gaussian per attribute and class.
+    c_min, c_max, c_step : float, default=0.2, 0.8, 0.01
+        The grid of c_X (§4).
+    scale : {"range", "std", "none"}, default="range"
+        The unit of h (module docstring).
+    alpha : float, default=1.0
+        Laplace pseudo-count for nominal attributes and the class prior.
+    n_values : array-like of int, default=None
+        Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric. A
+        nominal code >= n_values is an error at fit and a missing value at predict.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Nominal values per column, 0 = numeric.
+    class_count_ : ndarray of shape (n_classes,)
+        Weighted class counts.
+    bandwidth_c_ : ndarray of shape (n_features, n_classes)
+        The chosen c_X (NaN for nominal or ignored columns, or with ``density="gaussian"``).
+    bandwidth_ : ndarray of shape (n_features, n_classes)
+        The h (kernel) or σ (gaussian) used.
+
+    References
+    ----------
+    Wang, L.-M., Li, X.-L., Cao, C.-H. & Yuan, S.-M. (2006). *Combining decision tree and Naive Bayes for
+    classification*. Knowledge-Based Systems, §3-4, eq. (10)-(13).
 
     Notes
     -----
@@ -372,10 +399,30 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         return {"kernel_c_at_min": at(self.c_min), "kernel_c_at_max": at(self.grid_()[-1])}
 
     def grid_(self) -> np.ndarray:
+        """The grid of bandwidth constants c_X searched (``c_min`` to ``c_max`` by ``c_step``)."""
         n = int(np.floor((self.c_max - self.c_min) / self.c_step + 1e-9)) + 1
         return np.round(self.c_min + self.c_step * np.arange(n), 10)
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes ``0 .. n_values[j]-1``; NaN (or a negative
+            code in a nominal column) is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values (0 = numeric); wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : GeneralNB
+            The fitted estimator.
+        """
         X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         exponents = self.scaled_domain(X, nv)
         if exponents is not None:  # beyond ordinary magnitudes: fit (and later predict) on X * 2**-e

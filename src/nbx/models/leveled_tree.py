@@ -484,28 +484,63 @@ def _column_mask(columns, d: int) -> np.ndarray:
 
 
 class LeveledNBTree(LogScoreMixin, BaseEstimator):
-    """LNBT(d): naive Bayes tree grown to depth ``max_depth`` (see the module docstring).
+    """LNBT(d): a naive Bayes tree grown to depth ``max_depth``, with local naive Bayes at its leaves.
 
-    Parameters: ``max_depth`` (d >= 0; 0 = naive Bayes), ``min_split`` (the paper's 30 training
-    examples, §3.2 (iii)), ``min_split_on`` (``"children"``: no split creates a non-empty child with less
-    training weight than ``min_split``; ``"node"``: only nodes with less weight are not split; see the
-    module docstring for the evidence), ``leaf_drop`` (``"tested"``: the local NBs leave out every attribute
-    tested on the path; ``"fixed"``: only those whose value the path fixes, which keeps a threshold-tested
-    attribute that still varies below its cut; see the module docstring), ``m`` (m-estimate of the local
-    NBs; the paper's 2), ``missing`` (``"skip"``: missing values follow the module docstring's rules;
-    ``"value"``: a missing code is one more value of its attribute, ``n_values_`` then counts it), ``ordinal``
-    (columns whose codes are ordered, i.e. discretized numeric attributes: a boolean mask or column
-    indices; they get binary threshold tests; None = none, all tests multiway; the pipeline sets it from the
-    data set's numeric columns when the learner block says ``numeric_ordinal: true``), ``n_values`` (per
-    column the number of values; the ``fit`` keyword wins; None = max code + 1).
+    Top-down growing like C4.5 with Ting & Zheng's four differences (§3.2): at most ``max_depth`` levels, a
+    local naive Bayes (m-estimate) at every leaf over the attributes not tested on its path, no split of a node
+    with fewer than ``min_split`` training examples, no pruning; LNBT(0) is the plain naive Bayes. Input:
+    integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in training) counts
+    as missing: the row stops at a node splitting on that attribute. See the module docstring.
 
-    Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
-    training) counts as missing: the row stops at a node splitting on that attribute.
+    Parameters
+    ----------
+    max_depth : int, default=3
+        d >= 0; 0 = naive Bayes.
+    min_split : float, default=30.0
+        The paper's 30 training examples, §3.2 (iii).
+    min_split_on : {"children", "node"}, default="children"
+        ``"children"``: no split creates a non-empty child with less training weight than ``min_split``;
+        ``"node"``: only nodes with less weight are not split (module docstring for the evidence).
+    leaf_drop : {"tested", "fixed"}, default="tested"
+        ``"tested"``: the local NBs leave out every attribute tested on the path; ``"fixed"``: only those whose
+        value the path fixes.
+    missing : {"skip", "value"}, default="skip"
+        ``"skip"``: missing values follow the module docstring's rules; ``"value"``: a missing code is one more
+        value of its attribute (``n_values_`` then counts it).
+    m : float, default=2.0
+        m-estimate of the local NBs (the paper's 2).
+    ordinal : array-like of bool or int, default=None
+        Columns whose codes are ordered (discretized numeric attributes), as a mask or indices; they get binary
+        threshold tests. None = all tests multiway.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
 
-    Fitted attributes: ``classes_``, ``n_values_``, ``ordinal_`` (boolean mask), ``node_attribute_`` (split
-    attribute per node, -1 for a leaf), ``node_threshold_`` (t of a test ``code <= t``, -1 for a multiway
-    test or a leaf), ``node_depth_``, ``node_weight_`` (training weight per node), ``depth_`` (depth of the
-    deepest leaf), ``n_leaves_``.
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Number of values per column.
+    ordinal_ : ndarray of bool
+        The ordinal columns.
+    node_attribute_ : ndarray of int
+        Split attribute per node, -1 for a leaf.
+    node_threshold_ : ndarray
+        t of a test ``code <= t``, -1 for a multiway test or a leaf.
+    node_depth_, node_weight_ : ndarray
+        Depth and training weight per node.
+    depth_ : int
+        Depth of the deepest leaf.
+    n_leaves_ : int
+        Number of leaves.
+
+    References
+    ----------
+    Ting, K. M. & Zheng, Z. (2003). *A Study of AdaBoost with Naive Bayesian Classifiers: Weakness and
+    Improvement*. Computational Intelligence, §3.1-3.2.
+
+    Quinlan, J. R. (1993). *C4.5: Programs for Machine Learning*. Morgan Kaufmann (Release 8) (the tree growing
+    LNBT follows).
 
     Examples
     --------
@@ -553,6 +588,24 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
 
     # ----------------------------------------------------------------------------------------- fit
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : LeveledNBTree
+            The fitted estimator.
+        """
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         if self.missing == "value":
             codes, self.n_values_ = _missing_as_value(codes, self.n_values_)

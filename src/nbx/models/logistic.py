@@ -433,20 +433,59 @@ OPTIMIZERS = {  # optimizer option -> what stops the fit (in warnings and errors
 
 
 class LogisticRegression(LogScoreMixin, BaseEstimator):
-    """Ridge multinomial logistic regression as Weka's Logistic; see the module docstring.
+    """Ridge multinomial logistic regression, as Weka's ``functions.Logistic``.
 
-    Parameters: ``ridge`` (penalty, Weka -R, default 1e-8), ``max_iter`` (Newton iterations; Weka's
-    default -1 means "until convergence"), ``tol`` (max |gradient| of the objective divided by the total
-    weight), ``warm_start`` (start a refit from the previous ``theta_`` if shapes match), ``n_values`` (per
-    column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric). A
-    nominal code >= n_values is an error at fit and a missing value at predict.
+    K classes use K-1 coefficient vectors, the last class is the reference; predictors are standardized, nominal
+    attributes indicator-coded; the penalized log likelihood is minimized by Newton's method (see the module
+    docstring). A nominal code >= n_values is an error at fit and a missing value at predict.
 
-    ``optimizer`` (:data:`OPTIMIZERS`): ``"exact"`` (default) minimizes the objective to ``tol`` by Newton's
-    method; ``"weka_bfgs"`` follows Weka's own quasi-Newton optimizer with its stopping tests
-    (:mod:`nbx.models.weka_optimization`; on Weka's design: constant attributes dropped, one column for a
-    two-valued nominal attribute), which on separable data stops short of the optimum as Weka does; ``tol``
-    is not used then and ``max_iter`` counts Weka's rounds of 200 iterations (its -1, "until convergence",
-    restarts the optimizer until it finishes), ``n_iter_`` its iterations.
+    Parameters
+    ----------
+    ridge : float, default=1e-8
+        The ridge penalty (Weka's -R).
+    max_iter : int, default=100
+        Newton iterations (Weka's default -1 means "until convergence"); with ``optimizer="weka_bfgs"`` Weka's
+        rounds of 200 iterations.
+    tol : float, default=1e-10
+        The largest absolute gradient of the objective divided by the total weight (not used by ``"weka_bfgs"``).
+    warm_start : bool, default=False
+        Start a refit from the previous ``theta_`` if shapes match.
+    n_values : array-like of int, default=None
+        Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric. A
+        nominal code >= n_values is an error at fit and a missing value at predict.
+    optimizer : {"exact", "weka_bfgs"}, default="exact"
+        ``"exact"`` minimizes the objective to ``tol`` by Newton's method; ``"weka_bfgs"`` follows Weka's own
+        quasi-Newton optimizer with its stopping tests (:mod:`nbx.models.weka_optimization`), which on separable
+        data stops short of the optimum as Weka does.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Nominal values per column, 0 = numeric.
+    theta_ : ndarray
+        The fitted coefficients on the standardized design.
+    coef_, intercept_ : ndarray
+        The coefficients and intercepts on the original scale.
+    scale_ : ndarray
+        The standardization of the design's columns.
+    converged_ : bool
+        Whether the optimizer met its stopping test.
+    objective_ : float
+        The penalized negative log likelihood at the end.
+    mean_ : ndarray
+        The standardization's means.
+    n_iter_ : int
+        Iterations run.
+
+    References
+    ----------
+    le Cessie, S. & van Houwelingen, J. C. (1992). *Ridge estimators in logistic regression*. Applied Statistics
+    41.
+
+    Kang, C. & Tian, J. (2006). *A Hybrid Generative/Discriminative Bayesian Classifier*. FLAIRS 2006 (P(C | S1)
+    of HBayes).
 
     Examples
     --------
@@ -486,6 +525,25 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         self.optimizer = optimizer
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes ``0 .. n_values[j]-1``; NaN (or a negative
+            code in a nominal column) is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values (0 = numeric); wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : LogisticRegression
+            The fitted estimator.
+        """
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         # nominal codes only: the indicator design, never the dense one (Weka's optimizer works on the dense one)
         if np.all(self.n_values_ > 0) and self.optimizer == "exact":
@@ -549,7 +607,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
 
     def fit_info(self) -> dict:
         """Iterations and convergence of the fit, the objective reached and the largest standardized slope
-        |θ_kj| (j >= 1), for fit_info.json."""
+        ``|θ_kj|`` (j >= 1), for fit_info.json."""
         return {
             "n_iter": int(self.n_iter_),
             "converged": bool(self.converged_),
@@ -568,6 +626,20 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         return _scores(self._design(X), self.theta_)
 
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of the rows of ``X``.
+
+        The softmax of the linear scores, the reference class scoring 0.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         # exp of the log-softmax, as Newton's steps compute P (not LogScoreMixin's shifted softmax; the
         # committed predictions were made so)
         return np.exp(self.predict_log_proba(X))

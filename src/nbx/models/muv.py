@@ -203,24 +203,69 @@ class _CombinedMembers(ClassifierMixin):
             return np.log(combine(log_mu, log_var, self.combiner)), mle_log_variance(log_var)
 
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of the rows of ``X``.
+
+        The members' answers combined by ``combiner`` with their query-specific variances,
+        normalized over the classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         return combine(*self.member_stats(X), self.combiner)
 
 
 class MUV(_CombinedMembers, BaseEstimator):
-    """Mixture-using-variance ensemble of NB/TAN base classifiers (Lee et al. 2006 §3.1, §4).
+    """Mixture-using-variance ensemble of naive Bayes or TAN base classifiers.
 
-    Parameters: ``base`` (a NaiveBayes with prior="laplace" or a TAN; default ``NaiveBayes()``),
-    ``n_estimators`` (k), ``sampling`` ("bootstrap", "disjoint", "adaboost"), ``balance`` ("balanced",
-    "skewed"), ``skew`` (skewed samples: "per_class" one member per class, §4.3, or "sorted" k class-sorted
-    parts, Fig. 2(c)'s caption; see the module docstring), ``combiner`` (see :data:`COMBINERS`), ``random_state``,
-    ``n_values`` (per column the number of values; the ``fit`` keyword wins; None = max code + 1).
-    ``set_params`` also accepts scikit-learn's ``estimator``/``base_estimator`` for ``base``. Input: integer
-    codes, NaN or negative = missing; at predict a code >= ``n_values_`` (never seen in training) counts as
-    missing.
-    Fitted: ``classes_``, ``estimators_`` (the base models), ``sample_weights_`` ((k, n) training weights of
-    each member; for adaboost the weights AdaBoost.M1 fitted each kept model under), ``boost_`` (the
-    AdaBoostM1 run, adaboost only). The model keeps the members' weights compactly (whole-number weights as
-    small integers, AdaBoost's as ``boost_`` holds them) and ``sample_weights_`` stacks them when asked.
+    k base belief-net classifiers are trained on different samples (§4.2-4.4) and, for each query, their
+    responses P_i(c | e) are combined using their query-specific variances (eq. 3-4, 8-13; see the module
+    docstring). Input: integer codes, NaN or negative = missing; at predict a code >= ``n_values_`` (never seen
+    in training) counts as missing.
+
+    Parameters
+    ----------
+    base : NaiveBayes or TAN, default=None
+        The base classifier: a NaiveBayes with ``prior="laplace"`` or a TAN; None = ``NaiveBayes()``.
+        ``set_params`` also accepts scikit-learn's ``estimator``/``base_estimator`` for it.
+    n_estimators : int, default=3
+        k, the number of members.
+    sampling : {"bootstrap", "disjoint", "adaboost"}, default="bootstrap"
+        How the members' training samples are drawn.
+    balance : {"balanced", "skewed"}, default="balanced"
+        Class balance of the samples.
+    skew : {"per_class", "sorted"}, default="per_class"
+        Skewed samples: one member per class (§4.3), or k class-sorted parts (Fig. 2(c)'s caption).
+    combiner : str, default="js"
+        One of :data:`~nbx.models.muv.COMBINERS`: ``"mle"`` eq. 3, ``"js"`` eq. 4 (James-Stein shrinkage), or
+        the alternatives of the module docstring.
+    random_state : int, numpy Generator or None, default=None
+        Seed of the sampling.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    estimators_ : list
+        The fitted base models.
+    sample_weights_ : ndarray of shape (n_estimators, n_samples)
+        Training weights of each member (for adaboost those AdaBoost.M1 fitted each kept model under), stacked
+        when asked from the compact form the model keeps.
+    boost_ : AdaBoostM1
+        The AdaBoost.M1 run (``sampling="adaboost"`` only).
+
+    References
+    ----------
+    Lee, C.-H., Greiner, R. & Wang, S. (2006). *Using Query-Specific Variance Estimates to Combine Bayesian
+    Classifiers*. ICML 2006, 529-536, §3.1, §4 (eq. 3-4, 8-13).
 
     Examples
     --------
@@ -310,6 +355,24 @@ class MUV(_CombinedMembers, BaseEstimator):
         return boost.training_weights_, boost.n_values_
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : MUV
+            The fitted estimator.
+        """
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)
@@ -342,14 +405,33 @@ class MUV(_CombinedMembers, BaseEstimator):
 
 
 class MUVofMUV(_CombinedMembers, BaseEstimator):
-    """MUV[MUV] (Lee et al. 2006 §4.6): several MUVs fitted on the same data, combined by ``combiner``.
+    """MUV[MUV]: several MUVs fitted on the same data, combined by ``combiner`` (Lee et al. 2006 §4.6).
 
-    ``members``: list of unfitted estimators with a ``mean_log_variance`` method or NB/TAN models (params.yaml
-    builds a list of ``{class: MUV, ...}`` blocks into estimators); default :func:`paper_members`. Each member's
-    ``random_state`` (when it has one) is replaced by a seed drawn from this estimator's ``random_state``, for
-    reproducibility.
-    ``n_values`` and the input as in :class:`MUV`.
-    Fitted: ``classes_``, ``estimators_``.
+    Parameters
+    ----------
+    members : list of estimators, default=None
+        Unfitted estimators with a ``mean_log_variance`` method, or NB/TAN models (params.yaml builds a list of
+        ``{class: MUV, ...}`` blocks into estimators); None = :func:`~nbx.models.muv.paper_members`, the nine
+        MUVs of §4.6. Each member's ``random_state`` (when it has one) is replaced by a seed drawn from this
+        estimator's ``random_state``, for reproducibility.
+    combiner : str, default="js"
+        How the members' answers are combined, as in :class:`MUV`.
+    random_state : int, numpy Generator or None, default=None
+        Seed of the members' seeds.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    estimators_ : list
+        The fitted members.
+
+    References
+    ----------
+    Lee, C.-H., Greiner, R. & Wang, S. (2006). *Using Query-Specific Variance Estimates to Combine Bayesian
+    Classifiers*. ICML 2006, 529-536, §4.6.
 
     Examples
     --------
@@ -382,6 +464,24 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
         return [clone(spec) for spec in specs]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : MUVofMUV
+            The fitted estimator.
+        """
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         X, y, n_values = codes, self.classes_[y_idx], self.n_values_  # the checked input, for the members
         rng = check_rng(self.random_state)

@@ -144,23 +144,54 @@ def nb_log_tables(
 
 
 class NaiveBayes(LogScoreMixin, BaseEstimator):
-    """Naive Bayes for discrete (integer-coded) attributes; see the module docstring for the priors.
+    """Naive Bayes for discrete (integer-coded) attributes with the priors of the five papers.
 
-    Input: integer codes 0..n_values[j]-1, NaN or a negative code = missing (no factor). ``n_values``
-    (constructor or ``fit`` keyword, the keyword wins; None = max code + 1 per column). At predict a code
-    >= ``n_values_`` is a value never seen in training and counts as missing.
+    P(c | x) ∝ P(c) · Π_j P(x_j | c) in log space; a missing value (NaN or a negative code) contributes no
+    factor, and at predict a code >= ``n_values_`` is a value never seen in training and counts as missing.
+    A class without training rows keeps only its initial counters: with ``prior="laplace"`` P(c) = α / (N + Kα)
+    and P(v | c) = α / α = 1 for every value under ``denominator="class"`` (Wiering §2.2 starts every counter,
+    of every class, at γ), 1 / V_j under ``"attribute"``. ``partial_fit`` adds batches of rows; the result is
+    bit for bit that of ``fit`` on all of them. See the module docstring for the priors.
 
-    ``classes`` (None = the labels in y): the class labels to keep counters for, like the ``classes`` of
-    scikit-learn's ``partial_fit``; y's labels must be among them. A class without training rows keeps
-    only its initial counters: with ``prior="laplace"`` P(c) = α / (N + Kα) and P(v | c) = α / α = 1 for
-    every value under ``denominator="class"`` (Wiering §2.2 starts every counter, of every class, at γ),
-    1 / V_j under ``"attribute"``.
+    Parameters
+    ----------
+    prior : {"laplace", "m_estimate", "kang"}, default="laplace"
+        The estimate of P(c) and P(v | c) (module docstring): ``"laplace"`` adds ``alpha`` to every counter,
+        ``"m_estimate"`` is Ting & Zheng's (2003) §3.1 m-estimate, ``"kang"`` Kang & Tian's (2006) eq. 4.
+    alpha : float, default=1.0
+        Laplace pseudo-count (``prior="laplace"`` only); α = γ = 0.1 is Wiering (2003) §2.2. A value below
+        1e-10 is raised to 1e-10 with a warning, as scikit-learn's naive Bayes does; setting it under another
+        prior warns.
+    m : float, default=2.0
+        The m of the m-estimate (``prior="m_estimate"`` only; setting it under another prior warns).
+    alpha_jitter : float, default=0.0
+        Adds U(0, jitter) to every initial counter (Wiering §4: γ = 0.1 + rand(0, 0.01)).
+    random_state : int, numpy Generator or None, default=None
+        Seed of the jitter.
+    denominator : {"attribute", "class"}, default="attribute"
+        What P(v | c) divides by: the counters of the attribute summed, or the class counter (Wiering §2.2).
+    classes : array-like, default=None
+        The class labels to keep counters for, also those absent from the training data, like the ``classes``
+        of scikit-learn's ``partial_fit``; y's labels must be among them. None = the labels in y.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
 
-    ``alpha`` is used by ``prior="laplace"`` only and ``m`` by ``"m_estimate"`` only: setting one the prior
-    ignores warns. A pseudo-count below 1e-10 (e.g. ``alpha=0``, which gives log 0 for a value unseen in a
-    class) is raised to 1e-10 with a warning, as scikit-learn's naive Bayes does.
-
-    ``partial_fit`` adds batches of rows; the result is bit for bit that of ``fit`` on all of them.
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Number of values per column.
+    class_count_ : ndarray of shape (n_classes,)
+        Weighted class counts.
+    feature_count_ : ndarray of shape (total number of values, n_classes)
+        Weighted value-class counts, all columns stacked.
+    class_log_prior_ : ndarray of shape (n_classes,)
+        log P(c).
+    log_table_ : ndarray
+        log P(v | c) per stacked value and class.
+    n_features_in_ : int
+        Number of columns seen at fit.
 
     Notes
     -----
@@ -170,8 +201,16 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
     ``partial_fit`` refuses such weights with a one-line error, since its batches' counts add up. Codes beyond
     2**31 - 1 are refused naming the column (:func:`nbx.core.base.as_codes`), of any dtype.
 
-    Fitted attributes: ``classes_``, ``n_values_``, ``class_count_`` (weighted), ``feature_count_``
-    (flat (sum V_j, K) weighted counts), ``class_log_prior_`` and ``log_table_``.
+    References
+    ----------
+    Wiering, M. A. (2003). *Hierarchical Mixtures of Naive Bayesian Classifiers*. Technical report
+    UU-CS-2003-003, Utrecht University, §2.2 and §4 (Laplace counters γ, their jitter).
+
+    Ting, K. M. & Zheng, Z. (2003). *A Study of AdaBoost with Naive Bayesian Classifiers: Weakness and
+    Improvement*. Computational Intelligence, §3.1 (the m-estimate).
+
+    Kang, C. & Tian, J. (2006). *A Hybrid Generative/Discriminative Bayesian Classifier*. FLAIRS 2006, eq. 4
+    (the ``kang`` prior).
 
     Examples
     --------
@@ -241,6 +280,24 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         return values["alpha"], values["m"]
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : NaiveBayes
+            The fitted estimator.
+        """
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         self._index = ValueIndex(self.n_values_)
         # counts() bins large inputs one column at a time: no (n, d) temporaries, same counts as counts_at

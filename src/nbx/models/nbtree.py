@@ -252,15 +252,51 @@ class _Node:
 
 
 class NBTree(ClassifierMixin, BaseEstimator):
-    """Kohavi's NBTree on discrete input. Parameters: ``n_folds`` (5), ``min_instances`` (30, a node
-    splits only with more weight than this), ``min_rel_reduction`` (0.05), ``alpha`` (Laplace, 1),
-    ``max_depth`` (None = unlimited), ``random_state`` (CV folds), ``n_values`` (per column the number of
-    values; the ``fit`` keyword wins; None = max code + 1).
+    """Kohavi's NBTree on discrete input: a decision tree with naive Bayes leaves.
 
-    Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
-    training) counts as missing, i.e. follows the modal branch of a split on its attribute.
+    A node splits on the attribute whose children's 5-fold cross-validated naive-Bayes accuracy is highest, when
+    the relative reduction in error is at least ``min_rel_reduction`` and the node has more than
+    ``min_instances`` weight (see the module docstring). Input: integer codes, NaN or negative = missing. At
+    predict a code >= ``n_values_`` (never seen in training) counts as missing, i.e. follows the modal branch of
+    a split on its attribute.
 
-    Fitted: ``classes_``, ``n_values_``, ``tree_`` (nested ``_Node``), ``n_leaves_``, ``depth_``.
+    Parameters
+    ----------
+    n_folds : int, default=5
+        Folds of the cross-validated utility.
+    min_instances : float, default=30
+        A node splits only with more weight than this.
+    min_rel_reduction : float, default=0.05
+        Minimum relative error reduction of a split.
+    alpha : float, default=1.0
+        Laplace pseudo-count of the naive Bayes models.
+    max_depth : int, default=None
+        None = unlimited.
+    random_state : int, numpy Generator or None, default=None
+        Seed of the CV folds.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Number of values per column.
+    tree_ : object
+        The root node (nested nodes).
+    n_leaves_ : int
+        Number of leaves.
+    depth_ : int
+        Depth of the tree.
+
+    References
+    ----------
+    Kohavi, R. (1996). *Scaling up the accuracy of naive-Bayes classifiers: a decision-tree hybrid*. KDD-96, §4,
+    Fig. 2.
+
+    Wang, L.-M., Li, X.-L., Cao, C.-H. & Yuan, S.-M. (2006). *Combining decision tree and Naive Bayes for
+    classification*. Knowledge-Based Systems, Table 1 (the baseline).
 
     Examples
     --------
@@ -302,6 +338,24 @@ class NBTree(ClassifierMixin, BaseEstimator):
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : NBTree
+            The fitted estimator.
+        """
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         # The tree needs the codes' values only: kept (and copied to the children) in their smallest type.
         codes = codes.astype(small_int(int(self.n_values_.max(initial=1)) - 1))
@@ -369,6 +423,20 @@ class NBTree(ClassifierMixin, BaseEstimator):
         return int(cand[best]), int(modes[cand[best]])
 
     def predict_proba(self, X):
+        """Class probabilities of the rows of ``X``.
+
+        The naive Bayes probabilities of the leaf each row reaches.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         codes = check_discrete_X(self, X)
         out = np.zeros((codes.shape[0], len(self.classes_)))
         self._route(self.tree_, codes, np.arange(codes.shape[0]), out)

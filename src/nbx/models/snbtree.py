@@ -143,15 +143,48 @@ class _Node:
 
 
 class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
-    """S-NBTree of Wang et al. 2006 (Fig. 2). Parameters: ``min_instances`` (30), ``min_rel_reduction``
-    (0.05), ``max_depth`` (None), ``leaf`` (a :class:`GeneralNB` whose parameters every node's GNB uses;
-    None = ``GeneralNB()``), ``split_root`` (False: the root is tested like any node, as in Kohavi's NBTree,
-    Wang §5; True: the stopping criteria test descendant nodes only, Fig. 2 step 4, so the root is split
-    whenever it has a usable attribute),
-    ``n_values`` (per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all
-    numeric). A nominal code >= n_values is an error at fit and a missing value at predict.
+    """S-NBTree: a self-adaptive naive Bayes tree with General Naive Bayes leaves on mixed data.
 
-    Fitted: ``classes_``, ``n_values_``, ``tree_``, ``n_leaves_``, ``depth_``.
+    Induction as Wang et al. (2006) Fig. 2: the attribute of largest Bayes measure δ (eq. 5) is split, numeric
+    ones where the GNB's predicted class changes (§2.2, eq. 6); leaves hold a :class:`~nbx.models.kernel_nb.GeneralNB`.
+    A nominal code >= n_values is an error at fit and a missing value at predict. See the module docstring.
+
+    Parameters
+    ----------
+    min_instances : float, default=30
+        A node splits only with more weight than this.
+    min_rel_reduction : float, default=0.05
+        Minimum relative error reduction of a split.
+    max_depth : int, default=None
+        None = unlimited.
+    leaf : GeneralNB, default=None
+        The GNB whose parameters every node's GNB uses; None = ``GeneralNB()``.
+    split_root : bool, default=False
+        False: the root is tested like any node, as in Kohavi's NBTree (Wang §5); True: the stopping criteria
+        test descendant nodes only (Fig. 2 step 4), so the root is split whenever it has a usable attribute.
+    n_values : array-like of int, default=None
+        Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric. A
+        nominal code >= n_values is an error at fit and a missing value at predict.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Nominal values per column, 0 = numeric.
+    tree_ : object
+        The root node.
+    n_leaves_ : int
+        Number of leaves.
+    depth_ : int
+        Depth of the tree.
+
+    References
+    ----------
+    Wang, L.-M., Li, X.-L., Cao, C.-H. & Yuan, S.-M. (2006). *Combining decision tree and Naive Bayes for
+    classification*. Knowledge-Based Systems, §2-5, Fig. 2, eq. (2)-(6), (12).
+
+    Kohavi, R. (1996). *Scaling up the accuracy of naive-Bayes classifiers: a decision-tree hybrid*. KDD-96.
 
     Notes
     -----
@@ -197,6 +230,25 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
         self.n_values = n_values
 
     def fit(self, X, y, sample_weight=None, n_values=None):
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes ``0 .. n_values[j]-1``; NaN (or a negative
+            code in a nominal column) is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values (0 = numeric); wins over the constructor's ``n_values``.
+
+        Returns
+        -------
+        self : SelfAdaptiveNBTree
+            The fitted estimator.
+        """
         # the rows of positive weight (check_mixed_fit drops the absent rows of weight 0)
         X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
         nom = np.flatnonzero(nv > 0)
@@ -355,6 +407,20 @@ class SelfAdaptiveNBTree(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def predict_proba(self, X):
+        """Class probabilities of the rows of ``X``.
+
+        The GNB probabilities of the leaf each row reaches.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            P(c | x) per row, columns in the order of ``classes_``; rows sum to 1.
+        """
         X = check_mixed_X(self, X).copy()
         nom = np.flatnonzero(self.n_values_ > 0)
         codes = nominal_codes(X[:, nom], self.n_values_[nom])

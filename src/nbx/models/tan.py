@@ -287,28 +287,62 @@ def class_mutual_information(
 
 
 class TAN(LogScoreMixin, BaseEstimator):
-    """Tree-augmented naive Bayes (Friedman et al. 1997) with Dirichlet(α) posterior-mean CP tables.
+    """Tree-augmented naive Bayes with Dirichlet(α) posterior-mean conditional probability tables.
 
-    Parameters: ``alpha`` (Dirichlet prior per cell, > 0; 1 = Lee et al. §3.2), ``root`` ("first",
-    "max_class_mi" or an attribute index), ``structure`` ("tree", or "naive" for no attribute edges),
-    ``criterion`` (edge weights: "cmi" = Friedman et al., "bayes" = Weka's BAYES score) and
-    ``criterion_alpha`` (the Dirichlet α of the "bayes" score, Weka's 0.5; the CP tables use ``alpha``),
-    ``classes`` (None = the labels in y; as in :class:`~nbx.models.naive_bayes.NaiveBayes`: a class without
-    training rows keeps only its Dirichlet prior, P(c) = α / (N + Kα) and uniform CP tables, and adds no
-    weight to the edge scores), ``n_values`` (per column the number of values; the ``fit`` keyword wins;
-    None = max code + 1).
+    Every attribute has the class and at most one other attribute as parents; the attribute tree is the
+    maximum weighted spanning tree of the pairwise edge weights (Friedman et al. 1997, §4.1, construct-TAN).
+    Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in training)
+    counts as missing.
 
-    Input: integer codes, NaN or negative = missing. At predict a code >= ``n_values_`` (never seen in
-    training) counts as missing.
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Dirichlet prior per cell of the CP tables, > 0 (1 = Lee et al. §3.2).
+    root : "first", "max_class_mi" or int, default="first"
+        The root attribute of the tree, or the rule choosing it.
+    structure : {"tree", "naive"}, default="tree"
+        ``"naive"`` adds no attribute edges (naive Bayes with the same estimates).
+    criterion : {"cmi", "bayes"}, default="cmi"
+        Edge weights: conditional mutual information I(X_i; X_j | C) (Friedman et al.) or Weka's BAYES score.
+    criterion_alpha : float, default=0.5
+        The Dirichlet α of the ``"bayes"`` score (Weka's 0.5; the CP tables use ``alpha``).
+    classes : array-like, default=None
+        The class labels to keep counters for (None = the labels in y); as in
+        :class:`~nbx.models.naive_bayes.NaiveBayes`: a class without training rows keeps only its Dirichlet
+        prior and adds no weight to the edge scores.
+    n_values : array-like of int, default=None
+        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
 
-    Fitted attributes: ``classes_``, ``n_values_``, ``parents_`` (attribute parent of each attribute, -1 =
-    only the class), ``root_``, ``edge_weights_`` ((d, d) tree weights: I(X_i; X_j | C) for "cmi", the
-    arc gains Δ(i ← j) for "bayes"; zeros for "naive"), ``class_count_``,
-    ``class_log_prior_``, ``class_ess_`` (N + Kα); the conditional tables over combined codes
-    ``u * V_j + v`` (u = parent value, 0 for a root): ``cond_index_`` (:class:`ValueIndex`),
-    ``cond_count_``, ``cond_log_table_`` (last row zero = no evidence) and ``cond_ess_`` (effective sample
-    size of each cell's CP-table row); the naive-Bayes marginal tables used when the attribute parent is
-    missing: ``marg_index_``, ``marg_count_``, ``marg_log_table_``, ``marg_ess_``.
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_values_ : ndarray of int
+        Number of values per column.
+    parents_ : ndarray of int
+        Attribute parent of each attribute, -1 = only the class.
+    root_ : int
+        The root attribute.
+    edge_weights_ : ndarray of shape (n_features, n_features)
+        Tree weights: I(X_i; X_j | C) for "cmi", the arc gains Δ(i ← j) for "bayes"; zeros for "naive".
+    class_count_, class_log_prior_, class_ess_ : ndarray of shape (n_classes,)
+        Weighted class counts, log P(c) and N + Kα.
+    cond_index_, cond_count_, cond_log_table_, cond_ess_
+        The conditional tables over combined codes ``u * V_j + v`` (u = parent value, 0 for a root): their
+        value index, counts, log tables (last row zero = no evidence) and each row's effective sample size.
+    marg_index_, marg_count_, marg_log_table_, marg_ess_
+        The naive-Bayes marginal tables used when the attribute parent is missing.
+
+    References
+    ----------
+    Friedman, N., Geiger, D. & Goldszmidt, M. (1997). *Bayesian Network Classifiers*. Machine Learning 29, §4.1
+    (construct-TAN).
+
+    Lee, C.-H., Greiner, R. & Wang, S. (2006). *Using Query-Specific Variance Estimates to Combine Bayesian
+    Classifiers*. ICML 2006, 529-536, §3.2 (TAN base classifiers, Dirichlet α = 1).
+
+    Kang, C. & Tian, J. (2006). *A Hybrid Generative/Discriminative Bayesian Classifier*. FLAIRS 2006
+    (HBayes-TAN's P(S2 | C)).
 
     Examples
     --------
@@ -365,8 +399,27 @@ class TAN(LogScoreMixin, BaseEstimator):
         return int(self.root)
 
     def fit(self, X, y, sample_weight=None, n_values=None, pair_counts=None):
-        """Fit on X, y; ``pair_counts``: :class:`PairCounts` of X's codes (the rows of positive weight), when the
-        caller already has them."""
+        """Fit the model on training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels (any labels; ``classes_`` holds them sorted).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
+        n_values : array-like of int, default=None
+            Per column the number of nominal values; wins over the constructor's ``n_values``.
+        pair_counts : optional
+            Precomputed pairwise class counts of all attributes (HBayes-TAN reuses them over its search); None =
+            counted from ``X``.
+
+        Returns
+        -------
+        self : TAN
+            The fitted estimator.
+        """
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values, self.classes)
         d = codes.shape[1]
         self._check_params(d)
