@@ -34,7 +34,7 @@ def error(message: str) -> tuple[int, str, str]:
 
 @pytest.fixture(autouse=True)
 def outside_the_repository(tmp_path, monkeypatch):
-    """No params.yaml in the current folder (only class names work), no traceback unless a test asks."""
+    """No params.yaml in the current folder (nbx reads the one it ships), no traceback unless a test asks."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NBX_DEBUG", raising=False)
 
@@ -117,8 +117,7 @@ def test_discretizer_none_is_fine_where_nothing_is_numeric_or_nothing_discrete(c
 # ------------------------------------------------------------------------------------------------ learners
 def test_an_unknown_learner_is_one_line_with_did_you_mean(capsys, numeric_csv):
     assert nbx(capsys, "evaluate", numeric_csv, "--learners", "NaiveBayse") == error(
-        "--learners: unknown learner 'NaiveBayse' (no params.yaml in this folder: only class names work); "
-        "did you mean NaiveBayes?"
+        "--learners: unknown learner 'NaiveBayse'; did you mean NaiveBayes?"
     )
 
 

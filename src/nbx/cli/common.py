@@ -1,4 +1,4 @@
-"""What several commands share: params.yaml (optional outside the repository), learner and discretizer specs
+"""What several commands share: params.yaml (the shipped copy outside the repository), learner and discretizer specs
 from the command line, the user's data file, and plain terminal tables.
 
 Learner syntax (``--learners``, ``--learner``): a learner name of params.yaml (``nb_laplace``), or a class of
@@ -19,6 +19,7 @@ import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import yaml
 
@@ -44,19 +45,34 @@ def require_extra(module: str, extra: str, what: str) -> None:
         raise MissingExtraError(f"{what} needs {module}, which is not installed: pip install 'nbx[{extra}]'")
 
 
-def load_params(required: bool = False) -> config.Params | None:
-    """params.yaml of the current folder; None when there is none and ``required`` is false."""
-    if not required and not config.PARAMS_FILE.exists():
-        return None
+SHIPPED_PARAMS = Path(__file__).resolve().parents[1] / "_shipped" / "params.yaml"
+"""The repository's params.yaml as the package ships it (package data; tests/cli/test_shipped.py keeps the two
+identical): the learner blocks and experiments ``nbx`` knows outside a clone of the repository."""
+
+
+def params_file() -> Path:
+    """params.yaml of the current folder (the root of a clone), else the copy shipped with the package."""
+    return config.PARAMS_FILE if config.PARAMS_FILE.exists() or not SHIPPED_PARAMS.exists() else SHIPPED_PARAMS
+
+
+def in_clone() -> bool:
+    """Whether ``nbx`` runs at the root of a clone of the repository (a params.yaml in the current folder)."""
+    return config.PARAMS_FILE.exists()
+
+
+def load_params() -> config.Params:
+    """params.yaml of the current folder, else the shipped copy (:func:`params_file`), checked as every stage
+    checks it."""
+    path = params_file()
     from nbx.data.yaml_io import read_yaml_text, yaml_error_at
 
     try:  # a file in another encoding, named at its first bad byte (config reads it with the locale's codec)
-        read_yaml_text(config.PARAMS_FILE)
+        read_yaml_text(path)
     except OSError:
         pass  # config's own message
     except yaml.YAMLError as exc:
-        raise config.ConfigError(yaml_error_at(config.PARAMS_FILE, exc)) from None
-    return config.load_params()
+        raise config.ConfigError(yaml_error_at(path, exc)) from None
+    return config.load_params(path)
 
 
 # ------------------------------------------------------------------------------------------------ specs
@@ -129,11 +145,8 @@ def resolve_learner(text: str, params: config.Params | None, option: str = "--le
     else:
         spec = parse_spec(text, option)
         if spec["class"] not in CLASSES:
-            known = list(params["learners"] if params else []) + list(CLASSES)
-            where = "" if params else " (no params.yaml in this folder: only class names work)"
-            raise SpecError(
-                f"{option}: unknown learner {spec['class']!r}{where}{config.did_you_mean(spec['class'], known)}"
-            )
+            known = list(params["learners"] if params is not None else []) + list(CLASSES)
+            raise SpecError(f"{option}: unknown learner {spec['class']!r}{config.did_you_mean(spec['class'], known)}")
         try:
             setup = learners.build(spec, text)
         except BlockError as exc:
@@ -301,3 +314,32 @@ def render(header, rows: list[list[str]], right: set[int] = frozenset(), sep: st
     fmt = [(str.rjust if j in right else str.ljust) for j in range(len(widths))]
     lines = [sep.join(f(c, w) for f, c, w in zip(fmt, r, widths)).rstrip() for r in cells]
     return "\n".join(lines[: len(head)] + [sep.join("-" * w for w in widths)] + lines[len(head) :])
+
+
+# ---------------------------------------------------------------------------------------------- formats
+FORMATS = ("table", "json", "csv")
+
+
+def add_format_option(p, records: str) -> None:
+    """``--format table|json|csv``; ``records`` says what one record of json and csv holds."""
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help=f"table (default, for reading), json (a list of records) or csv (a header line, then one row per "
+        f"record) with the table's numbers, as rounded there: {records}",
+    )
+
+
+def print_records(records: list[dict], fmt: str) -> None:
+    """Records (dicts with the same keys) as a JSON list or as CSV with a header line, on stdout."""
+    if fmt == "json":
+        import json
+
+        print(json.dumps(records, indent=1, ensure_ascii=False))
+        return
+    import csv
+
+    writer = csv.DictWriter(sys.stdout, fieldnames=list(records[0]) if records else [], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)

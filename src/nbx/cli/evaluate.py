@@ -14,6 +14,7 @@ from __future__ import annotations
 from nbx.cli.common import (
     SpecError,
     add_file_options,
+    add_format_option,
     check_discretizer,
     count,
     describe,
@@ -21,6 +22,7 @@ from nbx.cli.common import (
     file_options,
     load_params,
     memory_guard,
+    print_records,
     read_table,
     render,
     resolve_learner,
@@ -60,6 +62,11 @@ def register(sub) -> None:
         help="fill missing values from each training fold (mode; mean for numeric) before learning",
     )
     p.add_argument("--seed", type=count(0), default=1, help="seed of the folds and the learners (default 1)")
+    add_format_option(
+        p,
+        "learner, input (discrete or mixed), accuracy and accuracy_std (%% over the folds), mark (v / * when "
+        "significantly better / worse than the first learner, else empty) and fit_seconds",
+    )
     add_file_options(p)
     p.set_defaults(func=run)
 
@@ -99,6 +106,13 @@ def run(args) -> None:
             )
     except BlockError as exc:  # more folds than rows
         raise option_error(exc) from None
+    results = {
+        x.name: (cv.scores[x.name]["accuracy"], float(cv.predictions[x.name].fit_seconds.sum())) for x in learners
+    }
+    records = accuracy_records(learners, results, fraction_tested(cv.test))
+    if args.format != "table":
+        print_records(records, args.format)
+        return
     print(f"{args.data}: {describe(table)}")
     reps = f"{args.repeats} x " if args.repeats > 1 else ""
     print(
@@ -107,28 +121,49 @@ def run(args) -> None:
         + ("; missing values imputed per fold" if how else "")
         + "\n"
     )
-    results = {
-        x.name: (cv.scores[x.name]["accuracy"], float(cv.predictions[x.name].fit_seconds.sum())) for x in learners
-    }
-    print(accuracy_table(learners, results, fraction_tested(cv.test)))
+    print(accuracy_table(records))
 
 
-def accuracy_table(learners, results: dict, test_fraction: float) -> str:
-    """learner | input | accuracy mean ± std and mark vs the first learner | total fit seconds."""
+def accuracy_records(learners, results: dict, test_fraction: float) -> list[dict]:
+    """Per learner: input kind, accuracy mean and std (%, rounded as printed), the mark vs the first learner
+    (corrected resampled t-test) and total fit seconds."""
     ref = results[learners[0].name][0]
-    rows = []
+    records = []
     for x in learners:
         acc, fit = results[x.name]
-        mark = " "
+        mark = ""
         if x is not learners[0] and acc.mean() != ref.mean():
             from nbx.stats.significance import corrected_t  # scipy.stats, about 0.8 s: only where a test is made
 
             if corrected_t(acc, ref, test_fraction) < SIGNIFICANCE:
                 mark = "v" if acc.mean() > ref.mean() else "*"
         std = acc.std(ddof=1) * 100 if len(acc) > 1 else 0.0
-        rows.append([x.name, x.setup.input, f"{acc.mean() * 100:6.2f} ± {std:5.2f} {mark}", f"{fit:.2f}"])
+        records.append(
+            {
+                "learner": x.name,
+                "input": x.setup.input,
+                "accuracy": round(float(acc.mean() * 100), 2),
+                "accuracy_std": round(float(std), 2),
+                "mark": mark,
+                "fit_seconds": round(fit, 2),
+            }
+        )
+    return records
+
+
+def accuracy_table(records: list[dict]) -> str:
+    """learner | input | accuracy mean ± std and mark vs the first learner | total fit seconds."""
+    rows = [
+        [
+            r["learner"],
+            r["input"],
+            f"{r['accuracy']:6.2f} ± {r['accuracy_std']:5.2f} {r['mark'] or ' '}",
+            f"{r['fit_seconds']:.2f}",
+        ]
+        for r in records
+    ]
     table = render(["learner", "input", "accuracy %", "fit s"], rows, right={3})
     return (
-        table + f"\n\nv / *: significantly better / worse than {learners[0].name} (corrected resampled t-test, "
+        table + f"\n\nv / *: significantly better / worse than {records[0]['learner']} (corrected resampled t-test, "
         f"p < {SIGNIFICANCE}); fit s: seconds over all folds on this machine"
     )

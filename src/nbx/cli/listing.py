@@ -1,5 +1,8 @@
 """``nbx datasets`` and ``nbx learners``: what the catalogue and params.yaml define, and where it is used.
 
+Outside a clone of the repository (no params.yaml in the current folder) they list the catalogue and
+params.yaml shipped with nbx.
+
 Availability of a data set (no file is downloaded or hashed here): ``cached`` (in data/raw/ already),
 ``mirror`` (found in ``NBX_UCI_MIRROR``), ``download`` (fetched from the UCI archive on first use),
 ``needs mirror`` (a stand-in that exists only in the offline mirror), ``local`` / ``local: missing``,
@@ -13,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from nbx.cli.common import load_params, render
+from nbx.cli.common import in_clone, load_params, render
 from nbx.data.fetch import MIRROR_ENV, mirror
 from nbx.pipeline import config, layout, learners
 
@@ -22,7 +25,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "datasets",
         help="list catalogued data sets: availability, size, experiments using them",
-        description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1],
+        description="\n\n".join(__doc__.split("\n\n")[:3]),
     )
     p.add_argument("--experiment", help="only the data sets of this experiment")
     p.set_defaults(func=run_datasets)
@@ -68,7 +71,7 @@ def _only(params, experiment: str | None, key: str):
 def run_datasets(args) -> None:
     from nbx.pipeline.prepare import catalogue
 
-    params = load_params(required=True)
+    params = load_params()
     cat = catalogue(params)
     users = _users(params, "datasets")
     only = _only(params, args.experiment, "datasets")
@@ -93,10 +96,15 @@ def run_datasets(args) -> None:
     )
     source = os.environ.get(MIRROR_ENV) or "(unset: files come from the UCI archive)"
     print(f"\n{len(rows)} data sets; {MIRROR_ENV}={source}")
+    if not layout.DATA.is_dir():
+        print(f"No {layout.DATA}/ folder here: nothing is cached; the files are fetched (sha256-checked) on first use.")
+    if not in_clone():
+        print(f"Experiments: {params.path} (the copy shipped with nbx; run in a clone's root to use its own).")
 
 
 def run_learners(args) -> None:
-    params = load_params(required=True)
+    params = load_params()
+    shipped = "" if in_clone() else f" ({params.path}: the copy shipped with nbx)"
     if args.name:
         spec = learners.learner_spec(params, args.name)
         print(f"{params.where('learners', args.name)}:")
@@ -114,4 +122,4 @@ def run_learners(args) -> None:
         cls = spec["class"] + (f"({', '.join(nested)})" if nested else "")
         rows.append([name, cls, setup.input, ", ".join(users.get(name, []))])
     print(render(["learner", "class", "input", "experiments"], rows))
-    print(f"\n{len(rows)} learners; `nbx learners NAME` prints one block")
+    print(f"\n{len(rows)} learners{shipped}; `nbx learners NAME` prints one block")

@@ -2,15 +2,18 @@
 
 ``results`` reads data/results/<experiment>.csv (every learner's accuracy on every split, written by
 ``evaluate@<experiment>``) and prints, like Weka Experimenter's result table, the mean ± standard deviation of
-accuracy (%) per data set and learner, with ``v`` / ``*`` where a learner is significantly better / worse than
-the experiment's reference learner (``experiments.<exp>.reference``) by the corrected resampled t-test at
-p < 0.05 (Nadeau & Bengio 2003; the test fraction from the split plan). ``timings`` prints the wall-clock
-seconds of this machine's last train run (data/timings/, not versioned): the place reports point to for time;
-``timings EXPERIMENT --pareto`` sets each learner's total fit seconds beside its mean accuracy rank and marks the
-learners no other learner beats on both (the accuracy vs fit-time front, also written as CSV and PNG there); the
-ranks are over the learners with timings and the data sets all of them ran on, and a learner or data set left out
-is named in an ``nbx: note:`` line (not an error: a learner not run on this machine still leaves a front to see).
-Many learners are split over several tables that fit ``--width`` columns, each repeating the reference.
+accuracy (%) per data set and learner, with ``v`` / ``*`` where a learner is significantly better / worse than the
+experiment's reference learner (``experiments.<exp>.reference``) by the corrected resampled t-test at p < 0.05
+(Nadeau & Bengio 2003; the test fraction from the split plan). In a fresh clone, where that DVC output is not
+there yet, it prints the committed metrics/<experiment>/<learner>.json instead: per learner the mean accuracy over
+the data sets, mean rank, wins/ties/losses against the reference, log loss, Brier score, calibration error and
+AUC. ``timings`` prints the wall-clock seconds of this machine's last train run (data/timings/, not versioned):
+the place reports point to for time; ``timings EXPERIMENT --pareto`` sets each learner's total fit seconds beside
+its mean accuracy rank and marks the learners no other learner beats on both (the accuracy vs fit-time front, also
+written as CSV and PNG there); the ranks are over the learners with timings and the data sets all of them ran on,
+and a learner or data set left out is named in an ``nbx: note:`` line (not an error: a learner not run on this
+machine still leaves a front to see). Many learners are split over several tables that fit ``--width`` columns,
+each repeating the reference.
 """
 
 from __future__ import annotations
@@ -21,7 +24,17 @@ import time
 
 import numpy as np
 
-from nbx.cli.common import SpecError, count, load_params, note, render, require_extra, split_top
+from nbx.cli.common import (
+    SpecError,
+    add_format_option,
+    count,
+    load_params,
+    note,
+    print_records,
+    render,
+    require_extra,
+    split_top,
+)
 from nbx.core.errors import NbxError
 from nbx.core.io import atomic_path
 from nbx.pipeline import config, layout
@@ -45,6 +58,12 @@ def register(sub) -> None:
     p.add_argument("--dataset", help="comma-separated data sets (catalogue ids) to show")
     p.add_argument("--learner", help="comma-separated learners to show (the reference is always shown)")
     p.add_argument("--width", type=count(1), default=160, help="terminal width to fit (default 160)")
+    add_format_option(
+        p,
+        "per data set and learner: experiment, dataset, splits, learner, accuracy and accuracy_std (%% over the "
+        "splits), mark (v / * when significantly better / worse than the reference, else empty); from metrics/ "
+        "(no data/results/ yet): experiment, learner and the metrics file's keys",
+    )
     p.set_defaults(func=run_results)
     p = sub.add_parser(
         "timings",
@@ -152,11 +171,80 @@ def load_results(name: str) -> dict[str, dict[str, np.ndarray]]:
     return out
 
 
+METRIC_COLUMNS = {  # a metrics file's keys, in the table's order: the table's column name and format
+    "acc": ("accuracy %", "{:.3f}"),
+    "rank": ("rank", "{:.3f}"),
+    "wins": ("v", "{}"),
+    "ties": ("=", "{}"),
+    "losses": ("*", "{}"),
+    "log_loss": ("log loss", "{:.4f}"),
+    "brier": ("Brier", "{:.4f}"),
+    "ece": ("ECE", "{:.4f}"),
+    "auc": ("AUC", "{:.4f}"),
+    "sets": ("data sets", "{}"),
+}
+
+
+def run_summary(args, exp: config.Experiment) -> None:
+    """The committed metrics/<experiment>/<learner>.json files, one row per learner: what a fresh clone has
+    before the pipeline has run (data/results/ is a DVC output)."""
+    csv_path = layout.results(exp.name)
+    rerun = f"`dvc repro evaluate@{exp.name}` writes it"
+    folder = layout.learner_metrics(exp.name)
+    present = [x for x in exp.learners if layout.learner_metrics(exp.name, x).is_file()]
+    if not present:
+        raise MissingInputError(
+            f"no results of {exp.name} here: neither {csv_path} nor {folder}/ (committed in the repository); "
+            f"run in the root of a clone of nbx, where `dvc repro evaluate@{exp.name}` writes the results"
+        )
+    if args.dataset:
+        raise MissingInputError(
+            f"--dataset: per-data-set results need {csv_path} ({rerun}); {folder}/ holds means over the data sets"
+        )
+    ref = exp.reference
+    learners = _pick(args.learner, present, "--learner") or present
+    learners = ([ref] if ref in present else []) + [x for x in learners if x != ref]
+    records = []
+    for x in learners:
+        path = layout.learner_metrics(exp.name, x)
+        try:
+            values = json.loads(path.read_bytes().decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            values = None
+        if not isinstance(values, dict) or list(values) != sorted(METRIC_COLUMNS):
+            raise ResultsFileError(
+                f"{path}: not a metrics file (keys {', '.join(sorted(METRIC_COLUMNS))}); "
+                f"rerun `dvc repro evaluate@{exp.name}` to rewrite it"
+            )
+        records.append({"experiment": exp.name, "learner": x} | {k: values[k] for k in METRIC_COLUMNS})
+    if args.format != "table":
+        print_records(records, args.format)
+        return
+    print(
+        textwrap.fill(
+            f"{exp.name}: means over the data sets ({folder}/, committed); v / = / *: data sets where a learner is "
+            f"significantly better / not different / worse than {ref} (corrected resampled t-test, "
+            f"p < {SIGNIFICANCE}); rank: mean accuracy rank",
+            args.width,
+        )
+        + "\n"
+    )
+    rows = [[r["learner"]] + [fmt.format(r[k]) for k, (_, fmt) in METRIC_COLUMNS.items()] for r in records]
+    header = ["learner"] + [name for name, _ in METRIC_COLUMNS.values()]
+    print(render(header, rows, right=set(range(1, len(header)))))
+    print(
+        f"\nPer data set: {layout.REPORTS / exp.name}.md (the paper's tables), or this command once {csv_path} "
+        f"is there ({rerun})."
+    )
+
+
 def run_results(args) -> None:
     from nbx.stats import significance as stats  # scipy.stats, about 0.8 s: imported by the commands that use it
 
-    params = load_params(required=True)
+    params = load_params()
     exp = config.experiment(params, args.experiment)
+    if not layout.results(exp.name).exists():
+        return run_summary(args, exp)
     acc = load_results(exp.name)
     datasets = _pick(args.dataset, list(acc), "--dataset") or list(acc)
     present = [x for x in exp.learners if all(x in acc[ds] for ds in datasets)]
@@ -175,6 +263,7 @@ def run_results(args) -> None:
         )
     learners = [ref] + [x for x in learners if x != ref]
     wins = {x: [0, 0, 0] for x in learners}
+    records: dict[str, list[dict]] = {ds: [] for ds in datasets}
     columns = []
     for x in learners:
         cells = []
@@ -191,10 +280,24 @@ def run_results(args) -> None:
             wins[x][{"v": 0, " ": 1, "*": 2}[mark]] += 1
             std = a.std(ddof=1) if len(a) > 1 else 0.0
             cells.append(f"{a.mean():6.2f} ± {std:5.2f} {mark}")
+            records[ds].append(
+                {
+                    "experiment": exp.name,
+                    "dataset": ds,
+                    "splits": len(acc[ds][ref]),
+                    "learner": x,
+                    "accuracy": round(float(a.mean()), 2),
+                    "accuracy_std": round(float(std), 2),
+                    "mark": mark.strip(),
+                }
+            )
         mean = np.mean([acc[ds][x].mean() * 100 for ds in datasets])
         cells += [f"{mean:6.2f}" + " " * 10, "" if x == ref else f"({wins[x][0]}/{wins[x][1]}/{wins[x][2]})"]
         columns.append((x, cells))
     splits = {ds: len(acc[ds][ref]) for ds in datasets}
+    if args.format != "table":
+        print_records([r for ds in datasets for r in records[ds]], args.format)
+        return
     rows = [f"{ds} ({splits[ds]})" for ds in datasets] + ["mean", "(v/ /*)"]
     print(
         textwrap.fill(
@@ -314,7 +417,7 @@ def plot_pareto(frame, path, title: str) -> None:
 def run_timings(args) -> None:
     if args.pareto:  # before any file is written: matplotlib comes with the pipeline extra, not with nbx itself
         require_extra("matplotlib", "pipeline", "timings --pareto (its figure, pareto.png)")
-    params = load_params(required=True)
+    params = load_params()
     if args.pareto:
         if not args.experiment:
             raise SpecError("--pareto needs an experiment, e.g. `nbx timings benchmark --pareto`")
