@@ -46,8 +46,8 @@ def require_extra(module: str, extra: str, what: str) -> None:
 
 
 SHIPPED_PARAMS = Path(__file__).resolve().parents[1] / "_shipped" / "params.yaml"
-"""The repository's params.yaml as the package ships it (package data; tests/cli/test_shipped.py keeps the two
-identical): the learner blocks and experiments ``nbx`` knows outside a clone of the repository."""
+"""The repository's params.yaml as the package ships it (a link to it, whose content the wheel carries as package
+data): the learner blocks and experiments ``nbx`` knows outside a clone of the repository."""
 
 
 def params_file() -> Path:
