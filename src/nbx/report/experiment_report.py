@@ -234,16 +234,15 @@ def render(params: dict, name: str) -> str:
     module = paper_module(name)
     if module is not None:
         out += paper.render(module, ctx)
-        beyond = (
-            [] if getattr(module, "SHOWS_EVERY_LEARNER", False) else [x for x in ctx.learners if x not in ctx.shown]
-        )
-        if beyond:  # learners the paper's sections do not show, e.g. one added to the experiment in params.yaml
-            out += ["## Learners beyond the paper's tables", ""]
-            out += comparison_table(ctx, list(dict.fromkeys([exp.reference, *beyond])))
     else:
         out += comparison_table(ctx, ctx.learners)
     if exp.published:
         out += agreement_section(ctx, module)
+    if module is not None and not getattr(module, "SHOWS_EVERY_LEARNER", False):
+        beyond = [x for x in ctx.learners if x not in ctx.shown]
+        if beyond:  # learners no section read, e.g. one added to the experiment in params.yaml
+            out += ["## Learners beyond the paper's tables", ""]
+            out += comparison_table(ctx, list(dict.fromkeys([exp.reference, *beyond])))
     if len(ctx.learners) <= 10:
         accuracy_chart(ctx, ctx.learners, figure_path(ctx, "accuracy.png"))
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
