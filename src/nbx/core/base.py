@@ -20,7 +20,9 @@ Input convention: ``X`` is a 2-D numeric array. Missing values are NaN (float in
 ``fit`` keyword that wins over it) gives per column the number of nominal values (codes ``0 .. n-1``), or
 0 for a numeric column. Discrete learners (``input_kind = "discrete"``) need integer codes and infer
 ``max + 1`` per column when ``n_values`` is None; at fit a code >= n_values is an error, at predict it is
-an unseen value and counts as missing (:func:`check_discrete_X`).
+an unseen value and counts as missing (:func:`check_discrete_X`). A DataFrame's category, object, string and
+bool columns are nominal (coded by :func:`nbx.core.validation.check_array`, their categories kept in
+``categories_``); without ``n_values`` their number of categories is inferred (:func:`frame_n_values`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import copy
 import functools
 import html
 import inspect
+import re
 import sys
 
 import numpy as np
@@ -515,6 +518,39 @@ def resolve_n_values(codes: np.ndarray, n_values) -> np.ndarray:
     return nv
 
 
+def frame_n_values(estimator, codes: np.ndarray | None = None) -> np.ndarray | None:
+    """The ``n_values`` a fit infers when none is given, from the DataFrame it was just given (see
+    :func:`nbx.core.validation.check_array`): per nominal column (category, object, string or bool dtype) the
+    number of its categories (at least 1), per other column 0 (numeric) for mixed input, or for discrete input
+    (``codes`` given) the largest code + 1. None when the fit's X had no nominal columns (the array paths).
+
+    For mixed input, columns a ColumnTransformer named ``ordinalencoder__...`` (scikit-learn's
+    ``OrdinalEncoder`` output, float codes) are refused with a one-line error: their codes cannot be told
+    from numbers, so their ``n_values`` is not inferred; pass ``n_values``, or keep the columns' category dtype.
+    """
+    categories = getattr(estimator, "categories_", None)
+    if codes is None:
+        names = getattr(estimator, "feature_names_in_", None)
+        encoded = [] if names is None else [n for n in names if _ORDINAL_ENCODED.match(n)]
+        if categories is not None:
+            encoded = [n for n, c in zip(names, categories) if c is None and n in encoded]
+        if encoded:
+            raise ValueError(
+                f"X columns {encoded} look like OrdinalEncoder codes (floats), which {type(estimator).__name__} "
+                "cannot tell from numeric values: pass n_values (their counts, 0 for numeric columns), or pass "
+                "the columns through with a category dtype"
+            )
+    if categories is None:
+        return None
+    sizes = np.array([0 if c is None else max(len(c), 1) for c in categories], dtype=np.int64)
+    if codes is None:
+        return sizes
+    return np.where(sizes > 0, np.maximum(sizes, resolve_n_values(codes, None)), resolve_n_values(codes, None))
+
+
+_ORDINAL_ENCODED = re.compile(r"^ordinalencoder(-\d+)?__")
+
+
 def check_discrete_fit(
     estimator, X, y, sample_weight, n_values, classes=None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -534,9 +570,8 @@ def check_discrete_fit(
     w = check_sample_weight(sample_weight, arr.shape[0])
     kept, y_idx, w, classes = drop_absent_rows(arr, y_idx, w, classes, keep_classes=given)
     codes = as_codes(kept, estimator, fit=True)
-    estimator.n_values_ = resolve_n_values(
-        codes, n_values if n_values is not None else getattr(estimator, "n_values", None)
-    )
+    given = n_values if n_values is not None else getattr(estimator, "n_values", None)
+    estimator.n_values_ = resolve_n_values(codes, given if given is not None else frame_n_values(estimator, codes))
     estimator.classes_ = classes
     set_input_features(estimator, X, arr)
     return codes, y_idx, w
@@ -599,7 +634,8 @@ def check_mixed_fit(estimator, X, y, sample_weight, n_values):
     w = check_sample_weight(sample_weight, arr.shape[0])
     set_input_features(estimator, X, arr)
     arr, y_idx, w, classes = drop_absent_rows(arr, y_idx, w, classes)
-    nv = mixed_n_values(arr, n_values if n_values is not None else getattr(estimator, "n_values", None))
+    given = n_values if n_values is not None else getattr(estimator, "n_values", None)
+    nv = mixed_n_values(arr, given if given is not None else frame_n_values(estimator))
     return arr, nv, classes, y_idx, w
 
 

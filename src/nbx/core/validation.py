@@ -8,7 +8,13 @@ estimators pass its common checks) without importing scikit-learn:
 * :func:`check_array` checks ``X`` (not sparse, numeric, not complex, 2-D, at least one row and column at fit,
   no infinity, the fitted number of features and column names at predict); :func:`set_input_features`
   then records ``n_features_in_`` and, for a DataFrame with string column names, ``feature_names_in_``.
-  NaN is always allowed: every nbx estimator reads it as a missing value;
+  NaN is always allowed: every nbx estimator reads it as a missing value. A pandas DataFrame's nominal columns
+  (:func:`nominal_dtype`: category, object, string, bool) are coded there, once for every estimator: at fit a
+  category's codes are its categories in their order, an object or string column's its sorted unique
+  non-missing values, a bool's False=0, True=1 (NaN, None, pd.NA missing), kept as ``categories_`` (one array
+  per column, None for the others); at predict the same categories code the frame, a value outside them being
+  missing (an unseen value). Errors name the column (``X column 'colour': ...``). Anything else (an ndarray, a
+  frame without nominal columns) takes the array path it always took;
 * :func:`check_labels` checks a classification target (1-D, no NaN, not continuous, not a mix of strings
   and numbers) and encodes it; :func:`check_sample_weight` checks weights (shape, finite, non-negative,
   not all zero) and makes weights whose largest value lies beyond [1e-100, 1e100] relative to it
@@ -229,7 +235,9 @@ def check_array(estimator, X, *, fit: bool) -> np.ndarray:
             "convert to a dense numpy array."
         )
     names = None if fit else _feature_names(X)
-    arr = _as_array(X)
+    arr = _nominal_frame(estimator, X, fit)
+    if arr is None:
+        arr = _as_array(X)
     kind = arr.dtype.kind
     if kind == "c":
         raise ValueError(f"Complex data not supported\n{arr}\n")
@@ -283,6 +291,113 @@ def _as_array(X) -> np.ndarray:
         except (TypeError, ValueError):  # strings, categories: the checks below explain
             pass
     return np.asarray(X)
+
+
+# ------------------------------------------------------------------------------------- nominal columns
+def _pandas():
+    """pandas if it is loaded (a DataFrame implies it was imported), else None."""
+    return sys.modules.get("pandas")
+
+
+def _is_frame(X) -> bool:
+    return hasattr(X, "iloc") and hasattr(X, "dtypes") and hasattr(X, "columns") and _pandas() is not None
+
+
+def nominal_dtype(dtype) -> str | None:
+    """How a pandas column of ``dtype`` is nominal: "category", "bool", "object", "string"; None if it is not."""
+    pd = _pandas()
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "category"
+    if isinstance(dtype, pd.BooleanDtype) or (isinstance(dtype, np.dtype) and dtype.kind == "b"):
+        return "bool"
+    if isinstance(dtype, pd.StringDtype):
+        return "string"
+    if isinstance(dtype, np.dtype) and dtype.kind == "O":
+        return "object"
+    return None
+
+
+def _column_label(X, j: int) -> str:
+    return repr(X.columns[j])
+
+
+def _column_categories(X, j: int, kind: str) -> np.ndarray:
+    """The categories of nominal column j at fit, in code order (see :func:`check_array`)."""
+    column = X.iloc[:, j]
+    if kind == "category":
+        return np.asarray(column.cat.categories)
+    if kind == "bool":
+        return np.array([False, True])
+    values = column[column.notna()].unique()
+    try:
+        return np.array(sorted(values), dtype=object)
+    except TypeError:
+        types = sorted({type(v).__name__ for v in values})
+        raise ValueError(
+            f"X column {_column_label(X, j)}: values of types {types} cannot be sorted into nominal codes. "
+            "Convert the column to one type, or give it a category dtype whose categories fix the codes."
+        ) from None
+
+
+def _codes_of(X, j: int, categories: np.ndarray) -> np.ndarray:
+    """Column j as float codes of ``categories`` (their positions); NaN for missing and unseen values."""
+    column = X.iloc[:, j]
+    try:  # the position of each value among the categories, -1 for missing and unseen values
+        codes = _pandas().Index(categories).get_indexer(column.astype(object))
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"X column {_column_label(X, j)}: cannot be coded as nominal values ({err})") from None
+    out = codes.astype(np.float64)
+    out[codes < 0] = np.nan
+    return out
+
+
+def _numeric_column(X, j: int, estimator) -> np.ndarray:
+    try:
+        return X.iloc[:, j].to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"X column {_column_label(X, j)}: {type(estimator).__name__} was fitted with numeric values in this "
+            f"column ({err})"
+        ) from None
+
+
+def _nominal_frame(estimator, X, fit: bool):
+    """A DataFrame with nominal columns as a float array of codes (NaN = missing), else None (the array
+    paths, unchanged). At fit the columns' categories become ``estimator.categories_``; at predict the fitted
+    categories code the columns again, a value outside them counting as missing (an unseen value)."""
+    if not _is_frame(X) or X.ndim != 2:
+        if fit and hasattr(estimator, "categories_"):
+            del estimator.categories_
+        return None
+    kinds = [nominal_dtype(dt) for dt in X.dtypes]
+    if fit:
+        if not any(kinds):
+            if hasattr(estimator, "categories_"):
+                del estimator.categories_
+            return None
+        categories = [None if k is None else _column_categories(X, j, k) for j, k in enumerate(kinds)]
+    else:
+        categories = getattr(estimator, "categories_", None)
+        if categories is None:
+            kinds = [None if k == "bool" else k for k in kinds]  # bool read as 0/1, as before
+            if not any(kinds):
+                return None
+            j = next(j for j, k in enumerate(kinds) if k)
+            raise ValueError(
+                f"X column {_column_label(X, j)}: {kinds[j]} values, but {type(estimator).__name__} was fitted "
+                "without nominal columns; fit it on a DataFrame with this column's dtype, or pass its codes"
+            )
+        if X.shape[1] != len(categories):
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
+                f"{estimator.n_features_in_} features as input."
+            )
+    arr = np.empty(X.shape, dtype=np.float64)
+    for j, cats in enumerate(categories):
+        arr[:, j] = _numeric_column(X, j, estimator) if cats is None else _codes_of(X, j, cats)
+    if fit:
+        estimator.categories_ = categories
+    return arr
 
 
 def set_input_features(estimator, X, arr: np.ndarray) -> None:

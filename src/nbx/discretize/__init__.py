@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbx.core.base import N_VALUES, as_codes, mixed_n_values, resolve_n_values
+from nbx.core.base import N_VALUES, as_codes, frame_n_values, mixed_n_values, resolve_n_values
 from nbx.discretize.base import Discretizer
 from nbx.discretize.equal_width import EqualWidthDiscretizer
 from nbx.discretize.impute import ModeImputer
@@ -49,6 +49,9 @@ class NoDiscretizer(Discretizer):
         The input columns' ``n_values`` (0 = numeric).
     n_features_in_ : int
         Number of columns seen at fit.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     Examples
     --------
@@ -69,7 +72,8 @@ class NoDiscretizer(Discretizer):
 
     def _input_n_values(self, X: np.ndarray) -> np.ndarray:
         if self.n_values is None:
-            return resolve_n_values(as_codes(X, self), None)
+            codes = as_codes(X, self)
+            return resolve_n_values(codes, frame_n_values(self, codes))
         nv = mixed_n_values(X, self.n_values)
         numeric = np.flatnonzero(nv == 0).tolist()
         if numeric:

@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from nbx.core.base import BaseEstimator, check_mixed_X, mixed_n_values, validate_params
+from nbx.core.base import BaseEstimator, check_mixed_X, frame_n_values, mixed_n_values, validate_params
 from nbx.core.validation import (
     check_array,
     check_consistent_length,
@@ -214,6 +214,9 @@ class Discretizer(TransformerMixin, BaseEstimator):
         The input columns' ``n_values`` (0 = numeric).
     n_features_in_ : int
         Number of columns seen at fit.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
     feature_names_in_ : ndarray of str
         Column names, when fitted on a DataFrame with string column names.
     classes_ : ndarray
@@ -287,7 +290,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
 
     def _input_n_values(self, X: np.ndarray) -> np.ndarray:
         """The input columns' n_values (the constructor's; None = all numeric), checked against X."""
-        return mixed_n_values(X, self.n_values)
+        return mixed_n_values(X, self.n_values if self.n_values is not None else frame_n_values(self))
 
     def _cuts_of_columns(self, columns: list[tuple]) -> list[np.ndarray]:
         """Cut points of each numeric column's (x, y, w); one :meth:`_column_cuts` call each unless a subclass

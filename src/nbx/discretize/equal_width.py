@@ -65,6 +65,9 @@ class EqualWidthDiscretizer(Discretizer):
         The input columns' ``n_values`` (0 = numeric).
     n_features_in_ : int
         Number of columns seen at fit.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

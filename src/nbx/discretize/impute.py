@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbx.core.base import N_VALUES, BaseEstimator, check_mixed_X, mixed_n_values, validate_params
+from nbx.core.base import N_VALUES, BaseEstimator, check_mixed_X, frame_n_values, mixed_n_values, validate_params
 from nbx.core.validation import Options, check_array, check_sample_weight, drop_absent_rows, set_input_features
 from nbx.discretize.base import TransformerMixin, magnitude_exponents, nominal_codes
 
@@ -91,6 +91,9 @@ class ModeImputer(TransformerMixin, BaseEstimator):
         The input columns' ``n_values``.
     n_features_in_ : int
         Number of columns seen at fit.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------
@@ -146,7 +149,7 @@ class ModeImputer(TransformerMixin, BaseEstimator):
         w = check_sample_weight(sample_weight, arr.shape[0])
         set_input_features(self, X, arr)
         arr, _, w, _ = drop_absent_rows(arr, None, w)  # a row of weight 0 is an absent row
-        nv = mixed_n_values(arr, self.n_values)
+        nv = mixed_n_values(arr, self.n_values if self.n_values is not None else frame_n_values(self))
         fill = np.full(arr.shape[1], np.nan)
         nominal = nv > 0
         if nominal.any():

@@ -217,6 +217,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         Nominal values per column, 0 = numeric.
     tree_ : object
         The root node.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

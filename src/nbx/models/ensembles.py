@@ -40,6 +40,7 @@ from nbx.core.base import (
     check_rng,
     clone,
     fit_accepts,
+    frame_n_values,
     resolve_n_values,
     validate_params,
 )
@@ -119,7 +120,9 @@ class _Ensemble(ClassifierMixin, BaseEstimator):
         n_values = n_values if n_values is not None else self.n_values
         if self.input_kind == "discrete":
             arr = as_codes(arr, self, fit=True)
-            n_values = resolve_n_values(arr, n_values)
+            n_values = resolve_n_values(arr, n_values if n_values is not None else frame_n_values(self, arr))
+        elif n_values is None:
+            n_values = frame_n_values(self)  # None for array input: all numeric
         self.n_values_ = n_values
         return arr, y_idx, w
 
@@ -209,6 +212,9 @@ class Bagging(_Ensemble):
         The fitted base models.
     bootstrap_counts_ : list of ndarray
         Per model, how often each training row of positive weight was drawn.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------
@@ -450,6 +456,9 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
         Trials run, discarded models included.
     classes_ : ndarray of shape (n_classes,)
         The class labels.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

@@ -375,6 +375,9 @@ class HBayesNB(_HBayesBase):
         log P(v | c) of the S2 attributes.
     n_lr_fits_, n_newton_iterations_, n_not_converged_ : int
         Work done by the search.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------
@@ -504,6 +507,9 @@ class HBayesTAN(_HBayesBase):
         The fitted TAN over S2.
     theta_, scale_ : ndarray
         The logistic regression's coefficients and standardization.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

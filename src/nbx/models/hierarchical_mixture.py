@@ -311,6 +311,9 @@ class HierarchicalMixtureNB(ClassifierMixin, BaseEstimator):
     levels_ : list of dict
         Per level, from the root gating layer to the experts, the counters ``values`` (n_rows, n_models, n_out)
         over the flat value index, ``totals`` (n_attributes, n_models, n_out) and ``classes`` (n_models, n_out).
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

@@ -327,6 +327,9 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         The chosen c_X (NaN for nominal or ignored columns, or with ``density="gaussian"``).
     bandwidth_ : ndarray of shape (n_features, n_classes)
         The h (kernel) or σ (gaussian) used.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

@@ -533,6 +533,9 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         Depth of the deepest leaf.
     n_leaves_ : int
         Number of leaves.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

@@ -478,6 +478,9 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         The standardization's means.
     n_iter_ : int
         Iterations run.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

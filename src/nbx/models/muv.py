@@ -261,6 +261,9 @@ class MUV(_CombinedMembers, BaseEstimator):
         when asked from the compact form the model keeps.
     boost_ : AdaBoostM1
         The AdaBoost.M1 run (``sampling="adaboost"`` only).
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------
@@ -427,6 +430,9 @@ class MUVofMUV(_CombinedMembers, BaseEstimator):
         The class labels.
     estimators_ : list
         The fitted members.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

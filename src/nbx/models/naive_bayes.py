@@ -192,6 +192,9 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         log P(v | c) per stacked value and class.
     n_features_in_ : int
         Number of columns seen at fit.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     Notes
     -----

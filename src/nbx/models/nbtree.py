@@ -289,6 +289,9 @@ class NBTree(ClassifierMixin, BaseEstimator):
         Number of leaves.
     depth_ : int
         Depth of the tree.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------

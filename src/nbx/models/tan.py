@@ -332,6 +332,9 @@ class TAN(LogScoreMixin, BaseEstimator):
         value index, counts, log tables (last row zero = no evidence) and each row's effective sample size.
     marg_index_, marg_count_, marg_log_table_, marg_ess_
         The naive-Bayes marginal tables used when the attribute parent is missing.
+    categories_ : list of (ndarray or None)
+        When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
+        code order (None for the other columns), which code predict's frame (an unseen value is missing).
 
     References
     ----------
