@@ -86,9 +86,9 @@ from nbx.core.base import (
     row_blocks,
 )
 from nbx.core.counting import ValueIndex
-from nbx.core.validation import Interval, Options
+from nbx.core.validation import ARRAY_LIKE, BOOLEAN, NONE, Interval, Options
 from nbx.discretize.base import nominal_codes, numeric_exponents
-from nbx.models.naive_bayes import nb_log_tables
+from nbx.models.naive_bayes import given_log_prior, nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
 GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory),
@@ -314,6 +314,13 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
     n_values : array-like of int, default=None
         Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric. A
         nominal code >= n_values is an error at fit and a missing value at predict.
+    class_prior : array-like of shape (n_classes,), default=None
+        Prior probabilities of the classes, as scikit-learn's naive Bayes takes them (their log becomes
+        ``class_log_prior_``); None = the Laplace estimate (n_c + alpha) / (N + K alpha).
+    fit_prior : bool, default=True
+        False (and no ``class_prior``): a uniform class prior, as scikit-learn's ``fit_prior=False``. The
+        leave-one-out scores the S-NBTree uses (:meth:`log_joint` with ``loo_y``) always remove a row from the
+        estimated prior's counts.
 
     Attributes
     ----------
@@ -327,6 +334,14 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         The chosen c_X (NaN for nominal or ignored columns, or with ``density="gaussian"``).
     bandwidth_ : ndarray of shape (n_features, n_classes)
         The h (kernel) or σ (gaussian) used.
+    theta_ : ndarray of shape (n_classes, n_features)
+        ``density="gaussian"`` only: per class the mean of each numeric column (NaN for nominal columns, ignored
+        constant columns and classes without an observed value), as scikit-learn's ``GaussianNB.theta_``.
+    var_ : ndarray of shape (n_classes, n_features)
+        ``density="gaussian"`` only: the variance σ² each Gaussian uses, NaN where ``theta_`` is. It is the
+        weighted population variance, as ``GaussianNB(var_smoothing=0).var_``; nbx adds no ``var_smoothing``
+        (GaussianNB adds 1e-9 times the largest column variance to every variance) and instead replaces a
+        class's variance of exactly 0 by the column's pooled variance over all classes.
 
     References
     ----------
@@ -364,6 +379,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         "scale": [Options(*SCALES)],
         "alpha": [Interval(Real, 0, None, "left")],
         "n_values": N_VALUES,
+        "class_prior": [ARRAY_LIKE, NONE],
+        "fit_prior": [BOOLEAN],
     }
 
     def __init__(
@@ -375,6 +392,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         scale: str = "range",
         alpha: float = 1.0,
         n_values=None,
+        class_prior=None,
+        fit_prior: bool = True,
     ):
         self.density = density
         self.c_min = c_min
@@ -383,6 +402,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.scale = scale
         self.alpha = alpha
         self.n_values = n_values
+        self.class_prior = class_prior
+        self.fit_prior = fit_prior
 
     # ------------------------------------------------------------------ fitting
     def _check_params(self):  # the other parameters: _parameter_constraints, checked by fit (or the owning tree)
@@ -457,6 +478,9 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         a = self.alpha
         with np.errstate(divide="ignore"):
             self.class_log_prior_ = np.log(self.class_count_ + a) - np.log(self.class_count_.sum() + K * a)
+        self.class_log_prior_ = given_log_prior(
+            self.class_log_prior_, getattr(self, "class_prior", None), getattr(self, "fit_prior", True)
+        )
         self._nominal = np.flatnonzero(nv > 0)
         self._numeric = np.flatnonzero(nv == 0)
         self._index = ValueIndex(nv[self._nominal])
@@ -915,3 +939,48 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
 
     def _class_scores(self, X) -> np.ndarray:
         return self.log_joint(X)
+
+    def predict_joint_log_proba(self, X) -> np.ndarray:
+        """Joint log density log p(x, c) = log P(c) + Σ_i log p(x_i | c) of each row and class, as scikit-learn's
+        naive Bayes ``predict_joint_log_proba``; a missing value contributes no factor, a class without
+        training rows scores -inf.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        joint : ndarray of shape (n_samples, n_classes)
+            log p(x, c), columns in the order of ``classes_`` (:meth:`log_joint` without leave-one-out).
+        """
+        return self.log_joint(X)
+
+    def _gaussian_moments(self) -> tuple[np.ndarray, np.ndarray]:
+        """(means, variances) of the Gaussian reading, shape (n_classes, n_features), in X's own units."""
+        if not hasattr(self, "_seg_h"):
+            raise AttributeError(f"{type(self).__name__} is not fitted: theta_ and var_ exist after fit")
+        if self.density != "gaussian":
+            raise AttributeError("theta_ and var_ exist with density='gaussian' only (a kernel has no one mean)")
+        K, d = self.n_classes_, len(self.n_values_)
+        theta, var = np.full((K, d), np.nan), np.full((K, d), np.nan)
+        seg = self._center_seg
+        cols, cls = self._numeric[seg // K], seg % K
+        theta[cls, cols] = self._centers
+        var[cls, cols] = self._seg_h[seg] ** 2
+        exponents = getattr(self, "_exponents", None)
+        if exponents is not None:  # fitted in the scaled domain X * 2**-e (see fit): back to X's units
+            theta = np.ldexp(theta, exponents[None, :])
+            var = np.ldexp(var, 2 * exponents[None, :])
+        return theta, var
+
+    @property
+    def theta_(self) -> np.ndarray:
+        """Per class the mean of each numeric column (``density="gaussian"``; see the class docstring)."""
+        return self._gaussian_moments()[0]
+
+    @property
+    def var_(self) -> np.ndarray:
+        """Per class the variance of each numeric column (``density="gaussian"``; see the class docstring)."""
+        return self._gaussian_moments()[1]
