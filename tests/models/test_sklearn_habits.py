@@ -238,3 +238,66 @@ def test_feature_name_warnings_both_ways(codes):
         warnings.simplefilter("error")
         NaiveBayes().fit(frame, y).predict(frame)
         NaiveBayes().fit(X, y).predict(X)
+
+
+# ------------------------------------------------------------------ logistic regression: layout, class_weight
+def _standardized(X):
+    return (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)  # nbx's standardization is then the identity
+
+
+def test_logistic_coef_equals_sklearn_binary(numeric):
+    from sklearn.linear_model import LogisticRegression as SkLogistic
+
+    from nbx.models.logistic import LogisticRegression
+
+    X, y = numeric
+    X, y = _standardized(X), np.where(y == 2, "b", "a")
+    ridge = 0.5  # nbx: ridge * |beta|^2 on standardized columns; scikit-learn: |beta|^2 / (2C) on the raw ones
+    ours = LogisticRegression(ridge=ridge).fit(X, y)
+    theirs = SkLogistic(C=1 / (2 * ridge), tol=1e-12, max_iter=10_000).fit(X, y)
+    assert ours.coef_.shape == theirs.coef_.shape == (1, 3) and ours.intercept_.shape == (1,)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-7)
+    np.testing.assert_array_equal(ours.coef_, -ours.coef_weka_.T)
+    # class_weight as scikit-learn's: the weighted standardization changes the penalty's scale, so compare where
+    # the ridge is negligible (1e-8, the default), and the multipliers with compute_class_weight's
+    from sklearn.utils.class_weight import compute_class_weight
+
+    ours = LogisticRegression(class_weight="balanced").fit(X, y)
+    theirs = SkLogistic(C=1 / (2 * 1e-8), class_weight="balanced", tol=1e-12, max_iter=10_000).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-5, atol=1e-6)
+    multipliers = compute_class_weight("balanced", classes=ours.classes_, y=y)
+    w = multipliers[np.searchsorted(ours.classes_, y)]
+    plain = LogisticRegression().fit(X, y, sample_weight=w)
+    np.testing.assert_array_equal(ours.predict_proba(X), plain.predict_proba(X))
+
+
+def test_logistic_coef_layout_multiclass_gives_predict_proba(numeric):
+    from scipy.special import softmax
+
+    from nbx.models.logistic import LogisticRegression
+
+    X, y = numeric
+    X = np.column_stack([X, (X[:, 0] > 0).astype(float)])
+    model = LogisticRegression(ridge=0.1).fit(X, y, n_values=[0, 0, 0, 2])
+    assert model.coef_.shape == (3, 5) and model.intercept_.shape == (3,)  # 3 numeric + 2 indicators
+    assert model.coef_weka_.shape == (5, 2) and model.intercept_weka_.shape == (2,)
+    design = np.column_stack([X[:, :3], X[:, 3] == 0, X[:, 3] == 1])
+    np.testing.assert_allclose(softmax(design @ model.coef_.T + model.intercept_, axis=1), model.predict_proba(X))
+
+
+def test_class_weight_is_a_sample_weight_multiplier(numeric):
+    from nbx.models.logistic import LogisticRegression
+
+    X, y = numeric
+    cw = {0: 2.0, 1: 0.5, 2: 1.0}
+    w = np.array([cw[c] for c in y])
+    for make in (lambda **k: LogisticRegression(ridge=0.1, **k), lambda **k: C45Tree(**k)):
+        a = make(class_weight=cw).fit(X, y).predict_proba(X)
+        np.testing.assert_array_equal(a, make().fit(X, y, sample_weight=w).predict_proba(X))
+        np.testing.assert_array_equal(
+            make(class_weight=None).fit(X, y).predict_proba(X), make().fit(X, y).predict_proba(X)
+        )
+    with pytest.raises(ValueError, match="not among the classes"):
+        C45Tree(class_weight={7: 1.0}).fit(X, y)

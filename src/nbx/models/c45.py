@@ -79,6 +79,7 @@ from numbers import Real
 import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
+from nbx.core.class_weight import CLASS_WEIGHT, apply_class_weight
 from nbx.core.counting import ValueIndex, row_blocks, small_int
 from nbx.core.criteria import entropy, info_gain
 from nbx.core.validation import BOOLEAN, Interval, not_fitted_error
@@ -208,6 +209,10 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         Release 8 replaces a node by its largest branch when that is no worse.
     n_values : array-like of int, default=None
         Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric.
+    class_weight : dict, "balanced" or None, default=None
+        Multipliers of the case weights per class, as scikit-learn's ``class_weight`` of a decision tree
+        (:mod:`nbx.core.class_weight`): C4.5's counts, gains, ``min_leaf`` and pruning estimates all see the
+        multiplied weights, as they see ``sample_weight``. None = none.
 
     Attributes
     ----------
@@ -217,6 +222,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         Nominal values per column, 0 = numeric.
     tree_ : object
         The root node.
+    feature_importances_ : ndarray of shape (n_features,)
+        Normalized total weighted information gain per feature (see the property).
 
     References
     ----------
@@ -245,6 +252,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         "prune": [BOOLEAN],
         "subtree_raising": [BOOLEAN],
         "n_values": N_VALUES,
+        "class_weight": CLASS_WEIGHT,
     }
 
     def __init__(
@@ -254,12 +262,14 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         prune: bool = True,
         subtree_raising: bool = True,
         n_values=None,
+        class_weight=None,
     ):
         self.min_leaf = min_leaf
         self.confidence = confidence
         self.prune = prune
         self.subtree_raising = subtree_raising
         self.n_values = n_values
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ input
     def _prepare_X(self, X, n_values=None) -> tuple[np.ndarray, np.ndarray]:
@@ -310,6 +320,13 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         """
         # the rows of positive weight (check_mixed_fit drops the absent rows of weight 0), at least one
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
+        if self.class_weight is not None:
+            w = apply_class_weight(self.class_weight, self.classes_, y_idx, w)
+            if not np.all(w > 0):  # a class weighted 0: its rows are absent, as rows of sample weight 0
+                keep = w > 0
+                if not keep.any():
+                    raise ValueError("class_weight leaves no row of positive weight")
+                X, y_idx, w = X[keep], y_idx[keep], w[keep]
         # (rows, attributes) as given, no transposed copy: a fit's largest arrays are the input and the order
         self._X, self._codes = self._prepare_X(X, self.n_values_)
         del X  # (held as self._X)
