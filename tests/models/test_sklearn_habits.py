@@ -301,3 +301,44 @@ def test_class_weight_is_a_sample_weight_multiplier(numeric):
         )
     with pytest.raises(ValueError, match="not among the classes"):
         C45Tree(class_weight={7: 1.0}).fit(X, y)
+
+
+# ------------------------------------------------------------------ Gaussian GeneralNB: partial_fit
+def test_gaussian_partial_fit_gives_the_model_of_one_fit(numeric, tmp_path):
+    from nbx.cli.modelfile import read_model, write_model
+
+    X, y = numeric
+    rng = np.random.default_rng(3)
+    X = np.column_stack([X, (X[:, 0] > 0).astype(float)])
+    X[rng.random(X.shape) < 0.05] = np.nan
+    w = rng.uniform(0.5, 2.0, len(y))
+    nv = [0, 0, 0, 2]
+    whole = GeneralNB(density="gaussian").fit(X, y, sample_weight=w, n_values=nv)
+    batches = GeneralNB(density="gaussian")
+    for rows in np.array_split(np.arange(len(y)), 7):
+        batches.partial_fit(X[rows], y[rows], classes=[0, 1, 2], sample_weight=w[rows], n_values=nv)
+    np.testing.assert_allclose(batches.theta_, whole.theta_, rtol=1e-13)
+    np.testing.assert_allclose(batches.var_, whole.var_, rtol=1e-12)
+    np.testing.assert_allclose(batches.class_count_, whole.class_count_, rtol=1e-14)
+    np.testing.assert_allclose(batches.predict_proba(X), whole.predict_proba(X), atol=1e-12)
+    write_model(tmp_path / "g.nbx", batches)
+    np.testing.assert_array_equal(read_model(tmp_path / "g.nbx").predict_proba(X), batches.predict_proba(X))
+
+
+def test_gaussian_partial_fit_like_gaussian_nb(numeric):
+    X, y = numeric
+    ours, theirs = GeneralNB(density="gaussian"), GaussianNB(var_smoothing=0.0)
+    for rows in np.array_split(np.arange(len(y)), 4):
+        ours.partial_fit(X[rows], y[rows], classes=[0, 1, 2])
+        theirs.partial_fit(X[rows], y[rows], classes=[0, 1, 2])
+    np.testing.assert_allclose(ours.theta_, theirs.theta_, rtol=1e-12)
+    np.testing.assert_allclose(ours.var_, theirs.var_, rtol=1e-10)
+
+
+def test_gaussian_partial_fit_refusals(numeric):
+    X, y = numeric
+    with pytest.raises(ValueError, match="classes must be passed"):
+        GeneralNB(density="gaussian").partial_fit(X, y)
+    assert not hasattr(GeneralNB(), "partial_fit") and hasattr(GeneralNB(density="gaussian"), "partial_fit")
+    with pytest.raises(ValueError, match="fitted by fit"):
+        GeneralNB(density="gaussian").fit(X, y).partial_fit(X, y)
