@@ -299,6 +299,7 @@ def test_params_and_clone():
         "prune": True,
         "subtree_raising": False,
         "n_values": None,
+        "class_weight": None,
     }
 
 

@@ -93,13 +93,13 @@ def test_reaches_newton_optimum(ridge, k):
     B, loglik = _newton(Z1, y, w, k, ridge)
     np.testing.assert_allclose(model.theta_, B, atol=2e-5)
     coef = B[1:] / sd[:, None]
-    np.testing.assert_allclose(model.coef_, coef, atol=2e-5)
-    np.testing.assert_allclose(model.intercept_, B[0] - mean @ coef, atol=2e-5)
+    np.testing.assert_allclose(model.coef_weka_, coef, atol=2e-5)
+    np.testing.assert_allclose(model.intercept_weka_, B[0] - mean @ coef, atol=2e-5)
     np.testing.assert_allclose(_loglik(model, X, y, w), loglik, rtol=1e-8, atol=1e-7)
     # original-scale coefficients reproduce the scores
     scores = model._class_scores(X)[:, :-1]
     design = _reference_design(X, nv, w)[0][:, 1:] * sd + mean
-    np.testing.assert_allclose(scores, design @ model.coef_ + model.intercept_, atol=1e-8)
+    np.testing.assert_allclose(scores, design @ model.coef_weka_ + model.intercept_weka_, atol=1e-8)
 
 
 def test_weights_equal_row_duplication():

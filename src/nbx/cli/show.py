@@ -161,8 +161,8 @@ def logistic(model, view: View) -> list[str]:
     for j in range(len(model.n_values_)):
         nv = model.n_values_[j]
         names += [f"{view.names[j]} = {view.value(j, v)}" for v in range(nv)] if nv else [view.names[j]]
-    rows = [["(intercept)"] + [_num(c) for c in model.intercept_]]
-    rows += [[n] + [_num(c) for c in coef] for n, coef in zip(names, model.coef_)]
+    rows = [["(intercept)"] + [_num(c) for c in model.intercept_weka_]]
+    rows += [[n] + [_num(c) for c in coef] for n, coef in zip(names, model.coef_weka_)]
     return [
         f"log-odds against the reference class {classes[-1]!r}:",
         render(["term"] + classes[:-1], rows, right=set(range(1, len(classes)))),

@@ -8,30 +8,14 @@ from __future__ import annotations
 import numpy as np
 
 from nbx.cli.view import View, _num, plural
+from nbx.models.c45 import c45_lines, indented_lines
 
 
 def _counts(classes: list[str], counts) -> str:
     return ", ".join(f"{c} {n:g}" for c, n in zip(classes, counts) if n > 0)
 
 
-def _indented(root, branches, leaf) -> list[str]:
-    """Weka's indented lines: ``branches(node)`` gives [(test, child)] for an internal node and None for a
-    leaf; a leaf is printed on its branch's line, ``|`` marks each level."""
-    out: list[str] = []
-
-    def walk(node, depth: int) -> None:
-        for test, child in branches(node):
-            line = "|   " * depth + test
-            if branches(child) is None:
-                out.append(f"{line}: {leaf(child)}")
-            else:
-                out.append(line)
-                walk(child, depth + 1)
-
-    if branches(root) is None:  # a tree that is one leaf
-        return [leaf(root)]
-    walk(root, 0)
-    return out
+_indented = indented_lines  # the model layer's (export_text prints C4.5 trees the same way)
 
 
 def _header(model, kind: str) -> list[str]:
@@ -42,20 +26,7 @@ def _header(model, kind: str) -> list[str]:
 
 def c45(model, view: View) -> list[str]:
     classes = view.class_labels(model)
-    out = _header(model, "C4.5 tree")
-
-    def branch_tests(node) -> list[str]:
-        j = node.attr
-        if model.n_values_[j] == 0:
-            return [f"{view.names[j]} <= {_num(node.threshold)}", f"{view.names[j]} > {_num(node.threshold)}"]
-        return [f"{view.names[j]} = {view.value(j, v)}" for v in range(len(node.children))]
-
-    def leaf(node) -> str:
-        n = float(node.dist.sum())
-        errors = n - float(node.dist[node.leaf_class])
-        return f"{classes[node.leaf_class]} ({n:.1f}" + (f"/{errors:.1f})" if errors > 1e-9 else ")")
-
-    return out + _indented(model.tree_, lambda n: None if n.is_leaf else list(zip(branch_tests(n), n.children)), leaf)
+    return _header(model, "C4.5 tree") + c45_lines(model, view.names, view.value, classes)
 
 
 def nbtree(model, view: View) -> list[str]:

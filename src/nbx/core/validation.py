@@ -421,6 +421,12 @@ def _has_inf(arr: np.ndarray) -> bool:
 def _check_feature_names(estimator, names) -> None:
     fitted = getattr(estimator, "feature_names_in_", None)
     if fitted is None or names is None:
+        if fitted is None and names is not None:  # scikit-learn's _check_feature_names, the other way round
+            warnings.warn(
+                f"X has feature names, but {type(estimator).__name__} was fitted without feature names",
+                UserWarning,
+                stacklevel=4,
+            )
         if fitted is not None:
             warnings.warn(
                 f"X does not have valid feature names, but {type(estimator).__name__} was fitted with feature names",

@@ -22,7 +22,7 @@ import numpy as np
 
 from nbx.core.base import N_VALUES, as_codes, frame_n_values, mixed_n_values, resolve_n_values
 from nbx.discretize.base import Discretizer
-from nbx.discretize.equal_width import EqualWidthDiscretizer
+from nbx.discretize.equal_width import EqualFrequencyDiscretizer, EqualWidthDiscretizer
 from nbx.discretize.impute import ModeImputer
 from nbx.discretize.mdl import MDLDiscretizer
 from nbx.discretize.stddev import StdDevDiscretizer
@@ -110,6 +110,7 @@ def make_discretizer(config) -> Discretizer:
 __all__ = [
     "KINDS",
     "Discretizer",
+    "EqualFrequencyDiscretizer",
     "EqualWidthDiscretizer",
     "MDLDiscretizer",
     "ModeImputer",

@@ -224,6 +224,34 @@ class Discretizer(TransformerMixin, BaseEstimator):
     """
 
     supervised = False
+    # a value equal to a cut point goes to the lower bin ("left": Weka's (c_i, c_i+1] intervals) or to the upper
+    # one ("right": scikit-learn's KBinsDiscretizer, [c_i, c_i+1))
+    _cut_side = "left"
+
+    @property
+    def bin_edges_(self) -> np.ndarray:
+        """Per column the edges of its bins, as scikit-learn's ``KBinsDiscretizer.bin_edges_``.
+
+        An object array of shape (n_features,): for a numeric column the float array ``[-inf, c_1, ..., c_k,
+        +inf]`` of its k cut points (k + 1 bins, ``n_values_[j]``); for a nominal column, whose codes pass
+        through, None. The outer edges are -inf and +inf, not the training minimum and maximum that
+        KBinsDiscretizer stores, because a value outside the training range goes to the first or last bin
+        (KBinsDiscretizer too: its transform searches the inner edges only), so the infinite edges say what
+        the transform does. A value equal to an inner edge goes to the lower bin (Weka's intervals (c_i,
+        c_i+1]), except for :class:`~nbx.discretize.EqualFrequencyDiscretizer`, which puts it in the upper one
+        as KBinsDiscretizer does.
+
+        Returns
+        -------
+        bin_edges : ndarray of object of shape (n_features,)
+            The edges per column (None for a nominal column).
+        """
+        if not hasattr(self, "cut_points_"):
+            raise AttributeError("bin_edges_ exists after fit")
+        edges = np.empty(len(self.cut_points_), dtype=object)
+        for j, cuts in enumerate(self.cut_points_):
+            edges[j] = None if cuts is None else np.concatenate([[-np.inf], cuts, [np.inf]])
+        return edges
 
     def fit(self, X, y=None, sample_weight=None):
         """Find the cut points of every numeric column on the training rows.
@@ -283,8 +311,9 @@ class Discretizer(TransformerMixin, BaseEstimator):
         if nominal.any():
             out[:, nominal] = nominal_codes(X[:, nominal], nv[nominal])
         for j in np.flatnonzero(~nominal):
-            # Bin index = the number of cut points strictly below x (a binary search of the sorted cuts).
-            out[:, j] = np.searchsorted(self.cut_points_[j], X[:, j], side="left")
+            # Bin index = the number of cut points strictly below x (a binary search of the sorted cuts); with
+            # _cut_side "right", the number at or below x.
+            out[:, j] = np.searchsorted(self.cut_points_[j], X[:, j], side=self._cut_side)
             out[np.isnan(X[:, j]), j] = -1
         return out
 

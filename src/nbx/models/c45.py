@@ -79,9 +79,10 @@ from numbers import Real
 import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
+from nbx.core.class_weight import CLASS_WEIGHT, apply_class_weight
 from nbx.core.counting import ValueIndex, row_blocks, small_int
 from nbx.core.criteria import entropy, info_gain
-from nbx.core.validation import BOOLEAN, Interval
+from nbx.core.validation import BOOLEAN, Interval, not_fitted_error
 
 EPSILON = 1e-3  # C4.5's tolerance in gain and error comparisons (defns.i)
 WEIGHT_TOLERANCE = 1e-6  # weight sums vs min_leaf / MinSplit (as J48's Utils.grOrEq): 2.0 may sum to 1.9999999999999996
@@ -208,6 +209,10 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         Release 8 replaces a node by its largest branch when that is no worse.
     n_values : array-like of int, default=None
         Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric.
+    class_weight : dict, "balanced" or None, default=None
+        Multipliers of the case weights per class, as scikit-learn's ``class_weight`` of a decision tree
+        (:mod:`nbx.core.class_weight`): C4.5's counts, gains, ``min_leaf`` and pruning estimates all see the
+        multiplied weights, as they see ``sample_weight``. None = none.
 
     Attributes
     ----------
@@ -220,6 +225,8 @@ class C45Tree(ClassifierMixin, BaseEstimator):
     categories_ : list of (ndarray or None)
         When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
         code order (None for the other columns), which code predict's frame (an unseen value is missing).
+    feature_importances_ : ndarray of shape (n_features,)
+        Normalized total weighted information gain per feature (see the property).
 
     References
     ----------
@@ -248,6 +255,7 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         "prune": [BOOLEAN],
         "subtree_raising": [BOOLEAN],
         "n_values": N_VALUES,
+        "class_weight": CLASS_WEIGHT,
     }
 
     def __init__(
@@ -257,12 +265,14 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         prune: bool = True,
         subtree_raising: bool = True,
         n_values=None,
+        class_weight=None,
     ):
         self.min_leaf = min_leaf
         self.confidence = confidence
         self.prune = prune
         self.subtree_raising = subtree_raising
         self.n_values = n_values
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ input
     def _prepare_X(self, X, n_values=None) -> tuple[np.ndarray, np.ndarray]:
@@ -313,6 +323,13 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         """
         # the rows of positive weight (check_mixed_fit drops the absent rows of weight 0), at least one
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
+        if self.class_weight is not None:
+            w = apply_class_weight(self.class_weight, self.classes_, y_idx, w)
+            if not np.all(w > 0):  # a class weighted 0: its rows are absent, as rows of sample weight 0
+                keep = w > 0
+                if not keep.any():
+                    raise ValueError("class_weight leaves no row of positive weight")
+                X, y_idx, w = X[keep], y_idx[keep], w[keep]
         # (rows, attributes) as given, no transposed copy: a fit's largest arrays are the input and the order
         self._X, self._codes = self._prepare_X(X, self.n_values_)
         del X  # (held as self._X)
@@ -703,6 +720,194 @@ class C45Tree(ClassifierMixin, BaseEstimator):
             return 0 if n.is_leaf else 1 + max(rec(c) for c in n.children)
 
         return rec(self.tree_)
+
+    def get_depth(self) -> int:
+        """Depth of the fitted tree, as scikit-learn's ``DecisionTreeClassifier.get_depth``.
+
+        Returns
+        -------
+        depth : int
+            The largest number of tests from the root to a leaf (0 for a tree that is one leaf); :meth:`depth`.
+        """
+        if not hasattr(self, "tree_"):
+            raise not_fitted_error(self)
+        return self.depth()
+
+    def get_n_leaves(self) -> int:
+        """Number of leaves of the fitted tree, as scikit-learn's ``DecisionTreeClassifier.get_n_leaves``.
+
+        Returns
+        -------
+        n_leaves : int
+            The leaves of the pruned tree, empty leaves (a nominal value without training cases) included;
+            :meth:`n_leaves`.
+        """
+        if not hasattr(self, "tree_"):
+            raise not_fitted_error(self)
+        return self.n_leaves()
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Per feature the total weighted information gain of its tests, normalized to sum to 1.
+
+        Each internal node of the fitted (pruned) tree adds ``W_node / W_root * (H(node) - Σ_b W_b / W_node
+        H(b))`` to its attribute, with W the training weights of the class distributions the tree holds and H
+        their entropy in bits: scikit-learn's mean decrease in impurity with ``criterion="entropy"``. The gain,
+        not C4.5's gain ratio, because the ratio (gain / split information) is a selection rule between tests
+        of one node, not an amount of information that adds up over nodes, and its denominator would rank a
+        weak binary test above a strong many-valued one. The weights after pruning include the fractional
+        cases with an unknown test outcome sent down every branch (C4.5's ch. 3), so a node's gain is measured
+        on what it holds. All zeros for a tree that is one leaf (as scikit-learn).
+
+        Returns
+        -------
+        importances : ndarray of shape (n_features,)
+            Non-negative, summing to 1 unless the tree is one leaf.
+        """
+        if not hasattr(self, "tree_"):
+            raise AttributeError("feature_importances_ exists after fit")
+        out = np.zeros(len(self.n_values_))
+        total = float(self.tree_.dist.sum())
+        for node in _walk(self.tree_):
+            if node.is_leaf or total <= 0:
+                continue
+            weight = float(node.dist.sum())
+            if weight <= 0:
+                continue
+            after = sum(float(c.dist.sum()) * _entropy_bits(c.dist) for c in node.children)
+            out[node.attr] += (weight * _entropy_bits(node.dist) - after) / total
+        out = np.maximum(out, 0.0)
+        norm = out.sum()
+        return out / norm if norm > 0 else out
+
+
+def _entropy_bits(dist: np.ndarray) -> float:
+    """Entropy in bits of a class distribution (weighted counts; 0 for an empty one)."""
+    total = float(dist.sum())
+    if total <= 0:
+        return 0.0
+    p = dist[dist > 0] / total
+    return float(-(p * np.log2(p)).sum())
+
+
+def indented_lines(root, branches, leaf) -> list[str]:
+    """A tree as Weka's indented lines (``nbx show`` and :func:`export_text`).
+
+    Parameters
+    ----------
+    root : object
+        The root node.
+    branches : callable
+        ``branches(node)`` gives [(test text, child)] for an internal node and None for a leaf.
+    leaf : callable
+        ``leaf(node)`` gives a leaf's text, printed on its branch's line after ``": "``.
+
+    Returns
+    -------
+    lines : list of str
+        One line per branch test, ``|   `` per level; a tree that is one leaf is its leaf's line.
+    """
+    out: list[str] = []
+
+    def walk(node, depth: int) -> None:
+        for test, child in branches(node):
+            line = "|   " * depth + test
+            if branches(child) is None:
+                out.append(f"{line}: {leaf(child)}")
+            else:
+                out.append(line)
+                walk(child, depth + 1)
+
+    if branches(root) is None:  # a tree that is one leaf
+        return [leaf(root)]
+    walk(root, 0)
+    return out
+
+
+def c45_lines(model, names, value_name, class_names) -> list[str]:
+    """The fitted C4.5 tree ``model`` in Weka's indented style, as ``nbx show`` prints it (without its header).
+
+    Parameters
+    ----------
+    model : C45Tree
+        A fitted tree.
+    names : sequence of str
+        The feature names.
+    value_name : callable
+        ``value_name(j, code)`` gives the text of nominal value ``code`` of feature ``j``.
+    class_names : sequence of str
+        The class names, in the order of ``classes_``.
+
+    Returns
+    -------
+    lines : list of str
+        A numeric test reads ``name <= t`` / ``name > t``, a nominal one ``name = value``; a leaf
+        ``class (cases)`` or ``class (cases/errors)`` in training weight, as C4.5 prints it.
+    """
+
+    def branch_tests(node) -> list[str]:
+        j = node.attr
+        if model.n_values_[j] == 0:
+            t = f"{node.threshold:.6g}"
+            return [f"{names[j]} <= {t}", f"{names[j]} > {t}"]
+        return [f"{names[j]} = {value_name(j, v)}" for v in range(len(node.children))]
+
+    def leaf(node) -> str:
+        n = float(node.dist.sum())
+        errors = n - float(node.dist[node.leaf_class])
+        return f"{class_names[node.leaf_class]} ({n:.1f}" + (f"/{errors:.1f})" if errors > 1e-9 else ")")
+
+    return indented_lines(model.tree_, lambda n: None if n.is_leaf else list(zip(branch_tests(n), n.children)), leaf)
+
+
+def export_text(tree: C45Tree, *, feature_names=None, class_names=None, value_names=None) -> str:
+    """A text report of a fitted C4.5 tree, as scikit-learn's ``sklearn.tree.export_text`` (in Weka's style).
+
+    Parameters
+    ----------
+    tree : C45Tree
+        The fitted tree.
+    feature_names : sequence of str, default=None
+        Names of the features; None = ``feature_names_in_`` when fitted on a DataFrame, else ``feature_0``,
+        ``feature_1``, ... (scikit-learn's default names).
+    class_names : sequence of str, default=None
+        Names of the classes in the order of ``classes_``; None = the labels of ``classes_``.
+    value_names : sequence of (sequence of str or None), default=None
+        Per feature the names of its nominal codes; None (or a short list) = the codes themselves.
+
+    Returns
+    -------
+    report : str
+        The lines ``nbx show`` prints for the tree (without its header), joined by newlines and ending in one:
+        ``|   `` per level, ``name <= t`` and ``name > t`` for a numeric test, ``name = value`` for a nominal
+        one, and a leaf ``class (cases/errors)``.
+
+    Examples
+    --------
+    >>> from nbx.models.c45 import C45Tree, export_text
+    >>> X = [[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0]]
+    >>> y = ["no", "no", "no", "yes", "no", "yes", "yes", "yes"]
+    >>> print(export_text(C45Tree().fit(X, y), feature_names=["x"]), end="")
+    x <= 3: no (3.0)
+    x > 3: yes (5.0/1.0)
+    """
+    if not hasattr(tree, "tree_"):
+        raise not_fitted_error(tree)
+    d = len(tree.n_values_)
+    if feature_names is None:
+        fitted = getattr(tree, "feature_names_in_", None)
+        feature_names = list(fitted) if fitted is not None else [f"feature_{j}" for j in range(d)]
+    if len(feature_names) != d:
+        raise ValueError(f"feature_names must contain {d} elements, got {len(feature_names)}")
+    if class_names is None:
+        class_names = [str(c) for c in tree.classes_]
+    values = list(value_names) if value_names is not None else []
+
+    def value_name(j: int, code: int) -> str:
+        names = values[j] if j < len(values) else None
+        return str(names[code]) if names is not None and code < len(names) else str(code)
+
+    return "\n".join(c45_lines(tree, list(feature_names), value_name, list(class_names))) + "\n"
 
 
 def _complete_columns(X: np.ndarray, codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:

@@ -72,6 +72,7 @@ grouping: every segment is searched on its own).
 
 from __future__ import annotations
 
+import functools
 from numbers import Real
 
 import numpy as np
@@ -83,12 +84,26 @@ from nbx.core.base import (
     check_mixed_fit,
     check_mixed_X,
     compiled_pays,
+    mixed_n_values,
     row_blocks,
+    validate_params,
 )
 from nbx.core.counting import ValueIndex
-from nbx.core.validation import Interval, Options
+from nbx.core.validation import (
+    ARRAY_LIKE,
+    BOOLEAN,
+    NONE,
+    Interval,
+    Options,
+    check_array,
+    check_consistent_length,
+    check_labels,
+    check_sample_weight,
+    drop_absent_rows,
+    set_input_features,
+)
 from nbx.discretize.base import nominal_codes, numeric_exponents
-from nbx.models.naive_bayes import nb_log_tables
+from nbx.models.naive_bayes import _check_batch_weights, given_log_prior, nb_log_tables
 
 EXACT_MAX = 256  # segments of at most this many centers are summed exactly, larger ones binned (binned_kde)
 GROUP_OBS = 1 << 17  # the fit handles groups of attributes of at most this many observations (memory),
@@ -139,6 +154,39 @@ def _weighted_std(values, weights, seg, n_seg) -> np.ndarray:
     mean = np.bincount(seg, weights * values, minlength=n_seg) / safe
     var = np.bincount(seg, weights * (values - mean[seg]) ** 2, minlength=n_seg) / safe
     return np.where(_spread(values, seg, n_seg) > 0, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
+
+
+def _empty_moments(n: int) -> np.ndarray:
+    """Moments of no value for ``n`` segments: rows weight, mean, squared deviations, smallest, largest."""
+    return np.array([np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.inf), np.full(n, -np.inf)])
+
+
+def _moments(values, weights, seg, n_seg) -> np.ndarray:
+    """Per segment (weight, mean, weighted sum of squared deviations, min, max) of ``values``, shape (5, n_seg)."""
+    W = np.bincount(seg, weights, minlength=n_seg)
+    mean = np.bincount(seg, weights * values, minlength=n_seg) / np.where(W > 0, W, 1.0)
+    m2 = np.bincount(seg, weights * (values - mean[seg]) ** 2, minlength=n_seg)
+    lo, hi = np.full(n_seg, np.inf), np.full(n_seg, -np.inf)
+    np.minimum.at(lo, seg, values)
+    np.maximum.at(hi, seg, values)
+    return np.array([W, mean, m2, lo, hi])
+
+
+def _merge_moments(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The moments of two sets of values from theirs (Chan, Golub & LeVeque 1979, weighted)."""
+    W = a[0] + b[0]
+    safe = np.where(W > 0, W, 1.0)
+    delta = b[1] - a[1]
+    mean = np.where(b[0] > 0, a[1] + delta * (b[0] / safe), a[1])
+    m2 = a[2] + b[2] + delta**2 * (a[0] * b[0] / safe)
+    return np.array([W, mean, m2, np.minimum(a[3], b[3]), np.maximum(a[4], b[4])])
+
+
+def _moment_std(moments: np.ndarray):
+    """(std, mean, weight) per segment as :func:`_weighted_std` gives them, from merged moments."""
+    W, mean, m2, lo, hi = moments
+    var = m2 / np.where(W > 0, W, 1.0)
+    return np.where(hi > lo, np.sqrt(np.maximum(var, 0.0)), 0.0), mean, W
 
 
 def _loo_pairs(center_of_obs, ow, center_w):
@@ -294,6 +342,25 @@ def _binned_search(centers, weights, obs_center, obs_w, obs_r, m, base, grid) ->
     return ce
 
 
+class _gaussian_only:
+    """A method that exists on instances with ``density="gaussian"`` only (scikit-learn's ``available_if``): on
+    others ``hasattr`` is False, so scikit-learn's checks and routers see no such method; on the class it is
+    the plain function (signature, docs)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.fn
+        if obj.density != "gaussian":
+            raise AttributeError(
+                f"{self.fn.__name__} exists with density='gaussian' only (kernel densities keep every training value)"
+            )
+        return self.fn.__get__(obj, owner)
+
+
 class GeneralNB(LogScoreMixin, BaseEstimator):
     """General naive Bayes, GNB: kernel densities for numeric attributes, counts for nominal ones.
 
@@ -314,6 +381,13 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
     n_values : array-like of int, default=None
         Per column the number of nominal values, 0 = numeric; the ``fit`` keyword wins; None = all numeric. A
         nominal code >= n_values is an error at fit and a missing value at predict.
+    class_prior : array-like of shape (n_classes,), default=None
+        Prior probabilities of the classes, as scikit-learn's naive Bayes takes them (their log becomes
+        ``class_log_prior_``); None = the Laplace estimate (n_c + alpha) / (N + K alpha).
+    fit_prior : bool, default=True
+        False (and no ``class_prior``): a uniform class prior, as scikit-learn's ``fit_prior=False``. The
+        leave-one-out scores the S-NBTree uses (:meth:`log_joint` with ``loo_y``) always remove a row from the
+        estimated prior's counts.
 
     Attributes
     ----------
@@ -330,6 +404,14 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
     categories_ : list of (ndarray or None)
         When fitted on a DataFrame with category, object, string or bool columns: per column its categories in
         code order (None for the other columns), which code predict's frame (an unseen value is missing).
+    theta_ : ndarray of shape (n_classes, n_features)
+        ``density="gaussian"`` only: per class the mean of each numeric column (NaN for nominal columns, ignored
+        constant columns and classes without an observed value), as scikit-learn's ``GaussianNB.theta_``.
+    var_ : ndarray of shape (n_classes, n_features)
+        ``density="gaussian"`` only: the variance σ² each Gaussian uses, NaN where ``theta_`` is. It is the
+        weighted population variance, as ``GaussianNB(var_smoothing=0).var_``; nbx adds no ``var_smoothing``
+        (GaussianNB adds 1e-9 times the largest column variance to every variance) and instead replaces a
+        class's variance of exactly 0 by the column's pooled variance over all classes.
 
     References
     ----------
@@ -367,6 +449,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         "scale": [Options(*SCALES)],
         "alpha": [Interval(Real, 0, None, "left")],
         "n_values": N_VALUES,
+        "class_prior": [ARRAY_LIKE, NONE],
+        "fit_prior": [BOOLEAN],
     }
 
     def __init__(
@@ -378,6 +462,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         scale: str = "range",
         alpha: float = 1.0,
         n_values=None,
+        class_prior=None,
+        fit_prior: bool = True,
     ):
         self.density = density
         self.c_min = c_min
@@ -386,6 +472,8 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         self.scale = scale
         self.alpha = alpha
         self.n_values = n_values
+        self.class_prior = class_prior
+        self.fit_prior = fit_prior
 
     # ------------------------------------------------------------------ fitting
     def _check_params(self):  # the other parameters: _parameter_constraints, checked by fit (or the owning tree)
@@ -460,6 +548,9 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
         a = self.alpha
         with np.errstate(divide="ignore"):
             self.class_log_prior_ = np.log(self.class_count_ + a) - np.log(self.class_count_.sum() + K * a)
+        self.class_log_prior_ = given_log_prior(
+            self.class_log_prior_, getattr(self, "class_prior", None), getattr(self, "fit_prior", True)
+        )
         self._nominal = np.flatnonzero(nv > 0)
         self._numeric = np.flatnonzero(nv == 0)
         self._index = ValueIndex(nv[self._nominal])
@@ -918,3 +1009,159 @@ class GeneralNB(LogScoreMixin, BaseEstimator):
 
     def _class_scores(self, X) -> np.ndarray:
         return self.log_joint(X)
+
+    def predict_joint_log_proba(self, X) -> np.ndarray:
+        """Joint log density log p(x, c) = log P(c) + Σ_i log p(x_i | c) of each row and class, as scikit-learn's
+        naive Bayes ``predict_joint_log_proba``; a missing value contributes no factor, a class without
+        training rows scores -inf.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input in the form ``fit`` took.
+
+        Returns
+        -------
+        joint : ndarray of shape (n_samples, n_classes)
+            log p(x, c), columns in the order of ``classes_`` (:meth:`log_joint` without leave-one-out).
+        """
+        return self.log_joint(X)
+
+    @_gaussian_only
+    def partial_fit(self, X, y, classes=None, sample_weight=None, n_values=None):
+        """Add a batch of rows to the Gaussian reading (``density="gaussian"``), as ``GaussianNB.partial_fit``.
+
+        Per (numeric column, class) the weighted count, mean and sum of squared deviations are merged batch by
+        batch (Chan, Golub & LeVeque's pairwise update), with the smallest and largest value (a class whose
+        values are all equal has variance 0, replaced by the column's pooled one, as in ``fit``); nominal
+        columns add their counts. The model is ``fit``'s on the concatenated batches up to rounding (the
+        merged moments are not the two-pass sums of ``fit``: about 1e-15 relative). ``fit`` keeps no moments,
+        so partial_fit begins a model of its own: calling it on a model fitted by ``fit`` is an error. With
+        ``density="kernel"`` the method does not exist (``hasattr`` is False, as scikit-learn's ``available_if``
+        makes it): kernel densities keep every training value.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric columns as floats, nominal columns as codes; NaN (or a negative code) is a missing value.
+            A numeric column beyond ordinary magnitudes (largest |x| above 1e100 or below 1e-100), which
+            ``fit`` computes in a scaled domain, is refused.
+        y : array-like of shape (n_samples,)
+            Class labels, among ``classes``.
+        classes : array-like, default=None
+            Every class label; required on the first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, acting as counts; the largest must lie in [1e-100, 1e100] (the batches add up).
+        n_values : array-like of int, default=None
+            Per column the number of nominal values, 0 = numeric (first call; the constructor's when None).
+
+        Returns
+        -------
+        self : GeneralNB
+            The updated estimator.
+        """
+        _check_batch_weights(sample_weight)
+        validate_params(self)
+        first = not hasattr(self, "_seg_moments")
+        if first:
+            if hasattr(self, "class_count_"):
+                raise ValueError(
+                    "partial_fit cannot continue a GeneralNB fitted by fit (fit keeps no moments); "
+                    "use partial_fit for every batch"
+                )
+            if classes is None:
+                raise ValueError("classes must be passed on the first call to partial_fit.")
+            arr = check_array(self, X, fit=True).astype(np.float64, copy=False)
+            self.classes_, y_idx = check_labels(y, self, classes)
+        else:
+            if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
+                raise ValueError(
+                    f"classes={list(classes)} is not the same as on the first call to partial_fit, "
+                    f"was: {list(self.classes_)}"
+                )
+            arr = check_array(self, X, fit=False).astype(np.float64, copy=False)
+            _, y_idx = check_labels(y, self, self.classes_)
+        check_consistent_length(arr, y_idx)
+        w = check_sample_weight(sample_weight, arr.shape[0])
+        if first:
+            set_input_features(self, X, arr)
+        arr, y_idx, w, _ = drop_absent_rows(arr, y_idx, w, self.classes_, keep_classes=True)
+        nv = mixed_n_values(arr, self.n_values_ if not first else n_values if n_values is not None else self.n_values)
+        if numeric_exponents(arr, nv) is not None:
+            raise ValueError(
+                "partial_fit: a numeric column beyond ordinary magnitudes (largest |x| above 1e100 or below "
+                "1e-100); fit scales such columns as a whole, batches cannot be"
+            )
+        K = len(self.classes_)
+        if first:
+            self.n_values_, self.n_classes_ = nv, K
+            self._nominal, self._numeric = np.flatnonzero(nv > 0), np.flatnonzero(nv == 0)
+            self._index = ValueIndex(nv[self._nominal])
+            self.class_count_ = np.zeros(K)
+            self.feature_count_ = np.zeros((self._index.n_rows, K))
+            self._seg_moments = _empty_moments(len(self._numeric) * K)
+            self._attr_moments = _empty_moments(len(self._numeric))
+        self.class_count_ = self.class_count_ + np.bincount(y_idx, weights=w, minlength=K)
+        codes = nominal_codes(arr[:, self._nominal], nv[self._nominal])
+        self.feature_count_ = self.feature_count_ + self._index.counts(codes, y_idx, w, K)[:-1]
+        Xn = arr[:, self._numeric]
+        obs_i, obs_j = np.nonzero(~np.isnan(Xn))
+        vals, ow = Xn[obs_i, obs_j], w[obs_i]
+        dn = len(self._numeric)
+        self._seg_moments = _merge_moments(self._seg_moments, _moments(vals, ow, obs_j * K + y_idx[obs_i], dn * K))
+        self._attr_moments = _merge_moments(self._attr_moments, _moments(vals, ow, obs_j, dn))
+        return self._fit_moments()
+
+    def _fit_moments(self):
+        """The Gaussian reading's model from the merged moments of :meth:`partial_fit` (what ``fit`` computes
+        from the rows: the prior, the nominal tables, the segments' means and deviations)."""
+        self._check_params()
+        self._exponents = None
+        K, dn = self.n_classes_, len(self._numeric)
+        a = self.alpha
+        with np.errstate(divide="ignore"):
+            self.class_log_prior_ = np.log(self.class_count_ + a) - np.log(self.class_count_.sum() + K * a)
+        self.class_log_prior_ = given_log_prior(self.class_log_prior_, self.class_prior, self.fit_prior)
+        _, self.log_table_ = nb_log_tables(self.feature_count_, self.class_count_, self._index, "laplace", a)
+        n_seg = dn * K
+        self._n_seg_K = K
+        self._seg_m = np.zeros(n_seg)
+        self._seg_active = np.zeros(n_seg, bool)
+        self.bandwidth_c_ = np.full((len(self.n_values_), K), np.nan)
+        self.bandwidth_ = np.full((len(self.n_values_), K), np.nan)
+        self.loo_ce_ = None
+        self._big = {}
+        self._h = np.ones(n_seg)
+        seg_std, seg_mean, seg_m = _moment_std(self._seg_moments)
+        pooled_std, _, _ = _moment_std(self._attr_moments)
+        centers, logw, center_seg = self._gaussian_segments(0, pooled_std, seg_std, seg_mean, seg_m)
+        self._set_centers(np.asarray(centers, float), np.asarray(logw, float), np.asarray(center_seg, int), self._h)
+        return self
+
+    def _gaussian_moments(self) -> tuple[np.ndarray, np.ndarray]:
+        """(means, variances) of the Gaussian reading, shape (n_classes, n_features), in X's own units."""
+        if not hasattr(self, "_seg_h"):
+            raise AttributeError(f"{type(self).__name__} is not fitted: theta_ and var_ exist after fit")
+        if self.density != "gaussian":
+            raise AttributeError("theta_ and var_ exist with density='gaussian' only (a kernel has no one mean)")
+        K, d = self.n_classes_, len(self.n_values_)
+        theta, var = np.full((K, d), np.nan), np.full((K, d), np.nan)
+        seg = self._center_seg
+        cols, cls = self._numeric[seg // K], seg % K
+        theta[cls, cols] = self._centers
+        var[cls, cols] = self._seg_h[seg] ** 2
+        exponents = getattr(self, "_exponents", None)
+        if exponents is not None:  # fitted in the scaled domain X * 2**-e (see fit): back to X's units
+            theta = np.ldexp(theta, exponents[None, :])
+            var = np.ldexp(var, 2 * exponents[None, :])
+        return theta, var
+
+    @property
+    def theta_(self) -> np.ndarray:
+        """Per class the mean of each numeric column (``density="gaussian"``; see the class docstring)."""
+        return self._gaussian_moments()[0]
+
+    @property
+    def var_(self) -> np.ndarray:
+        """Per class the variance of each numeric column (``density="gaussian"``; see the class docstring)."""
+        return self._gaussian_moments()[1]

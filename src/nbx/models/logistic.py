@@ -39,9 +39,10 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   one of the rescaled column, and columns within that range are computed exactly as before.
 
 Fitted attributes: ``classes_``, ``theta_`` (shape (p+1, K-1), standardized scale, row 0 = intercepts),
-``coef_`` (p, K-1) and ``intercept_`` (K-1,) on the original indicator/numeric scale (as Weka reports),
-``mean_``, ``scale_`` (standardization), ``n_iter_`` (Newton iterations), ``converged_``, ``objective_`` (f at
-``theta_``).
+``coef_weka_`` (p, K-1) and ``intercept_weka_`` (K-1,) on the original indicator/numeric scale in Weka's layout
+(one column per non-reference class, as Weka reports them), ``coef_`` and ``intercept_`` the same model in
+scikit-learn's layout (see :class:`LogisticRegression`), ``mean_``, ``scale_`` (standardization), ``n_iter_``
+(Newton iterations), ``converged_``, ``objective_`` (f at ``theta_``).
 
 Warm start: with ``warm_start=True`` a refit starts from the previous ``theta_`` when its shape matches
 (same design columns and classes); otherwise the start is Weka's: intercepts log((n_k+1)/(n_{K-1}+1)),
@@ -60,6 +61,7 @@ import numpy as np
 from scipy.linalg.lapack import dpotrf, dpotrs
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
+from nbx.core.class_weight import CLASS_WEIGHT, apply_class_weight
 from nbx.core.counting import ValueIndex, log_softmax, row_blocks
 from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, Options, warn
 
@@ -432,6 +434,28 @@ OPTIMIZERS = {  # optimizer option -> what stops the fit (in warnings and errors
 }
 
 
+def sklearn_layout(coef_weka: np.ndarray, intercept_weka: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weka's coefficients (columns, K-1) and intercepts (K-1,) in scikit-learn's layout.
+
+    Parameters
+    ----------
+    coef_weka : ndarray of shape (n_columns, n_classes - 1)
+        Per design column the coefficient of each non-reference class against the last class.
+    intercept_weka : ndarray of shape (n_classes - 1,)
+        Their intercepts.
+
+    Returns
+    -------
+    coef, intercept : ndarray of shape (1, n_columns) and (1,), or (n_classes, n_columns) and (n_classes,)
+        Two classes: the log-odds of class 1 against class 0, minus Weka's (class 0 against the reference 1).
+        More: one row per class, the reference's zeros last; the softmax of the scores is the same.
+    """
+    if coef_weka.shape[1] == 1:
+        return -coef_weka.T.copy(), -intercept_weka.copy()
+    coef = np.vstack([coef_weka.T, np.zeros((1, coef_weka.shape[0]))])
+    return coef, np.append(intercept_weka, 0.0)
+
+
 class LogisticRegression(LogScoreMixin, BaseEstimator):
     """Ridge multinomial logistic regression, as Weka's ``functions.Logistic``.
 
@@ -457,6 +481,9 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         ``"exact"`` minimizes the objective to ``tol`` by Newton's method; ``"weka_bfgs"`` follows Weka's own
         quasi-Newton optimizer with its stopping tests (:mod:`nbx.models.weka_optimization`), which on separable
         data stops short of the optimum as Weka does.
+    class_weight : dict, "balanced" or None, default=None
+        Multipliers of the sample weights per class, as scikit-learn's ``class_weight``
+        (:mod:`nbx.core.class_weight`); None = none, the weights as given.
 
     Attributes
     ----------
@@ -466,8 +493,20 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         Nominal values per column, 0 = numeric.
     theta_ : ndarray
         The fitted coefficients on the standardized design.
-    coef_, intercept_ : ndarray
-        The coefficients and intercepts on the original scale.
+    coef_ : ndarray of shape (1, n_columns) or (n_classes, n_columns)
+        scikit-learn's layout of the coefficients on the original scale: with two classes one row, the log-odds
+        of ``classes_[1]`` against ``classes_[0]`` (the negated Weka column); with more, one row per class of
+        ``classes_``, the last (Weka's reference class) all zeros. ``softmax(X @ coef_.T + intercept_)`` (the
+        logistic of it with two classes) is ``predict_proba``. The columns are the design's: a numeric column
+        each, one indicator per value of a nominal column (as behind scikit-learn's ``OneHotEncoder``); with
+        numeric data only, ``n_columns = n_features_in_``.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The intercepts in the same layout.
+    coef_weka_ : ndarray of shape (n_columns, n_classes - 1)
+        Weka's layout (and ``coef_`` before scikit-learn's): per design column the coefficient of each
+        non-reference class against the reference ``classes_[-1]``.
+    intercept_weka_ : ndarray of shape (n_classes - 1,)
+        Weka's intercepts.
     scale_ : ndarray
         The standardization of the design's columns.
     converged_ : bool
@@ -509,6 +548,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         "warm_start": [BOOLEAN],
         "n_values": N_VALUES,
         "optimizer": [Options(*OPTIMIZERS)],
+        "class_weight": CLASS_WEIGHT,
     }
 
     def __init__(
@@ -519,6 +559,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         warm_start: bool = False,
         n_values=None,
         optimizer: str = "exact",
+        class_weight=None,
     ):
         self.ridge = ridge
         self.max_iter = max_iter
@@ -526,6 +567,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         self.warm_start = warm_start
         self.n_values = n_values
         self.optimizer = optimizer
+        self.class_weight = class_weight
 
     def fit(self, X, y, sample_weight=None, n_values=None):
         """Fit the model on training data.
@@ -548,6 +590,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
             The fitted estimator.
         """
         X, self.n_values_, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
+        w = apply_class_weight(self.class_weight, self.classes_, y_idx, w)
         # nominal codes only: the indicator design, never the dense one (Weka's optimizer works on the dense one)
         if np.all(self.n_values_ > 0) and self.optimizer == "exact":
             active = _active_of(X, self.n_values_)
@@ -589,8 +632,9 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
                 ConvergenceWarning,
             )
         # original scale: θ_j / sd_j for slopes; the intercept absorbs −Σ θ_j mean_j / sd_j
-        self.coef_ = self.theta_[1:] / self.scale_[:, None]
-        self.intercept_ = self.theta_[0] - self.mean_ @ self.coef_
+        self.coef_weka_ = self.theta_[1:] / self.scale_[:, None]
+        self.intercept_weka_ = self.theta_[0] - self.mean_ @ self.coef_weka_
+        self.coef_, self.intercept_ = sklearn_layout(self.coef_weka_, self.intercept_weka_)
         return self
 
     def _check_useful(self, Z1: np.ndarray, Y: np.ndarray, w: np.ndarray) -> None:

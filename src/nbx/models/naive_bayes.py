@@ -49,6 +49,9 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex, log_normalize, present_classes, sum_rows
 from nbx.core.validation import (
+    ARRAY_LIKE,
+    BOOLEAN,
+    NONE,
     ORDINARY_WEIGHT,
     RANDOM_STATE,
     Interval,
@@ -143,6 +146,36 @@ def nb_log_tables(
     return log_prior, np.vstack([log_cond, np.zeros((1, n_classes))])
 
 
+def given_log_prior(fitted: np.ndarray, class_prior, fit_prior: bool) -> np.ndarray:
+    """The log class prior under scikit-learn's ``class_prior`` / ``fit_prior`` (its ``_update_class_log_prior``).
+
+    Parameters
+    ----------
+    fitted : ndarray of shape (n_classes,)
+        The log prior estimated from the data, returned unchanged (the same array) when ``class_prior`` is None
+        and ``fit_prior`` is True.
+    class_prior : array-like of shape (n_classes,) or None
+        Given class probabilities; their log is returned.
+    fit_prior : bool
+        False (and no ``class_prior``): the uniform prior, -log K for every class.
+
+    Returns
+    -------
+    log_prior : ndarray of shape (n_classes,)
+        The log class prior to use.
+    """
+    n_classes = fitted.shape[0]
+    if class_prior is not None:
+        prior = np.asarray(class_prior, dtype=np.float64)
+        if prior.shape != (n_classes,):
+            raise ValueError("Number of priors must match number of classes.")
+        with np.errstate(divide="ignore"):
+            return np.log(prior)
+    if not fit_prior:
+        return np.full(n_classes, -np.log(n_classes))
+    return fitted
+
+
 class NaiveBayes(LogScoreMixin, BaseEstimator):
     """Naive Bayes for discrete (integer-coded) attributes with the priors of the five papers.
 
@@ -175,6 +208,13 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         of scikit-learn's ``partial_fit``; y's labels must be among them. None = the labels in y.
     n_values : array-like of int, default=None
         Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+    class_prior : array-like of shape (n_classes,), default=None
+        Prior probabilities of the classes (in the order of ``classes_``), as scikit-learn's naive Bayes
+        takes them: when given, ``class_log_prior_`` is their log and the data do not change it. None = the
+        prior's estimate from the class counts (see ``prior``).
+    fit_prior : bool, default=True
+        Whether to learn the class prior; False = a uniform prior, as scikit-learn's ``fit_prior=False``
+        (``class_prior``, when given, wins, as in scikit-learn).
 
     Attributes
     ----------
@@ -238,6 +278,8 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         "denominator": [Options(*DENOMINATORS)],
         "classes": CLASS_LABELS,
         "n_values": N_VALUES,
+        "class_prior": [ARRAY_LIKE, NONE],
+        "fit_prior": [BOOLEAN],
     }
 
     def __init__(
@@ -250,6 +292,8 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         denominator: str = "attribute",
         classes=None,
         n_values=None,
+        class_prior=None,
+        fit_prior: bool = True,
     ):
         self.prior = prior
         self.alpha = alpha
@@ -259,6 +303,8 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         self.denominator = denominator
         self.classes = classes
         self.n_values = n_values
+        self.class_prior = class_prior
+        self.fit_prior = fit_prior
 
     def _pseudo_counts(self) -> tuple[float, float]:
         """(alpha, m) to use: warns about a set parameter the prior ignores; clips tiny values (see class doc)."""
@@ -432,7 +478,25 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
             jitter,
             denominator=self.denominator if self.prior == "laplace" else "attribute",
         )  # else ignored (warned)
+        self.class_log_prior_ = given_log_prior(self.class_log_prior_, self.class_prior, self.fit_prior)
         return self
+
+    def predict_joint_log_proba(self, X) -> np.ndarray:
+        """Joint log probability log P(x, c) = log P(c) + Σ_j log P(x_j | c) of each row and class, as
+        scikit-learn's naive Bayes ``predict_joint_log_proba`` (its ``_joint_log_likelihood``); a missing value
+        contributes no factor, so this is log P(c, observed values).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes, as ``fit`` took.
+
+        Returns
+        -------
+        joint : ndarray of shape (n_samples, n_classes)
+            log P(x, c), columns in the order of ``classes_``; ``predict_log_proba`` is it normalized per row.
+        """
+        return self._class_scores(X)
 
     def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint log P(c) + Σ_j log P(x_j | c), shape (n, K)."""

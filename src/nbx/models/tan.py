@@ -529,6 +529,22 @@ class TAN(LogScoreMixin, BaseEstimator):
         log_likelihood = self.log_likelihood(X)  # first: checks X (NotFittedError before fit)
         return self.class_log_prior_ + log_likelihood
 
+    def predict_joint_log_proba(self, X) -> np.ndarray:
+        """Joint log probability log P(x, c) = log P(c) + Σ_j log P(x_j | x_parent(j), c), as scikit-learn's naive
+        Bayes ``predict_joint_log_proba``; a missing value contributes no factor.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Integer codes, as ``fit`` took.
+
+        Returns
+        -------
+        joint : ndarray of shape (n_samples, n_classes)
+            log P(x, c), columns in the order of ``classes_``; ``predict_log_proba`` is it normalized per row.
+        """
+        return self._class_scores(X)
+
     def conditional_table(self, j: int) -> np.ndarray:
         """Posterior-mean CP table of attribute j, shape (V_parent or 1, K, V_j): [u, c, v] = θ_{v | u, c}."""
         index = self.cond_index_
