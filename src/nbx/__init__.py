@@ -3,7 +3,7 @@
 
 def __getattr__(name: str):
     # nbx.__version__ comes from nbx/_version.py, loaded by name on first use rather than imported here: every
-    # pipeline stage runs this file, and each stage's code digest (nbx.pipeline.dvcgen) covers the nbx files it
+    # pipeline stage runs this file, and each stage's code digest (nbx.pipeline.code) covers the nbx files it
     # imports, so a version bump written in or imported by this file would re-run the whole pipeline for nothing.
     if name == "__version__":
         from importlib import import_module
