@@ -13,23 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import error, nbx
 
 from nbx.cli import evaluate as cli_evaluate
-from nbx.cli import main
 from nbx.cli import model as cli_model
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def nbx(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def error(message: str) -> tuple[int, str, str]:
-    """What a failed command gives: exit code 1, nothing on stdout, one line on stderr."""
-    return 1, "", f"nbx: error: {message}\n"
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from cli_run import error, nbx
 
-from nbx.cli import main
 from nbx.data.catalogue import load_catalogue
 from nbx.data.yaml_io import ALIAS_NODES
 from nbx.pipeline.config import ConfigError
@@ -27,16 +27,6 @@ LEARNERS = ["nb_kang", "tan", "c45_kang"]
 @pytest.fixture(autouse=True)
 def no_traceback(monkeypatch):
     monkeypatch.delenv("NBX_DEBUG", raising=False)
-
-
-def nbx(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def error(message: str) -> tuple[int, str, str]:
-    return 1, "", f"nbx: error: {message}\n"
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from cli_run import error, nbx
 
-from nbx.cli import main
 from nbx.core.io import atomic_path, write_bytes, write_json, write_npz, write_text
 
 
@@ -19,16 +19,6 @@ from nbx.core.io import atomic_path, write_bytes, write_json, write_npz, write_t
 def outside_the_repository(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NBX_DEBUG", raising=False)
-
-
-def nbx(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def error(message: str) -> tuple[int, str, str]:
-    return 1, "", f"nbx: error: {message}\n"
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from cli_run import nbx
 
 from nbx.cli import main
 from nbx.discretize import make_discretizer
@@ -24,12 +25,6 @@ from nbx.protocol.splits import dataset_seed, make_plan
 from nbx.stats import significance as stats
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def nbx(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import nbx
 from equal_state import same
 from estimators import estimator_classes
 
@@ -26,12 +27,6 @@ from nbx.models.ensembles import AdaBoostM1, Bagging
 from nbx.models.kernel_nb import GeneralNB
 from nbx.models.nbtree import NBTree
 from nbx.models.snbtree import SelfAdaptiveNBTree
-
-
-def nbx(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def codes(n=300, seed=0):

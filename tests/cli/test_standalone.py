@@ -17,17 +17,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import nbx
 
-from nbx.cli import main
 from nbx.cli.common import SHIPPED_PARAMS
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def nbx(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_the_shipped_params_yaml_is_the_repositorys():
