@@ -29,7 +29,8 @@ from nbx.cli.common import (
 )
 from nbx.core.io import write_text
 from nbx.core.names import NAME
-from nbx.data.catalogue import LOCAL_DIR, CatalogueError, in_local_dir, load_catalogue
+from nbx.data.catalogue import CatalogueError, load_catalogue
+from nbx.data.local import LOCAL_DIR, in_local_dir
 from nbx.data.userfile import check_regular, read_user_file
 from nbx.data.yaml_io import load_yaml, read_yaml_text, yaml_error_at
 
@@ -44,8 +45,8 @@ def register(sub) -> None:
     )
     p.add_argument(
         "file",
-        help="a CSV file (delimiter and header line sniffed) or an ARFF file (a path "
-        f"relative to the repository root; put it under {LOCAL_DIR}/ to skip the sha256)",
+        help="a CSV file (delimiter and header line sniffed) or an ARFF file, under "
+        f"{LOCAL_DIR}/ (a path relative to the repository root)",
     )
     p.add_argument("--name", required=True, help="the data set's catalogue id (what params.yaml names)")
     add_file_options(p)

@@ -44,12 +44,13 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import yaml
 
 from nbx.core.errors import NbxError
 from nbx.core.names import RULE, is_name
+from nbx.data.local import LOCAL_DIR, in_local_dir
 from nbx.data.synthetic import GENERATORS
 from nbx.data.yaml_io import key_lines, load_yaml, located, read_yaml_text, unknown_key, yaml_error_at
 
@@ -129,7 +130,6 @@ INHERITED = (
 )
 MISSING = ["?"]
 LOCAL_MISSING = ["?", "", "NA"]  # a local file's default: also what spreadsheets, pandas and R write
-LOCAL_DIR = PurePosixPath("data/local")  # files here need no sha256: DVC tracks the folder
 
 
 class CatalogueError(NbxError, ValueError):
@@ -171,16 +171,6 @@ class Entry:
     @property
     def available(self) -> bool:
         return self.source != "unavailable"
-
-
-def in_local_dir(path: str) -> bool:
-    """Whether a repository-relative path names a file inside data/local/, with ``..`` and links resolved (the
-    prepare stages depend on that folder by content, so an edit of the file reruns what reads it)."""
-    if not path or Path(path).is_absolute():
-        return False
-    root = Path.cwd().resolve()
-    target, folder = (root / path).resolve(), (root / LOCAL_DIR).resolve()
-    return target != folder and target.is_relative_to(folder)
 
 
 def _file_spec(name: str, raw, source: str) -> FileSpec:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from nbx.core.errors import NbxError
 from nbx.core.io import sha256_bytes, sha256_file, write_bytes
-from nbx.data.catalogue import LOCAL_DIR, Entry, FileSpec
+from nbx.data.catalogue import Entry, FileSpec
+from nbx.data.local import LOCAL_DIR
 from nbx.data.lzw import unlzw
 
 ORIGIN = "https://archive.ics.uci.edu/ml/"

@@ -23,6 +23,7 @@ import yaml
 from nbx.core import names
 from nbx.core.errors import NbxError, did_you_mean
 from nbx.core.names import is_name
+from nbx.data.local import LOCAL_DIR, in_local_dir
 from nbx.data.yaml_io import key_lines, load_yaml, located, read_yaml_text, unknown_key, yaml_error_at
 from nbx.protocol.spec import IMPUTE, BlockError
 from nbx.protocol.spec import check_protocol as check_protocol_block
@@ -30,7 +31,6 @@ from nbx.protocol.spec import check_protocol as check_protocol_block
 PARAMS_FILE = Path("params.yaml")
 TOP_KEYS = ("seed", "data", "experiments", "learners", "analyses")
 DATA_KEYS = ("catalogues",)
-LOCAL = Path("data/local")  # the user's own files: catalogues and data, dependencies of prepare by content
 
 
 class ConfigError(NbxError, ValueError):
@@ -112,8 +112,8 @@ def check_data(params: Params) -> None:
     if files is not None and (not isinstance(files, list) or not all(isinstance(f, str) for f in files)):
         raise params.error(("data", "catalogues"), f"{files!r} must be a list of catalogue files")
     for i, path in enumerate(files or []):
-        if not is_local(path):
-            raise params.error(("data", "catalogues", i), f"{path!r} must be a file under {LOCAL}/")
+        if not in_local_dir(path):  # a dependency of prepare by content (nbx.data.local)
+            raise params.error(("data", "catalogues", i), f"{path!r} must be a file under {LOCAL_DIR}/")
 
 
 def check_name(params: Params, keys: tuple, name, what: str) -> str:
@@ -121,17 +121,6 @@ def check_name(params: Params, keys: tuple, name, what: str) -> str:
     if not is_name(name):  # names become paths and DVC keys (nbx.core.names)
         raise params.error(keys, f"{name!r} is not a valid {what} name: {names.RULE}")
     return name
-
-
-def is_local(path) -> bool:
-    """Whether ``path`` (relative to the repository root) names a file inside data/local/, links resolved: the
-    prepare stages depend on that folder by content, so an edit of the file reruns what reads it."""
-    if not isinstance(path, str) or not path or Path(path).is_absolute():
-        return False
-    root = Path.cwd().resolve()
-    return (root / path).resolve().is_relative_to((root / LOCAL).resolve()) and (root / path).resolve() != (
-        root / LOCAL
-    ).resolve()
 
 
 def check_analyses(params: Params) -> None:

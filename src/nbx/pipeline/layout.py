@@ -26,7 +26,6 @@ ANALYSIS = DATA / "analysis"
 TIMINGS = DATA / "timings"
 TRAINED = DATA / "trained"
 CODE = DATA / "code"
-LOCAL = DATA / "local"
 METRICS = Path("metrics")
 REPORTS = Path("reports")
 
