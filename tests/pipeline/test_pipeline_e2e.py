@@ -3,15 +3,14 @@ outputs, determinism, a clean `git status` after a rerun, and which stages an ed
 
 import contextlib
 import json
-import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from dvc_project import TRAIN, fitted, new_project, ran, run
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = {
@@ -31,21 +30,6 @@ LEARNERS = {
     "benchmark": ["nb_laplace", "c45", "tan", "lr_kang"],
 }
 LIMITED = {"learners": ["lr_kang"], "max_rows": 200}  # benchmark: lr_kang on iris (150 rows) and labor (57) only
-ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
-
-
-def run(cmd, cwd, check=True):
-    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env={**ENV, "PYTHONPATH": str(cwd / "src")})
-    if check:
-        assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
-    return out
-
-
-def ran(output: str) -> set[str]:
-    return set(re.findall(r"Running stage '([^']+)'", output))
-
-
-TRAIN = "stages/train/dvc.yaml:train@"  # how DVC names the train stages (a dvc.yaml of their own)
 
 
 def stages_using(root: Path, source: str) -> set[str]:
@@ -99,23 +83,8 @@ def small_params() -> dict:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, mirror):
     root = tmp_path_factory.mktemp("nbx")
-    # with __pycache__: numba's compiled loops, valid while a source keeps its mtime and size (copytree keeps both),
-    # so the project's stages load what the tests before compiled instead of compiling it again (about 25 s)
-    shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("*.egg-info"))
-    shutil.copytree(REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.lock", "__pycache__"))
-    shutil.copy(REPO / "dvc.yaml", root / "dvc.yaml")
-    shutil.copy(REPO / ".gitignore", root / ".gitignore")  # dvc_plots/, which `dvc plots show` writes
-    shutil.copytree(REPO / "data" / "local", root / "data" / "local")
-    shutil.copy(REPO / "data" / ".gitignore", root / "data" / ".gitignore")
     params = small_params()
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    run(["git", "init", "-q"], root)
-    run(["dvc", "init", "-q"], root)
-    shutil.copy(REPO / ".dvcignore", root / ".dvcignore")  # the code stage's src/nbx without __pycache__
-    shutil.copytree(REPO / ".dvc" / "plots", root / ".dvc" / "plots")
-    first = run(["dvc", "repro"], root).stdout
-    run(["git", "add", "-A"], root)
-    run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first run"], root)
+    first = new_project(root, yaml.safe_dump(params, sort_keys=False))
     return root, params, first
 
 
@@ -190,8 +159,7 @@ def test_editing_one_learner_fits_only_that_learner(project):
         assert diff["learners.nb_kang.prior"] == {"old": "kang", "new": "laplace"}
         out = run(["dvc", "repro"], root)
         assert ran(out.stdout) == set(status) | {"evaluate@kang2006", "report@kang2006"}
-        fitted = re.findall(r"^(\w+/\w+): \S+: \d+ splits", out.stderr, re.MULTILINE)
-        assert set(fitted) == {"kang2006/nb_kang"}
+        assert fitted(out.stderr) == {"kang2006/nb_kang"}
 
 
 def test_editing_a_model_reruns_only_the_train_stages_that_import_it(project):

@@ -6,19 +6,15 @@ Each test checks the files the user edited by hand against what CONTRIBUTING.md 
 Slow (a few minutes in all): ``python -m pytest -m slow tests/pipeline/test_recipes.py``; CI runs them."""
 
 import json
-import os
 import re
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from dvc_project import REPO, commit, fitted, new_project, ran, run
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
 TINY = """\
   tiny:
     title: A tiny experiment
@@ -38,22 +34,6 @@ TINY = """\
     - c45
     reference: nb_laplace
 """
-
-
-def run(cmd, cwd, check=True):
-    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env={**ENV, "PYTHONPATH": str(cwd / "src")})
-    if check:
-        assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
-    return out
-
-
-def ran(output: str) -> set[str]:
-    return set(re.findall(r"Running stage '([^']+)'", output))
-
-
-def fitted(stderr: str) -> set[str]:
-    """The (experiment/learner) pairs a train stage fitted: its progress lines, one per data set."""
-    return set(re.findall(r"^(\w+/\w+): \S+: \d+ splits", stderr, re.MULTILINE))
 
 
 def edited_by_hand(root: Path) -> set[str]:
@@ -79,23 +59,8 @@ def tiny_params() -> str:
 def project(tmp_path_factory, mirror):
     """A fresh copy of the repository's pipeline with the tiny experiment, run once and committed."""
     root = tmp_path_factory.mktemp("nbx")
-    shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("*.egg-info"))
-    shutil.copytree(REPO / "stages", root / "stages", ignore=shutil.ignore_patterns("dvc.lock", "__pycache__"))
-    shutil.copytree(REPO / "data" / "local", root / "data" / "local")
-    for name in ("dvc.yaml", ".dvcignore", ".gitignore", "data/.gitignore", "CONTRIBUTING.md"):
-        shutil.copy(REPO / name, root / name)
-    (root / "params.yaml").write_text(tiny_params())
-    run(["git", "init", "-q"], root)
-    run(["dvc", "init", "-q"], root)
-    shutil.copytree(REPO / ".dvc" / "plots", root / ".dvc" / "plots")
-    run(["dvc", "repro"], root)
-    commit(root, "first run")
+    new_project(root, tiny_params())
     return root
-
-
-def commit(root: Path, message: str) -> None:
-    run(["git", "add", "-A"], root)
-    run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message], root)
 
 
 def contributing_says(section: str) -> str:
