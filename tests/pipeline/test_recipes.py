@@ -7,12 +7,14 @@ Slow (a few minutes in all): ``python -m pytest -m slow tests/pipeline/test_reci
 
 import json
 import re
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from dvc_project import REPO, commit, fitted, new_project, ran, run
+from dvc_project import ENV, REPO, commit, fitted, new_project, ran, run
 
 pytestmark = pytest.mark.slow
 TINY = """\
@@ -146,17 +148,47 @@ def test_set_one_value_with_dvc_exp_run(project):
     assert (changed["learners.nb_laplace.alpha"]["old"], changed["learners.nb_laplace.alpha"]["new"]) == (1.0, 2)
 
 
+def start_queue(root: Path, jobs: int) -> None:
+    """``dvc queue start`` with its output in a file, not a pipe: the workers it forks keep its output streams open
+    until the queue is empty, so a caller reading a pipe would wait for the whole sweep, or for ever when a worker
+    hangs."""
+    with tempfile.TemporaryFile() as log:
+        env = {**ENV, "PYTHONPATH": str(root / "src")}
+        code = subprocess.run(
+            ["dvc", "queue", "start", "-j", str(jobs)], cwd=root, stdout=log, stderr=log, env=env
+        ).returncode
+        log.seek(0)
+        assert code == 0, log.read().decode()
+
+
+def wait_for_queue(root: Path, seconds: float) -> str:
+    """The queue's status once no task is queued or running. DVC's workers can stop with tasks still queued: after
+    30 s with tasks queued and no worker, one more is started."""
+    deadline, stalled = time.time() + seconds, None
+    while True:
+        status = run(["dvc", "queue", "status"], root, timeout=120).stdout
+        if "Running" not in status and "Queued" not in status:
+            return status
+        assert time.time() < deadline, f"the queue did not finish in {seconds:.0f} s:\n{status}"
+        if "Queued" in status and "0 active, 0 idle" in status:
+            stalled = stalled or time.time()
+            if time.time() - stalled > 30:
+                start_queue(root, 1)
+                stalled = None
+        else:
+            stalled = None
+        time.sleep(2)
+
+
 def test_a_two_point_sweep(project):
     root = project
     for alpha in ("0.5", "2"):
         run(["dvc", "exp", "run", "--queue", "-S", f"learners.nb_laplace.alpha={alpha}"], root)
-    run(["dvc", "queue", "start", "-j", "2"], root)
-    deadline = time.time() + 600
-    while time.time() < deadline:
-        status = run(["dvc", "queue", "status"], root).stdout
-        if "Running" not in status and "Queued" not in status:
-            break
-        time.sleep(2)
+    try:
+        start_queue(root, 2)
+        status = wait_for_queue(root, 600)
+    finally:
+        run(["dvc", "queue", "stop", "--kill"], root, check=False, timeout=120)
     assert status.count("Success") == 2, status
     shown = json.loads(run(["dvc", "exp", "show", "--json"], root).stdout)
     experiments = [e for rev in shown for e in (rev.get("experiments") or [])]
