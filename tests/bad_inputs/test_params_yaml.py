@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from nbx.data.yaml_io import UniqueKeyLoader
 from nbx.pipeline import analyse, config
 from nbx.pipeline.check import check_params
 from nbx.pipeline.prepare import prepare
+from nbx.protocol.options import resolve
 
 REPO = Path(__file__).resolve().parents[2]
 PARAMS = (REPO / "params.yaml").read_text()
@@ -171,6 +171,27 @@ CASES = [
         "    xor_seed: 20",
         "xor_seed:",
         "key 'xor_seed' is not a known key of analyses.wiering2003; did you mean xor_seeds, xor_passes, parity_seeds?",
+    ),
+    (
+        "option of a synthetic check of the wrong kind",
+        "    n_rows: 600",
+        "    n_rows: lots",
+        "n_rows: lots",
+        "analyses.ting2003.n_rows: 'lots' must be an integer >= 2",
+    ),
+    (
+        "list option of a synthetic check with a bad item",
+        "    - 300\n    - 3000\n",
+        "    - 300\n    - -3000\n",
+        "- -3000",
+        "analyses.lee2006.sizes.1: -3000 must be an integer >= 2",
+    ),
+    (
+        "number option of a synthetic check out of range",
+        "    concentration: 2.0",
+        "    concentration: 0",
+        "concentration: 0",
+        "analyses.lee2006.concentration: 0 must be a number > 0",
     ),
     (
         "option of an experiment without synthetic checks",
@@ -533,10 +554,13 @@ def test_every_stage_and_the_nbx_command_stop_with_the_same_line(tmp_path, case)
 @pytest.mark.parametrize(
     "module", [m for n in yaml.safe_load(PARAMS)["experiments"] if (m := analyse.checks_module(n))]
 )
-def test_the_options_of_a_synthetic_check_are_the_keys_its_run_reads(module):
-    """``OPTIONS`` (what params.yaml's analyses block may hold) lists exactly the keys the module reads."""
+def test_params_yaml_shows_every_option_of_a_synthetic_check(module):
+    """The committed analyses block sets every key of the module's ``OPTIONS``, each of the kind it declares: a
+    reader of params.yaml sees all a check can vary."""
     checks = importlib.import_module(module)
-    assert set(checks.OPTIONS) == set(re.findall(r'block\.get\("(\w+)"', Path(checks.__file__).read_text()))
+    block = yaml.safe_load(PARAMS)["analyses"][module.split(".")[2]]
+    assert list(block) == list(checks.OPTIONS)
+    assert resolve(checks.OPTIONS, block) == block
 
 
 def test_the_committed_params_load_as_plain_yaml_does():

@@ -35,6 +35,7 @@ import numpy as np
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.models.variance import response_variance
+from nbx.protocol.options import Option, resolve
 
 
 # ------------------------------------------------------------------------------------------ data
@@ -112,27 +113,20 @@ def compare(model, Xq, n_draws: int, rng) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ check
-OPTIONS = (
-    "sizes",
-    "draws",
-    "queries",
-    "classes",
-    "attributes",
-    "values",
-    "concentration",
-)  # the keys of params.yaml's analyses.lee2006 block (read by run)
+OPTIONS = {  # params.yaml's analyses.lee2006 block (nbx.protocol.options): the chain network, its samples, the draws
+    "sizes": Option([300, 3000, 30000], "ints", low=2),
+    "draws": Option(4000, "int", low=2),
+    "queries": Option(40, "int", low=1),
+    "classes": Option(3, "int", low=2),
+    "attributes": Option(4, "int", low=1),
+    "values": Option(3, "int", low=2),
+    "concentration": Option(2.0, "float", low=0, above=True),
+}
 
 
 def run(block: dict, seed: int) -> dict:
-    settings = {
-        "sizes": [int(n) for n in block.get("sizes", [300, 3000, 30000])],
-        "draws": int(block.get("draws", 4000)),
-        "queries": int(block.get("queries", 40)),
-        "classes": int(block.get("classes", 3)),
-        "attributes": int(block.get("attributes", 4)),
-        "values": int(block.get("values", 3)),
-        "concentration": float(block.get("concentration", 2.0)),
-    }
+    """The check with the options of ``block`` (:data:`OPTIONS`, defaults for the keys it leaves out)."""
+    settings = resolve(OPTIONS, block)
     settings["mc_noise"] = float(np.sqrt(2.0 / settings["draws"]))
     rng = np.random.default_rng(seed)
     network = random_chain_network(

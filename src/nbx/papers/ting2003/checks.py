@@ -36,6 +36,7 @@ from nbx.models.ensembles import AdaBoostM1
 from nbx.models.leveled_tree import LeveledNBTree
 from nbx.models.logistic import design_matrix
 from nbx.models.naive_bayes import NaiveBayes
+from nbx.protocol.options import Option, resolve
 from nbx.stats.bias_variance import boosted_nb_linear_form, linear_form_score
 
 
@@ -93,11 +94,9 @@ def _boost(base, X, y, nv, n_estimators, seed):
 
 
 def two_class(block: dict, rng: np.random.Generator, seed: int) -> dict:
-    X, y, nv = synthetic(
-        block.get("n_rows", 600), block.get("n_values", [2, 3, 4, 2, 3, 2, 3]), 2, block.get("noise", 0.15), rng
-    )
+    X, y, nv = synthetic(block["n_rows"], block["n_values"], 2, block["noise"], rng)
     grid = attribute_space(nv)
-    T, m = int(block.get("n_estimators", 100)), float(block.get("m", 2.0))
+    T, m = block["n_estimators"], block["m"]
     boosted = _boost(NaiveBayes(prior="m_estimate", m=m), X, y, nv, T, seed)
     intercept, table, index = boosted_nb_linear_form(boosted)
     out = {"n_rows": len(y), "n_attributes": int(nv.size), "grid_size": len(grid), "fit_info": summarize_fit(boosted)}
@@ -117,8 +116,8 @@ def two_class(block: dict, rng: np.random.Generator, seed: int) -> dict:
     out["lstsq_discrete_vote"] = lstsq_residual(margin, phi)
     out["discrete_vote_agreement"] = float(np.mean((H_grid > 0) == (boosted.predict(grid) == 1)))
     # contrast: boosted leveled NB trees (BLNBT(d)) are no longer linear in per-attribute terms
-    depth = int(block.get("tree_depth", 3))
-    trees = _boost(LeveledNBTree(max_depth=depth, min_split=float(block.get("min_split", 30)), m=m), X, y, nv, T, seed)
+    depth = block["tree_depth"]
+    trees = _boost(LeveledNBTree(max_depth=depth, min_split=block["min_split"], m=m), X, y, nv, T, seed)
     H_tree = np.diff(real_vote(trees, grid), axis=1)[:, 0]
     out["tree"] = {"depth": depth, "lstsq": lstsq_residual(H_tree, phi), "fit_info": summarize_fit(trees)}
     return out
@@ -126,10 +125,8 @@ def two_class(block: dict, rng: np.random.Generator, seed: int) -> dict:
 
 def multiclass(block: dict, rng: np.random.Generator, seed: int) -> dict:
     """K = 3: the real vote and the linear-form score differ by a per-instance constant only."""
-    X, y, nv = synthetic(
-        block.get("n_rows", 600), block.get("n_values", [2, 3, 4, 2, 3, 2, 3]), 3, block.get("noise", 0.15), rng
-    )
-    T, m = int(block.get("n_estimators", 100)), float(block.get("m", 2.0))
+    X, y, nv = synthetic(block["n_rows"], block["n_values"], 3, block["noise"], rng)
+    T, m = block["n_estimators"], block["m"]
     boosted = _boost(NaiveBayes(prior="m_estimate", m=m), X, y, nv, T, seed)
     grid = attribute_space(nv)
     gap = real_vote(boosted, grid) - linear_form_score(*boosted_nb_linear_form(boosted), grid)
@@ -145,23 +142,24 @@ def multiclass(block: dict, rng: np.random.Generator, seed: int) -> dict:
     }
 
 
-OPTIONS = (
-    "n_rows",
-    "n_values",
-    "noise",
-    "n_estimators",
-    "m",
-    "tree_depth",
-    "min_split",
-)  # the keys of params.yaml's analyses.ting2003 block (read by run)
+OPTIONS = {  # params.yaml's analyses.ting2003 block (nbx.protocol.options): the synthetic data and the boosting
+    "n_rows": Option(600, "int", low=2),
+    "n_values": Option([2, 3, 4, 2, 3, 2, 3], "ints", low=2),
+    "noise": Option(0.15, "float", low=0),
+    "n_estimators": Option(100, "int", low=1),
+    "m": Option(2.0, "float", low=0),
+    "tree_depth": Option(3, "int", low=0),
+    "min_split": Option(30.0, "float", low=0),
+}
 
 
 def run(block: dict, seed: int) -> dict:
-    """The T5 check (see the module docstring); JSON-able results for data/analysis/ting2003.json."""
-    block = block or {}
+    """The T5 check (see the module docstring) with the options of ``block`` (:data:`OPTIONS`, defaults for
+    the keys it leaves out); JSON-able results for data/analysis/ting2003.json."""
+    block = resolve(OPTIONS, block)
     rng = np.random.default_rng([int(seed), 2003])
     return {
         "two_class": two_class(block, rng, int(rng.integers(2**31 - 1))),
         "multiclass": multiclass(block, rng, int(rng.integers(2**31 - 1))),
-        "params": {"n_estimators": int(block.get("n_estimators", 100)), "m": float(block.get("m", 2.0))},
+        "params": {"n_estimators": block["n_estimators"], "m": block["m"]},
     }

@@ -21,6 +21,7 @@ import numpy as np
 from nbx.data.synthetic import parity
 from nbx.models.hierarchical_mixture import HierarchicalMixtureNB
 from nbx.models.naive_bayes import NaiveBayes
+from nbx.protocol.options import Option, resolve
 
 
 def _summary(scores: np.ndarray) -> dict:
@@ -77,34 +78,35 @@ def _loading_curves(X, y, settings: list[tuple], passes: list[int], seeds: range
     return out
 
 
-OPTIONS = (
-    "xor_layers",
-    "xor_passes",
-    "xor_seeds",
-    "parity_layers",
-    "parity_passes",
-    "parity_seeds",
-    "denominators",
-)  # the keys of params.yaml's analyses.wiering2003 block (read by run)
+OPTIONS = {  # params.yaml's analyses.wiering2003 block (nbx.protocol.options): the networks, passes and seeds
+    "xor_layers": Option([[2], [4]], "int lists", low=1),
+    "xor_passes": Option(5, "int", low=1),
+    "xor_seeds": Option(20, "int", low=1),
+    "parity_layers": Option([6, 7], "ints", low=1),
+    "parity_passes": Option([100, 300, 1000, 3000], "ints", low=1),
+    "parity_seeds": Option(10, "int", low=1),
+    "denominators": Option(["class", "attribute"], "strs", choices=("class", "attribute")),
+}
 
 
 def run(block: dict, seed: int) -> dict:
-    xor_seeds = range(seed, seed + int(block.get("xor_seeds", 20)))
-    parity_seeds = range(seed, seed + int(block.get("parity_seeds", 10)))
-    passes = sorted(int(p) for p in np.atleast_1d(block.get("parity_passes", [100, 300, 1000, 3000])))
-    denominators = list(block.get("denominators", ["class", "attribute"]))
+    """The checks with the options of ``block`` (:data:`OPTIONS`, defaults for the keys it leaves out)."""
+    block = resolve(OPTIONS, block)
+    xor_seeds = range(seed, seed + block["xor_seeds"])
+    parity_seeds = range(seed, seed + block["parity_seeds"])
+    passes, denominators = sorted(block["parity_passes"]), block["denominators"]
     X2, y2, _, _ = parity(bits=2)
     X4, y4, _, _ = parity(bits=4)
     return {
         "xor": [
-            _loading(X2, y2, layers, int(block.get("xor_passes", 5)), xor_seeds, den)
+            _loading(X2, y2, layers, block["xor_passes"], xor_seeds, den)
             for den in denominators
-            for layers in block.get("xor_layers", [[2], [4]])
+            for layers in block["xor_layers"]
         ],
         "parity": _loading_curves(
             X4,
             y4,
-            [([2] * depth, den) for den in denominators for depth in block.get("parity_layers", [6, 7])],
+            [([2] * depth, den) for den in denominators for depth in block["parity_layers"]],
             passes,
             parity_seeds,
         ),
