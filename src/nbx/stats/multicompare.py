@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from nbx.stats.significance import rank_rows, signed_rank
+from nbx.stats.significance import rank_rows, settled, signed_rank
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def wilcoxon_signed_rank(a, b) -> tuple[float, float]:
     Zero differences are split evenly between R+ and R- (Demšar 2006 Sec. 3.1.3); p from scipy with the method
     chosen by ``significance.signed_rank`` (exact without zeros and ties; with them, the exact permutation
     distribution up to 13 data sets, the normal approximation above)."""
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = settled(a) - settled(b)  # the scores rank_rows ranks: a tie there is a zero difference here
     if np.all(d == 0):
         return 0.0, 1.0
     zeros = np.flatnonzero(d == 0)

@@ -13,12 +13,17 @@ import numpy as np
 from scipy import stats
 
 
-def rank_rows(scores, higher_is_better: bool = True) -> np.ndarray:
-    """Rank of each learner (column) on each data set (row): 1 = best, ties get the average rank.
+def settled(scores) -> np.ndarray:
+    """Scores rounded to 12 decimals, as every test here compares them: a mean over splits is summed in some
+    order, and two learners whose split results are the same numbers in another order must tie, in a ranking and
+    in a signed-rank test alike, not differ by the last bit."""
+    return np.round(np.asarray(scores, dtype=float), 12)
 
-    Scores are rounded to 12 decimals first: a mean over splits is summed in some order, and two learners whose
-    split results are the same numbers in another order must tie, not be ranked by the last bit."""
-    scores = np.round(np.asarray(scores, dtype=float), 12)
+
+def rank_rows(scores, higher_is_better: bool = True) -> np.ndarray:
+    """Rank of each learner (column) on each data set (row) by its :func:`settled` score: 1 = best, ties get the
+    average rank."""
+    scores = settled(scores)
     return stats.rankdata(-scores if higher_is_better else scores, axis=1)
 
 
@@ -90,8 +95,9 @@ def signed_rank(d, *, zero_method: str = "wilcox", alternative: str = "two-sided
 
 
 def wilcoxon(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided Wilcoxon signed-rank p-value over paired per-data-set results (1.0 if all equal)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
+    """Two-sided Wilcoxon signed-rank p-value over paired per-data-set results (1.0 if all equal), the
+    differences of their :func:`settled` scores."""
+    d = settled(a) - settled(b)
     if np.all(d == 0):
         return 1.0
     return float(signed_rank(d).pvalue)
