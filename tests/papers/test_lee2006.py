@@ -13,8 +13,9 @@ from nbx.models.muv import _class_sorted_parts
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.models.tan import TAN
 from nbx.papers.lee2006 import checks as vc
-from nbx.papers.lee2006 import report as L
-from nbx.pipeline import config
+from nbx.papers.lee2006 import claims as lee_claims
+from nbx.papers.lee2006 import evidence, report
+from nbx.pipeline import code, config, layout
 from nbx.pipeline.learners import build_learner
 from nbx.report import claims, paper
 from nbx.report.context import ReportContext
@@ -28,44 +29,44 @@ def test_one_sided_p_hand_computed_and_direction():
     a, b = np.array([3.0, 5.0, 7.0]), np.array([2.0, 3.0, 4.0])  # d = 1, 2, 3: mean 2, sd 1, t = 2√3
     t = 2 * np.sqrt(3)
     expected = 0.5 * (1 - t / np.sqrt(2 + t**2))  # Student t tail, df = 2, closed form
-    assert L.one_sided_p(a, b) == pytest.approx(expected) == pytest.approx(0.03709, abs=1e-5)
-    assert L.one_sided_p(b, a) == pytest.approx(1 - expected)  # the other direction
+    assert evidence.one_sided_p(a, b) == pytest.approx(expected) == pytest.approx(0.03709, abs=1e-5)
+    assert evidence.one_sided_p(b, a) == pytest.approx(1 - expected)  # the other direction
     rng = np.random.default_rng(0)
     x = rng.random(50)
-    assert L.one_sided_p(x + 0.05 + 0.01 * rng.standard_normal(50), x) < 1e-6
-    assert L.one_sided_p(x - 0.05 + 0.01 * rng.standard_normal(50), x) > 1 - 1e-6
+    assert evidence.one_sided_p(x + 0.05 + 0.01 * rng.standard_normal(50), x) < 1e-6
+    assert evidence.one_sided_p(x - 0.05 + 0.01 * rng.standard_normal(50), x) > 1 - 1e-6
 
 
 def test_one_sided_p_constant_differences():
     x = np.array([0.5, 0.6, 0.7])
-    assert L.one_sided_p(x + 0.1, x) == 0.0
-    assert L.one_sided_p(x, x) == 0.5
-    assert L.one_sided_p(x - 0.1, x) == 1.0
-    assert np.isnan(L.one_sided_p(x[:1], x[:1]))
+    assert evidence.one_sided_p(x + 0.1, x) == 0.0
+    assert evidence.one_sided_p(x, x) == 0.5
+    assert evidence.one_sided_p(x - 0.1, x) == 1.0
+    assert np.isnan(evidence.one_sided_p(x[:1], x[:1]))
 
 
 # ------------------------------------------------------------------------------------ verdict rules
 def test_status_and_verdict_rules():
-    assert L.status(0.4, 0.01) == L.HOLDS
-    assert L.status(0.4, 0.2) == L.DIRECTION
-    assert L.status(0.0, 0.5) == L.FAILS and L.status(-1.0, 0.99) == L.FAILS
-    assert L.never_worse_status(5, 0) == L.HOLDS
-    assert L.never_worse_status(0, 0) == L.FAILS
-    assert L.never_worse_status(5, 1) == L.DIRECTION
-    assert L.never_worse_status(1, 1) == L.FAILS
+    assert evidence.status(0.4, 0.01) == claims.HOLDS
+    assert evidence.status(0.4, 0.2) == claims.DIRECTION
+    assert evidence.status(0.0, 0.5) == claims.FAILS and evidence.status(-1.0, 0.99) == claims.FAILS
+    assert lee_claims.never_worse_status(5, 0) == claims.HOLDS
+    assert lee_claims.never_worse_status(0, 0) == claims.FAILS
+    assert lee_claims.never_worse_status(5, 1) == claims.DIRECTION
+    assert lee_claims.never_worse_status(1, 1) == claims.FAILS
 
 
 def test_nonbinary_and_l7_status():
     drop_muv, drop_ada = {"IRIS": 1.0, "WAVEFORM": 2.0}, {"IRIS": 1.5, "WAVEFORM": 9.0}
-    assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == L.HOLDS
+    assert lee_claims.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == claims.HOLDS
     drop_ada["IRIS"] = 0.0  # worse on IRIS, better on average (-1 + 7 > 0)
-    assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == L.DIRECTION
-    assert L.nonbinary_status(drop_muv, drop_ada, ["IRIS"]) == L.FAILS
-    assert L.nonbinary_status(drop_muv, drop_ada, []) == L.FAILS
+    assert lee_claims.nonbinary_status(drop_muv, drop_ada, ["IRIS", "WAVEFORM"]) == claims.DIRECTION
+    assert lee_claims.nonbinary_status(drop_muv, drop_ada, ["IRIS"]) == claims.FAILS
+    assert lee_claims.nonbinary_status(drop_muv, drop_ada, []) == claims.FAILS
     recs = [{"n": 100, "median_rel_error": 0.3}, {"n": 1000, "median_rel_error": 0.05}]
-    assert L.l7_status(recs) == L.HOLDS
-    assert L.l7_status([recs[0], {"n": 1000, "median_rel_error": 0.2}]) == L.DIRECTION
-    assert L.l7_status([recs[0], {"n": 1000, "median_rel_error": 0.4}]) == L.FAILS
+    assert lee_claims.l7_status(recs) == claims.HOLDS
+    assert lee_claims.l7_status([recs[0], {"n": 1000, "median_rel_error": 0.2}]) == claims.DIRECTION
+    assert lee_claims.l7_status([recs[0], {"n": 1000, "median_rel_error": 0.4}]) == claims.FAILS
 
 
 # ------------------------------------------------------------------------------------ pooling
@@ -78,8 +79,8 @@ def test_evaluate_pools_pairs_datasets_and_folds():
         ("B", "q"): [0.6, 0.6, 0.6],
         ("B", "r"): [0.5, 0.4, 0.5],
     }
-    comp = L.Comparison("k", "t", "better", "worse", (("p", "q"), ("p", "r")), 0.01)
-    o = L.evaluate(comp, lambda ds, x: np.array(acc[ds, x]), ["A", "B"])
+    comp = evidence.Comparison("k", "t", "better", "worse", (("p", "q"), ("p", "r")), 0.01)
+    o = evidence.evaluate(comp, lambda ds, x: np.array(acc[ds, x]), ["A", "B"])
     assert o.n == 12  # 2 data sets x 2 pairs x 3 folds
     better = np.array(acc["A", "p"] * 2 + acc["B", "p"] * 2)
     worse = np.array(acc["A", "q"] + acc["A", "r"] + acc["B", "q"] + acc["B", "r"])
@@ -89,13 +90,13 @@ def test_evaluate_pools_pairs_datasets_and_folds():
     assert o.means["A"] == pytest.approx((75.0, 90.0))
     assert o.means["B"] == pytest.approx((100 * 1.6 / 3, 50.0))
     assert (o.wins, o.losses) == (1, 1)
-    assert L.evaluate(L.Comparison("k", "t", "b", "w", (), None), None, ["A"]) is None
+    assert evidence.evaluate(evidence.Comparison("k", "t", "b", "w", (), None), None, ["A"]) is None
 
 
 def test_restricted_keeps_pairs_whose_learners_ran():
-    comp = L.comparisons()["fig2a_boot"]
+    comp = evidence.comparisons()["fig2a_boot"]
     ran = {"muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle", "muv_tan3_boot_bal_js"}
-    assert L.Comparison.restricted(comp, lambda *xs: all(x in ran for x in xs)).pairs == (
+    assert evidence.Comparison.restricted(comp, lambda *xs: all(x in ran for x in xs)).pairs == (
         ("muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle"),
     )
 
@@ -106,27 +107,29 @@ def test_paper_situation_counts_and_learner_names():
     params = config.load_params(REPO / "params.yaml")
     learners = set(params["experiments"]["lee2006"]["learners"])
     per_pair = 12 * 5
-    counts = {k: len(c.pairs) * per_pair for k, c in L.comparisons().items()}
+    counts = {k: len(c.pairs) * per_pair for k, c in evidence.comparisons().items()}
     assert counts["fig2a_boot"] == counts["fig2a_disj"] == counts["fig2b"] == counts["fig2c"] == 360
     assert counts["fig2c_sorted"] == 360
     assert counts["fig2d"] == counts["fig3a_1nb"] == counts["fig3a_1tan"] == 180
     assert counts["fig2d_t10"] == counts["fig2d_t25"] == 60
-    assert all(counts[f"fig3a_{r}"] == 360 for r in L.RULES)
-    assert all(counts[f"fig3b_{r}"] == 60 for r in L.RULES)
-    for c in L.comparisons().values():
+    assert all(counts[f"fig3a_{r}"] == 360 for r in evidence.RULES)
+    assert all(counts[f"fig3b_{r}"] == 60 for r in evidence.RULES)
+    for c in evidence.comparisons().values():
         assert {x for pair in c.pairs for x in pair} <= learners, c.key
-    assert learners >= set(L._learners(*L.comparisons()))
+    assert learners >= set(evidence.learners_of(*evidence.comparisons()))
     # 2(c): one member per class (the default) enters 3 times; the class-sorted alternative pairs each ξ with the
     # skewed MUV of the same ξ
-    assert L.comparisons()["fig2c_sorted"].pairs[0] == ("muv_nb2_boot_bal_js", "muv_nb2_disj_skew_js")
-    skew = [lo for _, lo in L.comparisons()["fig2c"].pairs]
+    assert evidence.comparisons()["fig2c_sorted"].pairs[0] == ("muv_nb2_boot_bal_js", "muv_nb2_disj_skew_js")
+    skew = [lo for _, lo in evidence.comparisons()["fig2c"].pairs]
     assert skew.count("muv_nb_disj_skew_js") == skew.count("muv_tan_disj_skew_js") == 3
     for name, expected in (("muv_nb_disj_skew_js", "per_class"), ("muv_tan3_disj_skew_js", "sorted")):
         assert build_learner(params, name).estimator.skew == expected
     for t in (2, 3, 4, 10, 25):  # MUV(Ada) combines the base models of the AdaBoost(NB) it is compared with
         assert build_learner(params, f"muv_nb{t}_ada_js").seed_name == f"adaboost_nb{t}"
         assert build_learner(params, f"adaboost_nb{t}").estimator.n_estimators == t
-    assert L.comparisons()["fig2a_boot_nonbinary"].nonbinary and not L.comparisons()["fig2a_boot"].nonbinary
+    assert (
+        evidence.comparisons()["fig2a_boot_nonbinary"].nonbinary and not evidence.comparisons()["fig2a_boot"].nonbinary
+    )
 
 
 # ------------------------------------------------------------------------------------ whole section
@@ -177,7 +180,7 @@ def claim_table(text):
 def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
-    verdicts = claim_table("\n".join(paper.render(L, FakeContext(learners, js=2.0))))
+    verdicts = claim_table("\n".join(paper.render(report, FakeContext(learners, js=2.0))))
     assert verdicts == {
         "L1": claims.REPRODUCED,
         "L2": claims.REPRODUCED,
@@ -198,14 +201,14 @@ def test_sections_on_a_fake_context(tmp_path, monkeypatch):
     ds, x, y = rows[3].split(",")  # IRIS: AdaBoost (x) 5 + 2 points below MUV js (y)
     assert ds == "IRIS" and float(y) - float(x) == pytest.approx(7.0, abs=0.5)
     # js worse than everything it is compared with: L1, L5, L6 turn; L2 (disj -1 as well) and L3 partly/not
-    verdicts = claim_table("\n".join(paper.render(L, FakeContext(learners, js=-2.0))))
+    verdicts = claim_table("\n".join(paper.render(report, FakeContext(learners, js=-2.0))))
     assert verdicts["L1"] == verdicts["L5"] == verdicts["L6"] == claims.NOT_REPRODUCED
     assert verdicts["L3"] == claims.NOT_REPRODUCED and verdicts["L2"] == claims.REPRODUCED
 
 
 def test_nonbinary_comparisons_pool_the_multiclass_sets_only():
     learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
-    out = L.outcomes(FakeContext(learners))
+    out = evidence.outcomes(FakeContext(learners))
     o = out["fig2a_boot_nonbinary"]
     assert list(o.means) == ["IRIS", "WAVEFORM"] and o.n == 6 * 2 * 5
     assert o.means["IRIS"] == out["fig2a_boot"].means["IRIS"]
@@ -219,17 +222,17 @@ def test_agreement_counts_equal_predictions_over_data_sets(tmp_path, monkeypatch
     for ds, n in (("da", 3), ("db", 1)):
         for x in ("a", "b"):
             proba = np.array(probas[x][:n] if ds == "da" else [[0.5, 0.4]])
-            path = tmp_path / L.layout.predictions("lee2006", x, ds)
+            path = tmp_path / layout.predictions("lee2006", x, ds)
             path.parent.mkdir(parents=True, exist_ok=True)
             np.savez(path, proba=proba, split=np.zeros(n, int), row=np.arange(n))
-    assert L.agreement(ctx, "a", "b") == pytest.approx(2 / 4)  # first row of da and the row of db
-    assert L.agreement(ctx, "a", "c") is None  # c has no stored predictions
+    assert evidence.agreement(ctx, "a", "b") == pytest.approx(2 / 4)  # first row of da and the row of db
+    assert evidence.agreement(ctx, "a", "c") is None  # c has no stored predictions
 
 
 def test_missing_learners_make_claims_not_testable(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ctx = FakeContext(["nb_laplace", "tan", "muv_nb2_boot_bal_js", "muv_nb2_boot_bal_mle"])
-    text = "\n".join(paper.render(L, ctx))
+    text = "\n".join(paper.render(report, ctx))
     assert "| L2 | **not testable** |" in text and "| L6 | **not testable** |" in text
 
 
@@ -238,12 +241,22 @@ def test_module_follows_the_report_contract(tmp_path, monkeypatch):
     """CLAIMS in the order of published/claims.md, each judge answering for its own claim; the claims table
     placed once among the sections."""
     ids = re.findall(r"^- (L\d+) ", (folder("lee2006") / "claims.md").read_text(), flags=re.M)
-    assert list(L.CLAIMS) == ids == [f"L{i}" for i in range(1, 8)]
-    assert L.SECTIONS.count(paper.CLAIMS_SECTION) == 1
-    assert all(callable(s) for s in L.SECTIONS if s != paper.CLAIMS_SECTION)
+    assert list(report.CLAIMS) == ids == [f"L{i}" for i in range(1, 8)]
+    assert report.SECTIONS.count(paper.CLAIMS_SECTION) == 1
+    assert all(callable(s) for s in report.SECTIONS if s != paper.CLAIMS_SECTION)
     monkeypatch.chdir(tmp_path)
     ctx = FakeContext(config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"])
-    assert [judge(ctx).claim for judge in L.CLAIMS.values()] == ids
+    assert [judge(ctx).claim for judge in report.CLAIMS.values()] == ids
+
+
+def test_report_digest_covers_every_module_the_report_is_laid_out_in():
+    """data/code/report-lee2006.txt (nbx.pipeline.code.digests) holds every module of the package but checks.py
+    (the analyse stage's), so editing any of them reruns report@lee2006."""
+    params = config.load_params(REPO / "params.yaml")
+    digest = set(code.digests(params)["report-lee2006"])
+    package = Path(evidence.__file__).parent
+    modules = {f"src/nbx/papers/lee2006/{p.name}" for p in package.glob("*.py") if p.name != "checks.py"}
+    assert {"src/nbx/papers/lee2006/report.py", "src/nbx/papers/lee2006/evidence.py"} <= modules <= digest
 
 
 def test_paper_yaml_names_lee2006_learners_and_the_papers_numbers():
@@ -252,9 +265,9 @@ def test_paper_yaml_names_lee2006_learners_and_the_papers_numbers():
     assert set(data["learners"]) <= learners
     assert {f"muv_of_muv_{rule}" for rule in data["rules"]} <= learners  # every rule combines MUVs (fig. 3(b))
     assert next(iter(data["rules"])) == "js"
-    assert set(data["p_values"]) <= set(L.comparisons())  # no bound is silently unused
+    assert set(data["p_values"]) <= set(evidence.comparisons())  # no bound is silently unused
     for key, bound in data["p_values"].items():
-        assert L.comparisons()[key].paper_p == bound
+        assert evidence.comparisons()[key].paper_p == bound
     # every p bound claims.md quotes (L1-L6) is one of paper.yaml's; §4.1's disjoint-case 0.0099 is only there
     # (the look-behind skips "1..4" in L6)
     text = (folder("lee2006") / "claims.md").read_text()
@@ -317,16 +330,18 @@ def test_l3_verdict_per_reading_and_l1_rationale(tmp_path, monkeypatch):
     learners = config.load_params(REPO / "params.yaml")["experiments"]["lee2006"]["learners"]
     ctx = FakeContext(learners, js=2.0)
     for p in ctx.datasets:
-        for s in L.STRUCTURES:
-            ctx._acc[p, L.muv(s, None, "disj_skew", "js")] = ctx._acc[p, L.muv(s, 2, "boot_bal", "js")] + 0.03
-    v = L.l3(ctx)
+        for s in evidence.STRUCTURES:
+            ctx._acc[p, evidence.muv(s, None, "disj_skew", "js")] = (
+                ctx._acc[p, evidence.muv(s, 2, "boot_bal", "js")] + 0.03
+            )
+    v = lee_claims.l3(ctx)
     assert v.readings == {
         "one member per class (default, §4.3's text)": claims.NOT_REPRODUCED,
         "k class-sorted parts (Fig. 2's caption)": claims.REPRODUCED,
     }
     assert v.verdict == claims.NOT_REPRODUCED
     assert claims.cell(v).startswith("**not reproduced** (one member") and "**reproduced** (k class" in claims.cell(v)
-    l1 = L.l1(FakeContext(learners, js=-2.0))
+    l1 = lee_claims.l1(FakeContext(learners, js=-2.0))
     assert l1.verdict == claims.NOT_REPRODUCED and "on two-class data eq. 4's js and mle predict the same class" in (
         l1.evidence
     )
@@ -340,7 +355,7 @@ def test_sorted_part_classes_equals_the_models_class_sorted_parts(k):
         y = rng.integers(0, n_classes, 157)
         parts = _class_sorted_parts(rng, y, k, balanced=False)
         brute = np.array([[np.sum((parts == j) & (y == c)) for c in range(n_classes)] for j in range(k)])
-        np.testing.assert_array_equal(L.sorted_part_classes(np.bincount(y, minlength=n_classes), k), brute)
+        np.testing.assert_array_equal(evidence.sorted_part_classes(np.bincount(y, minlength=n_classes), k), brute)
 
 
 def test_class_split_distance_by_hand(tmp_path, monkeypatch):
@@ -352,7 +367,7 @@ def test_class_split_distance_by_hand(tmp_path, monkeypatch):
     labels = {"A": np.array([0] * 7 + [1] * 5), "B": np.array([0] * 6 + [1] * 6), "C": np.arange(12) % 3}
     ctx.labels = labels.get
     for ds in ctx.datasets.values():  # one split testing rows 0 and 11 (one row of each class for A, B)
-        path = tmp_path / L.layout.predictions("lee2006", "m", ds)
+        path = tmp_path / layout.predictions("lee2006", "m", ds)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez(path, proba=np.zeros((2, 2)), split=np.zeros(2, int), row=np.array([0, 11]))
-    assert L.class_split_distance(ctx, "m") == {"A": (10.0, 20.0), "B": (0.0, 0.0)}  # C has 3 classes
+    assert evidence.class_split_distance(ctx, "m") == {"A": (10.0, 20.0), "B": (0.0, 0.0)}  # C has 3 classes

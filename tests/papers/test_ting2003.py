@@ -12,8 +12,9 @@ import pytest
 
 from nbx.core.io import write_npz
 from nbx.papers.ting2003 import checks as lfc
-from nbx.papers.ting2003 import report as tz
-from nbx.pipeline import config, layout
+from nbx.papers.ting2003 import claims as ting_claims
+from nbx.papers.ting2003 import evidence, readings, report
+from nbx.pipeline import code, config, layout
 from nbx.report import claims, paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
@@ -26,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_compare_hand_computed():
     a = [10, 20, 30, 40, 5]  # A's errors
     b = [20, 20, 10, 50, 10]  # B's errors: A wins 3 (domains 0, 3, 4), loses 1 (2), ties 1 (1)
-    r = tz.compare(a, b)
+    r = evidence.compare(a, b)
     assert (r.wins, r.losses, r.ties, r.n) == (3, 1, 1, 5)
     assert r.p == pytest.approx(5 / 16)  # P(X >= 3), X ~ Bin(4, 1/2): (4 + 1) / 16
     assert r.mean_ratio == pytest.approx(np.mean([0.5, 1.0, 3.0, 0.8, 0.5]))
@@ -35,95 +36,101 @@ def test_compare_hand_computed():
 
 
 def test_ratio_mean_skips_zero_baseline_and_float_noise_is_a_tie():
-    assert tz.mean_ratio([1.0, 3.0, 2.0], [2.0, 0.0, 4.0]) == pytest.approx(0.5)
-    r = tz.compare([0.1 + 0.2], [0.3])
+    assert evidence.mean_ratio([1.0, 3.0, 2.0], [2.0, 0.0, 4.0]) == pytest.approx(0.5)
+    r = evidence.compare([0.1 + 0.2], [0.3])
     assert (r.wins, r.losses, r.ties, r.p) == (0, 0, 1, 1.0)
 
 
 def test_compare_ratios_counts_one_as_tie():
-    r = tz.compare_ratios([0.5, 1.0, 1.2, 0.9])
+    r = evidence.compare_ratios([0.5, 1.0, 1.2, 0.9])
     assert (r.wins, r.losses, r.ties) == (2, 1, 1)
     assert r.mean_ratio == pytest.approx(0.9)
 
 
 def test_paper_table2_gives_the_papers_own_record():
     """Our w/l, sign test and ratio mean on the paper's Table 2 errors give its printed 14/11, p = 0.3450."""
-    t2, t3, _ = tz.published()
+    t2, t3, _ = evidence.published()
     keys = [k for k in t2.index if k != "mean"]
-    pub = tz.paper_errors(t2, t3, keys)
-    r = tz.compare(pub["blnbt0"], pub["nb_ting"])
+    pub = evidence.paper_errors(t2, t3, keys)
+    r = evidence.compare(pub["blnbt0"], pub["nb_ting"])
     assert (r.wins, r.losses) == (14, 11) and round(r.p, 4) == 0.3450
     assert round(r.mean_ratio, 2) == t2.loc["mean", "ratio"] == 0.96
     # BLNBT(10) derived as err x ratio reproduces §4.2's 16% over NB and 15% over BLNBT(0), to rounding
-    assert tz.compare(pub["blnbt10"], pub["nb_ting"]).reduction == pytest.approx(16, abs=0.5)
-    assert tz.compare(pub["blnbt10"], pub["blnbt0"]).reduction == pytest.approx(15, abs=0.5)
+    assert evidence.compare(pub["blnbt10"], pub["nb_ting"]).reduction == pytest.approx(16, abs=0.5)
+    assert evidence.compare(pub["blnbt10"], pub["blnbt0"]).reduction == pytest.approx(15, abs=0.5)
     # Table 3 d = 3 from the ratios: 18 wins, 4 losses, 3 ties at two decimals (the paper prints 20/5)
-    r3 = tz.compare_ratios(t3.loc[keys, "d3_ratio"])
+    r3 = evidence.compare_ratios(t3.loc[keys, "d3_ratio"])
     assert (r3.wins, r3.losses, r3.ties) == (18, 4, 3)
 
 
 # ------------------------------------------------------------------------------ verdict rules
 def _rec(wins, losses, mean_ratio):
-    return tz.record_from_diff([-1] * wins + [1] * losses, [mean_ratio] * (wins + losses))
+    return evidence.record_from_diff([-1] * wins + [1] * losses, [mean_ratio] * (wins + losses))
 
 
 def test_count_and_sign_test_statuses():
     # a w/l record the paper states holds only when equal to its record on the same domains
-    assert tz.count_status(_rec(13, 9, 0.9), _rec(13, 9, 0.93)) == claims.HOLDS
-    assert tz.count_status(_rec(15, 7, 0.9), _rec(13, 9, 0.93)) == claims.FAILS
+    assert ting_claims.count_status(_rec(13, 9, 0.9), _rec(13, 9, 0.93)) == claims.HOLDS
+    assert ting_claims.count_status(_rec(15, 7, 0.9), _rec(13, 9, 0.93)) == claims.FAILS
     # "significantly more often": one-tailed sign test at 0.05 (15/7: p = 0.0669; 16/6: p = 0.0262)
-    assert tz.sign_test_status(_rec(15, 7, 0.9)) == claims.DIRECTION
-    assert tz.sign_test_status(_rec(16, 6, 0.9)) == claims.HOLDS
-    assert tz.sign_test_status(_rec(11, 11, 0.9)) == claims.FAILS
+    assert ting_claims.sign_test_status(_rec(15, 7, 0.9)) == claims.DIRECTION
+    assert ting_claims.sign_test_status(_rec(16, 6, 0.9)) == claims.HOLDS
+    assert ting_claims.sign_test_status(_rec(11, 11, 0.9)) == claims.FAILS
 
 
 def test_t4_checks_on_the_papers_table4_all_hold_and_a_flip_fails():
-    t4 = tz.published()[2].set_index("max_depth")
+    t4 = evidence.published()[2].set_index("max_depth")
     bias = {
-        **{tz.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in tz.DEPTHS},
-        **{tz.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in tz.DEPTHS},
+        **{evidence.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in evidence.DEPTHS},
+        **{evidence.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in evidence.DEPTHS},
     }
     var = {
-        **{tz.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in tz.DEPTHS},
-        **{tz.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in tz.DEPTHS},
+        **{evidence.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in evidence.DEPTHS},
+        **{evidence.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in evidence.DEPTHS},
     }
-    checks = tz.t4_checks(bias, var)
+    checks = ting_claims.t4_checks(bias, var)
     assert len(checks) == 14 and all(ok for _, ok in checks)
 
     def stub(variance):
-        data = SimpleNamespace(t4=tz.published()[2])
-        return SimpleNamespace(memo=lambda fn: (bias, variance, {}) if fn is tz.domain_means else data)
+        data = SimpleNamespace(t4=evidence.published()[2])
+        return SimpleNamespace(memo=lambda fn: (bias, variance, {}) if fn is evidence.domain_means else data)
 
-    assert tz.claim_t4(stub(var)).verdict == REPRODUCED
+    assert ting_claims.claim_t4(stub(var)).verdict == REPRODUCED
     flipped = {**var, "blnbt3": 8.0, "blnbt5": 8.0, "blnbt10": 8.0}
-    assert sum(not ok for _, ok in tz.t4_checks(bias, flipped)) == 3
-    v = tz.claim_t4(stub(flipped))
+    assert sum(not ok for _, ok in ting_claims.t4_checks(bias, flipped)) == 3
+    v = ting_claims.claim_t4(stub(flipped))
     assert v.verdict == PARTLY and "variance BLNBT(10) 8.00 < LNBT(10) 7.30 (fails)" in v.evidence
 
 
 def test_t4_is_judged_per_reading_of_the_numeric_tests():
     """The same inequalities under the threshold reading (its LNBT(1-10) and BLNBT(10) cells): a bias that does
     not fall fails there only; its BLNBT(3), BLNBT(5) checks are not testable; keep-cut, not run, gets no verdict."""
-    t4 = tz.published()[2].set_index("max_depth")
-    bias = {tz.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in tz.DEPTHS} | {
-        tz.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in tz.DEPTHS
+    t4 = evidence.published()[2].set_index("max_depth")
+    bias = {evidence.LNBT[d]: t4.loc[d, "bias_lnbt"] for d in evidence.DEPTHS} | {
+        evidence.BLNBT[d]: t4.loc[d, "bias_blnbt"] for d in evidence.DEPTHS
     }
-    var = {tz.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in tz.DEPTHS} | {
-        tz.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in tz.DEPTHS
+    var = {evidence.LNBT[d]: t4.loc[d, "variance_lnbt"] for d in evidence.DEPTHS} | {
+        evidence.BLNBT[d]: t4.loc[d, "variance_blnbt"] for d in evidence.DEPTHS
     }
-    for d in tz.DEPTHS[1:]:
-        bias[tz.LNBT_THRESHOLD[d]], var[tz.LNBT_THRESHOLD[d]] = bias[tz.LNBT[d]], var[tz.LNBT[d]]
-    bias[tz.BLNBT_THRESHOLD[10]], var[tz.BLNBT_THRESHOLD[10]] = bias[tz.BLNBT[10]], var[tz.BLNBT[10]]
-    bias[tz.LNBT_THRESHOLD[1]] = 99.0  # trees at d = 1 raise the bias under this reading
-    data = SimpleNamespace(t4=tz.published()[2])
-    ctx = SimpleNamespace(memo=lambda fn: (bias, var, {}) if fn is tz.domain_means else data)
-    v = tz.claim_t4(ctx)
+    for d in evidence.DEPTHS[1:]:
+        bias[evidence.LNBT_THRESHOLD[d]], var[evidence.LNBT_THRESHOLD[d]] = (
+            bias[evidence.LNBT[d]],
+            var[evidence.LNBT[d]],
+        )
+    bias[evidence.BLNBT_THRESHOLD[10]], var[evidence.BLNBT_THRESHOLD[10]] = (
+        bias[evidence.BLNBT[10]],
+        var[evidence.BLNBT[10]],
+    )
+    bias[evidence.LNBT_THRESHOLD[1]] = 99.0  # trees at d = 1 raise the bias under this reading
+    data = SimpleNamespace(t4=evidence.published()[2])
+    ctx = SimpleNamespace(memo=lambda fn: (bias, var, {}) if fn is evidence.domain_means else data)
+    v = ting_claims.claim_t4(ctx)
     assert v.verdict == REPRODUCED  # the default reading
-    assert v.readings == {tz.DEFAULT_READING: REPRODUCED, "threshold": PARTLY}  # keep-cut did not run
+    assert v.readings == {evidence.DEFAULT_READING: REPRODUCED, "threshold": PARTLY}  # keep-cut did not run
     line = next(x for x in v.evidence.splitlines() if x.startswith("- reading *threshold*"))
     assert "bias LNBT(1) < LNBT(0) (fails)" in line and line.count("(not testable)") == 4  # BLNBT(3), BLNBT(5)
     assert "Under the threshold reading (BLNBT at d = 10 only), 9 of 10 hold" in v.evidence
-    assert tz._strip_numbers("bias BLNBT(3) 11.60 < LNBT(3) 13.80") == "bias BLNBT(3) < LNBT(3)"
+    assert ting_claims._strip_numbers("bias BLNBT(3) 11.60 < LNBT(3) 13.80") == "bias BLNBT(3) < LNBT(3)"
 
 
 # ------------------------------------------------------------------------------ T5 synthetic check
@@ -142,15 +149,15 @@ def test_t5_boosted_nb_is_one_linear_form(t5_result):
     assert two["fit_info"]["kept"] == 20
     # boosted trees (and the discrete M1 vote) are not linear in per-attribute terms
     assert two["tree"]["lstsq"]["rel_rms"] > 1e-3
-    assert tz.t5_status(t5_result) == claims.HOLDS
-    assert tz.claim_t5(SimpleNamespace(analysis=t5_result)).verdict == REPRODUCED
+    assert ting_claims.t5_status(t5_result) == claims.HOLDS
+    assert ting_claims.claim_t5(SimpleNamespace(analysis=t5_result)).verdict == REPRODUCED
 
 
 def test_t5_verdict_fails_on_a_deviation(t5_result):
     bad = {**t5_result, "two_class": {**t5_result["two_class"], "max_abs_deviation": 1e-3}}
-    assert tz.t5_status(bad) == claims.FAILS
-    assert tz.claim_t5(SimpleNamespace(analysis=bad)).verdict == NOT_REPRODUCED
-    assert tz.claim_t5(SimpleNamespace(analysis={})).verdict == NOT_TESTABLE  # analyse@ting2003 not run
+    assert ting_claims.t5_status(bad) == claims.FAILS
+    assert ting_claims.claim_t5(SimpleNamespace(analysis=bad)).verdict == NOT_REPRODUCED
+    assert ting_claims.claim_t5(SimpleNamespace(analysis={})).verdict == NOT_TESTABLE  # analyse@ting2003 not run
 
 
 def test_one_hot_lstsq_recovers_an_additive_function_exactly():
@@ -194,10 +201,10 @@ def test_decomposition_from_fake_predictions(tmp_path, monkeypatch):
     y = np.array([0, 1, 2, 1, 0, 2])
     preds = np.array([[0, 1, 2, 0, 0, 1], [0, 2, 2, 1, 1, 1], [0, 1, 1, 1, 2, 1]])
     _write_fake("exp", "toy", "lrn", y, preds)
-    pred, k = tz.repeated_predictions("exp", "toy", "lrn", len(y))
+    pred, k = evidence.repeated_predictions("exp", "toy", "lrn", len(y))
     np.testing.assert_array_equal(pred, preds)
     assert k == 3
-    bv = tz.decomposition("exp", "toy", "lrn", y)
+    bv = evidence.decomposition("exp", "toy", "lrn", y)
     # error: 2 + 3 + 3 wrong of 18 predictions (every case predicted once per repetition)
     assert bv.error == pytest.approx(8 / 18)
     assert bv.bias2 + bv.variance == pytest.approx(bv.error, abs=1e-12)
@@ -214,7 +221,7 @@ def test_loader_rejects_a_row_predicted_twice_in_one_repetition(tmp_path, monkey
     arrays["row"][1] = arrays["row"][0]
     write_npz(layout.predictions("exp", "lrn", "toy"), **arrays)
     with pytest.raises(ValueError, match="twice"):
-        tz.repeated_predictions("exp", "toy", "lrn", len(y))
+        evidence.repeated_predictions("exp", "toy", "lrn", len(y))
 
 
 # ------------------------------------------------------------------------------ sections on a stub context
@@ -278,9 +285,9 @@ def _stub(tmp_path, learners):
 
 def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    ctx = _stub(tmp_path, list(tz.LNBT.values()) + list(tz.BLNBT.values()))
+    ctx = _stub(tmp_path, list(evidence.LNBT.values()) + list(evidence.BLNBT.values()))
     ctx.analysis = lfc.run({"n_rows": 200, "n_estimators": 5}, 1)
-    text = "\n".join(paper.render(tz, ctx))
+    text = "\n".join(paper.render(report, ctx))
     for title in ("## Table 2", "## Table 3", "## Table 4", "## Figure 3", "## Restarts", "## §6"):
         assert title in text
     assert "Pima (1.0)" in text  # ε = 0 restarts listed per domain
@@ -290,7 +297,7 @@ def test_sections_render_all_tables_and_claims(tmp_path, monkeypatch):
     assert set(verdicts) == {"T1", "T2", "T3", "T4", "T5"} and verdicts["T5"] == f"**{REPRODUCED}**"
     assert (tmp_path / "reports/figures/ting2003/figure3_ratio_over_nb.png").stat().st_size > 1000
     # Table 4 on the fake predictions: bias + variance is each learner's pooled error
-    data = ctx.memo(tz._Data)
+    data = ctx.memo(evidence.DomainData)
     for x in ("nb_ting", "blnbt3"):
         for p, bv in zip(data.names, data.bv(x)):
             assert bv.bias2 + bv.variance == pytest.approx(1 - ctx.acc(p, x) / 100)
@@ -307,9 +314,9 @@ def test_repeat_errors_and_t1_parts_on_the_stub(tmp_path, monkeypatch):
         ]
     )
     one = SimpleNamespace(splits=frame, exp=SimpleNamespace(datasets={"D": "d"}))
-    assert tz.repeat_errors(one, "D", "x") == pytest.approx([100 * 5 / 40, 100 * 12 / 40])
+    assert evidence.repeat_errors(one, "D", "x") == pytest.approx([100 * 5 / 40, 100 * 12 / 40])
     ctx = _stub(tmp_path, ["nb_ting", "blnbt0"])
-    v = tz.claim_t1(ctx)
+    v = ting_claims.claim_t1(ctx)
     for part in ("sign test p >= 0.05", "w/l 14/11", "mean relative error reduction 4%", "mean error of NB 20.2"):
         assert part in v.evidence
     assert v.verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED)
@@ -318,7 +325,7 @@ def test_repeat_errors_and_t1_parts_on_the_stub(tmp_path, monkeypatch):
 def test_sections_with_missing_learners_mark_claims_not_testable(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ctx = _stub(tmp_path, ["nb_ting", "blnbt0"])
-    text = "\n".join(paper.render(tz, ctx))
+    text = "\n".join(paper.render(report, ctx))
     assert "## Table 2" in text and "## Table 3" in text and "## Table 4" in text
     rows = {
         line.split("|")[1].strip(): line.split("|")[2].strip() for line in text.splitlines() if line.startswith("| T")
@@ -332,14 +339,17 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
     number of domains below depth 3, from LNBT's fit_info depth and BLNBT's base_mean depth."""
     monkeypatch.chdir(tmp_path)
     learners = (
-        list(tz.LNBT.values()) + list(tz.BLNBT.values()) + list(tz.LNBT_NODE.values()) + list(tz.BLNBT_NODE.values())
+        list(evidence.LNBT.values())
+        + list(evidence.BLNBT.values())
+        + list(evidence.LNBT_NODE.values())
+        + list(evidence.BLNBT_NODE.values())
     )
     ctx = _stub(tmp_path, learners)
     depth = {"glass": [1, 2], "pima": [4, 4], "sonar": [2, 3]}  # domain means 1.5, 4, 2.5
     ctx._fit_info["lnbt10"] = {ds: [{"depth": v, "n_leaves": 2 * v} for v in vs] for ds, vs in depth.items()}
     ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
-    assert tz.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
-    lines = tz.depth_section(ctx)
+    assert evidence.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
+    lines = readings.depth_section(ctx)
     rows = {
         tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:7]]
         for line in lines
@@ -356,12 +366,22 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
 # ------------------------------------------------------------------------------ the contract (nbx.report.paper)
 def test_claims_follow_published_claims_md_in_order():
     ids = re.findall(r"^- ([A-Z]\d+) ", (folder("ting2003") / "claims.md").read_text(), flags=re.M)
-    assert list(tz.CLAIMS) == ids == ["T1", "T2", "T3", "T4", "T5"]
+    assert list(report.CLAIMS) == ids == ["T1", "T2", "T3", "T4", "T5"]
 
 
 def test_sections_hold_the_claims_table_once():
-    assert tz.SECTIONS.count(paper.CLAIMS_SECTION) == 1
-    assert all(callable(s) for s in tz.SECTIONS if s != paper.CLAIMS_SECTION)
+    assert report.SECTIONS.count(paper.CLAIMS_SECTION) == 1
+    assert all(callable(s) for s in report.SECTIONS if s != paper.CLAIMS_SECTION)
+
+
+def test_report_digest_covers_every_module_the_report_is_laid_out_in():
+    """data/code/report-ting2003.txt (nbx.pipeline.code.digests) holds every module of the package but checks.py
+    (the analyse stage's), so editing any of them reruns report@ting2003."""
+    params = config.load_params(REPO / "params.yaml")
+    digest = set(code.digests(params)["report-ting2003"])
+    package = Path(evidence.__file__).parent
+    modules = {f"src/nbx/papers/ting2003/{p.name}" for p in package.glob("*.py") if p.name != "checks.py"}
+    assert {"src/nbx/papers/ting2003/report.py", "src/nbx/papers/ting2003/evidence.py"} <= modules <= digest
 
 
 def test_paper_yaml_names_only_learners_of_the_experiment():
@@ -405,9 +425,9 @@ def test_gap_liver_measures_single_interval_attributes_and_the_majority_error(tm
     monkeypatch.chdir(tmp_path)
     y = np.array([0] * 6 + [1] * 4)  # majority-class error 40%
     n_values = np.array([[1, 1], [1, 2], [1, 1]])  # 5 of 6 (attribute, fold) pairs keep one interval
-    errors = {tz.LNBT[0]: 43.0, tz.BLNBT[0]: 43.0}
+    errors = {evidence.LNBT[0]: 43.0, evidence.BLNBT[0]: 43.0}
     ctx = _gap_ctx(tmp_path, "liver", np.zeros((3, 10, 2), np.int64), n_values, y, errors, {"nb_ting": 37.0})
-    text = " ".join(tz.GAPS["Liver disorder"](ctx))
+    text = " ".join(report.GAPS["Liver disorder"](ctx))
     assert "leaves 83% of (attribute, fold) pairs with a single interval" in text
     assert "near the majority-class error 40.0%" in text and "LNBT(0) 43.0 vs paper 37.0" in text
 
@@ -417,11 +437,18 @@ def test_gap_annealing_compares_missing_with_missing_as_a_value(tmp_path, monkey
     codes = np.zeros((3, 10, 4), np.int64)
     codes[:, :8, 0] = -1  # attribute 0 missing in 80% of the rows, attribute 1 in 30%
     codes[:, :3, 1] = -1
-    pub = {tz.LNBT[0]: 3.0, tz.BLNBT[0]: 1.0, tz.LNBT[3]: 5.0, tz.LNBT[10]: 5.0, tz.LNBT[1]: 3.0, tz.LNBT[5]: 5.0}
-    ours = {tz.LNBT[0]: 5.0, tz.BLNBT[0]: 4.0, tz.LNBT[3]: 6.0, tz.LNBT[10]: 6.0}
-    as_value = dict(zip(tz.MISSVALUE.values(), [4.0, 6.5, 6.0, 2.0]))  # nb, lnbt3, lnbt10, blnbt0
+    pub = {
+        evidence.LNBT[0]: 3.0,
+        evidence.BLNBT[0]: 1.0,
+        evidence.LNBT[3]: 5.0,
+        evidence.LNBT[10]: 5.0,
+        evidence.LNBT[1]: 3.0,
+        evidence.LNBT[5]: 5.0,
+    }
+    ours = {evidence.LNBT[0]: 5.0, evidence.BLNBT[0]: 4.0, evidence.LNBT[3]: 6.0, evidence.LNBT[10]: 6.0}
+    as_value = dict(zip(evidence.MISSVALUE.values(), [4.0, 6.5, 6.0, 2.0]))  # nb, lnbt3, lnbt10, blnbt0
     ctx = _gap_ctx(tmp_path, "anneal", codes, np.ones((3, 4), np.int64), np.zeros(10, int), ours | as_value, pub)
-    lines = tz.GAPS["Annealing"](ctx)
+    lines = report.GAPS["Annealing"](ctx)
     assert lines[0].startswith("28% of Annealing's cells are '?' (1 of its 4 attributes in over half of the rows)")
     assert "LNBT(0) 5.0 → 4.0 (paper 3.0)" in lines[0] and "no longer changes from d = 3 on" in lines[0]
     # closer by 1, -0.5, 0, 2 error points: narrower in 2 of 4 cells, by 0.6 on average
@@ -435,16 +462,16 @@ def test_numeric_tests_section_sets_the_readings_side_by_side(tmp_path, monkeypa
     """Per domain 'default / threshold (paper's)' for each LNBT(d) and BLNBT(10); a reading's BLNBT(10) that did
     not run is 'n/a' and 'not run' in the summary, whose mean gap is |ours - paper| averaged over domains."""
     monkeypatch.chdir(tmp_path)
-    learners = [*tz.LNBT.values(), *tz.BLNBT.values(), *tz.LNBT_THRESHOLD.values()]
+    learners = [*evidence.LNBT.values(), *evidence.BLNBT.values(), *evidence.LNBT_THRESHOLD.values()]
     ctx = _stub(tmp_path, learners)
-    lines = tz.numeric_tests_section(ctx)
-    data = ctx.memo(tz._Data)
+    lines = readings.numeric_tests_section(ctx)
+    data = ctx.memo(evidence.DomainData)
     row = next(x for x in lines if x.startswith("| Glass |")).split("|")[2:-1]
-    ours, thr = data.err(tz.LNBT[1])[0], data.err(tz.LNBT_THRESHOLD[1])[0]
-    assert row[0].strip() == f"{ours:.1f} / {thr:.1f} ({data.pub[tz.LNBT[1]][0]:.1f})"
-    assert row[-1].strip().startswith(f"{data.err(tz.BLNBT[10])[0]:.1f} / n/a (")
+    ours, thr = data.err(evidence.LNBT[1])[0], data.err(evidence.LNBT_THRESHOLD[1])[0]
+    assert row[0].strip() == f"{ours:.1f} / {thr:.1f} ({data.pub[evidence.LNBT[1]][0]:.1f})"
+    assert row[-1].strip().startswith(f"{data.err(evidence.BLNBT[10])[0]:.1f} / n/a (")
     summary = {tuple(c.strip() for c in x.split("|")[1:3]): x.split("|")[3:5] for x in lines if x.startswith("| ")}
-    gap = np.abs(data.err(tz.LNBT_THRESHOLD[3]) - data.pub[tz.LNBT[3]]).mean()
+    gap = np.abs(data.err(evidence.LNBT_THRESHOLD[3]) - data.pub[evidence.LNBT[3]]).mean()
     assert summary[("threshold", "LNBT(3)")][1].strip() == f"{gap:.2f}"
     assert summary[("threshold", "BLNBT(10)")][0].strip() == "not run"
     assert not any(x.startswith("| keep-cut") for x in lines)  # its LNBT cells did not run
