@@ -1,6 +1,6 @@
 """The documentation site: it builds with warnings as errors and internal references checked (-n), the landing
-page and the NaiveBayes page carry the API reference's Parameters section, the landing page renders in a headless
-chromium to a real picture, and the examples of docs/examples/ run."""
+page and the NaiveBayes page carry the API reference's Parameters section, both render in a headless chromium to a
+real picture, and the examples of docs/examples/ run."""
 
 import os
 import shutil
@@ -40,11 +40,18 @@ def test_landing_and_class_pages(site):
         assert text in page, text
 
 
-def test_landing_page_renders(site, tmp_path):
+PAGES = {"landing": "index.html", "class": "generated/nbx.models.naive_bayes.NaiveBayes.html"}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_in_chromium(site, tmp_path, page):
+    """A screenshot in headless chromium shows a page, not a blank or unstyled one: the theme's stylesheet
+    loaded (its navigation bar is a band of colour) and text covers a real share of the picture."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        pytest.skip("chromium is not installed")
-    png = tmp_path / "landing.png"
+        pytest.skip("chromium is not installed (.ci/run installs Debian's chromium)")
+    image = pytest.importorskip("matplotlib.image")
+    png = tmp_path / f"{page}.png"
     subprocess.run(
         [
             chromium,
@@ -59,12 +66,17 @@ def test_landing_page_renders(site, tmp_path):
             f"--user-data-dir={tmp_path / 'profile'}",
             "--window-size=1280,1600",
             f"--screenshot={png}",
-            (site / "index.html").as_uri(),
+            (site / PAGES[page]).as_uri(),
         ],
         capture_output=True,
         timeout=120,
     )
-    assert png.exists() and png.stat().st_size > 20_000  # a blank page is a few kB
+    pixels = image.imread(png)[..., :3]  # floats in [0, 1], (height, width, rgb)
+    assert pixels.shape[:2] == (1600, 1280)
+    ink = (pixels.min(axis=2) < 0.6).mean()  # dark or coloured pixels: text, code, bars
+    assert 0.02 < ink < 0.6, ink  # a blank page has none, a failed render may be all dark
+    colours = {tuple(c) for c in (pixels[::8, ::8] * 15).round().reshape(-1, 3)}
+    assert len(colours) > 20, len(colours)  # a styled page, not black text on white only
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])
