@@ -38,6 +38,7 @@ KANG_PROTOCOL = "      folds: 10\n      repeats: 1\n      stratified: true\n    
 KANG_TITLE = "    title: Kang & Tian (2006), HBayes hybrid generative/discriminative \n      classifier — Table 1\n"
 KANG_LEARNERS = "    learners:\n    - hbayes_nb\n    - hbayes_tan\n"
 NB_KANG = "  nb_kang:\n    class: NaiveBayes   # Kang & Tian eq. 4\n    prior: kang\n"
+NBC_REFIT = "    nbc:\n      class: NaiveBayes\n      prior: laplace\n      alpha: 0.1\n      denominator: class\n"
 NAME_RULE = "letters, digits, '_' and '-', starting with a letter or digit (at most 64)"
 
 # (id, text replaced (its first occurrence; "" appends), replacement, the error's line as a text unique in the
@@ -171,6 +172,50 @@ CASES = [
         "    xor_seed: 20",
         "xor_seed:",
         "key 'xor_seed' is not a known key of analyses.wiering2003; did you mean xor_seeds, xor_passes, parity_seeds?",
+    ),
+    (
+        "refitted NBC not a NaiveBayes block",
+        NBC_REFIT,
+        NBC_REFIT.replace("class: NaiveBayes", "class: TAN"),
+        "    nbc:\n",
+        "analyses.wiering2003.nbc: {'class': 'TAN', 'prior': 'laplace', 'alpha': 0.1, 'denominator': 'class'} must be "
+        "a NaiveBayes block (the refits set its denominator and classes)",
+    ),
+    (
+        "refitted NBC not Table 2's",
+        NBC_REFIT,
+        NBC_REFIT.replace("alpha: 0.1", "alpha: 0.2"),
+        "    nbc:\n",
+        "analyses.wiering2003.nbc: must be learners.nb_wiering's block without its pipeline keys (its cells are the "
+        "refits')",
+    ),
+    (
+        "unknown denominator of the NBC refits",
+        "    nbc_denominators:\n    - class\n",
+        "    nbc_denominators:\n    - klass\n",
+        "    - klass",
+        "analyses.wiering2003.nbc_denominators.0: 'klass' must be one of attribute, class",
+    ),
+    (
+        "class count of the NBC refits not Table 1's",
+        "      Glass: 8\n",
+        "      Glass: 7\n",
+        "      Glass: 7",
+        "analyses.wiering2003.nbc_classes.Glass: 7 must be Table 1's class count, 8",
+    ),
+    (
+        "class count of the NBC refits for a data set outside Table 1",
+        "      Glass: 8\n",
+        "      Glas: 8\n",
+        "      Glas: 8",
+        "analyses.wiering2003.nbc_classes.Glas: 'Glas' is not a data set of Table 1 (wiering2003_table1.csv)",
+    ),
+    (
+        "unknown rounding of the NBC refits",
+        "    nbc_rounding: trunc",
+        "    nbc_rounding: round",
+        "    nbc_rounding: round",
+        "analyses.wiering2003.nbc_rounding: 'round' must be one of floor, trunc",
     ),
     (
         "option of an experiment without synthetic checks",
