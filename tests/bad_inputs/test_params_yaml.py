@@ -194,6 +194,13 @@ CASES = [
         "analyses.lee2006.concentration: 0 must be a number > 0",
     ),
     (
+        "unknown rounding of the NBC refits",
+        "    nbc_rounding: trunc",
+        "    nbc_rounding: round",
+        "    nbc_rounding: round",
+        "analyses.wiering2003.nbc_rounding: 'round' must be one of 'floor', 'trunc'",
+    ),
+    (
         "option of an experiment without synthetic checks",
         "  wang2006: {}\n",
         "  wang2006:\n    sizes:\n    - 300\n",

@@ -7,7 +7,9 @@ from types import SimpleNamespace
 
 import pandas as pd
 
+from nbx.papers.wang2006 import evidence as E
 from nbx.papers.wang2006 import report as S
+from nbx.papers.wang2006 import sections
 from nbx.pipeline import config
 from nbx.report import paper
 from nbx.report.published import folder
@@ -22,7 +24,7 @@ def test_module_follows_the_paper_report_contract():
     assert all(callable(s) for s in S.SECTIONS if s != paper.CLAIMS_SECTION)
     data = paper.paper_data("wang2006")
     readings = [x for pairs in data["readings"].values() for pair in pairs.items() for x in pair]
-    named = set(data["learners"] + data["reference"] + readings) | set(data["names"]) | set(S.KERNEL_LEARNERS)
+    named = set(data["learners"] + data["reference"] + readings) | set(data["names"]) | set(E.KERNEL_LEARNERS)
     learners = config.load_params(REPO / "params.yaml")["experiments"]["wang2006"]["learners"]
     assert named <= set(learners)
     assert set(data["names"]) == set(learners)  # every learner of the experiment has a display name
@@ -31,8 +33,8 @@ def test_module_follows_the_paper_report_contract():
 def test_s1_count_matches_the_published_marks():
     """§6's "10 of 12 data sets" is Table 1's count of ✓ marks."""
     table = pd.read_csv(folder("wang2006") / "wang2006_table1.csv")
-    marks = table[S.DATA["mark_column"]]
-    assert (int((marks == "better").sum()), len(table)) == (S.DATA["s1"]["wins"], S.DATA["s1"]["data_sets"])
+    marks = table[E.DATA["mark_column"]]
+    assert (int((marks == "better").sum()), len(table)) == (E.DATA["s1"]["wins"], E.DATA["s1"]["data_sets"])
 
 
 class FakeContext:
@@ -60,7 +62,7 @@ def test_readings_section_pairs_each_default_with_its_alternative():
         "gnb": {"A": 75.0, "B": 60.0},
         "gnb_stdunit": {"A": 75.5, "B": 60.0},
     }
-    lines = S.readings_section(FakeContext(accs))
+    lines = sections.readings_section(FakeContext(accs))
     assert lines[2].endswith(
         "Accuracy (%), mean over the 10 folds; claims S1-S3 are judged under each reading (the default's verdict first)."
     )
@@ -73,9 +75,9 @@ def test_readings_section_pairs_each_default_with_its_alternative():
     assert not any("Stopping rule" in line for line in lines)  # snbtree_rootsplit did not run
     # a point is shown only when its first pair (S-NBTree's) ran
     without = {x: v for x, v in accs.items() if x != "snbtree_stdunit"}
-    assert S.readings_section(FakeContext(without)) == []
+    assert sections.readings_section(FakeContext(without)) == []
     rootsplit = {"snbtree": accs["snbtree"], "snbtree_rootsplit": {"A": 80.0, "B": 69.0}}
-    lines = S.readings_section(FakeContext(rootsplit))
+    lines = sections.readings_section(FakeContext(rootsplit))
     assert any(
         line.startswith("**Stopping rule at the root") and "exactly the same as Kohavi" in line for line in lines
     )
@@ -87,8 +89,8 @@ def test_root_note_counts_the_folds_whose_root_stayed_a_leaf():
     accs = {"snbtree": {"A": 80.0, "B": 70.0}, "snbtree_rootsplit": {"A": 80.0, "B": 69.0}}
     info = {"snbtree": {"a": [{"root_split": True}] * 3, "b": [{"root_split": False}, {"root_split": True}, None]}}
     ctx = FakeContext(accs, info)
-    assert S.root_splits(ctx, "snbtree") == {"A": (3, 3), "B": (1, 2)}
-    assert S.root_note(ctx) == [
+    assert E.root_splits(ctx, "snbtree") == {"A": (3, 3), "B": (1, 2)}
+    assert sections.root_note(ctx) == [
         "",
         "- S-NBTree: the root fails the stopping rule (a GNB leaf, the whole tree) in 1 of 5 folds (per data "
         "set: B 1); only those folds can differ between the two readings.",

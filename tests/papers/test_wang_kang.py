@@ -11,8 +11,14 @@ from hand_built import write_results
 from scipy import stats as sps
 
 from nbx.data.prepare import Table
+from nbx.papers.kang2006 import claims as kang_claims
+from nbx.papers.kang2006 import evidence as kang_evidence
+from nbx.papers.kang2006 import gaps as kang_gaps
 from nbx.papers.kang2006 import report as kang2006
+from nbx.papers.wang2006 import claims as wang_claims
+from nbx.papers.wang2006 import evidence as wang_evidence
 from nbx.papers.wang2006 import report as wang2006
+from nbx.papers.wang2006 import sections as wang_sections
 from nbx.pipeline import layout
 from nbx.report import paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
@@ -28,14 +34,14 @@ def test_within_class_skewness_matches_hand_values_and_scipy():
     # class 1: [1, 2, 3, 4] -> symmetric, skew 0; weights 3 and 4
     X = np.array([[0.0], [0.0], [3.0], [1.0], [2.0], [3.0], [4.0]])
     y = np.array([0, 0, 0, 1, 1, 1, 1])
-    got = wang2006.within_class_skewness(X, y)
+    got = wang_evidence.within_class_skewness(X, y)
     assert got[0] == pytest.approx(3 * (2 / 2**1.5) / 7)
     rng = np.random.default_rng(0)
     X = rng.exponential(size=(300, 3))
     X[::7, 1] = np.nan  # missing values are skipped
     X[:, 2] = 5.0  # constant within every class: no shape
     y = rng.integers(0, 2, 300)
-    got = wang2006.within_class_skewness(X, y)
+    got = wang_evidence.within_class_skewness(X, y)
     want = [sum((y == c).sum() * abs(sps.skew(X[y == c, 0])) for c in (0, 1)) / 300]
     assert got[0] == pytest.approx(want[0])
     keep = ~np.isnan(X[:, 1])
@@ -46,18 +52,18 @@ def test_within_class_skewness_matches_hand_values_and_scipy():
 
 
 def test_spearman_and_counts():
-    assert wang2006.spearman([1, 2, 3, 4], [10, 20, 25, 40])[0] == pytest.approx(1.0)
-    assert wang2006.spearman([1, 2, 3, 4], [4, 3, 2, 1])[0] == pytest.approx(-1.0)
-    assert np.isnan(wang2006.spearman([1, 1, 1], [1, 2, 3])[0])
-    assert np.isnan(wang2006.spearman([1, 2], [1, 2])[0])
-    assert wang2006.counts([1.0, -2.0, 0.0, 3.0]) == (2, 1, 1)
-    assert wang2006.counts([1.0, -2.0, 0.0, 3.0], [0.01, 0.01, 0.5, 0.2]) == (1, 1, 2)
+    assert wang_evidence.spearman([1, 2, 3, 4], [10, 20, 25, 40])[0] == pytest.approx(1.0)
+    assert wang_evidence.spearman([1, 2, 3, 4], [4, 3, 2, 1])[0] == pytest.approx(-1.0)
+    assert np.isnan(wang_evidence.spearman([1, 1, 1], [1, 2, 3])[0])
+    assert np.isnan(wang_evidence.spearman([1, 2], [1, 2])[0])
+    assert wang_evidence.counts([1.0, -2.0, 0.0, 3.0]) == (2, 1, 1)
+    assert wang_evidence.counts([1.0, -2.0, 0.0, 3.0], [0.01, 0.01, 0.5, 0.2]) == (1, 1, 2)
 
 
 def test_pairwise_uses_the_nbx_tests():
     a = {"A": np.array([0.8, 0.9, 0.85, 0.7]), "B": np.array([0.5, 0.5, 0.6, 0.55])}
     b = {"A": np.array([0.7, 0.9, 0.80, 0.6]), "B": np.array([0.6, 0.55, 0.6, 0.65])}
-    pw = wang2006.pairwise(a, b, 0.25)
+    pw = wang_evidence.pairwise(a, b, 0.25)
     assert pw.loc["A", "diff"] == pytest.approx(100 * 0.0625)
     assert pw.loc["B", "diff"] == pytest.approx(-6.25)
     assert pw.loc["A", "p_t"] == stats.paired_t(a["A"], b["A"])
@@ -72,63 +78,63 @@ def _pw(diffs, p=0.01):
 def test_verdict_s1_counts_against_the_papers_marks_on_the_same_sets():
     marks = {f"d{i}": ("better" if i < 10 else "worse") for i in range(12)}
     ten = _pw([1.0] * 10 + [-1.0] * 2)
-    v = wang2006.verdict_s1(ten, marks)
+    v = wang_claims.verdict_s1(ten, marks)
     assert v.verdict == REPRODUCED and "**10 of 12**" in v.evidence and "on 12 of 12" in v.evidence
     # a count the paper states is a number, compared exactly: fewer or more wins do not reproduce it
-    v = wang2006.verdict_s1(_pw([1.0] * 7 + [-1.0] * 5), marks)
+    v = wang_claims.verdict_s1(_pw([1.0] * 7 + [-1.0] * 5), marks)
     assert v.verdict == NOT_REPRODUCED and "S-NBTree beats NBTree on 10 of 12 (fails)" in v.evidence
-    assert wang2006.verdict_s1(_pw([1.0] * 11 + [-1.0]), marks).verdict == NOT_REPRODUCED
+    assert wang_claims.verdict_s1(_pw([1.0] * 11 + [-1.0]), marks).verdict == NOT_REPRODUCED
     # only 3 data sets available, where the paper itself had 2 wins: 2 wins of 3 reproduce it
     sub = {k: marks[k] for k in ("d0", "d1", "d11")}
-    assert wang2006.verdict_s1(_pw([1.0, 2.0, -1.0]).set_axis(["d0", "d1", "d11"]), sub).verdict == REPRODUCED
-    assert wang2006.verdict_s1(_pw([]), {}).verdict == NOT_TESTABLE
+    assert wang_claims.verdict_s1(_pw([1.0, 2.0, -1.0]).set_axis(["d0", "d1", "d11"]), sub).verdict == REPRODUCED
+    assert wang_claims.verdict_s1(_pw([]), {}).verdict == NOT_TESTABLE
     # per reading: the alternative S-NBTree's count judged beside the default's
-    v = wang2006.verdict_s1(ten, marks, {"root tested": _pw([1.0] * 4 + [-1.0] * 8)})
+    v = wang_claims.verdict_s1(ten, marks, {"root tested": _pw([1.0] * 4 + [-1.0] * 8)})
     assert v.verdict == REPRODUCED and v.readings == {"default": REPRODUCED, "root tested": NOT_REPRODUCED}
 
 
 def test_verdict_s2_by_rank_correlation():
     frac = np.linspace(0, 1, 12)
     count = np.arange(12)
-    assert wang2006.verdict_s2(frac * 5, frac, count).verdict == REPRODUCED
-    assert wang2006.verdict_s2(-frac, frac, count).verdict == NOT_REPRODUCED
+    assert wang_claims.verdict_s2(frac * 5, frac, count).verdict == REPRODUCED
+    assert wang_claims.verdict_s2(-frac, frac, count).verdict == NOT_REPRODUCED
     weak = np.array([0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1.5])  # rho > 0 but far from significant
-    rho, p = wang2006.spearman(frac, weak)
+    rho, p = wang_evidence.spearman(frac, weak)
     assert rho > 0 and p > 0.05
-    v = wang2006.verdict_s2(weak, frac, count)  # the direction alone is not partly
+    v = wang_claims.verdict_s2(weak, frac, count)  # the direction alone is not partly
     assert v.verdict == NOT_REPRODUCED and "(direction only)" in v.evidence
-    assert wang2006.verdict_s2([1.0, 2.0], [0.1, 0.2], [1, 2]).verdict == NOT_TESTABLE
-    v = wang2006.verdict_s2(frac * 5, frac, count, readings={"h in within-class std": -frac})
+    assert wang_claims.verdict_s2([1.0, 2.0], [0.1, 0.2], [1, 2]).verdict == NOT_TESTABLE
+    v = wang_claims.verdict_s2(frac * 5, frac, count, readings={"h in within-class std": -frac})
     assert v.readings == {"default": REPRODUCED, "h in within-class std": NOT_REPRODUCED}
 
 
 def test_verdict_s3_parts():
     skew = pd.Series([0.1, 0.5, 1.0, 2.0, 3.0, 4.0], index=[f"d{i}" for i in range(6)])
     up = _pw([0.1, 0.5, 1.0, 2.0, 2.5, 3.0])  # advantage grows with skewness; 6:0, sign test p = 1/64
-    assert wang2006.verdict_s3(up, up, up, skew).verdict == REPRODUCED
+    assert wang_claims.verdict_s3(up, up, up, skew).verdict == REPRODUCED
     down = _pw([-0.1, -0.5, -1.0, -2.0, -2.5, -3.0])
-    v = wang2006.verdict_s3(down, down, up, skew)
+    v = wang_claims.verdict_s3(down, down, up, skew)
     assert v.verdict == PARTLY and "HUE-MEAN" in v.evidence  # only kernel vs discretized holds
-    v = wang2006.verdict_s3(down, down, down, skew)
+    v = wang_claims.verdict_s3(down, down, down, skew)
     assert v.verdict == NOT_REPRODUCED
-    assert wang2006.verdict_s3(up, up, down, skew).verdict == PARTLY
+    assert wang_claims.verdict_s3(up, up, down, skew).verdict == PARTLY
     # wins on 4 data sets of 4 are the paper's direction, but a sign test cannot reach 0.05 (p = 1/16)
     few = _pw([0.1, 0.5, 1.0, 2.0])
-    v = wang2006.verdict_s3(few, few, few, skew.iloc[:4])
+    v = wang_claims.verdict_s3(few, few, few, skew.iloc[:4])
     assert v.verdict == NOT_REPRODUCED and "GNB kernel vs Gaussian (direction only)" in v.evidence
-    assert wang2006.verdict_s3(_pw([]), _pw([]), _pw([]), skew).verdict == NOT_TESTABLE
-    v = wang2006.verdict_s3(up, up, up, skew, {"h in within-class std": (down, down, down)})
+    assert wang_claims.verdict_s3(_pw([]), _pw([]), _pw([]), skew).verdict == NOT_TESTABLE
+    v = wang_claims.verdict_s3(up, up, up, skew, {"h in within-class std": (down, down, down)})
     assert v.readings == {"default": REPRODUCED, "h in within-class std": NOT_REPRODUCED}
 
 
 # ------------------------------------------------------------------------------------------ Kang helpers
 def test_wilcoxon_row_hand_values():
-    r = kang2006.wilcoxon_row([1.0, 2.0, 3.0], [2.0, 2.0, 5.0])  # d = -1, 0, -2: two wins, one tie
+    r = kang_evidence.wilcoxon_row([1.0, 2.0, 3.0], [2.0, 2.0, 5.0])  # d = -1, 0, -2: two wins, one tie
     assert (r["wins"], r["losses"], r["ties"]) == (2, 0, 1)
     # exact null of 2 non-zero ranks: P(T+ = 0) = 1/4
     assert r["p_less"] == pytest.approx(0.25) and r["p"] == pytest.approx(0.5)
     assert r["mean_a"] == pytest.approx(2.0) and r["mean_b"] == pytest.approx(3.0)
-    same = kang2006.wilcoxon_row([1.0, 2.0], [1.0, 2.0])
+    same = kang_evidence.wilcoxon_row([1.0, 2.0], [1.0, 2.0])
     assert same["p"] == 1.0 and same["ties"] == 2
 
 
@@ -144,30 +150,30 @@ def test_verdict_k1():
         "tan_bayes": _row(13, 14, 0.3),
         "c45_kang": _row(13, 17, 0.2),
     }
-    assert kang2006.verdict_k1(claim).verdict == REPRODUCED
-    v = kang2006.verdict_k1({**claim, "tan_bayes": _row(13, 16, 0.001)})  # too strong: direction only
+    assert kang_claims.verdict_k1(claim).verdict == REPRODUCED
+    v = kang_claims.verdict_k1({**claim, "tan_bayes": _row(13, 16, 0.001)})  # too strong: direction only
     assert v.verdict == PARTLY and "gain over TAN (direction only)" in v.evidence
-    v = kang2006.verdict_k1({**claim, "nb_kang": _row(13, 14, 0.2)})  # the eq. 4 reading only
+    v = kang_claims.verdict_k1({**claim, "nb_kang": _row(13, 14, 0.2)})  # the eq. 4 reading only
     assert v.verdict == REPRODUCED and v.readings == {"default": REPRODUCED, "NB by eq. 4": PARTLY}
     assert "vs NB (eq. 4): mean error 13.00 vs 14.00 %, w/l/t 0/0/0, two-sided p = 0.200" in v.evidence
     assert "p = 0.100 → *direction only*" in v.evidence  # a significant-win part, as NB's
-    v = kang2006.verdict_k1({**claim, "lr_kang": _row(13, 15, 0.2)})  # LR at the optimum: not significant
+    v = kang_claims.verdict_k1({**claim, "lr_kang": _row(13, 15, 0.2)})  # LR at the optimum: not significant
     assert v.verdict == REPRODUCED and v.readings == {
         "default": REPRODUCED,
         "NB by eq. 4": REPRODUCED,
         "LR at the optimum": PARTLY,
     }
-    assert kang2006.verdict_k1({**claim, "lr_kang_weka": _row(13, 15, 0.2)}).verdict == PARTLY
+    assert kang_claims.verdict_k1({**claim, "lr_kang_weka": _row(13, 15, 0.2)}).verdict == PARTLY
     none = {
         "nb_laplace": _row(16, 15, 0.01),
         "lr_kang_weka": _row(13, 15, 0.4),  # lower but not significant: direction only
         "tan_bayes": _row(15, 14, 0.3),
         "c45_kang": _row(18, 17, 0.2),
     }
-    assert kang2006.verdict_k1(none).verdict == NOT_REPRODUCED
-    v = kang2006.verdict_k1({k: claim[k] for k in ("nb_laplace", "nb_kang", "lr_kang_weka")})
+    assert kang_claims.verdict_k1(none).verdict == NOT_REPRODUCED
+    v = kang_claims.verdict_k1({k: claim[k] for k in ("nb_laplace", "nb_kang", "lr_kang_weka")})
     assert v.verdict == PARTLY and "gain over TAN (not testable: not run)" in v.evidence
-    assert kang2006.verdict_k1({}).verdict == NOT_TESTABLE
+    assert kang_claims.verdict_k1({}).verdict == NOT_TESTABLE
 
 
 CLAIMED = {"hbayes_nb": 13.23, "hbayes_tan": 13.68}  # the paper's averages (Table 1), shown beside ours
@@ -176,37 +182,39 @@ CLAIMED = {"hbayes_nb": 13.23, "hbayes_tan": 13.68}  # the paper's averages (Tab
 def test_verdict_k2():
     paper = {"hbayes_nb": 13.0, "nb_laplace": 15.0}
     std = {"hbayes_nb": 0.3, "nb_laplace": 0.5}  # within 2 std: 0.5 <= 0.6 and 0.8 <= 1.0
-    v = kang2006.verdict_k2({"hbayes_nb": 13.5, "nb_laplace": 14.2}, paper, CLAIMED, std)
+    v = kang_claims.verdict_k2({"hbayes_nb": 13.5, "nb_laplace": 14.2}, paper, CLAIMED, std)
     assert v.verdict == REPRODUCED and "Claimed over all 20: HBayes-NB 13.23, HBayes-TAN 13.68." in v.evidence
     # without a std only the printed precision (0.01 points) is left
-    assert kang2006.verdict_k2({"hbayes_nb": 13.5, "nb_laplace": 14.2}, paper, CLAIMED).verdict == NOT_REPRODUCED
-    assert kang2006.verdict_k2({"hbayes_nb": 13.005, "nb_laplace": 14.2}, paper, CLAIMED).verdict == PARTLY
-    v = kang2006.verdict_k2({"hbayes_nb": 11.0, "nb_laplace": 14.2}, paper, CLAIMED, std)
+    assert kang_claims.verdict_k2({"hbayes_nb": 13.5, "nb_laplace": 14.2}, paper, CLAIMED).verdict == NOT_REPRODUCED
+    assert kang_claims.verdict_k2({"hbayes_nb": 13.005, "nb_laplace": 14.2}, paper, CLAIMED).verdict == PARTLY
+    v = kang_claims.verdict_k2({"hbayes_nb": 11.0, "nb_laplace": 14.2}, paper, CLAIMED, std)
     assert v.verdict == PARTLY and "HBayes-NB 13.00 (fails)" in v.evidence
-    assert kang2006.verdict_k2({"hbayes_nb": 18.0, "nb_laplace": 17.0}, paper, CLAIMED, std).verdict == NOT_REPRODUCED
+    assert (
+        kang_claims.verdict_k2({"hbayes_nb": 18.0, "nb_laplace": 17.0}, paper, CLAIMED, std).verdict == NOT_REPRODUCED
+    )
 
 
 def test_verdict_k2_per_reading():
     # NB's column holds one published number; the eq. 4 reading is judged against it inside NB's part
     paper = {"hbayes_nb": 13.0, "nb_laplace": 15.0, "nb_kang": 15.0}
     std = {"hbayes_nb": 0.3, "nb_laplace": 0.5, "nb_kang": 0.5}
-    v = kang2006.verdict_k2({"hbayes_nb": 13.5, "nb_laplace": 14.2, "nb_kang": 17.0}, paper, CLAIMED, std)
+    v = kang_claims.verdict_k2({"hbayes_nb": 13.5, "nb_laplace": 14.2, "nb_kang": 17.0}, paper, CLAIMED, std)
     assert v.readings == {"default": REPRODUCED, "NB by eq. 4": PARTLY}
     assert "Our lowest average: HBayes-NB" in v.evidence  # the ranking is among the defaults
 
 
 def test_verdict_k3():
     slightly = _row(13.7, 13.2, 0.4)  # HBayes-TAN error vs HBayes-NB error; work = logistic fits
-    k3 = kang2006.verdict_k3([10.0, 20.0], [1.0, 2.0], slightly, CLAIMED, [40, 60], [4, 6])
+    k3 = kang_claims.verdict_k3([10.0, 20.0], [1.0, 2.0], slightly, CLAIMED, [40, 60], [4, 6])
     assert k3.verdict == REPRODUCED and "ratio 10.0" in k3.evidence and "Newton iterations 100 vs 10" in k3.evidence
     assert "the paper: 13.68 vs 13.23" in k3.evidence
-    assert kang2006.verdict_k3([10.0, 20.0], [8.0, 15.0], slightly, CLAIMED).verdict == PARTLY  # ratio 1.3
-    v = kang2006.verdict_k3([10.0, 20.0], [1.0, 2.0], _row(12.0, 13.2, 0.4), CLAIMED)
+    assert kang_claims.verdict_k3([10.0, 20.0], [8.0, 15.0], slightly, CLAIMED).verdict == PARTLY  # ratio 1.3
+    v = kang_claims.verdict_k3([10.0, 20.0], [1.0, 2.0], _row(12.0, 13.2, 0.4), CLAIMED)
     assert v.verdict == PARTLY and "slightly less accurate (fails)" in v.evidence
-    v = kang2006.verdict_k3([10.0, 20.0], [1.0, 2.0], _row(18.0, 13.2, 0.01), CLAIMED)
+    v = kang_claims.verdict_k3([10.0, 20.0], [1.0, 2.0], _row(18.0, 13.2, 0.01), CLAIMED)
     assert v.verdict == PARTLY and "slightly less accurate (direction only)" in v.evidence
-    assert kang2006.verdict_k3([1.0], [2.0], _row(12.0, 13.2, 0.4), CLAIMED).verdict == NOT_REPRODUCED
-    assert kang2006.verdict_k3([], [], slightly, CLAIMED).verdict == NOT_TESTABLE
+    assert kang_claims.verdict_k3([1.0], [2.0], _row(12.0, 13.2, 0.4), CLAIMED).verdict == NOT_REPRODUCED
+    assert kang_claims.verdict_k3([], [], slightly, CLAIMED).verdict == NOT_TESTABLE
 
 
 # ------------------------------------------------------------------------------------------ sections
@@ -306,7 +314,7 @@ def test_kang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
         "lr_kang": {"n_iter": 21, "converged": True, "objective": 0.5, "max_abs_slope": 2.0},
         "lr_kang_weka": {"n_iter": 30, "converged": True, "objective": 5.0, "max_abs_slope": 8.0},
     }
-    params = _experiment(tmp_path, "kang2006", datasets, kang2006.TABLE1, accuracy, 5, spec, fit_info=work)
+    params = _experiment(tmp_path, "kang2006", datasets, kang_evidence.TABLE1, accuracy, 5, spec, fit_info=work)
     text = "\n".join(render(kang2006, ReportContext.load(params, "kang2006")))
     assert "| Annealing | 19.60 ± 0.32 | 11.16 |" in text  # 100 - mean(80.0 .. 80.8); pub. .1116
     # vs NB and LR: 8 wins of 8, exact two-sided p = 2 / 2**8
@@ -344,7 +352,7 @@ def test_wang_sections_on_a_hand_built_experiment(tmp_path, monkeypatch):
             {"name": f"a{j}", "kind": "nominal", "values": ["x", "y", "z"]} for j in range(k, 4)
         ]
         Table(ds, X, rng.integers(0, 2, 40), attrs, ["0", "1"]).save(layout.prepared("wang2006", ds))
-    learners = wang2006.PAPER + wang2006.REFERENCE
+    learners = wang_evidence.PAPER + wang_evidence.REFERENCE
     # S-NBTree's advantage over NBTree grows with the number of numeric attributes (S2), kernel > Gauss (S3)
     bonus = {"snbtree": 0.01, "gnb": 0.01}
 
@@ -388,7 +396,7 @@ def test_wang_root_reading_and_gaps_on_a_hand_built_experiment(tmp_path, monkeyp
         Table(ds, X, np.r_[np.zeros(30, int), np.ones(10, int)], attrs, ["0", "1"]).save(
             layout.prepared("wang2006", ds)
         )
-    learners = wang2006.PAPER + wang2006.REFERENCE + ["snbtree_rootsplit", "snbtree_gaussian_rootsplit"]
+    learners = wang_evidence.PAPER + wang_evidence.REFERENCE + ["snbtree_rootsplit", "snbtree_gaussian_rootsplit"]
     # kernel leaves beat Gaussian ones by default (S3 direction), lose to them when the root is always split
     bonus = {"snbtree": 0.02, "snbtree_gaussian_rootsplit": 0.03}
 
@@ -404,7 +412,7 @@ def test_wang_root_reading_and_gaps_on_a_hand_built_experiment(tmp_path, monkeyp
     ]
     params = _experiment(tmp_path, "wang2006", names, learners, accuracy, 4, spec)
     ctx = ReportContext.load(params, "wang2006")
-    v = wang2006.s3(ctx)
+    v = wang_claims.s3(ctx)
     assert v.readings["root always split (Fig. 2)"] == NOT_REPRODUCED
     assert "S-NBTree kernel vs Gaussian leaves (fails)" in v.evidence.split("reading *root always split")[1]
     assert "S-NBTree kernel vs Gaussian leaves (direction only)" in v.evidence.split("reading *default*")[1]
@@ -427,7 +435,7 @@ def test_wang_kernel_width_reading_says_what_the_paper_cites():
         fit_info=lambda x: {},
         exp=SimpleNamespace(protocol={"kind": "cv", "folds": 10}),
     )
-    text = "\n".join(wang2006.readings_section(ctx))
+    text = "\n".join(wang_sections.readings_section(ctx))
     assert "citing Silverman (1986)" in text and "Smyth, Gray & Fayyad (1995)" in text
     assert "it does not give the unit of h" in text and "it cites neither John & Langley (1995) nor Weka" in text
 
@@ -461,8 +469,8 @@ def test_gap_lines_hbayes_with_empty_s1():
     )
     ours = 100 * np.mean(nb)
     std = float(np.std(100 * np.array(nb), ddof=1))
-    cell = kang2006.Cell("Balance-scale", "hbayes_nb", ours, std, 97.27)
-    lines = kang2006._cell_lines(ctx, cell)
+    cell = kang_gaps.Cell("Balance-scale", "hbayes_nb", ours, std, 97.27)
+    lines = kang_gaps._cell_lines(ctx, cell)
     gap = (100 - ours) - 2.73
     se = np.sqrt(2 / 4) * std  # of the difference of two 4-fold means
     assert lines[0].startswith(f"`hbayes_nb`: {gap:+.1f} error points, {gap / se:.1f} standard errors")
@@ -473,12 +481,12 @@ def test_gap_lines_hbayes_with_empty_s1():
 
 def test_gap_lines_reading_and_sampling():
     ctx = _GapContext({"tan_bayes": [0.66, 0.64], "tan": [0.60, 0.59]}, {})
-    lines = kang2006._cell_lines(ctx, kang2006.Cell("Balance-scale", "tan_bayes", 65.0, 1.41, 60.5))
+    lines = kang_gaps._cell_lines(ctx, kang_gaps.Cell("Balance-scale", "tan_bayes", 65.0, 1.41, 60.5))
     assert "*TAN (CMI)* errs 40.50 % (+1.0)" in lines[1]
     assert lines[-1].startswith("Measured cause: the reading")
     noisy = _GapContext({"c45_kang": [0.9, 0.5]}, {})  # fold std 28.28: 4.5 points is 0.16 standard errors
-    lines = kang2006._cell_lines(noisy, kang2006.Cell("Balance-scale", "c45_kang", 70.0, 28.28, 65.5))
+    lines = kang_gaps._cell_lines(noisy, kang_gaps.Cell("Balance-scale", "c45_kang", 70.0, 28.28, 65.5))
     assert lines[-1].startswith("Measured cause: sampling")
     flat = _GapContext({"c45_kang": [0.70, 0.70]}, {})
-    lines = kang2006._cell_lines(flat, kang2006.Cell("Balance-scale", "c45_kang", 70.0, 0.0, 60.0))
+    lines = kang_gaps._cell_lines(flat, kang_gaps.Cell("Balance-scale", "c45_kang", 70.0, 0.0, 60.0))
     assert lines[-1] == "Unexplained beyond these measurements."

@@ -10,8 +10,11 @@ import pandas as pd
 import pytest
 from hand_built import write_results
 
+from nbx.papers.wiering2003 import claims, gaps, sections
+from nbx.papers.wiering2003 import evidence as E
 from nbx.papers.wiering2003 import report as W
 from nbx.pipeline import config
+from nbx.pipeline.inputs import MissingInputError
 from nbx.report import paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
 from nbx.report.context import ReportContext
@@ -47,16 +50,16 @@ def test_printed_summary_matches_the_published_table():
     """paper.yaml's summary rows are Table 2's: averages and error reductions of its columns over all 19 data
     sets up to the printed rounding, and the HMs' win:loss counted from its marks."""
     table = pd.read_csv(folder("wiering2003") / "wiering2003_table2.csv")
-    printed = W.PRINTED
+    printed = E.PRINTED
     assert len(table) == printed["data_sets"] == 19
-    columns = {x: col.replace("_sig", "_acc") for x, col in W.SIG_COLUMNS.items()} | {W.NB: "nbc_acc"}
+    columns = {x: col.replace("_sig", "_acc") for x, col in E.SIG_COLUMNS.items()} | {E.NB: "nbc_acc"}
     for x, value in printed["average_accuracy"].items():
         assert table[columns[x]].mean() == pytest.approx(value, abs=0.05)
     e_nb = 100 - table["nbc_acc"]
     for x, value in printed["error_reduction"].items():
         assert 100 * np.mean((e_nb - (100 - table[columns[x]])) / e_nb) == pytest.approx(value, abs=0.1)
     for x, (wins, losses) in printed["win_loss"].items():
-        marks = table[W.SIG_COLUMNS[x]].astype(str)
+        marks = table[E.SIG_COLUMNS[x]].astype(str)
         assert (marks.str.contains(r"\+").sum(), marks.str.contains("-").sum()) == (wins, losses)
 
 
@@ -66,21 +69,21 @@ def _experiment(datasets, accuracy, splits):
     rows = [
         {"dataset": ds, "learner": x, "split": s, "repeat": s, "test_rows": 10, "accuracy": accuracy(ds, x, s)}
         for ds in datasets.values()
-        for x in W.LEARNERS
+        for x in E.LEARNERS
         for s in range(splits)
     ]
     write_results("wiering2003", rows, splits)
     published = config.load_params(REPO / "params.yaml")["experiments"]["wiering2003"]["published"]
     return {
         "seed": 0,
-        "learners": {x: {"class": "NaiveBayes"} for x in W.LEARNERS},
+        "learners": {x: {"class": "NaiveBayes"} for x in E.LEARNERS},
         "experiments": {
             "wiering2003": {
                 "datasets": datasets,
                 "protocol": {"kind": "holdout", "repeats": splits, "test_fraction": 0.5},
                 "discretizer": {"kind": "stddev"},
                 "impute": None,
-                "learners": W.LEARNERS,
+                "learners": E.LEARNERS,
                 "published": published,
             }
         },
@@ -92,11 +95,11 @@ def test_sections_and_claims_on_a_hand_built_experiment(tmp_path, monkeypatch):
     datasets = {"Abalone": "abalone", "Car": "car", "Vote": "vote"}
     # the HMs gain 5 points and boosting 4 on Car and Vote, bagging loses 5 everywhere; split noise differs
     # per learner so that every paired t-test has a spread
-    gain = {W.NB: 0.0, W.HM14: 0.05, W.HM22: 0.05, W.BAG: -0.05, W.BOOST: 0.04}
+    gain = {E.NB: 0.0, E.HM14: 0.05, E.HM22: 0.05, E.BAG: -0.05, E.BOOST: 0.04}
 
     def accuracy(ds, x, s):
-        k = W.LEARNERS.index(x)
-        return 0.7 + (gain[x] if ds != "abalone" or x == W.BAG else 0.0) + 0.002 * ((s * (k + 1)) % 5)
+        k = E.LEARNERS.index(x)
+        return 0.7 + (gain[x] if ds != "abalone" or x == E.BAG else 0.0) + 0.002 * ((s * (k + 1)) % 5)
 
     ctx = ReportContext.load(_experiment(datasets, accuracy, 10), "wiering2003")
     text = "\n".join(paper.render(W, ctx))
@@ -134,8 +137,8 @@ def test_sections_and_claims_on_a_hand_built_experiment(tmp_path, monkeypatch):
     assert "| Abalone (not comparable) | = / ++ | = / ++ | -- / = | -- / = |" in text
     assert "Same direction of significance in 7 of 8 cells of the comparable data sets." in text
     # the marks vs NBC are computed once and shared by the sections and the claims
-    assert {(W.our_marks,), (W.published_marks,)} <= set(ctx._memo)
-    assert ctx._memo[(W.our_marks,)][W.HM14] == {"Abalone": "=", "Car": "++", "Vote": "++"}
+    assert {(E.our_marks,), (E.published_marks,)} <= set(ctx._memo)
+    assert ctx._memo[(E.our_marks,)][E.HM14] == {"Abalone": "=", "Car": "++", "Vote": "++"}
 
 
 def _parity(reading, layers, loaded):
@@ -155,7 +158,7 @@ def test_w1_needs_both_the_6_and_the_7_layer_model_reliably_under_each_reading()
             _parity("attribute", 7, 9),
         ],
     }
-    v = W.w1(SimpleNamespace(analysis=analysis))
+    v = claims.w1(SimpleNamespace(analysis=analysis))
     assert v.readings == {"c(f,C)/c(C), default": PARTLY, "attribute total": REPRODUCED}
     assert v.verdict == PARTLY
     assert "does not hold: the 6-layer binary HM reliably loads 4-bit parity (fails)" in v.evidence
@@ -171,9 +174,9 @@ def test_w6_overfitting_is_a_training_fit_above_nbc_with_a_test_accuracy_below()
         "hepatitis": [{"train_accuracy": 0.88, "errors": [0.10, 0.2], "kept": 10, "restarts": {"error>=0.5": 0}}] * 2,
         "spambase": [{"train_accuracy": 0.9, "errors": [0.1], "kept": 1, "restarts": {"error>=0.5": 25}}] * 2,
     }
-    marks = {W.BOOST: {"Breast Cancer": "--", "Hepatitis": "-", "Spam": "="}}
-    accs = {("Breast Cancer", W.BOOST): 95.0, ("Breast Cancer", W.NB): 96.5, ("Hepatitis", W.BOOST): 82.0}
-    accs[("Hepatitis", W.NB)] = 85.0
+    marks = {E.BOOST: {"Breast Cancer": "--", "Hepatitis": "-", "Spam": "="}}
+    accs = {("Breast Cancer", E.BOOST): 95.0, ("Breast Cancer", E.NB): 96.5, ("Hepatitis", E.BOOST): 82.0}
+    accs[("Hepatitis", E.NB)] = 85.0
     ctx = SimpleNamespace(
         has=lambda *xs: True,
         memo=lambda fn: marks,
@@ -182,7 +185,7 @@ def test_w6_overfitting_is_a_training_fit_above_nbc_with_a_test_accuracy_below()
         exp=SimpleNamespace(datasets=datasets),
         acc=lambda p, x: accs[p, x],
     )
-    v = W.w6(ctx)
+    v = claims.w6(ctx)
     assert v.verdict == PARTLY
     assert "Breast Cancer: boosting training 97.0 vs NBC training 96.0, test 95.0 vs NBC 96.5" in v.evidence
     assert "does not hold: boosting overfits Hepatitis (fails)" in v.evidence
@@ -191,7 +194,7 @@ def test_w6_overfitting_is_a_training_fit_above_nbc_with_a_test_accuracy_below()
 
 # ------------------------------------------------------------------------- Table 1's classes and the gaps
 def test_table1_names_table2s_data_sets_and_states_the_two_extra_class_counts():
-    table1 = pd.read_csv(folder("wiering2003") / W.CLASS_COUNTS)
+    table1 = pd.read_csv(folder("wiering2003") / E.CLASS_COUNTS)
     table2 = pd.read_csv(folder("wiering2003") / "wiering2003_table2.csv")
     assert list(table1["dataset"]) == list(table2["dataset"])
     renamed = table1[table1["dataset"] != table1["printed_name"]]
@@ -205,9 +208,12 @@ def test_table1_names_table2s_data_sets_and_states_the_two_extra_class_counts():
 
 def _phantom_experiment(tmp_path, monkeypatch):
     """Glass stand-in: 2 classes, five nominal attributes (3 values), 60 rows, 2 half/half splits, with results of
-    nb_wiering and nb_wiering_attrnorm (so the Table 1 section renders)."""
+    nb_wiering and nb_wiering_attrnorm (so the Table 1 section renders) and the NBC refits of analyse@wiering2003
+    (params.yaml's defaults: Table 1's 8 classes for Glass)."""
     from hand_built import write_results
 
+    from nbx.core.io import write_json
+    from nbx.papers.wiering2003 import checks
     from nbx.pipeline import layout
     from nbx.protocol.table import Table
 
@@ -222,7 +228,7 @@ def _phantom_experiment(tmp_path, monkeypatch):
     test[1] = ~test[0]
     rows = [
         {"dataset": "glass", "learner": x, "split": s, "repeat": s, "test_rows": n // 2, "accuracy": 0.5}
-        for x in (W.NB, W.ATTRNORM[W.NB])
+        for x in (E.NB, E.ATTRNORM[E.NB])
         for s in range(2)
     ]
     write_results("wiering2003", rows, 2)
@@ -232,27 +238,29 @@ def _phantom_experiment(tmp_path, monkeypatch):
     block = {"class": "NaiveBayes", "prior": "laplace", "alpha": 0.1, "denominator": "class", "all_classes": True}
     params = {
         "seed": 0,
-        "learners": {W.NB: block, W.ATTRNORM[W.NB]: {**block, "denominator": "attribute"}},
+        "learners": {E.NB: block, E.ATTRNORM[E.NB]: {**block, "denominator": "attribute"}},
         "experiments": {
             "wiering2003": {
                 "datasets": {"Glass": "glass"},
                 "protocol": {"kind": "holdout", "repeats": 2, "test_fraction": 0.5},
                 "discretizer": {"kind": "stddev"},
                 "impute": None,
-                "learners": [W.NB, W.ATTRNORM[W.NB]],
+                "learners": [E.NB, E.ATTRNORM[E.NB]],
                 "published": config.load_params(REPO / "params.yaml")["experiments"]["wiering2003"]["published"],
             }
         },
     }
+    write_json(layout.analysis("wiering2003"), checks.refits({}, params, "wiering2003"))
     return ReportContext.load(params, "wiering2003"), X.astype(int), y, test
 
 
 def test_a_phantom_class_wins_exactly_where_every_real_class_scores_below_its_prior(tmp_path, monkeypatch):
-    """With Table 1's 8 classes for a 2-class file, §2.2's counters by hand: P(c) = (n_c + γ)/(N + 8γ) and, with the
+    """With Table 1's 8 classes for a 2-class file (refitted by the analyse stage, read by the report), §2.2's
+    counters by hand: P(c) = (n_c + γ)/(N + 8γ) and, with the
     class counter, P(v|c) = (n_cv + γ)/(n_c + γ); a class without rows scores γ/(N + 8γ) · 1 · 1 and is predicted
     where both real classes score less (a tie goes to the first class, a real one)."""
     ctx, X, y, test = _phantom_experiment(tmp_path, monkeypatch)
-    assert ctx.memo(W.phantom_rows) == ["Glass"]
+    assert ctx.memo(E.phantom_rows) == ["Glass"]
     g = 0.1
     accs, shares = [], []
     for t in test:
@@ -270,21 +278,23 @@ def test_a_phantom_class_wins_exactly_where_every_real_class_scores_below_its_pr
         predicted = np.where(phantom, 2, score.argmax(axis=1))
         accs.append(np.mean(predicted == y[t]))
         shares.append(phantom.mean())
-    runs = W.nbc_runs(ctx, "Glass", "class", 8)
+    runs = E.nbc_runs(ctx, "Glass", "class", 8)
     np.testing.assert_allclose(runs["acc"], accs)
     assert runs["phantom"] == pytest.approx(100 * np.mean(shares))
     assert 0 < runs["phantom"] < 100  # the hand-built data exercise both outcomes
     # under the attribute's total a phantom class gets P(v|c) = 1/3 per attribute and its small prior: it never wins
-    assert W.nbc_runs(ctx, "Glass", "attribute", 8)["phantom"] == 0
-    text = "\n".join(W.phantom_section(ctx))
-    c2, c8 = (100 * W.nbc_runs(ctx, "Glass", "class", k)["acc"].mean() for k in (2, 8))
+    assert E.nbc_runs(ctx, "Glass", "attribute", 8)["phantom"] == 0
+    with pytest.raises(MissingInputError, match="has no NBC refit of Glass .* 9 classes"):
+        E.nbc_runs(ctx, "Glass", "class", 9)  # not declared in analyses.wiering2003: no silent refit here
+    text = "\n".join(sections.phantom_section(ctx))
+    c2, c8 = (100 * E.nbc_runs(ctx, "Glass", "class", k)["acc"].mean() for k in (2, 8))
     assert f"| Glass | 2 / 8 | 48.5 | {c2:.1f} | {c8:.1f} ({runs['phantom']:.0f}%) |" in text
 
 
 def _gap_context(acc: dict):
     published = config.load_params(REPO / "params.yaml")["experiments"]["wiering2003"]["published"]
     table = pd.read_csv(folder("wiering2003") / "wiering2003_table2.csv").set_index("dataset")
-    columns = {W.NB: "nbc_acc", W.HM14: "hm14_acc", W.HM22: "hm22_acc", W.BAG: "bagging_acc", W.BOOST: "boosting_acc"}
+    columns = {E.NB: "nbc_acc", E.HM14: "hm14_acc", E.HM22: "hm22_acc", E.BAG: "bagging_acc", E.BOOST: "boosting_acc"}
     return SimpleNamespace(
         has=lambda *xs: all(x in acc for x in xs),
         acc=lambda p, x: acc[x],
@@ -296,21 +306,21 @@ def _gap_context(acc: dict):
 def test_gap_verdict_needs_a_reading_that_brings_every_far_learner_within_the_tolerance():
     # Glass, paper NBC 48.5 ± 5.1 (tolerance 10.2), 1-4 HM 51.0 ± 5.3 (10.6): NBC 60.5 and 1-4 HM 63.8 are far,
     # 2-2 HM 60.0 (51.9 ± 5.2), Bagging 55.0 and Boosting 51.0 are within theirs
-    ctx = _gap_context({W.NB: 60.5, W.HM14: 63.8, W.HM22: 60.0, W.BAG: 55.0, W.BOOST: 51.0})
-    only_nb = ("cut points", {W.NB: 50.0}, (1.0, 2.0))
-    both = ("reading A", {W.NB: 58.0, W.HM14: 61.0}, None)  # 9.5 and 10.0 from the paper: inside
-    assert W.verdict(ctx, "Glass", [only_nb, both]) == (
+    ctx = _gap_context({E.NB: 60.5, E.HM14: 63.8, E.HM22: 60.0, E.BAG: 55.0, E.BOOST: 51.0})
+    only_nb = ("cut points", {E.NB: 50.0}, (1.0, 2.0))
+    both = ("reading A", {E.NB: 58.0, E.HM14: 61.0}, None)  # 9.5 and 10.0 from the paper: inside
+    assert gaps.verdict(ctx, "Glass", [only_nb, both]) == (
         "- **Measured cause** of the gap of NBC, 1-4 HM: reading A: within max(3 points, 2 × the paper's std) of the "
         "paper's number with it."
     )
-    assert W.verdict(ctx, "Glass", [only_nb, ("reading B", {W.NB: 59.0, W.HM14: 62.0}, None)]) == (
+    assert gaps.verdict(ctx, "Glass", [only_nb, ("reading B", {E.NB: 59.0, E.HM14: 62.0}, None)]) == (
         "- **Unexplained**: none of the readings above brings NBC, 1-4 HM within max(3 points, 2 × the paper's std) of "
         "the paper's number. Partly: cut points closes NBC (the other comparable data sets' mean gap 1.00 → 2.00 "
         "points)."
     )
     # every learner within its tolerance: the largest gap (Bagging, 8.1 points inside 9.8) is the one explained
-    close_all = _gap_context({W.NB: 50.0, W.HM14: 52.0, W.HM22: 52.0, W.BAG: 59.0, W.BOOST: 51.0})
-    assert W.verdict(close_all, "Glass", [("reading C", {W.BAG: 52.0}, None)]) == (
+    close_all = _gap_context({E.NB: 50.0, E.HM14: 52.0, E.HM22: 52.0, E.BAG: 59.0, E.BOOST: 51.0})
+    assert gaps.verdict(close_all, "Glass", [("reading C", {E.BAG: 52.0}, None)]) == (
         "- **Measured cause** of the gap of Bagging: reading C: within max(3 points, 2 × the paper's std) of the "
         "paper's number with it."
     )

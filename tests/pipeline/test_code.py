@@ -47,6 +47,22 @@ def test_every_stage_has_its_digest_and_each_experiment_its_train_report_and_ana
     assert "src/nbx/models/c45.py" not in digests["train-lee2006"]
 
 
+def test_a_report_digest_covers_its_paper_modules_and_no_model_fit():
+    """A paper's report is split into modules by job (nbx.report.paper): the report digest follows report.py's
+    imports to each of them; model fits belong to the train and analyse stages, so no report digest holds a model,
+    the learner blocks' builder or the split runner (analyse@wiering2003 refits its NBC variants instead)."""
+    params = config.load_params()
+    digests = code.digests(params)
+    for exp in ("wiering2003", "wang2006", "kang2006"):
+        for module in ("__init__", "report", "evidence", "sections", "claims", "gaps"):
+            assert f"src/nbx/papers/{exp}/{module}.py" in digests[f"report-{exp}"]
+    assert "src/nbx/papers/wiering2003/refits.py" in digests["analyse-wiering2003"]
+    assert "src/nbx/papers/wiering2003/refits.py" not in digests["report-wiering2003"]
+    fitting = ("src/nbx/models/", "src/nbx/pipeline/learners.py", "src/nbx/protocol/runner.py")
+    for exp in params["experiments"]:
+        assert not [f for f in digests[f"report-{exp}"] if f.startswith(fitting)], exp
+
+
 def test_dvc_yaml_declares_one_stage_per_experiment_and_kind():
     """Nothing in the pipeline names an experiment or a learner: DVC iterates over params.yaml's experiments."""
     top = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from nbx.papers.wiering2003 import report as wiering2003
+from nbx.papers.wiering2003 import evidence as wiering2003
 from nbx.report import claims, tables
 
 

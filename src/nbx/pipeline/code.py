@@ -7,7 +7,8 @@ a whole; it reruns after any source edit, in about a second, and rewrites only t
 only the stages that run those files run again.
 
 Digests (:func:`digests`): ``prepare``, ``split``, ``discretize``, ``evaluate``; per experiment ``analyse-<exp>``
-(with its ``nbx.papers.<exp>.checks``), ``report-<exp>`` (with its paper module and its ``published/`` tables) and
+(with its ``nbx.papers.<exp>.checks``, its ``published/`` tables and the learner blocks the checks refit, which
+dvc.yaml cannot declare per experiment), ``report-<exp>`` (with its paper module and its ``published/`` tables) and
 ``train-<exp>`` (the train stage and every module its learners build). Inside the train stage, each learner's
 own files (:func:`learner_files`) decide which of its results are reused (:mod:`nbx.pipeline.train`).
 
@@ -20,10 +21,13 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
+import importlib
+import json
 from pathlib import Path
 
 from nbx.core.io import sha256_file, write_text
-from nbx.pipeline import config, layout, learners
+from nbx.pipeline import analyse, config, layout, learners
 
 ROOT = Path(__file__).resolve().parents[3]  # the repository: src/nbx/pipeline/code.py
 SRC = ROOT / "src"
@@ -134,17 +138,29 @@ def digests(params: config.Params) -> dict[str, list[str]]:
     for exp in params["experiments"]:
         check = [f for f in [module_file(f"nbx.papers.{exp}.checks")] if f]
         paper = [f for f in [module_file(f"nbx.papers.{exp}.report")] if f]
-        out[f"analyse-{exp}"] = _stage_closure("analyse", check)
+        refitted = {f for name in analysed_learners(exp) for f in learner_files(params, name)}
+        out[f"analyse-{exp}"] = sorted(set(_stage_closure("analyse", check)) | refitted | set(_published(exp)))
         out[f"report-{exp}"] = sorted(set(_stage_closure("report", paper)) | set(_published(exp)))
         learners_of = config.experiment(params, exp).learners
         out[f"train-{exp}"] = sorted({f for name in learners_of for f in learner_files(params, name)})
     return out
 
 
-def digest_text(files: list[str]) -> str:
-    """``sha256  path`` per file (relative to the repository), sorted: the same files with the same contents give
-    the same bytes."""
-    return "".join(f"{file_sha256(ROOT / f)}  {f}\n" for f in sorted(files))
+def analysed_learners(experiment: str) -> tuple[str, ...]:
+    """The learner blocks of params.yaml an experiment's checks module refits (its ``LEARNERS``; none without)."""
+    module = analyse.checks_module(experiment)
+    return tuple(getattr(importlib.import_module(module), "LEARNERS", ())) if module else ()
+
+
+def digest_text(files: list[str], blocks: dict[str, dict] | None = None) -> str:
+    """``sha256  path`` per file (relative to the repository), sorted, then ``sha256  params.yaml:learners.<name>``
+    per learner block a stage reads without declaring it as a DVC param (its canonical JSON): the same files and
+    blocks give the same bytes."""
+    lines = [f"{file_sha256(ROOT / f)}  {f}\n" for f in sorted(files)]
+    for name, block in sorted((blocks or {}).items()):
+        canonical = json.dumps(block, sort_keys=True, separators=(",", ":")).encode()
+        lines.append(f"{hashlib.sha256(canonical).hexdigest()}  params.yaml:learners.{name}\n")
+    return "".join(lines)
 
 
 def file_sha256(path: Path) -> str:
@@ -160,7 +176,8 @@ def _sha256_at(path: Path, mtime_ns: int, size: int) -> str:
 
 def write_digests(params: config.Params) -> None:
     """Write data/code/<name>.txt for every digest, and remove the digests of experiments no longer there."""
-    wanted = {layout.code_digest(name): digest_text(files) for name, files in digests(params).items()}
+    blocks = {f"analyse-{e}": {n: params["learners"][n] for n in analysed_learners(e)} for e in params["experiments"]}
+    wanted = {layout.code_digest(name): digest_text(files, blocks.get(name)) for name, files in digests(params).items()}
     for path, text in wanted.items():
         if not path.exists() or path.read_text() != text:
             write_text(path, text)

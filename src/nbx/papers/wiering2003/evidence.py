@@ -1,0 +1,105 @@
+"""Wiering (2003): the evidence the sections, claims and gaps read, loaded and computed once per report: the
+paper's data (published/paper.yaml, its tables), our and the paper's significance marks, Table 1's class counts
+against the files', and the NBC refits and synthetic checks of analyse@wiering2003 (``ctx.analysis``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nbx.pipeline import layout
+from nbx.pipeline.inputs import MissingInputError, load_table
+from nbx.report.context import ReportContext
+from nbx.report.paper import paper_data
+from nbx.report.published import name_key, read_table
+from nbx.report.tables import marks
+from nbx.stats import significance as stats
+
+DATA = paper_data("wiering2003")
+LEARNERS = DATA["learners"]
+NB, HM14, HM22, BAG, BOOST = LEARNERS
+ATTRNORM = dict(zip(LEARNERS, DATA["attribute_total"]))  # the same learners with P(f | C) over the attribute's total
+SEEN = dict(zip(LEARNERS, DATA["training_half_classes"]))  # ... with counters for the training half's classes
+TITLES = DATA["names"]
+SIG_COLUMNS = DATA["mark_columns"]
+NOT_COMPARABLE = DATA["not_comparable"]
+PRINTED = DATA["printed"]
+CLASS_COUNTS = DATA["class_counts"]  # Table 1, as a published CSV
+
+
+def comparable(ctx: ReportContext) -> list[str]:
+    """The available data sets whose setup matches the paper's (all but :data:`NOT_COMPARABLE`)."""
+    return [p for p in ctx.datasets if p not in NOT_COMPARABLE]
+
+
+def published_marks(ctx: ReportContext) -> dict[str, dict[str, str]]:
+    """The paper's marks per learner and paper data set name."""
+    table = read_table("wiering2003_table2.csv", "wiering2003")
+    return {
+        x: {p: str(table.loc[name_key(p), col]) for p in ctx.exp.datasets if name_key(p) in table.index}
+        for x, col in SIG_COLUMNS.items()
+    }
+
+
+def corrected_marks(ctx: ReportContext, learner: str, baseline: str = NB) -> dict[str, str]:
+    """Marks vs NBC by the corrected resampled t-test instead of the paired t-test."""
+    out = {}
+    for p in ctx.datasets:
+        a, b = ctx.split_acc(p, learner), ctx.split_acc(p, baseline)
+        out[p] = stats.mark(a, b, stats.corrected_t(a, b, ctx.test_fraction()))
+    return out
+
+
+def our_marks(ctx: ReportContext) -> dict[str, dict[str, str]]:
+    """Our paired t-test marks vs NBC of every other Table 2 learner that ran ({} without NBC)."""
+    if not ctx.has(NB):
+        return {}
+    return {x: ctx.memo(marks, x, NB) for x in LEARNERS if x != NB and ctx.has(x)}
+
+
+def only(ms: dict[str, str], names: list[str]) -> dict[str, str]:
+    return {p: m for p, m in ms.items() if p in names}
+
+
+def direction(mark: str) -> int:
+    """+1 significantly better, -1 significantly worse, 0 otherwise."""
+    return 1 if "+" in mark else -1 if "-" in mark else 0
+
+
+def table1(ctx: ReportContext) -> dict[str, dict[str, int]]:
+    """Table 1's classes, features and instances per data set of the experiment."""
+    table = read_table(CLASS_COUNTS, "wiering2003")
+    cols = ("classes", "features", "instances")
+    return {p: {c: int(table.loc[name_key(p), c]) for c in cols} for p in ctx.datasets if name_key(p) in table.index}
+
+
+def file_counts(ctx: ReportContext, p: str) -> dict[str, int]:
+    """Classes, features and instances of data set ``p`` as our prepared table has them."""
+    t = load_table(ctx.exp.name, ctx.exp.datasets[p])
+    return {"classes": len(t.classes), "features": t.X.shape[1], "instances": t.X.shape[0]}
+
+
+def nbc_runs(ctx: ReportContext, p: str, denominator: str, n_classes: int, rounding: str | None = None) -> dict:
+    """Wiering's NBC as analyse@wiering2003 refitted it (:mod:`nbx.papers.wiering2003.refits`: params.yaml's
+    ``learners.nb_wiering``) with P(f|C) over ``denominator`` and counters for
+    ``n_classes`` classes (indices beyond the file's never occur: Table 1's extra classes), on every split of ``p``,
+    with the standard-deviation discretizer's ``rounding`` (None: the experiment's): test accuracy per split and
+    the share of test rows predicted as a class that never occurs."""
+    key = (p, denominator, n_classes, rounding)
+    for run in (ctx.analysis.get("nbc") or {}).get("runs", []):
+        if (run["dataset"], run["denominator"], run["classes"], run["rounding"]) == key:
+            return {"acc": np.array(run["accuracy"]), "phantom": run["phantom"]}
+    raise MissingInputError(
+        f"{layout.analysis(ctx.exp.name)} has no NBC refit of {p} with the {denominator} denominator, {n_classes} "
+        f"classes and rounding {rounding or 'of the experiment'}: set params.yaml's analyses.wiering2003 "
+        "(denominators, nbc_rounding) and run `dvc repro analyse@wiering2003`"
+    )
+
+
+def phantom_rows(ctx: ReportContext) -> list[str]:
+    """The data sets where Table 1 states more classes than the file has."""
+    stated = ctx.memo(table1)
+    return [p for p in ctx.datasets if p in stated and stated[p]["classes"] > file_counts(ctx, p)["classes"]]
+
+
+def analysis(ctx: ReportContext) -> dict | None:
+    return ctx.analysis or None
