@@ -32,8 +32,9 @@ def _accuracy(learner: str, split: int) -> float:
 
 
 def _benchmark(root) -> dict:
-    """A hand-built benchmark: prepared tables of SHAPES, per-split results of every metric (all of them ordering
-    the learners as BASE does), and a params block where `lim` runs on the data sets of at most 50 rows."""
+    """A hand-built benchmark: prepared tables of SHAPES, stored predictions, per-split results of every metric (all
+    of them ordering the learners as BASE does), and a params block where `lim` runs on the data sets of at most 50
+    rows."""
     rng = np.random.default_rng(0)
     layout.prepared("benchmark").mkdir(parents=True)
     for ds, (n, k, numeric) in SHAPES.items():
@@ -48,6 +49,16 @@ def _benchmark(root) -> dict:
         Table(ds, rng.integers(0, 2, (n, 4)).astype(float), np.arange(n) % k, attrs, [str(c) for c in range(k)]).save(
             layout.prepared("benchmark", ds)
         )
+        y = np.arange(n) % k
+        for x in BASE:  # stored predictions: the label's probability .7 on every row (bin 10 of the ECE's 15), hit
+            if x != "lim" or n <= 50:
+                proba = np.full((n, k), 0.3 / (k - 1), np.float32)
+                proba[np.arange(n), y] = 0.7
+                layout.predictions("benchmark", x).mkdir(parents=True, exist_ok=True)
+                split = (np.arange(n) % FOLDS).astype(np.int32)
+                np.savez(
+                    layout.predictions("benchmark", x, ds), proba=proba, split=split, row=np.arange(n, dtype=np.int32)
+                )
     layout.availability("benchmark").write_text(json.dumps({ds: {"available": True, "reason": ""} for ds in SHAPES}))
     rows = [
         {
@@ -103,3 +114,17 @@ def test_sections_on_a_hand_built_benchmark(tmp_path, monkeypatch):
     assert "## All 4 learners on the 2 data sets within the size limits" in text and "at most 50 rows" in text
     assert "| `lim` | 1.00 |" in text
     assert "## Published claims" not in text
+    # the figures beside the tables, and the reliability diagrams from the stored predictions
+    assert "## Reliability diagrams" in text
+    for name in ("win_loss", "bayes_pairs", "rank_by_group", "reliability"):
+        assert f"(figures/benchmark/{name}.png)" in text
+        assert (tmp_path / "reports" / "figures" / "benchmark" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_reliability_sums_weigh_each_data_set_the_same(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ctx = ReportContext.load(_benchmark(tmp_path), "benchmark")
+    sums = benchmark.reliability_sums(ctx.view(learners=["good"]), "good")
+    expected = np.zeros((3, 15))
+    expected[:, 10] = [4, 4 * 0.7, 4]  # 4 data sets of weight 1 each, top probability .7, every row a hit
+    np.testing.assert_allclose(sums, expected, rtol=1e-6)

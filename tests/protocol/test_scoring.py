@@ -23,6 +23,35 @@ def test_hand_computed_example():
     assert scoring.macro_auc(P, Y)[0] == pytest.approx((1 + 2.5 / 3 + 2.5 / 4) / 3)
 
 
+def test_reliability_bins_are_the_ece_bins_by_hand():
+    # the rows of the hand-computed example: bin 10 = (10/15, 11/15] holds .7 (hit), bin 9 = (.6, 2/3] holds .65
+    # (miss), bin 7 = (7/15, 8/15] holds .5 and .5 (misses); every other bin is empty
+    r = scoring.reliability_bins(P, Y)
+    assert r.shape == (3, 15)
+    expected = np.zeros((3, 15))
+    expected[:, 10] = [1, 0.7, 1]
+    expected[:, 9] = [1, 0.65, 0]
+    expected[:, 7] = [2, 1.0, 0]
+    np.testing.assert_allclose(r, expected)
+    assert np.abs(r[2] - r[1]).sum() / r[0].sum() == pytest.approx(scoring.ece(P, Y)[0])
+    # the upper edge belongs to its bin: 1/3 is in bin 4 = (4/15, 5/15], 1 in bin 14, 0 in bin 0
+    conf, hit, bins = scoring.top_label_bins([[1 / 3, 1 / 3, 1 / 3], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [2, 0, 1])
+    np.testing.assert_array_equal(bins, [4, 14, 0])
+    np.testing.assert_array_equal(hit, [0.0, 1.0, 0.0])  # ties go to the lowest class index
+    # weights scale each row's share: the rows of bin 7 weigh 2 and 3
+    w = scoring.reliability_bins(P, Y, weight=[1, 2, 3, 1])
+    np.testing.assert_allclose(w[:, 7], [5, 2.5, 0])
+
+
+def test_reliability_bins_give_the_ece_on_random_predictions():
+    rng = np.random.default_rng(1)
+    proba, y, _ = _random_predictions(rng, 500, 3, 1)
+    for n_bins in (1, 10, 15):
+        r = scoring.reliability_bins(proba, y, n_bins)
+        assert r[0].sum() == 500
+        assert np.abs(r[2] - r[1]).sum() / 500 == pytest.approx(scoring.ece(proba, y, n_bins=n_bins)[0], abs=1e-12)
+
+
 def test_absent_class_is_skipped_and_single_class_split_is_nan():
     # class 1 never occurs: the macro AUC averages class 0 (.7 vs .2, .65: 1) and class 2 (.3, 0 vs .1: 1/2)
     p, y = P[[0, 1, 3]], Y[[0, 1, 3]]

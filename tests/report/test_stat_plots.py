@@ -2,8 +2,20 @@
 
 import numpy as np
 
+from nbx.protocol.scoring import reliability_bins
 from nbx.report.figures import plt
-from nbx.report.stat_plots import CORNERS, cd_diagram, draw_cd_diagram, draw_simplex, simplex_plot, simplex_xy
+from nbx.report.stat_plots import (
+    CORNERS,
+    OUTCOMES,
+    cd_diagram,
+    draw_cd_diagram,
+    draw_simplex,
+    heatmap,
+    posterior_matrix,
+    reliability_grid,
+    simplex_plot,
+    simplex_xy,
+)
 from nbx.stats.bayes_signrank import bayes_signed_rank
 from nbx.stats.multicompare import nemenyi_cd
 
@@ -49,3 +61,60 @@ def test_simplex_projection_and_plot(tmp_path):
     plt.close(fig)
     simplex_plot(tmp_path / "s.png", post, ("x", "y"))
     assert (tmp_path / "s.png").stat().st_size > 0
+
+
+def _keep_figure(monkeypatch):
+    seen = {}
+    monkeypatch.setattr("nbx.report.stat_plots.save_figure", lambda fig, path: seen.update(fig=fig))
+    return seen
+
+
+def test_heatmap_writes_each_cell_text(tmp_path, monkeypatch):
+    seen = _keep_figure(monkeypatch)
+    values = [[np.nan, 3.0], [-3.0, np.nan]]
+    heatmap(
+        tmp_path / "h.png",
+        values,
+        ["a", "b"],
+        ["a", "b"],
+        [["", "4–1"], ["1–4", ""]],
+        cmap="RdBu",
+        vmin=-3,
+        vmax=3,
+        cbar_label="wins − losses",
+    )
+    ax = seen["fig"].axes[0]
+    assert sorted((t.get_text(), t.get_position()) for t in ax.texts) == [("1–4", (0, 1)), ("4–1", (1, 0))]
+    plt.close(seen["fig"])
+
+
+def test_posterior_matrix_colours_the_most_probable_outcome_and_mirrors_pairs(tmp_path, monkeypatch):
+    seen = _keep_figure(monkeypatch)
+    probabilities = {("a", "b"): (0.9, 0.1, 0.0), ("a", "c"): (0.2, 0.7, 0.1), ("c", "b"): (1.0, 0.0, 0.0)}
+    posterior_matrix(tmp_path / "p.png", probabilities, ["a", "b", "c"])
+    ax = seen["fig"].axes[0]
+    rgb = ax.get_images()[0].get_array()
+    text = {t.get_position(): t.get_text() for t in ax.texts}
+    assert text[(1, 0)] == text[(0, 1)] == "90"  # a vs b and b vs a: the same probability, opposite colours
+    assert text[(2, 0)] == "70" and text[(1, 2)] == "100"
+    np.testing.assert_allclose(rgb[2, 1], OUTCOMES[0][1])  # c certainly better than b: full "row better"
+    np.testing.assert_allclose(rgb[1, 2], OUTCOMES[2][1])
+    grey = np.array(OUTCOMES[1][1])
+    np.testing.assert_allclose(rgb[0, 2], 1 - (0.7 - 1 / 3) / (2 / 3) * (1 - grey))  # equivalent, 70%
+    np.testing.assert_allclose(rgb[0, 0], 1.0)
+    plt.close(seen["fig"])
+
+
+def test_reliability_grid_draws_the_ece_bins(tmp_path, monkeypatch):
+    seen = _keep_figure(monkeypatch)
+    proba = np.array([[0.9, 0.1], [0.9, 0.1], [0.6, 0.4], [0.3, 0.7]])
+    sums = reliability_bins(proba, np.array([0, 1, 0, 1]), n_bins=5)  # bins 4 (.9, .9), 2 (.6), 3 (.7)
+    reliability_grid(tmp_path / "r.png", [("nb", sums, "ECE")], n_cols=2)
+    ax = seen["fig"].axes[0]
+    accuracy_bars = ax.containers[0]
+    assert [round(b.get_x(), 2) for b in accuracy_bars] == [0.4, 0.6, 0.8]
+    assert [b.get_height() for b in accuracy_bars] == [1.0, 1.0, 0.5]
+    gaps = ax.collections[0].get_segments()  # from each bin's accuracy to its mean top probability
+    np.testing.assert_allclose([s[:, 1] for s in gaps], [[1.0, 0.6], [1.0, 0.7], [0.5, 0.9]])
+    assert not seen["fig"].axes[1].axison  # the unused panel is blank
+    plt.close(seen["fig"])

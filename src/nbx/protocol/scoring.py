@@ -25,6 +25,7 @@ import numpy as np
 
 EPS = float(np.finfo(np.float64).eps)
 METRICS = ("accuracy", "log_loss", "brier", "ece", "auc")
+N_BINS = 15  # equal-width bins of the ECE
 
 
 def _prepare(proba, y, split, n_splits):
@@ -60,14 +61,33 @@ def brier(proba, y, split=None, n_splits=None) -> np.ndarray:
     return _split_mean(per_row, split, sizes)
 
 
-def ece(proba, y, split=None, n_splits=None, n_bins: int = 15) -> np.ndarray:
-    p, y, split, sizes = _prepare(proba, y, split, n_splits)
+def top_label_bins(proba, y, n_bins: int = N_BINS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The binning of the ECE, the one the reliability diagrams of the reports read too: per row the top
+    probability ``conf``, whether its class is the label (``hit``, 1.0 or 0.0; ties go to the lowest class index,
+    as for accuracy) and its bin, 0 .. n_bins - 1, bin b = (b/B, (b+1)/B] (a top probability of 0 falls in bin 0)."""
+    p = np.asarray(proba, dtype=np.float64)
     conf = p.max(axis=1)
-    hit = (p.argmax(axis=1) == y).astype(float)
+    hit = (p.argmax(axis=1) == np.asarray(y, dtype=np.int64)).astype(float)
     bins = np.clip(np.ceil(conf * n_bins).astype(np.int64) - 1, 0, n_bins - 1)
+    return conf, hit, bins
+
+
+def ece(proba, y, split=None, n_splits=None, n_bins: int = N_BINS) -> np.ndarray:
+    p, y, split, sizes = _prepare(proba, y, split, n_splits)
+    conf, hit, bins = top_label_bins(p, y, n_bins)
     # n_b |acc_b - conf_b| = |sum over the bin of (hit - conf)|
     gap = np.bincount(split * n_bins + bins, weights=hit - conf, minlength=len(sizes) * n_bins)
     return np.abs(gap.reshape(len(sizes), n_bins)).sum(axis=1) / sizes
+
+
+def reliability_bins(proba, y, n_bins: int = N_BINS, weight=None) -> np.ndarray:
+    """The reliability diagram's sums over the ECE's bins (:func:`top_label_bins`), shape (3, n_bins): per bin
+    the total weight of its rows, their weighted sum of top probabilities and their weighted sum of hits (each row
+    weighs 1 unless ``weight`` says otherwise). Sums add up over data sets; a bin's mean confidence and accuracy
+    are the last two rows over the first, and with unit weights sum_b |hits_b - conf_b| / n is :func:`ece`."""
+    conf, hit, bins = top_label_bins(proba, y, n_bins)
+    w = np.ones(len(conf)) if weight is None else np.broadcast_to(np.asarray(weight, dtype=np.float64), conf.shape)
+    return np.stack([np.bincount(bins, weights=v, minlength=n_bins) for v in (w, w * conf, w * hit)])
 
 
 def macro_auc(proba, y, split=None, n_splits=None) -> np.ndarray:
@@ -101,7 +121,7 @@ def macro_auc(proba, y, split=None, n_splits=None) -> np.ndarray:
         return np.where(count > 0, auc.reshape(-1, k).sum(axis=1) / count, np.nan)
 
 
-def split_scores(proba, split, row, y, n_splits: int, n_bins: int = 15) -> dict[str, np.ndarray]:
+def split_scores(proba, split, row, y, n_splits: int, n_bins: int = N_BINS) -> dict[str, np.ndarray]:
     """All metrics per split from stored predictions (see :class:`nbx.protocol.runner.SplitPredictions`):
     ``proba``/``split``/``row`` per test row, ``y`` the data set's labels."""
     proba, labels = np.asarray(proba, dtype=np.float64), np.asarray(y)[row]  # cast once

@@ -21,60 +21,31 @@ from nbx.core.io import write_text
 from nbx.pipeline import layout
 from nbx.report import paper
 from nbx.report.context import ReportContext
-from nbx.report.figures import figure_path, plot_path, plt, save_figure
+from nbx.report.figures import dot_plot, figure_path, gap_plot, plot_path, vs_published_scatter
 from nbx.report.tables import comparison_table, fmt, mean_abs_difference
 
 
 def scatter(ctx: ReportContext, learner: str, path) -> bool:
-    """Our accuracy vs the published one, one point per data set; False when there is nothing to plot."""
+    """Our accuracy vs the published one, one point per data set, the largest gaps labelled; False when there is
+    nothing to plot."""
     pairs = [
-        (ctx.published_acc(p, learner), ctx.acc(p, learner), ds)
-        for p, ds in ctx.datasets.items()
+        (ctx.published_acc(p, learner), ctx.acc(p, learner), p)
+        for p in ctx.datasets
         if np.isfinite(ctx.published_acc(p, learner))
     ]
     if not pairs:
         return False
-    pub, ours, names = map(np.array, zip(*pairs))
-    fig, ax = plt.subplots(figsize=(5, 5))
-    lo, hi = min(pub.min(), ours.min()) - 2, max(pub.max(), ours.max()) + 2
-    ax.plot([lo, hi], [lo, hi], color="grey", lw=0.8)
-    ax.scatter(pub, ours, s=14)
-    for x, yv, name in zip(pub, ours, names):
-        ax.annotate(name, (x, yv), fontsize=6, xytext=(2, 2), textcoords="offset points")
-    ax.set_xlabel("published accuracy (%)")
-    ax.set_ylabel("nbx accuracy (%)")
-    ax.set_title(learner)
-    fig.tight_layout()
-    save_figure(fig, path)
+    pub, ours, names = zip(*pairs)
+    vs_published_scatter(path, pub, ours, names, title=learner)
     return True
 
 
 def accuracy_chart(ctx: ReportContext, learners: list[str], path) -> None:
-    """Horizontal bars: our accuracy per data set and learner, published values as black ticks."""
+    """Dots: our accuracy per data set and learner, published values as black ticks (:func:`dot_plot`)."""
     names = list(ctx.datasets)
-    fig, ax = plt.subplots(figsize=(7, 0.35 * len(names) * max(1, len(learners) / 2) + 1.2))
-    height = 0.8 / len(learners)
-    for k, learner in enumerate(learners):
-        pos = np.arange(len(names)) + k * height
-        ax.barh(pos, [ctx.acc(p, learner) for p in names], height=height, label=learner)
-        pub = [
-            (y, ctx.published_acc(p, learner)) for y, p in zip(pos, names) if np.isfinite(ctx.published_acc(p, learner))
-        ]
-        if pub:
-            ax.scatter(
-                [v for _, v in pub],
-                [y for y, _ in pub],
-                marker="|",
-                color="black",
-                s=80,
-                label="published" if k == 0 else None,
-            )
-    ax.set_yticks(np.arange(len(names)) + 0.4 - height / 2, names, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel("accuracy (%)")
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    save_figure(fig, path)
+    ours = {x: [ctx.acc(p, x) for p in names] for x in learners}
+    published = {x: [ctx.published_acc(p, x) for p in names] for x in learners}
+    dot_plot(path, names, ours, published, xlabel="accuracy (%)")
 
 
 def paper_module(name: str):
@@ -127,6 +98,23 @@ def published_cells(ctx: ReportContext, names: list[str]) -> list[Cell]:
     return cells
 
 
+def gap_figure(ctx: ReportContext, cells: list[Cell], names: list[str], errors: bool) -> str:
+    """gaps.png: ours − published of every cell as a dot per data set (in error points when ``errors``), with
+    the tolerance; returns its markdown line."""
+    sign = -1.0 if errors else 1.0
+    row = {p: i for i, p in enumerate(names)}
+    unit = "error" if errors else "accuracy"
+    agree = sum(c.agrees for c in cells)
+    gap_plot(
+        figure_path(ctx, "gaps.png"),
+        names,
+        [(row[c.dataset], c.learner, sign * c.gap, c.std) for c in cells],
+        xlabel=f"ours − published ({unit} points)",
+        title=f"{agree} of {len(cells)} published numbers within max(3 points, 2 std)",
+    )
+    return f"![ours − published per data set](figures/{ctx.exp.name}/gaps.png)"
+
+
 def gaps_section(ctx: ReportContext, module, names: list[str], errors: bool) -> list[str]:
     """How many published cells we reproduce, and the three data sets with the largest gaps, each with the paper
     module's measured cause (``GAPS``) or the word that none was found."""
@@ -142,6 +130,8 @@ def gaps_section(ctx: ReportContext, module, names: list[str], errors: bool) -> 
         f"**{sum(c.agrees for c in cells)} of {len(cells)}** published numbers (each once, beside the default "
         f"reading of its column: {defaults}; not comparable data sets left out) lie within max(3 {unit} points, twice "
         "the standard deviation of our per-split accuracies) of ours.",
+        "",
+        gap_figure(ctx, cells, names, errors),
         "",
         "### The three largest gaps",
         "",

@@ -111,3 +111,148 @@ def simplex_plot(path, posterior, names=("A", "B"), title: str = "") -> None:
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
     save_figure(fig, path)
+
+
+def _cell_text_colour(rgba) -> str:
+    """Black on light cells, white on dark ones (relative luminance of the cell's colour)."""
+    r, g, b = rgba[:3]
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
+
+
+def _matrix_axes(n_rows: int, n_cols: int, row_names, col_names, cell: float = 0.42, extra_height: float = 0.0):
+    longest = max(map(len, [*row_names, *col_names]))
+    fig, ax = plt.subplots(
+        figsize=(max(5.5, n_cols * cell + 0.075 * longest + 1.8), n_rows * cell + 0.075 * longest + 1.0 + extra_height)
+    )
+    ax.set_xticks(np.arange(n_cols), col_names, rotation=90, fontsize=8)
+    ax.set_yticks(np.arange(n_rows), row_names, fontsize=8)
+    ax.tick_params(length=0, top=True, labeltop=True, bottom=False, labelbottom=False)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    return fig, ax
+
+
+def heatmap(
+    path,
+    values,
+    row_names,
+    col_names,
+    text,
+    *,
+    cmap: str,
+    vmin: float,
+    vmax: float,
+    cbar_label: str,
+    title: str = "",
+    col_groups: int = 0,
+) -> None:
+    """A matrix of coloured cells with ``text[i][j]`` written in each (NaN cells stay white); a colour bar
+    beside it; ``col_groups`` > 0 draws a white gap after every so many columns."""
+    values = np.asarray(values, dtype=float)
+    n_rows, n_cols = values.shape
+    fig, ax = _matrix_axes(n_rows, n_cols, row_names, col_names)
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=vmin, vmax=vmax, aspect="equal")
+    for i in range(n_rows):
+        for j in range(n_cols):
+            if text[i][j]:
+                colour = _cell_text_colour(image.cmap(image.norm(values[i, j]))) if np.isfinite(values[i, j]) else "0.4"
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7, color=colour)
+    if col_groups:
+        for j in range(col_groups, n_cols, col_groups):
+            ax.axvline(j - 0.5, color="white", lw=3)
+    bar = fig.colorbar(image, ax=ax, fraction=0.035, pad=0.02)
+    bar.set_label(cbar_label, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+    if title:
+        ax.set_title(title, fontsize=9, pad=8)
+    fig.tight_layout()
+    save_figure(fig, path)
+
+
+OUTCOMES = (
+    ("row better", (0.13, 0.40, 0.67)),
+    ("equivalent", (0.45, 0.45, 0.45)),
+    ("column better", (0.70, 0.09, 0.17)),
+)
+
+
+def posterior_matrix(path, probabilities: dict, names, title: str = "") -> None:
+    """The Bayesian signed-rank test of every pair as a matrix: ``probabilities[a, b]`` = (P(a better),
+    P(equivalent), P(b better)) for one order of each pair (the other is its mirror). Each cell (row, column)
+    takes the colour of its most probable outcome (row better / equivalent / column better), the stronger the
+    more probable, and shows that probability in percent."""
+    n = len(names)
+    rgb = np.ones((n, n, 3))
+    fig, ax = _matrix_axes(n, n, names, names, extra_height=0.3)
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if i == j:
+                continue
+            p = probabilities[a, b] if (a, b) in probabilities else tuple(reversed(probabilities[b, a]))
+            k = int(np.argmax(p))
+            strength = (p[k] - 1 / 3) / (2 / 3)  # 1/3 (no outcome stands out) .. 1 (certain)
+            rgb[i, j] = 1 - strength * (1 - np.array(OUTCOMES[k][1]))
+            ax.text(j, i, f"{100 * p[k]:.0f}", ha="center", va="center", fontsize=7, color=_cell_text_colour(rgb[i, j]))
+    ax.imshow(rgb, aspect="equal")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colour) for _, colour in OUTCOMES]
+    ax.legend(
+        handles,
+        [f"{label} (most probable)" for label, _ in OUTCOMES],
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.01),
+        ncol=3,
+        fontsize=7,
+        frameon=False,
+    )
+    if title:
+        ax.set_title(title, fontsize=9, pad=8)
+    fig.tight_layout()
+    save_figure(fig, path)
+
+
+def reliability_grid(path, panels, n_cols: int = 4, title: str = "") -> None:
+    """Reliability diagrams, one panel per ``(name, sums, note)``: ``sums`` from
+    :func:`nbx.protocol.scoring.reliability_bins` (weight, weighted confidence and weighted hits per bin, the
+    ECE's bins). A bar per non-empty bin up to its accuracy, a red segment from there to its mean confidence
+    (the gap the ECE adds up), the diagonal of perfect calibration, the share of rows per bin as a narrow dark
+    bar, and ``note`` (e.g. the table's scores) in the corner; one legend below the panels."""
+    n_rows = -(-len(panels) // n_cols)
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(2.35 * n_cols, 2.35 * n_rows + 0.4), sharex=True, sharey=True)
+    axes = np.atleast_1d(axes).ravel()
+    for ax, (name, sums, note) in zip(axes, panels):
+        weight, conf, hits = np.asarray(sums, dtype=float)
+        n_bins = len(weight)
+        left = np.arange(n_bins) / n_bins
+        full = weight > 0
+        acc = np.divide(hits, weight, out=np.zeros(n_bins), where=full)
+        mean_conf = np.divide(conf, weight, out=np.zeros(n_bins), where=full)
+        share = weight / weight.sum()
+        mid = left[full] + 0.5 / n_bins
+        ax.bar(left[full], acc[full], width=1 / n_bins, align="edge", color="C0", alpha=0.6, lw=0.3, ec="white")
+        ax.vlines(mid, acc[full], mean_conf[full], color="C3", lw=1.6)
+        ax.bar(mid, share[full], width=0.4 / n_bins, color="0.15", lw=0)
+        ax.plot([0, 1], [0, 1], color="black", lw=0.7, ls="--")
+        ax.set_title(name, fontsize=8, pad=3)
+        ax.text(0.03, 0.97, note, transform=ax.transAxes, ha="left", va="top", fontsize=6.5)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_aspect("equal")
+        ax.tick_params(labelsize=7)
+    for ax in axes[len(panels) :]:
+        ax.axis("off")
+    for ax in axes[-n_cols:]:
+        ax.set_xlabel("top probability", fontsize=7)
+    for ax in axes[::n_cols]:
+        ax.set_ylabel("accuracy", fontsize=7)
+    handles = [
+        plt.Rectangle((0, 0), 1, 1, color="C0", alpha=0.6),
+        plt.Line2D([], [], color="C3", lw=1.6),
+        plt.Rectangle((0, 0), 1, 1, color="0.15"),
+        plt.Line2D([], [], color="black", lw=0.7, ls="--"),
+    ]
+    labels = ["accuracy of the bin", "gap to its mean top probability", "share of the rows", "perfect calibration"]
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=7, frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=9)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    save_figure(fig, path)

@@ -20,9 +20,12 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from nbx.pipeline import layout
+from nbx.pipeline.inputs import load_table
+from nbx.protocol.scoring import reliability_bins
 from nbx.report.context import ReportContext
 from nbx.report.figures import figure_path
-from nbx.report.stat_plots import cd_diagram, simplex_plot
+from nbx.report.stat_plots import cd_diagram, heatmap, posterior_matrix, reliability_grid, simplex_plot
 from nbx.report.tables import fmt, md_table
 from nbx.stats import multicompare
 from nbx.stats import significance as stats
@@ -70,6 +73,50 @@ def rank_section(ctx: ReportContext, heading: str = "## Mean ranks per metric") 
     return out + md_table(header, [rows[ctx.learners[j]] for j in order]) + tests + [""]
 
 
+def reliability_sums(ctx: ReportContext, learner: str) -> np.ndarray:
+    """The reliability sums (:func:`nbx.protocol.scoring.reliability_bins`, the ECE's 15 bins) of a learner's
+    stored test predictions over every data set, each data set weighing as much as any other (its rows weigh
+    1 / its number of test rows), as in the tables' means over data sets."""
+    total = 0.0
+    for ds in ctx.datasets.values():
+        y = ctx.memo(_labels, ds)
+        with np.load(layout.predictions(ctx.exp.name, learner, ds)) as z:
+            total = total + reliability_bins(z["proba"], y[z["row"]], weight=1.0 / len(z["row"]))
+    return total
+
+
+def _labels(ctx: ReportContext, ds: str) -> np.ndarray:
+    return load_table(ctx.exp.name, ds).y
+
+
+def reliability_section(ctx: ReportContext) -> list[str]:
+    """reliability.png: a reliability diagram per learner, ordered by mean ECE, with its three table scores."""
+    scores = {m: per_dataset(ctx, m).dropna().mean() for m in ("ece", "brier", "log_loss")}
+    order = sorted(ctx.learners, key=lambda x: (scores["ece"][x], ctx.learners.index(x)))
+    panels = [
+        (
+            x,
+            reliability_sums(ctx, x),
+            f"ECE {scores['ece'][x]:.3f}\nBrier {scores['brier'][x]:.3f}\nlog loss {scores['log_loss'][x]:.3f}",
+        )
+        for x in order
+    ]
+    reliability_grid(figure_path(ctx, "reliability.png"), panels)
+    return [
+        "## Reliability diagrams",
+        "",
+        "Per learner (by mean ECE, best first), the test predictions of every data set in the 15 equal-width bins "
+        "of the top probability that the ECE uses: blue bars up to the bin's accuracy, a red segment from there "
+        "to its mean top probability (the gap the ECE adds up), narrow dark bars the share of rows in each bin, "
+        "the dashed diagonal perfect calibration. Every data set weighs the same (its rows weigh one over its number "
+        "of test rows), so the bars pool the data sets and their gaps are not the table's ECE, which is the mean "
+        "over data sets of each fold's ECE; each panel's ECE, Brier score and log loss are the table's.",
+        "",
+        f"![reliability diagrams](figures/{ctx.exp.name}/reliability.png)",
+        "",
+    ]
+
+
 def cd_section(ctx: ReportContext, heading: str = "## Critical-difference diagrams", suffix: str = "") -> list[str]:
     out = [
         heading,
@@ -104,6 +151,33 @@ def split_table(ctx: ReportContext, metric: str = "accuracy") -> dict[tuple[str,
     return {(ds, x): g[metric].to_numpy() for (ds, x), g in s.groupby(["dataset", "learner"])}
 
 
+def rank_order(ctx: ReportContext) -> list[str]:
+    """The learners by mean accuracy rank over data sets, best first: the order of the matrix figures."""
+    ranks = multicompare.rank_rows(per_dataset(ctx, "accuracy").dropna().to_numpy()).mean(axis=0)
+    return [ctx.learners[j] for j in np.argsort(ranks, kind="stable")]
+
+
+def win_loss_figure(ctx: ReportContext, wins: pd.DataFrame) -> list[str]:
+    """win_loss.png: the wins–losses table as a heatmap, learners by mean accuracy rank."""
+    order = rank_order(ctx)
+    net = [[np.nan if a == b else float(wins.loc[a, b] - wins.loc[b, a]) for b in order] for a in order]
+    text = [["" if a == b else f"{wins.loc[a, b]}–{wins.loc[b, a]}" for b in order] for a in order]
+    reach = max(1.0, float(np.nanmax(np.abs(net))))
+    heatmap(
+        figure_path(ctx, "win_loss.png"),
+        net,
+        order,
+        order,
+        text,
+        cmap="RdBu",
+        vmin=-reach,
+        vmax=reach,
+        cbar_label="wins − losses of the row learner",
+        title="Row vs column: data sets won–lost (corrected resampled t-test, p < 0.05); learners by mean rank",
+    )
+    return [f"![wins–losses per pair, learners by mean accuracy rank](figures/{ctx.exp.name}/win_loss.png)", ""]
+
+
 def win_loss_matrix(ctx: ReportContext) -> list[str]:
     """Row learner vs column learner: data sets won-lost by the corrected resampled t-test at p < 0.05."""
     acc = split_table(ctx)
@@ -121,24 +195,35 @@ def win_loss_matrix(ctx: ReportContext) -> list[str]:
     ]
     short = [f"{j + 1}" for j in range(len(ctx.learners))]
     legend = ", ".join(f"{j + 1} = `{x}`" for j, x in enumerate(ctx.learners))
-    return [
-        "## Wins–losses per pair (accuracy, per data set)",
-        "",
-        f"Cell (row, column) = data sets on which the row learner is significantly more – less accurate than "
-        f"the column learner (corrected resampled t-test, p < {ALPHA}, over the "
-        f"{int(ctx.splits['split'].max()) + 1} folds). Columns: {legend}.",
-        "",
-    ] + md_table(["learner"] + short, [[r[0]] + r[1:] for r in rows])
+    return (
+        [
+            "## Wins–losses per pair (accuracy, per data set)",
+            "",
+            f"Cell (row, column) = data sets on which the row learner is significantly more – less accurate than "
+            f"the column learner (corrected resampled t-test, p < {ALPHA}, over the "
+            f"{int(ctx.splits['split'].max()) + 1} folds). Columns: {legend}.",
+            "",
+        ]
+        + md_table(["learner"] + short, [[r[0]] + r[1:] for r in rows])
+        + win_loss_figure(ctx, wins)
+    )
 
 
 PAIR_HEADER = ["A", "B", "mean A − B (points)", "p", "p (Holm)", "differ", "P(A)", "P(rope)", "P(B)"]
 
 
-def _pair_rows(table: pd.DataFrame, pairs) -> list[list[str]]:
-    """Table rows of Wilcoxon results (a, b, mean_diff, p, p_holm, reject) with the Bayesian signed-rank test."""
+def _posteriors(table: pd.DataFrame, pairs) -> list:
+    """(Wilcoxon result, Bayesian signed-rank posterior) of each pair (a, b, mean_diff, p, p_holm, reject)."""
+    return [
+        (r, bayes_signed_rank(table[r.a].to_numpy(), table[r.b].to_numpy(), rope=ROPE, seed=0, n_samples=20_000))
+        for r in pairs
+    ]
+
+
+def _pair_rows(results) -> list[list[str]]:
+    """Table rows of :func:`_posteriors`: the Wilcoxon results with the Bayesian signed-rank test."""
     rows = []
-    for r in pairs:
-        post = bayes_signed_rank(table[r.a].to_numpy(), table[r.b].to_numpy(), rope=ROPE, seed=0, n_samples=20_000)
+    for r, post in results:
         rows.append(
             [
                 f"`{r.a}`",
@@ -160,7 +245,8 @@ def pairwise_section(ctx: ReportContext) -> list[str]:
     headline pair (the two best mean ranks)."""
     table = per_dataset(ctx, "accuracy").dropna()
     wil = multicompare.pairwise_wilcoxon_holm(table.to_numpy(), ctx.learners, ALPHA)
-    rows = _pair_rows(table, wil.itertuples())
+    results = _posteriors(table, wil.itertuples())
+    rows = _pair_rows(results)
     ranks = multicompare.rank_rows(table.to_numpy()).mean(axis=0)
     best = [ctx.learners[j] for j in np.argsort(ranks, kind="stable")[:2]]
     out = [
@@ -173,6 +259,13 @@ def pairwise_section(ctx: ReportContext) -> list[str]:
         "",
     ]
     out += md_table(PAIR_HEADER, rows)
+    posterior_matrix(
+        figure_path(ctx, "bayes_pairs.png"),
+        {(r.a, r.b): (p.p_a, p.p_rope, p.p_b) for r, p in results},
+        rank_order(ctx),
+        title=f"Bayesian signed-rank test, rope ±{100 * ROPE:g} point: most probable outcome, row vs column (%)",
+    )
+    out += [f"![Bayesian signed-rank test of every pair as a matrix](figures/{ctx.exp.name}/bayes_pairs.png)", ""]
     post = bayes_signed_rank(table[best[0]].to_numpy(), table[best[1]].to_numpy(), rope=ROPE, seed=0)
     simplex_plot(
         figure_path(ctx, "simplex.png"),
@@ -232,6 +325,7 @@ def which_learner_when(ctx: ReportContext) -> list[str]:
     traits = ctx.memo(data_set_traits).loc[acc.index]
     ranks = pd.DataFrame(multicompare.rank_rows(acc.to_numpy()), index=acc.index, columns=ctx.learners)
     header, rows, lines = ["learner"], {x: [f"`{x}`"] for x in ctx.learners}, []
+    values = {x: [] for x in ctx.learners}  # the numbers of rows, for the heatmap
     for trait, groups in GROUPS.items():
         for label, keep in groups:
             members = traits.index[[bool(keep(v)) for v in traits[trait]]]
@@ -239,6 +333,7 @@ def which_learner_when(ctx: ReportContext) -> list[str]:
             group = ranks.loc[members].mean() if len(members) else pd.Series(np.nan, index=ctx.learners)
             for x in ctx.learners:
                 rows[x].append(fmt(group[x], 1))
+                values[x].append(float(group[x]))
             if len(members):
                 top = group.sort_values(kind="stable").index[:3]
                 lines.append(
@@ -247,6 +342,19 @@ def which_learner_when(ctx: ReportContext) -> list[str]:
                     + "."
                 )
     overall = ranks.mean().sort_values(kind="stable")
+    heatmap(
+        figure_path(ctx, "rank_by_group.png"),
+        [values[x] for x in overall.index],
+        list(overall.index),
+        header[1:],
+        [[v if v != "–" else "" for v in rows[x][1:]] for x in overall.index],
+        cmap="viridis",
+        vmin=1,
+        vmax=len(ctx.learners),
+        cbar_label="mean accuracy rank in the group (1 = best)",
+        title="Mean accuracy rank within groups of data sets (learners by overall mean rank)",
+        col_groups=3,
+    )
     return (
         [
             "## Which learner when",
@@ -257,6 +365,7 @@ def which_learner_when(ctx: ReportContext) -> list[str]:
             "",
         ]
         + md_table(header, [rows[x] for x in overall.index])
+        + [f"![mean accuracy rank per group of data sets](figures/{ctx.exp.name}/rank_by_group.png)", ""]
         + lines
         + [""]
     )
@@ -326,7 +435,7 @@ def limited_pairs(ctx: ReportContext, limited: list[str]) -> list[str]:
             f"{', '.join(f'`{x}`' for x in limited)}.",
             "",
         ]
-        + md_table(PAIR_HEADER, _pair_rows(table, pairs))
+        + md_table(PAIR_HEADER, _pair_rows(_posteriors(table, pairs)))
         + [""]
     )
 
@@ -378,6 +487,7 @@ SHOWS_EVERY_LEARNER = True  # the tables and rankings are over every learner of 
 SECTIONS = [
     overview_section,
     on_full(rank_section),
+    on_full(reliability_section),
     on_full(cd_section),
     on_full(win_loss_matrix),
     on_full(pairwise_section),
