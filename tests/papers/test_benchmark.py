@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import pandas as pd
+from hand_built import write_plans
 
 from nbx.papers.benchmark import report as benchmark
 from nbx.pipeline import layout
@@ -81,6 +82,7 @@ def _benchmark(root) -> dict:
     ]
     layout.RESULTS.mkdir(parents=True)
     pd.DataFrame(rows).to_csv(layout.results("benchmark"), index=False)
+    write_plans("benchmark", pd.DataFrame(rows), test_fraction=1 / FOLDS)
     block = {
         "datasets": list(SHAPES),
         "protocol": {"kind": "cv", "folds": FOLDS, "repeats": 1},

@@ -63,7 +63,7 @@ def test_spearman_and_counts():
 def test_pairwise_uses_the_nbx_tests():
     a = {"A": np.array([0.8, 0.9, 0.85, 0.7]), "B": np.array([0.5, 0.5, 0.6, 0.55])}
     b = {"A": np.array([0.7, 0.9, 0.80, 0.6]), "B": np.array([0.6, 0.55, 0.6, 0.65])}
-    pw = wang_evidence.pairwise(a, b, 0.25)
+    pw = wang_evidence.pairwise(a, b, {"A": 0.25, "B": 0.25})
     assert pw.loc["A", "diff"] == pytest.approx(100 * 0.0625)
     assert pw.loc["B", "diff"] == pytest.approx(-6.25)
     assert pw.loc["A", "p_t"] == stats.paired_t(a["A"], b["A"])
@@ -234,7 +234,7 @@ def _experiment(root, name, datasets, learners, accuracy, folds, published, fit=
                         "accuracy": accuracy(ds, x, s),
                     }
                 )
-    write_results(name, rows, folds)
+    write_results(name, rows, folds, test_fraction=1 / folds)
     for x in learners:
         seconds = (fit or {}).get(x, 1.0)
         layout.predictions(name, x).mkdir(parents=True, exist_ok=True)

@@ -72,7 +72,7 @@ def _experiment(datasets, accuracy, splits):
         for x in E.LEARNERS
         for s in range(splits)
     ]
-    write_results("wiering2003", rows, splits)
+    write_results("wiering2003", rows, splits, test_fraction=0.5)
     published = config.load_params(REPO / "params.yaml")["experiments"]["wiering2003"]["published"]
     return {
         "seed": 0,
@@ -231,7 +231,7 @@ def _phantom_experiment(tmp_path, monkeypatch):
         for x in (E.NB, E.ATTRNORM[E.NB])
         for s in range(2)
     ]
-    write_results("wiering2003", rows, 2)
+    write_results("wiering2003", rows, 2, test_fraction=0.5)
     Table("glass", X, y, attrs, ["1", "2"]).save(layout.prepared("wiering2003", "glass"))
     layout.split_plan("wiering2003", "glass").parent.mkdir(parents=True, exist_ok=True)
     np.savez(layout.split_plan("wiering2003", "glass"), test=test, repeat=np.arange(2))
@@ -324,3 +324,31 @@ def test_gap_verdict_needs_a_reading_that_brings_every_far_learner_within_the_to
         "- **Measured cause** of the gap of Bagging: reading C: within max(3 points, 2 × the paper's std) of the "
         "paper's number with it."
     )
+
+
+def test_the_corrected_t_test_uses_the_share_each_data_set_actually_tests(tmp_path, monkeypatch):
+    """An odd-sized holdout tests 3 of 7 rows, not the nominal half: the report's corrected resampled t-test gets
+    what evaluate gives it (the split plan's share), per data set."""
+    monkeypatch.chdir(tmp_path)
+    rows = [
+        {"dataset": ds, "learner": x, "split": s, "repeat": s, "test_rows": 3, "accuracy": 0.5 + 0.01 * s}
+        for ds in ("car", "vote")
+        for x in E.LEARNERS
+        for s in range(4)
+    ]
+    write_results("wiering2003", rows, 4, test_fraction=3 / 7)
+    params = {
+        "seed": 0,
+        "learners": {x: {"class": "NaiveBayes"} for x in E.LEARNERS},
+        "experiments": {
+            "wiering2003": {
+                "datasets": {"Car": "car", "Vote": "vote"},
+                "protocol": {"kind": "holdout", "repeats": 4, "test_fraction": 0.5},
+                "discretizer": {"kind": "stddev"},
+                "impute": None,
+                "learners": E.LEARNERS,
+            }
+        },
+    }
+    ctx = ReportContext.load(params, "wiering2003")
+    assert ctx.test_fraction("Car") == ctx.test_fraction("Vote") == 3 / 7

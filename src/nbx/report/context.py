@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from nbx.pipeline import config, layout
-from nbx.pipeline.inputs import availability, load_table
+from nbx.pipeline.inputs import availability, load_plan, load_table
+from nbx.protocol.splits import fraction_tested
 from nbx.report.published import name_key, published_accuracy
 
 
@@ -125,13 +126,18 @@ class ReportContext:
             return float(pub.loc[key, learner])
         return float("nan")
 
-    def test_fraction(self) -> float:
-        """Fraction of rows in a test part (for the corrected resampled t-test)."""
-        p = self.exp.protocol
-        return float(p.get("test_fraction", 0.5)) if p["kind"] == "holdout" else 1.0 / p["folds"]
+    def test_fraction(self, p: str) -> float:
+        """The share of data set ``p``'s rows its splits test on, as evaluate@<experiment> gives it to the corrected
+        resampled t-test (:func:`nbx.protocol.splits.fraction_tested` of the split plan: the folds the data set
+        has, ``folds_by_dataset`` included, and a holdout's rows as rounded)."""
+        return self.memo(_fraction_tested, self.datasets[p])
 
     def fit_info(self, learner: str) -> dict:
         return self.learner_file(learner, "fit_info.json")
 
     def labels(self, paper_name: str) -> np.ndarray:
         return load_table(self.exp.name, self.exp.datasets[paper_name]).y
+
+
+def _fraction_tested(ctx: ReportContext, dataset: str) -> float:
+    return fraction_tested(load_plan(ctx.exp.name, dataset)[0])

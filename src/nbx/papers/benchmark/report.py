@@ -181,12 +181,11 @@ def win_loss_figure(ctx: ReportContext, wins: pd.DataFrame) -> list[str]:
 def win_loss_matrix(ctx: ReportContext) -> list[str]:
     """Row learner vs column learner: data sets won-lost by the corrected resampled t-test at p < 0.05."""
     acc = split_table(ctx)
-    fraction = ctx.test_fraction()
     wins = pd.DataFrame(0, index=ctx.learners, columns=ctx.learners)
     for a, b in combinations(ctx.learners, 2):
-        for ds in ctx.datasets.values():
+        for p, ds in ctx.datasets.items():
             x, y = acc[ds, a], acc[ds, b]
-            if x.mean() != y.mean() and stats.corrected_t(x, y, fraction) < ALPHA:
+            if x.mean() != y.mean() and stats.corrected_t(x, y, ctx.test_fraction(p)) < ALPHA:
                 winner, loser = (a, b) if x.mean() > y.mean() else (b, a)
                 wins.loc[winner, loser] += 1
     rows = [
@@ -373,10 +372,10 @@ def which_learner_when(ctx: ReportContext) -> list[str]:
 
 def per_dataset_section(ctx: ReportContext) -> list[str]:
     acc = split_table(ctx)
-    ref, fraction = ctx.exp.reference, ctx.test_fraction()
+    ref = ctx.exp.reference
     rows = []
     for p, ds in ctx.datasets.items():
-        cells = [p]
+        cells, fraction = [p], ctx.test_fraction(p)
         for x in ctx.learners:
             a = acc[ds, x]
             mark = ""

@@ -30,7 +30,7 @@ def wilcoxon_row(err_a, err_b) -> dict:
     """Wilcoxon signed-rank of per-data-set errors a vs b (zero differences dropped, as Wilcoxon did):
     wins/losses/ties of a (lower error wins), two-sided p, one-sided p that a has the lower error."""
     a, b = np.asarray(err_a, float), np.asarray(err_b, float)
-    d = a - b
+    d = stats.settled(a) - stats.settled(b)  # the tie rule of every rank test (nbx.stats.significance.settled)
     row = {
         "n": len(d),
         "wins": int(np.sum(d < 0)),

@@ -77,8 +77,9 @@ def within_class_skewness(X: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.where(weight > 0, total / weight, np.nan)
 
 
-def pairwise(a: dict[str, np.ndarray], b: dict[str, np.ndarray], test_fraction: float) -> pd.DataFrame:
-    """Per data set: mean accuracy difference a - b (points), plain paired-t and corrected resampled-t p."""
+def pairwise(a: dict[str, np.ndarray], b: dict[str, np.ndarray], test_fraction: dict[str, float]) -> pd.DataFrame:
+    """Per data set: mean accuracy difference a - b (points), plain paired-t and corrected resampled-t p (with the
+    data set's share of rows tested, ``test_fraction[p]``)."""
     rows = []
     for p in a:
         x, z = np.asarray(a[p]), np.asarray(b[p])
@@ -87,7 +88,7 @@ def pairwise(a: dict[str, np.ndarray], b: dict[str, np.ndarray], test_fraction: 
                 "dataset": p,
                 "diff": 100 * float(np.mean(x - z)),
                 "p_t": stats.paired_t(x, z),
-                "p_corr": stats.corrected_t(x, z, test_fraction),
+                "p_corr": stats.corrected_t(x, z, test_fraction[p]),
             }
         )
     return pd.DataFrame(rows, columns=["dataset", "diff", "p_t", "p_corr"]).set_index("dataset")
@@ -124,7 +125,9 @@ def numeric_attributes(ctx: ReportContext) -> pd.DataFrame:
 def learner_pairwise(ctx: ReportContext, a: str, b: str, names=None) -> pd.DataFrame:
     names = list(names if names is not None else ctx.datasets)
     return pairwise(
-        {p: ctx.split_acc(p, a) for p in names}, {p: ctx.split_acc(p, b) for p in names}, ctx.test_fraction()
+        {p: ctx.split_acc(p, a) for p in names},
+        {p: ctx.split_acc(p, b) for p in names},
+        {p: ctx.test_fraction(p) for p in names},
     )
 
 

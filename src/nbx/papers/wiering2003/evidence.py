@@ -45,7 +45,7 @@ def corrected_marks(ctx: ReportContext, learner: str, baseline: str = NB) -> dic
     out = {}
     for p in ctx.datasets:
         a, b = ctx.split_acc(p, learner), ctx.split_acc(p, baseline)
-        out[p] = stats.mark(a, b, stats.corrected_t(a, b, ctx.test_fraction()))
+        out[p] = stats.mark(a, b, stats.corrected_t(a, b, ctx.test_fraction(p)))
     return out
 
 
