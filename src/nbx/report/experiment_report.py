@@ -1,7 +1,8 @@
 """Per-experiment report: the paper's tables with our numbers beside the published ones, the claims, figures.
 
-A report holds no timings, so it is byte-identical on every rerun and machine; this machine's wall-clock
-times are in ``data/timings/`` (``nbx timings EXPERIMENT``).
+A report holds no timings, so it is byte-identical on every rerun on machines of one kind (Linux x86-64 with AVX2
+and FMA, kernels pinned by :mod:`nbx.pipeline.kernels`; README, "Same bytes on which machines"); this machine's
+wall-clock times are in ``data/timings/`` (``nbx timings EXPERIMENT``).
 
 The paper-specific sections live in ``nbx.papers.<experiment>.report`` (found by name, see :mod:`nbx.papers`);
 an experiment without such a module (for example one a user adds) gets the generic comparison table.
@@ -251,8 +252,12 @@ def render(params: dict, name: str) -> str:
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
     plot_data(ctx)
     out += [
-        "Wall-clock times are not part of this report (it is identical on every run and machine): "
-        f"`nbx timings {name}` prints those of this machine's last run.",
+        "Wall-clock times are not part of this report, so a rerun writes it again byte for byte on machines of one "
+        "kind: Linux x86-64 with AVX2 and FMA, numeric kernels pinned by every stage, the versions of "
+        'constraints.txt (README, "Same bytes on which machines"). Checked on one AVX-512 machine, run natively '
+        "pinned and emulating an AVX2 machine (`benchmarks/machine_kinds.py`, on sample train cells' predictions); "
+        "not yet on a real AVX2 machine, and other CPUs and builds write their own last bits. "
+        f"`nbx timings {name}` prints the wall-clock times of this machine's last run.",
         "",
     ]
     out += ["## Unavailable data sets", ""]
