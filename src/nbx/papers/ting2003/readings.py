@@ -157,6 +157,13 @@ def letter_paragraph(stats: dict, same_by: dict, n: int, pub_lnbt10, pub_blnbt10
 def numeric_tests_paragraph(ctx: ReportContext) -> list[str]:
     """The readings of the tests on numeric attributes, the sentences for each, and the one not run."""
     n_numeric, raw, mdl = ctx.memo(cut_candidates)
+    search = (
+        f": our {n_numeric} domains with numeric attributes have {raw} distinct raw values to cut between, where a "
+        f"fold's MDL codes leave {fmt(mdl, 0)} cut points"
+        + (f" ({fmt(raw / mdl, 0)} times as many)" if mdl > 0 else "")
+        if n_numeric
+        else " (none of our domains has a numeric attribute)"
+    )
     return [
         "Tests on numeric attributes, three readings run (children rule): **multiway tests on the MDL codes, each "
         "attribute once per path (default)**; *threshold*: binary cuts `code <= t` at the MDL cut points, an "
@@ -176,10 +183,8 @@ def numeric_tests_paragraph(ctx: ReportContext) -> list[str]:
         "classifier\", so it does not rule out the most literal reading of §3.2: C4.5's own thresholds on the raw "
         "values, with the leaf NBs on the MDL codes. **That reading is not run**: its cells would need the raw "
         "values beside the codes (the train stage gives these learners the codes only), the discretizer inside the "
-        f"learner for the leaf NBs, and a cut search over every distinct value: our {n_numeric} domains with "
-        f"numeric attributes have {raw} distinct raw values to cut between, where a fold's MDL codes leave "
-        f"{fmt(mdl, 0)} cut points ({fmt(raw / mdl, 0)} times as many). The table and the bullets below set the "
-        "runs beside the paper's §4.2 depth statistics; the per-domain errors are in the next section.",
+        f"learner for the leaf NBs, and a cut search over every distinct value{search}. The table and the bullets "
+        "below set the runs beside the paper's §4.2 depth statistics; the per-domain errors are in the next section.",
     ]
 
 

@@ -15,17 +15,18 @@ ratio 1.00 as a tie, and the paper's BLNBT(d) errors used for T3 / Figure 3 are 
 splitting a node, if it contains less than 30 training examples") is the node rule, which runs as the ``*_node``
 cells; the default departs from it and reads the purpose clause ("to ensure reasonably accurate estimates for
 local naive Bayesian classifiers": no child below 30), because the paper's own tree statistics (§4.2 mean depths,
-shallow domains, the LNBT(3) = LNBT(10) plateau) fit it and not the letter; the report says so beside the numbers. Numeric attributes have three readings: multiway tests on their MDL
-codes, each once per path (the default: §3.1 "Continuous attributes are preprocessed using an entropy-based
-discretization method", the one sentence about continuous attributes; §3.2's "univariate tests of conventional
-decision trees ... Like C4.5" and Figure 1's caption "Temperature > 70°C" say tests, not on which values); binary
-threshold tests on the codes with the cut attribute left out of the leaf NBs below it (``*_threshold``, §3.2 (ii)
-read literally); threshold tests with the cut attribute kept until the path fixes its value (``*_keepcut``).
+shallow domains, the LNBT(3) = LNBT(10) plateau) fit it and not the letter; the report says so beside the
+numbers. Numeric attributes have three readings: multiway tests on their MDL codes, each once per path (the
+default: §3.1 "Continuous attributes are preprocessed using an entropy-based discretization method", the one
+sentence about continuous attributes; §3.2's "univariate tests of conventional decision trees ... Like C4.5" and
+Figure 1's caption "Temperature > 70°C" say tests, not on which values); binary threshold tests on the codes with
+the cut attribute left out of the leaf NBs below it (``*_threshold``, §3.2 (ii) read literally); threshold tests
+with the cut attribute kept until the path fixes its value (``*_keepcut``).
 :func:`~nbx.papers.ting2003.readings.depth_section` and
 :func:`~nbx.papers.ting2003.readings.numeric_tests_section` weigh them against §4.2's depths and Tables 2-3; claims
 T2-T4 give a verdict per reading (default, node rule, threshold, keep-cut). C4.5's own thresholds on the raw values
-(the most literal reading of §3.2) are not run: the tree cells receive the MDL codes only. ``GAPS`` measures the causes of the largest gaps (``*_missvalue``: '?' read as
-a value).
+(the most literal reading of §3.2) are not run: the tree cells receive the MDL codes only. ``GAPS`` measures the
+causes of the largest gaps (``*_missvalue``: '?' read as a value).
 
 The learner lists and the numbers the paper states in its text are in ``published/paper.yaml``, its tables in
 the CSV files beside it.
