@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 from nbx.core.io import write_npz
+from nbx.papers.ting2003 import agreement, evidence, readings, report
 from nbx.papers.ting2003 import checks as lfc
 from nbx.papers.ting2003 import claims as ting_claims
-from nbx.papers.ting2003 import evidence, readings, report
 from nbx.pipeline import code, config, layout
 from nbx.report import claims, paper
 from nbx.report.claims import NOT_REPRODUCED, NOT_TESTABLE, PARTLY, REPRODUCED
@@ -61,6 +61,93 @@ def test_paper_table2_gives_the_papers_own_record():
     # Table 3 d = 3 from the ratios: 18 wins, 4 losses, 3 ties at two decimals (the paper prints 20/5)
     r3 = evidence.compare_ratios(t3.loc[keys, "d3_ratio"])
     assert (r3.wins, r3.losses, r3.ties) == (18, 4, 3)
+
+
+def test_paper_record_takes_d0_from_the_errors_and_deeper_trees_from_the_ratios():
+    """One computation of the paper's BLNBT(d) vs LNBT(d) record: at d = 0 from Table 2's errors, which give its
+    own w/l row 14/11 and round to its Mean 0.96 on its 25 domains (its two-decimal ratios give 14/9 with 2 ties
+    and a mean of 0.9548, which rounds to 0.95); at d > 0 from Table 3's ratios."""
+    t2, t3, _ = evidence.published()
+    keys = [k for k in t2.index if k != "mean"]
+    data = SimpleNamespace(t2=t2, t3=t3, keys=keys, all_keys=keys)
+    d0 = evidence.DomainData.paper_record(data, 0)
+    assert (d0.wins, d0.losses, d0.ties) == (14, 11, 0) and round(d0.mean_ratio, 2) == 0.96
+    two = evidence.d0_check(data)
+    assert (two["errors"].wins, two["errors"].losses) == (14, 11)
+    assert (two["ratios"].wins, two["ratios"].losses, two["ratios"].ties) == (14, 9, 2)
+    assert two["ratios"].mean_ratio == pytest.approx(0.9548) and round(two["ratios"].mean_ratio, 2) == 0.95
+    d3 = evidence.DomainData.paper_record(data, 3)
+    assert (d3.wins, d3.losses, d3.ties) == (18, 4, 3)
+    # on two hand-picked domains: Annealing 3.0 -> 1.1 (ratio 1.1/3 = 0.3667, printed 0.36) and Liver disorder
+    # 37.4 -> 37.5 (a loss by the errors, printed ratio 1.00)
+    two_keys = [k for k in keys if k.startswith(("anneal", "liver"))]
+    assert len(two_keys) == 2
+    r = evidence.DomainData.paper_record(data, 0, two_keys)
+    assert (r.wins, r.losses) == (1, 1) and r.mean_ratio == pytest.approx((1.1 / 3.0 + 37.5 / 37.4) / 2)
+
+
+def test_cut_candidates_counts_distinct_raw_values_and_mdl_cuts(monkeypatch):
+    """The raw-value reading's search: one numeric column with values {1, 2, 5} (and a missing one) has 2 cuts
+    between distinct values; its MDL codes have 2 and 3 values in the two folds, 1 and 2 cuts, 1.5 on average.
+    A domain without numeric attributes is not counted."""
+    tables = {
+        "a": SimpleNamespace(X=np.array([[0, 1.0], [1, 2.0], [0, 2.0], [1, 5.0], [0, np.nan]]), nominal=[True, False]),
+        "b": SimpleNamespace(X=np.array([[0.0], [1.0]]), nominal=[True]),
+    }
+    folds = {"a": {"n_values": np.array([[2, 2], [2, 3]])}, "b": {"n_values": np.array([[2], [2]])}}
+    monkeypatch.setattr(evidence, "load_table", lambda exp, ds: tables[ds])
+    monkeypatch.setattr(evidence, "load_folds", lambda exp, ds: folds[ds])
+    ctx = SimpleNamespace(exp=SimpleNamespace(name="ting2003"), datasets={"A": "a", "B": "b"})
+    assert evidence.cut_candidates(ctx) == (1, 2, 1.5)
+
+
+def test_split_ratio_std_leaves_out_splits_without_errors():
+    """Per-split ratios A/B of errors: B errs 0.1, 0.2, 0 (left out) and A 0.05, 0.3, 0.1 -> ratios 0.5, 1.5,
+    std (ddof 1) √0.5."""
+    acc = {"a": np.array([0.95, 0.7, 0.9]), "b": np.array([0.9, 0.8, 1.0])}
+    ctx = SimpleNamespace(split_acc=lambda p, x: acc[x])
+    assert evidence.split_ratio_std(ctx, "P", "a", "b") == pytest.approx(np.sqrt(0.5))
+    acc["b"] = np.array([1.0, 1.0, 0.9])
+    assert np.isnan(evidence.split_ratio_std(ctx, "P", "a", "b"))  # one split left: no std
+
+
+def test_agreement_tolerances_and_counts_by_hand():
+    assert agreement.error_tolerance(1.0) == 3.0 and agreement.error_tolerance(2.5) == 5.0
+    assert agreement.error_tolerance(float("nan")) == 3.0
+    assert agreement.ratio_tolerance(0.02) == 0.1 and agreement.ratio_tolerance(0.2) == 0.4
+    assert agreement.mean_tolerance(0.1, 0.01) == pytest.approx(0.05)  # half the printed unit
+    assert agreement.mean_tolerance(0.1, 0.07) == pytest.approx(0.14)  # 2 std
+    assert agreement.within(41.6, 42.1, 3.0) and not agreement.within(5.8, 2.7, 3.0)
+    assert agreement.within(0.99, 0.89, 0.1)  # the edge counts (printed decimals)
+    assert agreement.within(float("nan"), 1.0, 0.1) is None
+    assert agreement.same_side(0.0669, 0.2617) and not agreement.same_side(0.2617, 0.0096)
+
+    def n(table, kind, within, ours=1.0, pub=1.0):
+        return agreement.Number(table, "r", "c", kind, pub, ours, 0.1, within)
+
+    numbers = [
+        n("Table 2", "error", True),
+        n("Table 2", "error", False),
+        n("Table 2", "error", None),  # a domain we lack
+        n("Table 2", "ratio", True),
+        n("Table 2", "wl", False),
+        n("Table 3", "ratio", True),
+    ]
+    assert agreement.count(numbers) == {"printed": 6, "comparable": 5, "within": 3}
+    line = agreement.count_line("Table 2", numbers)
+    assert "5 printed numbers, 4 comparable, **2 within**" in line
+    assert "per-domain errors 1/2 (1 on domains we lack)" in line and "per-domain ratios 1/1;" in line
+    assert "w/l records 0/1" in line and "Table 3" not in line
+    # the floors alone: an error 4 points off with a 5-point tolerance is within by its 2 std only
+    cells = [
+        agreement.Number("Table 2", "r", "c", "error", 10.0, 14.0, 5.0, True),
+        agreement.Number("Table 2", "r", "c", "error", 10.0, 12.0, 3.0, True),
+        agreement.Number("Table 3", "r", "ratio d=3", "ratio", 0.5, 0.65, 0.2, True),
+        agreement.Number("Table 3", "r", "ratio d=0", "ratio", 0.5, 0.55, 0.1, True),
+    ]
+    text = agreement.floors_line(cells)
+    assert "per-domain errors 1/2 (with the 2 std 2)" in text and "per-domain ratios 1/2 (with the 2 std 2)" in text
+    assert "for d >= 1 0/1 (with the 2 std 1)" in text
 
 
 # ------------------------------------------------------------------------------ verdict rules
@@ -121,12 +208,19 @@ def test_t4_is_judged_per_reading_of_the_numeric_tests():
         bias[evidence.BLNBT[10]],
         var[evidence.BLNBT[10]],
     )
+    for d in evidence.DEPTHS[1:]:  # the node rule: the same numbers as the default, variance rises with the depth
+        bias[evidence.LNBT_NODE[d]], var[evidence.LNBT_NODE[d]] = bias[evidence.LNBT[d]], var[evidence.LNBT[d]] + 1
+    bias[evidence.BLNBT_NODE[10]], var[evidence.BLNBT_NODE[10]] = bias[evidence.BLNBT[10]], var[evidence.BLNBT[10]]
     bias[evidence.LNBT_THRESHOLD[1]] = 99.0  # trees at d = 1 raise the bias under this reading
     data = SimpleNamespace(t4=evidence.published()[2])
     ctx = SimpleNamespace(memo=lambda fn: (bias, var, {}) if fn is evidence.domain_means else data)
     v = ting_claims.claim_t4(ctx)
     assert v.verdict == REPRODUCED  # the default reading
-    assert v.readings == {evidence.DEFAULT_READING: REPRODUCED, "threshold": PARTLY}  # keep-cut did not run
+    # keep-cut did not run; the node rule's testable parts all hold, its BLNBT(3), BLNBT(5) are not testable
+    assert v.readings == {evidence.DEFAULT_READING: REPRODUCED, "node rule": PARTLY, "threshold": PARTLY}
+    node = next(x for x in v.evidence.splitlines() if x.startswith("- reading *node rule*"))
+    assert "(fails)" not in node and node.count("(not testable)") == 4
+    assert "Under the node rule reading (BLNBT at d = 10 only), 10 of 10 hold" in v.evidence
     line = next(x for x in v.evidence.splitlines() if x.startswith("- reading *threshold*"))
     assert "bias LNBT(1) < LNBT(0) (fails)" in line and line.count("(not testable)") == 4  # BLNBT(3), BLNBT(5)
     assert "Under the threshold reading (BLNBT at d = 10 only), 9 of 10 hold" in v.evidence
@@ -349,7 +443,17 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
     ctx._fit_info["lnbt10"] = {ds: [{"depth": v, "n_leaves": 2 * v} for v in vs] for ds, vs in depth.items()}
     ctx._fit_info["blnbt10"] = {ds: [{"base_mean": {"depth": v + 1.0}} for v in vs] for ds, vs in depth.items()}
     assert evidence.domain_depths(ctx, "lnbt10") == {"Glass": 1.5, "Pima": 4.0, "Sonar": 2.5}
+    monkeypatch.setattr(readings, "cut_candidates", lambda ctx: (2, 100, 4.0))  # no prepared tables in the stub
     lines = readings.depth_section(ctx)
+    text = "\n".join(lines)
+    # the letter of §3.2 (iii): the node rule's cells have no fit_info here, so only the children rule's numbers
+    assert "**The default departs from this sentence's letter.**" in text
+    assert "mean depth of LNBT(10) 3.1 (ours: children 2.67)" in text
+    assert "(LNBT(10), ours: children 2/3; more than half under children)" in text  # 2 of 3 domains below depth 3
+    # the raw-value reading is not run, with its search computed from the (stubbed) tables
+    assert "**That reading is not run**" in text
+    assert "our 2 domains with numeric attributes have 100 distinct raw values" in text
+    assert "leave 4 cut points (25 times as many)" in text
     rows = {
         tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:7]]
         for line in lines

@@ -1,6 +1,6 @@
 """Everything a report reads about one experiment, loaded once: accuracies per data set and per split, published
 numbers, availability, synthetic checks and fit_info of every learner (never timings: a report must be the same
-on every run and machine)."""
+on every rerun on machines of one kind, README "Same bytes on which machines")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Per-experiment report: the paper's tables with our numbers beside the published ones, the claims, figures.
 
-A report holds no timings, so it is byte-identical on every rerun and machine; this machine's wall-clock
-times are in ``data/timings/`` (``nbx timings EXPERIMENT``).
+A report holds no timings, so it is byte-identical on every rerun on machines of one kind (Linux x86-64 with AVX2
+and FMA, kernels pinned by :mod:`nbx.pipeline.kernels`; README, "Same bytes on which machines"); this machine's
+wall-clock times are in ``data/timings/`` (``nbx timings EXPERIMENT``).
 
 The paper-specific sections live in ``nbx.papers.<experiment>.report`` (found by name, see :mod:`nbx.papers`);
 an experiment without such a module (for example one a user adds) gets the generic comparison table.
@@ -124,18 +125,19 @@ def gaps_section(ctx: ReportContext, module, names: list[str], errors: bool) -> 
     unit = "error" if errors else "accuracy"
     show = (lambda a: 100.0 - a) if errors else (lambda a: a)
     defaults = ", ".join(f"`{x}`" for x in dict.fromkeys(c.learner for c in cells))
-    out = [
-        f"### Published cells within max(3 {unit} points, 2 std)",
-        "",
-        f"**{sum(c.agrees for c in cells)} of {len(cells)}** published numbers (each once, beside the default "
-        f"reading of its column: {defaults}; not comparable data sets left out) lie within max(3 {unit} points, twice "
-        "the standard deviation of our per-split accuracies) of ours.",
-        "",
-        gap_figure(ctx, cells, names, errors),
-        "",
-        "### The three largest gaps",
-        "",
-    ]
+    count = getattr(module, "PUBLISHED_COUNT", None)
+    if count is not None:  # the paper counts every number its tables print, with each one's tolerance
+        out = count(ctx)
+    else:
+        out = [
+            f"### Published cells within max(3 {unit} points, 2 std)",
+            "",
+            f"**{sum(c.agrees for c in cells)} of {len(cells)}** published numbers (each once, beside the default "
+            f"reading of its column: {defaults}; not comparable data sets left out) lie within max(3 {unit} points, "
+            "twice the standard deviation of our per-split accuracies) of ours.",
+            "",
+        ]
+    out += [gap_figure(ctx, cells, names, errors), "", "### The three largest gaps", ""]
     worst: dict[str, list[Cell]] = {}
     for c in sorted(cells, key=lambda c: -abs(c.gap)):
         worst.setdefault(c.dataset, []).append(c)
@@ -238,8 +240,12 @@ def render(params: dict, name: str) -> str:
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
     plot_data(ctx)
     out += [
-        "Wall-clock times are not part of this report (it is identical on every run and machine): "
-        f"`nbx timings {name}` prints those of this machine's last run.",
+        "Wall-clock times are not part of this report, so a rerun writes it again byte for byte on machines of one "
+        "kind: Linux x86-64 with AVX2 and FMA, numeric kernels pinned by every stage, the versions of "
+        'constraints.txt (README, "Same bytes on which machines"). Checked on one AVX-512 machine, run natively '
+        "pinned and emulating an AVX2 machine (`benchmarks/machine_kinds.py`, on sample train cells' predictions); "
+        "not yet on a real AVX2 machine, and other CPUs and builds write their own last bits. "
+        f"`nbx timings {name}` prints the wall-clock times of this machine's last run.",
         "",
     ]
     out += ["## Unavailable data sets", ""]

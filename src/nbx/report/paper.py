@@ -13,6 +13,9 @@
   name -> a function ``ctx -> list of markdown lines`` giving the measured cause of that data set's gap from the
   published numbers, computed from the evidence in ``ctx`` (the agreement section prints it under each of the
   three largest gaps, :func:`nbx.report.experiment_report.gaps_section`).
+- optionally ``PUBLISHED_COUNT``: a function ``ctx -> list of markdown lines`` that counts every number the
+  paper's tables print (per-domain cells, ratio columns, summary rows) against ours, each with its tolerance; it
+  replaces the agreement section's count of the default learners' per-domain cells.
 
 What is data rather than code lives in ``published/`` beside the module (the report stage depends on that
 folder): the paper's tables (CSV), its claims (``claims.md``) and ``paper.yaml``, the display names, learner

@@ -9,7 +9,8 @@ Statistics (each with its reference in :mod:`nbx.stats.multicompare` and :mod:`n
 - per data set, wins / ties / losses by the corrected resampled t-test (Nadeau & Bengio 2003) at p < 0.05;
 - "which learner when": mean accuracy ranks within groups of data sets by size, share of numeric attributes and
   number of classes, written from those numbers.
-No wall-clock times here: the report is identical on every run and machine (`nbx timings benchmark`).
+No wall-clock times here: a rerun writes the report byte for byte again on machines of one kind (README, "Same
+bytes on which machines"; `nbx timings benchmark`).
 """
 
 from __future__ import annotations

@@ -7,19 +7,15 @@ import re
 
 from nbx.papers.ting2003.evidence import (
     BLNBT,
-    BLNBT_KEEPCUT,
-    BLNBT_NODE,
-    BLNBT_THRESHOLD,
     DEFAULT_READING,
     DEPTHS,
     LNBT,
     PAPER,
     PAPER_DOMAINS,
-    TEST_READINGS,
+    TREE_READINGS,
     DomainData,
     Record,
     compare,
-    compare_ratios,
     domain_means,
     record,
     std_mean_error,
@@ -99,7 +95,7 @@ def claim_t1(ctx: ReportContext) -> Verdict:
     if not ctx.has(LNBT[0], BLNBT[0]):
         return claims.missing("T1", LNBT[0], BLNBT[0])
     data, rec = ctx.memo(DomainData), ctx.memo(record, BLNBT[0], LNBT[0])
-    same = compare(data.pub[BLNBT[0]], data.pub[LNBT[0]])
+    same = data.paper_record(0)
     n = len(data.names)
     w, l, p = PAPER["table3_wl"][0]
     sd = 100 * std_ratio(ctx, BLNBT[0], LNBT[0])
@@ -139,11 +135,11 @@ def claim_t2(ctx: ReportContext) -> Verdict:
     if 0 not in records or not any(d >= 3 for d in records):
         return claims.missing("T2", LNBT[0], BLNBT[0], *(BLNBT[d] for d in (3, 5, 10)))
     wl = PAPER["table3_wl"]
-    same = {d: compare_ratios(data.t3.loc[data.keys, f"d{d}_ratio"]) for d in records}
+    same = {d: data.paper_record(d) for d in records}
     parts, texts = [], []
-    others = {  # the other readings of the numeric tests that ran (they run BLNBT(d) at d = 10 only)
+    others = {  # the other readings of the tree that ran: node rule, threshold, keep-cut (BLNBT(d) at d = 10 only)
         r: (lnbt, blnbt)
-        for r, (lnbt, blnbt) in TEST_READINGS.items()
+        for r, (lnbt, blnbt) in TREE_READINGS.items()
         if r != DEFAULT_READING and ctx.has(lnbt[10], blnbt[10])
     }
     for d, r in records.items():
@@ -181,12 +177,7 @@ def claim_t2(ctx: ReportContext) -> Verdict:
     )
 
 
-T3_READINGS = {
-    DEFAULT_READING: BLNBT[10],
-    "node rule": BLNBT_NODE[10],
-    "threshold": BLNBT_THRESHOLD[10],
-    "keep-cut": BLNBT_KEEPCUT[10],
-}
+T3_READINGS = {r: blnbt[10] for r, (_, blnbt) in TREE_READINGS.items()}
 
 
 def claim_t3(ctx: ReportContext) -> Verdict:
@@ -244,11 +235,11 @@ def claim_t4(ctx: ReportContext) -> Verdict:
     checks = t4_checks(bias, var)
     if not checks:
         return claims.missing("T4", *LNBT.values(), *BLNBT.values())
-    # the same inequalities under the other readings of the numeric tests that ran (BLNBT at d = 10 only); with
-    # several readings a part is named without its numbers, which the evidence gives per reading
+    # the same inequalities under the other readings of the tree that ran (node rule, threshold, keep-cut; BLNBT at
+    # d = 10 only); with several readings a part is named without its numbers, which the evidence gives per reading
     per_reading = {
         r: {_strip_numbers(c): (c, ok) for c, ok in t4_checks(bias, var, lnbt, blnbt)}
-        for r, (lnbt, blnbt) in TEST_READINGS.items()
+        for r, (lnbt, blnbt) in TREE_READINGS.items()
         if r != DEFAULT_READING
     }
     per_reading = {r: found for r, found in per_reading.items() if found}
