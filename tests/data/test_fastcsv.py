@@ -24,7 +24,8 @@ MISSING = {"?", "", "NA"}
 # ------------------------------------------------------------------------------------- generated files
 NUMBERS = ["1.5", "-2", "3.25e2", " +.5 ", "5.", "-2E-1", "0", "1e-400", "12345678901234567890", "0.1", "7"]
 ODD_NUMBERS = ["1_000", "١٢", "inf", "nan", "-Infinity", "1e400", "\xa01.5", "0x10", "1e", "-999.0", "\t2"]
-WORDS = ["red", "blue", "green", " red", "red ", "\xa0red", "blü", "日本", "NA", "?", "", "1", "1.0", "a b"]
+WORDS = ["red", "blue", "green", " red", "red ", "\xa0red", "blü", "日本", "NA", "?", "", "a b"]
+WORDS += ["1", "01", "1.0", "true", "True"]  # pandas' category dtype reads 1.0 for the first three, True for two
 QUOTED = ['"red"', '"red, dark"', ' "blue"', '""', '"a;b|c\td"']
 BAD_QUOTES = ['"say ""hi"""', '"two\nlines"', 'ab"c', '"ab"c', '"ab" ', "5'10\""]
 

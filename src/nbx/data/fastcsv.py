@@ -15,16 +15,15 @@ is provably the csv module's (cells stripped, ``_NUMBER`` numbers, markers), and
   refuses ``1_000``, digits of other scripts, hex and ``nan``. It also reads ``inf``, ``infinity`` and numbers
   beyond the float range as infinite, which the reader refuses: such a block is declined, and the csv reader
   names its line. pandas makes NaN of the markers it is given, but also of an empty or blank cell and of a
-  number equal to a numeric marker (``-999.0`` for ``-999``): each NaN cell is read again from its line with the
-  csv module, and must be a marker.
-- Nominal cells. The distinct fields as written (object columns, no NA filter: markers stay text; pandas'
+  number equal to a numeric marker (``-999.0`` for ``-999``): each NaN cell is found between its delimiters, taken
+  out of its quotes and stripped as the csv reader takes it, and must be a marker.
+- Nominal cells. The distinct fields as written (``str`` columns, no NA values: markers stay text; pandas'
   ``category`` would make ``1.0`` of ``1`` and ``01``, ``True`` of ``true``), factorized, each stripped as the csv
   reader's cells are, so two fields may be one value, or a marker.
 """
 
 from __future__ import annotations
 
-import csv
 import io
 import warnings
 from collections import Counter
@@ -58,8 +57,9 @@ def read_block(data: bytes, delimiter: str, kinds: str, missing: set[str]) -> Bl
         return None
     n_rows = count(data, b"\n")
     used = [j for j, k in enumerate(kinds) if k != "x"]
+    fields = None  # the delimiters outside quotes and the line ends, found when needed
     if b'"' in data or len(used) < len(kinds):
-        if not _every_line(np.frombuffer(data, np.uint8), d[0], len(kinds)):
+        if (fields := _fields(data, d[0], len(kinds))) is None:
             return None
     elif count(data, d) != n_rows * (len(kinds) - 1):
         return None
@@ -75,10 +75,10 @@ def read_block(data: bytes, delimiter: str, kinds: str, missing: set[str]) -> Bl
                 names=list(range(len(kinds))),
                 index_col=False,
                 usecols=used if len(used) < len(kinds) else None,
-                dtype={j: "float64" if kinds[j] == "n" else object for j in used},  # "category" reads 1.0 for 1
+                dtype={j: "float64" if kinds[j] == "n" else "str" for j in used},  # "category" reads 1.0 for 1
                 na_values={j: sorted(missing) for j in used if kinds[j] == "n"},
                 keep_default_na=False,
-                skipinitialspace=b'"' in data,  # spaces before an opening quote; else the strip removes them
+                skipinitialspace=b' "' in data,  # spaces before an opening quote; else the strip removes them
                 engine="c",
                 encoding="utf-8",
             )
@@ -98,52 +98,73 @@ def read_block(data: bytes, delimiter: str, kinds: str, missing: set[str]) -> Bl
             if (rows := np.flatnonzero(np.isnan(numbers))).size:
                 nan_rows[j] = rows
         else:
-            codes, values = pd.factorize(column.to_numpy(object), use_na_sentinel=False)
+            codes, values = pd.factorize(column, use_na_sentinel=False)
             if any(not isinstance(v, str) for v in values):  # not text as written: a NaN
                 return None
             out.codes[j] = codes
             out.values[j] = [v.strip() for v in values]
-    if nan_rows and not _markers(data, delimiter, nan_rows, missing, out.markers):
-        return None
+    if nan_rows:
+        fields = fields or _fields(data, d[0], len(kinds))
+        if fields is None or not _markers(data, fields, len(kinds), nan_rows, missing, out.markers):
+            return None
     return out
 
 
-def _every_line(raw: np.ndarray, d: int, fields: int) -> bool:
-    """Whether each quote of ``raw`` (whole lines) opens or closes a simple quoted field, and each line holds
-    ``fields`` - 1 delimiters outside them."""
+def _fields(data: bytes, d: int, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(positions of the delimiters outside quoted fields, of the line ends) of ``data`` (whole lines), or None
+    unless each quote opens or closes a simple quoted field and each line holds ``n_fields`` - 1 delimiters."""
+    raw = np.frombuffer(data, np.uint8)
     quotes, delimiters, ends = (np.flatnonzero(raw == c) for c in (ord('"'), d, ord("\n")))
-    per_line = np.diff(np.searchsorted(delimiters, ends), prepend=0)
     if quotes.size:
         if quotes.size % 2:
-            return False
+            return None
         opens, closes = quotes[0::2], quotes[1::2]  # no quote inside a field: they pair in order
-        line = np.searchsorted(ends, opens)
-        if (np.searchsorted(ends, closes) != line).any() or not np.isin(raw[closes + 1], (d, ord("\n"))).all():
-            return False
+        if (np.searchsorted(ends, closes) != np.searchsorted(ends, opens)).any():
+            return None
+        if not np.isin(raw[closes + 1], (d, ord("\n"))).all():
+            return None
         before = opens - 1  # the byte before the field's spaces: a delimiter or a line end, or the block's start
         while (spaced := (before >= 0) & (raw[np.maximum(before, 0)] == ord(" "))).any():
             before = before - spaced
         if not ((before < 0) | np.isin(raw[np.maximum(before, 0)], (d, ord("\n")))).all():
-            return False
-        inside = np.searchsorted(delimiters, closes) - np.searchsorted(delimiters, opens)
-        per_line = per_line - np.bincount(line, weights=inside, minlength=len(ends)).astype(np.int64)
-    return bool((per_line == fields - 1).all())
+            return None
+        # the delimiters inside each field, delimiters[lo:hi], marked by a running sum of +1 at lo and -1 at hi
+        n = len(delimiters) + 1
+        starts = np.bincount(np.searchsorted(delimiters, opens), minlength=n)
+        inside = np.cumsum(starts - np.bincount(np.searchsorted(delimiters, closes), minlength=n))[:-1] > 0
+        delimiters = delimiters[~inside]
+    if len(delimiters) != len(ends) * (n_fields - 1):
+        return None
+    if n_fields > 1 and len(ends):  # each line's first and last delimiter lie between its start and its end
+        per_line = delimiters.reshape(len(ends), n_fields - 1)
+        if (per_line[:, -1] > ends).any() or (per_line[1:, 0] < ends[:-1]).any():
+            return None
+    return delimiters, ends
 
 
-def _markers(data: bytes, delimiter: str, nan_rows: dict[int, np.ndarray], missing: set[str], found: Counter) -> bool:
-    """Count the marker of every NaN cell, read from its line (a row is a line here) by the csv module; False
-    when a NaN cell is not a marker (an empty cell when '' is none, -999.0 for -999)."""
-    starts = np.concatenate([[0], np.flatnonzero(np.frombuffer(data, np.uint8) == 10) + 1])
+def _markers(data: bytes, fields, n_fields: int, nan_rows: dict[int, np.ndarray], missing: set[str], found) -> bool:
+    """Count the marker of every NaN cell, its field found between its delimiters (a row is a line here, and each
+    holds ``n_fields`` - 1 of them), quotes and spaces taken off as the csv reader does; False when a NaN cell
+    is not a marker (an empty cell when '' is none, -999.0 for -999)."""
+    delimiters, ends = fields
+    starts = np.concatenate([[-1], ends[:-1]]) + 1
     met: Counter = Counter()
+    cells: dict[bytes, str | None] = {}  # field as written -> its marker
     for j, rows in nan_rows.items():
-        for r in rows.tolist():
-            try:
-                line = data[starts[r] : starts[r + 1]].decode("utf-8")
-            except UnicodeDecodeError:
+        at = rows * (n_fields - 1) + j  # the delimiter after the field
+        left = starts[rows] if j == 0 else delimiters[at - 1] + 1
+        right = ends[rows] if j == n_fields - 1 else delimiters[at]
+        for a, b in zip(left.tolist(), right.tolist()):
+            field = data[a:b]
+            if field not in cells:
+                text = field[field.index(b'"') + 1 : -1] if b'"' in field else field  # spaces, then "..."
+                try:
+                    cell = text.decode("utf-8").strip()
+                except UnicodeDecodeError:
+                    return False
+                cells[field] = cell if cell in missing else None
+            if cells[field] is None:
                 return False
-            cell = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True, strict=True))[j].strip()
-            if cell not in missing:
-                return False
-            met[cell] += 1
+            met[cells[field]] += 1
     found.update(met)
     return True
