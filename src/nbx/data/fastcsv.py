@@ -43,9 +43,9 @@ class Block:
     rows: int = 0  # one a line
 
 
-def count(data: bytes, char: bytes) -> int:
-    """How many times the one byte ``char`` occurs in ``data``: numpy's vectorized comparison, several times
-    faster than ``bytes.count``, whose loop over a one-byte needle is plain C."""
+def count(data, char: bytes) -> int:
+    """How many times the one byte ``char`` occurs in ``data`` (bytes or a memoryview of them): numpy's vectorized
+    comparison, several times faster than ``bytes.count``, whose loop over a one-byte needle is plain C."""
     return int(np.count_nonzero(np.frombuffer(data, np.uint8) == ord(char)))
 
 

@@ -499,7 +499,7 @@ def _blocks(path: Path, codec: str, label: str):
             cut = max(data.rfind(b"\n", 0, len(data) - 1), data.rfind(b"\r", 0, len(data) - 1)) + 1
             if data.endswith(b"\n"):
                 cut = len(data)
-            if cut == 0 or (b'"' in data and count(data[:cut], b'"') % 2 and len(data) < QUOTED_BYTES):
+            if cut == 0 or (b'"' in data and count(memoryview(data)[:cut], b'"') % 2 and len(data) < QUOTED_BYTES):
                 rest = data
                 continue
             block, rest = _lf(data[:cut]), data[cut:]
