@@ -11,7 +11,8 @@ is provably the csv module's (cells stripped, ``_NUMBER`` numbers, markers), and
   of a line then), else over the block (pandas refuses a line of more fields, so none has fewer); pandas gives
   one row per line (no blank line).
 - Numbers. pandas' float parser reads every spelling of a number the reader's definition does, to the same
-  double (pandas 3 rounds correctly, as Python's ``float``; tests/data/test_fastcsv.py holds it to that), and
+  double (pandas 3 rounds correctly, as Python's ``float``, and pandas 2 is asked for Python's parser;
+  tests/data/test_fastcsv.py holds it to that), and
   refuses ``1_000``, digits of other scripts, hex and ``nan``. It also reads ``inf``, ``infinity`` and numbers
   beyond the float range as infinite, which the reader refuses: such a block is declined, and the csv reader
   names its line. pandas makes NaN of the markers it is given, but also of an empty or blank cell and of a
@@ -81,6 +82,7 @@ def read_block(data: bytes, delimiter: str, kinds: str, missing: set[str]) -> Bl
                 skipinitialspace=b' "' in data,  # spaces before an opening quote; else the strip removes them
                 engine="c",
                 encoding="utf-8",
+                **_exact_floats(pd.__version__),
             )
     except (ValueError, pd.errors.ParserWarning):  # ParserError and UnicodeDecodeError are ValueErrors
         return None
@@ -108,6 +110,12 @@ def read_block(data: bytes, delimiter: str, kinds: str, missing: set[str]) -> Bl
         if fields is None or not _markers(data, fields, len(kinds), nan_rows, missing, out.markers):
             return None
     return out
+
+
+def _exact_floats(version: str) -> dict:
+    """pandas 3 parses floats correctly rounded (fast_float), as Python's ``float`` does, and deprecates the option;
+    pandas 2's default parser misses the last bit of some numbers (0.00000000000001953), so there Python's own."""
+    return {} if int(version.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
 
 
 def _fields(data: bytes, d: int, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
