@@ -262,3 +262,17 @@ def test_skipped_columns_are_checked_line_by_line():
 def test_count_is_bytes_count():
     data = b"a,b\r\nc,,d\n\n" * 7
     assert [count(data, c) for c in (b",", b"\n", b"\r", b"x")] == [data.count(c) for c in (b",", b"\n", b"\r", b"x")]
+
+
+def test_a_no_break_space_around_a_value_is_stripped_in_every_block(tmp_path, monkeypatch):
+    """numpy's reader kept it (``\\xa0red`` a value of its own) where the csv module, in a block with a marker,
+    strips it: one value, ``red``, whichever reader reads the block."""
+    rows = [f"{i}.5,{chr(0xA0) if i % 2 else ''}red,{'yes' if i % 3 else 'no'}" for i in range(40)]
+    rows[30] = "?,red,no"  # the last block goes to the csv reader, the others through pandas
+    path = tmp_path / "x.csv"
+    path.write_text("w,colour,label\n" + "\n".join(rows) + "\n")
+    monkeypatch.setattr(userfile, "PANDAS_BYTES", 0)
+    monkeypatch.setattr(userfile, "BLOCK_BYTES", 200)
+    read = read_user_file(path)
+    assert read.table.attributes[1]["values"] == ["red"] and read.table.X[:, 1].tolist() == [0] * 40
+    assert read.assumptions == ["missing values: '?' (1 cell) (--missing to change)"]
