@@ -12,12 +12,12 @@ is provably the csv module's (cells stripped, ``_NUMBER`` numbers, markers), and
   one row per line (no blank line).
 - Numbers. pandas' float parser reads every spelling of a number the reader's definition does, to the same
   double (pandas 3 rounds correctly, as Python's ``float``, and pandas 2 is asked for Python's parser;
-  tests/data/test_fastcsv.py holds it to that), and
-  refuses ``1_000``, digits of other scripts, hex and ``nan``. It also reads ``inf``, ``infinity`` and numbers
-  beyond the float range as infinite, which the reader refuses: such a block is declined, and the csv reader
-  names its line. pandas makes NaN of the markers it is given, but also of an empty or blank cell and of a
-  number equal to a numeric marker (``-999.0`` for ``-999``): each NaN cell is found between its delimiters, taken
-  out of its quotes and stripped as the csv reader takes it, and must be a marker.
+  tests/data/test_fastcsv.py holds it to that), and refuses ``1_000``, digits of other scripts, hex and ``nan``.
+  It also reads ``inf``, ``infinity`` and numbers beyond the float range as infinite, which the reader refuses:
+  such a block is declined, and the csv reader names its line. pandas makes NaN of the markers it is given, but
+  also of an empty or blank cell and of a number equal to a numeric marker (``-999.0`` for ``-999``): each NaN
+  cell is found between its delimiters, taken out of its quotes and stripped as the csv reader takes it, and
+  must be a marker.
 - Nominal cells. The distinct fields as written (``str`` columns, no NA values: markers stay text; pandas'
   ``category`` would make ``1.0`` of ``1`` and ``01``, ``True`` of ``true``), factorized, each stripped as the csv
   reader's cells are, so two fields may be one value, or a marker.
