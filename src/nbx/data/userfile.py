@@ -14,7 +14,7 @@ numbers the columns 0, 1, ... or 1, 2, ..., as ``pandas.DataFrame(X).to_csv(inde
 note). ARFF files (``.arff``) are read by :func:`nbx.data.parsers.read_arff` and their data checked against the
 header.
 
-A number in a cell is what numpy's reader reads as one (:data:`_NUMBER`): ASCII digits with an optional sign,
+A number in a cell is what :data:`_NUMBER` matches (numpy's reader's spelling): ASCII digits with an optional sign,
 decimal point and exponent, or ``inf``/``infinity``/``nan`` in any case (refused below as not finite), spaces
 around it. Python's ``float()`` also reads ``1_000`` and digits of other scripts: those are text here, in every
 block alike. Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value that is not
@@ -28,10 +28,12 @@ would also fit, a header line guessed from nominal columns only, the class colum
 missing-value markers met) is returned in :attr:`UserFile.assumptions` and printed by the commands as one
 ``nbx: note:`` line naming the option that changes it.
 
-Big files are read in blocks of lines (:data:`BLOCK_BYTES`), each parsed by numpy's C reader
-(``np.loadtxt``) straight into a table preallocated from a first pass that counts the lines, so the memory
-held is the table (8 bytes per cell) plus one block; a block the fast reader refuses (missing markers,
-quotes, blank lines, a bad row) is re-read by the csv module, which finds the exact line of any error.
+A file is read in blocks of lines (:data:`BLOCK_BYTES`) into a table preallocated from a first pass that checks
+the encoding and counts the lines, so the memory held is the table (8 bytes per cell) plus one block. A file of
+:data:`PANDAS_BYTES` or more has each block parsed by pandas' C parser (:mod:`nbx.data.fastcsv`), which declines a
+block whose reading by pandas it cannot prove to be the csv module's (a quote inside a field, a blank line, a row
+of the wrong length, a cell that is not a marker, a number or text): the csv module reads that block, one cell
+at a time, and finds the exact line of any error; smaller files are read by the csv module alone.
 """
 
 from __future__ import annotations
@@ -50,15 +52,17 @@ import numpy as np
 
 from nbx.core.errors import did_you_mean
 from nbx.data.encoding import NotTextError, bom_encoding, not_utf8, read_text
+from nbx.data.fastcsv import count, read_block
 from nbx.data.parsers import DataFormatError, read_arff, value_order
 from nbx.protocol.table import Table
 
 CLASS_NAMES = ("class", "label", "target", "y")  # a last column named so is the class without a doubt
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
-BLOCK_BYTES = 2 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
+BLOCK_BYTES = 8 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
+PANDAS_BYTES = 1 << 20  # from this size on, blocks go through pandas: below it the csv module reads a file sooner
+# than pandas is imported (~0.2 s)
 SAMPLE_LINES = 200  # lines the dialect and the initial column kinds are sniffed from
 QUOTED_BYTES = 16 << 20  # a block grows to find the end of a quoted field up to this size
-STRING_WIDTH = 32  # bytes of a nominal cell in the fast reader; a longer cell sends its block to the csv reader
 # an ARFF file's peak while read (its rows are lists of strings until checked): bytes per cell plus a multiple
 # of the file; measured ~19 and ~9 on files of 20 numbers (6 decimals) and of 20 one-digit values a row
 ARFF_CELL_BYTES, ARFF_FILE_FACTOR = 24, 10
@@ -120,6 +124,11 @@ def _decode(data: bytes, encoding: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
+def _lf(data: bytes) -> bytes:
+    """UTF-8 bytes with CRLF and CR line ends read as LF (neither byte is ever part of a longer character)."""
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+
+
 class _Transcoded:
     """A UTF-16 or UTF-32 file read as UTF-8 bytes, block by block (``read(n)`` as a binary file's), so the
     readers of UTF-8 read it unchanged; its byte-order mark is dropped by the codec."""
@@ -165,16 +174,17 @@ def _scan(path: Path, label: str) -> tuple[str, int]:
     lines, last = 0, b"\n"
     with _open(path, codec, label) as f:
         while chunk := f.read(BLOCK_BYTES):
-            if check is not None:
+            # ASCII is UTF-8 (isascii() is many times faster than decoding), unless it ends a character cut before it
+            if check is not None and (not chunk.isascii() or check.getstate()[0]):
                 try:
                     check.decode(chunk)
                 except UnicodeDecodeError as exc:  # exc.object: the chunk and the bytes held from the last one
                     raise UserFileError(str(not_utf8(label, exc.object, exc.start, lines + 1))) from None
-                if b"\0" in chunk:
-                    raise UserFileError(str(not_utf8(label, chunk, chunk.index(b"\0"), lines + 1))) from None
+            if check is not None and b"\0" in chunk:
+                raise UserFileError(str(not_utf8(label, chunk, chunk.index(b"\0"), lines + 1))) from None
             # a CR ends a line unless a LF follows it (a CRLF split between two chunks counts at the LF)
-            n_cr = chunk.count(b"\r") if b"\r" in chunk else 0  # `in` is a memchr, count() a full pass
-            lines += chunk.count(b"\n") + n_cr - (chunk.count(b"\r\n") if n_cr else 0)
+            n_cr = count(chunk, b"\r") if b"\r" in chunk else 0  # `in` is a memchr, count() a full pass
+            lines += count(chunk, b"\n") + n_cr - (chunk.count(b"\r\n") if n_cr else 0)
             lines -= last == b"\r" and chunk[:1] == b"\n"
             last = chunk[-1:]
     return codec, lines + (last not in b"\r\n")  # a last line without its end
@@ -197,7 +207,7 @@ def _split_cells(lines: list[str], delimiter: str) -> list[list[str]]:
     return [[c.strip() for c in row] for row in csv.reader(lines, delimiter=delimiter, skipinitialspace=True)]
 
 
-# A number in a cell, as numpy's reader reads one: ASCII digits with an optional sign, point and exponent, or
+# A number in a cell, as numpy's reader spells one: ASCII digits with an optional sign, point and exponent, or
 # inf / infinity / nan (refused later as not finite), spaces around. Python's float() also reads 1_000, Unicode
 # digits and more: those cells are text here, so a column reads the same in every block.
 _NUMBER = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.ASCII | re.IGNORECASE)
@@ -472,9 +482,10 @@ def _mb(n: int) -> str:
 
 
 def _blocks(path: Path, codec: str, label: str):
-    """(text, number of its first line) of consecutive blocks of whole lines, CRLF and CR read as LF. A block
-    ends at a line end outside double quotes (an even number of them before it), so a quoted field may hold
-    line ends; unbalanced quotes (``5'10"`` in a field) stop that search after :data:`QUOTED_BYTES`."""
+    """(UTF-8 bytes, number of their first line) of consecutive blocks of whole lines, CRLF and CR read as LF, a
+    byte-order mark dropped. A block ends at a line end outside double quotes (an even number of them before it),
+    so a quoted field may hold line ends; unbalanced quotes (``5'10"`` in a field) stop that search after
+    :data:`QUOTED_BYTES`."""
     line, rest, first = 1, b"", True
     with _open(path, codec, label) as f:
         while True:
@@ -482,20 +493,19 @@ def _blocks(path: Path, codec: str, label: str):
             data = rest + chunk
             if not chunk:
                 if data:
-                    yield _decode(data, "utf-8-sig" if first else "utf-8") + "\n", line
+                    yield _lf(data[3:] if first and data.startswith(codecs.BOM_UTF8) else data) + b"\n", line
                 return
             # the last line end; a CR at the very end may be half of a CRLF: cut before it
             cut = max(data.rfind(b"\n", 0, len(data) - 1), data.rfind(b"\r", 0, len(data) - 1)) + 1
             if data.endswith(b"\n"):
                 cut = len(data)
-            if cut == 0 or (b'"' in data and data.count(b'"', 0, cut) % 2 and len(data) < QUOTED_BYTES):
+            if cut == 0 or (b'"' in data and count(memoryview(data)[:cut], b'"') % 2 and len(data) < QUOTED_BYTES):
                 rest = data
                 continue
-            block, rest = data[:cut], data[cut:]
-            text = _decode(block, "utf-8-sig" if first else "utf-8")
-            yield text, line
+            block, rest = _lf(data[:cut]), data[cut:]
+            yield block[3:] if first and block.startswith(codecs.BOM_UTF8) else block, line
             first = False
-            line += text.count("\n") if b"\r" in block else block.count(b"\n")
+            line += count(block, b"\n")
 
 
 def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds: str, missing, fixed) -> _Read:
@@ -508,14 +518,16 @@ def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds:
     ids: list[dict[str, int]] = [{} for _ in kinds]  # nominal value -> id, per file column
     found: Counter = Counter()
     ctx = _Context(label, dialect.delimiter, names, kinds, set(missing), fixed, ids, found)
+    fast = path.stat().st_size >= PANDAS_BYTES
     at = 0
-    for text, line0 in _blocks(path, encoding, label):
+    for block, line0 in _blocks(path, encoding, label):
         if dialect.header and line0 == 1:
-            text = text[text.index("\n") + 1 :]
+            block = block[block.index(b"\n") + 1 :]
             line0 = 2
-        if not text.strip():
+        if not block or block.isspace():
             continue
-        cols, block_lines = _fast_block(text, line0, ctx) or _slow_block(text, line0, ctx)
+        read = _fast_block(block, line0, ctx) if fast else None
+        cols, block_lines = read or _slow_block(block.decode("utf-8"), line0, ctx)
         n = len(block_lines)
         for k, j in enumerate(attr):
             X[at : at + n, k] = cols[j]
@@ -542,36 +554,23 @@ class _Context:
     found: Counter
 
 
-def _fast_block(text: str, line0: int, ctx: _Context):
-    """The block parsed by numpy's C reader, or None when it needs the csv reader (see the module docstring)."""
-    d = ctx.delimiter
-    n_rows = text.count("\n")
-    if '"' in text or "\n\n" in text or text.startswith("\n") or text.count(d) != n_rows * (len(ctx.kinds) - 1):
+def _fast_block(block: bytes, line0: int, ctx: _Context):
+    """The block through pandas' C parser (:mod:`nbx.data.fastcsv`), or None when the csv reader must read it.
+    A nominal column's distinct fields come in the order they are met, so their stripped values get their ids in
+    the csv reader's order."""
+    read = read_block(block, ctx.delimiter, ctx.kinds, ctx.missing)
+    if read is None:
         return None
-    used = [j for j, k in enumerate(ctx.kinds) if k != "x"]
-    dtype = [(f"f{j}", float if ctx.kinds[j] == "n" else f"S{STRING_WIDTH}") for j in used]
-    try:
-        table = np.loadtxt(io.StringIO(text), delimiter=d, comments=None, dtype=dtype, usecols=used, ndmin=1)
-    except (ValueError, UnicodeEncodeError):
-        return None
-    if len(table) != n_rows:
-        return None
-    # Nominal cells are read as Latin-1 bytes (a wider character sends the block to the csv reader) and
-    # stripped only when the block has a space or tab at all.
-    spaced = " " in text or (d != "\t" and "\t" in text)
-    cols = {}
-    for j in used:
-        col = table[f"f{j}"]
-        if ctx.kinds[j] == "n":
-            if not np.isfinite(col).all():
-                return None
-            cols[j] = col
-        else:
-            col = np.ascontiguousarray(col)
-            if (col.view(np.uint8).reshape(len(col), STRING_WIDTH)[:, -1] != 0).any():
-                return None  # a cell may be longer than the width
-            cols[j] = _nominal_ids(np.char.strip(col) if spaced else col, j, ctx)
-    return cols, line0 + np.arange(n_rows)
+    cols = dict(read.numbers)
+    for j, codes in read.codes.items():
+        ids, lookup = [], ctx.ids[j]
+        for value, cells in zip(read.values[j], np.bincount(codes, minlength=len(read.values[j])).tolist()):
+            if value in ctx.missing:
+                ctx.found[value] += cells
+            ids.append(-1 if value in ctx.missing else lookup.setdefault(value, len(lookup)))
+        cols[j] = np.asarray(ids, np.int64)[codes]
+    ctx.found.update(read.markers)
+    return cols, line0 + np.arange(read.rows)
 
 
 def _slow_block(text: str, line0: int, ctx: _Context):
