@@ -3,10 +3,9 @@ and without confidence, the checksum grouping of nominal cells against np.unique
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from nbx.data.userfile import Dialect, _distinct, sniff
+from nbx.data.userfile import Dialect, sniff
 
 MISSING = {"?", "", "NA"}
 
@@ -53,26 +52,3 @@ def test_given_delimiter_and_header_are_taken_as_they_are():
 def test_no_delimiter_fits():
     with pytest.raises(ValueError, match="no comma, semicolon, tab or pipe"):
         sniff(["abc", "def"], MISSING)
-
-
-@pytest.mark.parametrize("width", [8, 16, 32])
-def test_checksum_grouping_equals_np_unique(width):
-    rng = np.random.default_rng(width)
-    words = np.array(["red", "blue", "green", "x" * (width - 1), "", "rot", "b"], dtype=f"S{width}")
-    cells = words[rng.integers(len(words), size=5000)]
-    first, inverse = _distinct(cells)
-    values, inverse_ref = np.unique(cells, return_inverse=True)
-    # the same partition of the cells, each group represented by one of its cells
-    assert sorted(cells[first].tolist()) == sorted(values.tolist())
-    np.testing.assert_array_equal(cells[first][inverse], cells)
-    assert len(set(zip(inverse.tolist(), inverse_ref.tolist()))) == len(values)
-
-
-def test_checksum_collision_falls_back_to_comparing_strings(monkeypatch):
-    """Two values with one checksum (forced: every checksum 0) are still told apart."""
-    import nbx.data.userfile as userfile
-
-    cells = np.array([b"ab", b"cd", b"ab", b"ef"], dtype="S8")
-    monkeypatch.setattr(userfile, "_checksum", lambda cells: np.zeros(len(cells), np.uint64))
-    first, inverse = _distinct(cells)
-    np.testing.assert_array_equal(cells[first][inverse], cells)

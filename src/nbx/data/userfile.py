@@ -654,37 +654,13 @@ def _nominal_ids(cells: np.ndarray, j: int, ctx: _Context) -> np.ndarray:
     """Ids of the values in first-seen order of the file (-1 missing); the order is fixed at the end."""
     is_missing = _missing_mask(cells, ctx)
     present = cells[~is_missing]
-    first, inverse = _distinct(present)
+    _, first, inverse = np.unique(present, return_index=True, return_inverse=True)
     lookup = ctx.ids[j]
     values = present[first].tolist()
-    if cells.dtype.kind == "S":
-        values = [v.decode("latin-1") for v in values]
     mapped = np.array([lookup.setdefault(str(v), len(lookup)) for v in values], np.int64)
     out = np.full(len(cells), -1, np.int64)
     out[~is_missing] = mapped[inverse] if len(first) else []
     return out
-
-
-def _distinct(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(index of one cell per distinct value, each cell's distinct value number). np.unique of byte strings
-    compares them byte by byte; a checksum of their 8-byte words sorts much faster, and its grouping is
-    verified before it is used."""
-    if cells.dtype.kind != "S" or cells.dtype.itemsize % 8 or not len(cells):
-        _, first, inverse = np.unique(cells, return_index=True, return_inverse=True)
-        return first, inverse
-    _, first, inverse = np.unique(_checksum(cells), return_index=True, return_inverse=True)
-    if not (cells[first][inverse] == cells).all():  # two values with one checksum: compare the strings
-        _, first, inverse = np.unique(cells, return_index=True, return_inverse=True)
-    return first, inverse
-
-
-def _checksum(cells: np.ndarray) -> np.ndarray:
-    """A multiplicative hash of each byte string's 8-byte words (uint64 arithmetic wraps around)."""
-    words = np.ascontiguousarray(cells).view(np.uint64).reshape(len(cells), -1)
-    checksum = np.zeros(len(cells), np.uint64)
-    for k in range(words.shape[1]):
-        checksum = checksum * np.uint64(0x9E3779B97F4A7C15) + words[:, k]
-    return checksum
 
 
 def _arff_size(path: Path) -> tuple[int, int]:
