@@ -105,12 +105,55 @@ def test_judge_appends_the_rationale_and_the_because():
     )
 
 
-def test_sign_status():
-    assert claims.sign_status(0.5, 0.01) == HOLDS
-    assert claims.sign_status(0.5, 0.2) == DIRECTION
-    assert claims.sign_status(0.0, 0.001) == FAILS  # no difference: not the paper's direction
-    assert claims.sign_status(-1.0, 0.001) == FAILS
-    assert claims.sign_status(float("nan"), 0.01) == FAILS
+def test_paper_test_status_significant_and_not_significant_statements():
+    # the paper states a significant difference: p < alpha in its direction holds, the direction alone is partial
+    assert claims.paper_test_status(0.5, 0.01) == HOLDS
+    assert claims.paper_test_status(0.5, 0.2) == DIRECTION
+    assert claims.paper_test_status(0.5, 0.05) == DIRECTION  # p < alpha, strictly
+    assert claims.paper_test_status(0.0, 0.001) == FAILS  # no difference: not the paper's direction
+    assert claims.paper_test_status(-1.0, 0.001) == FAILS
+    assert claims.paper_test_status(float("nan"), 0.01) == FAILS
+    # the paper states a gain that is not significant (Kang & Tian's TAN, C4.5)
+    assert claims.paper_test_status(0.5, 0.3, significant=False) == HOLDS
+    assert claims.paper_test_status(0.5, 0.01, significant=False) == DIRECTION
+    assert claims.paper_test_status(-0.5, 0.3, significant=False) == FAILS
+    assert claims.sign_status(0.5, 0.01) == HOLDS and claims.sign_status(0.5, 0.2) == DIRECTION  # former name
+
+
+def test_count_status_compares_a_record_exactly_as_one_part():
+    assert claims.count_status((8, 2), (8, 2)) == HOLDS
+    assert claims.count_status((8, 1), (8, 2)) == FAILS  # one loss fewer: the record is not the paper's
+    assert claims.count_status((13, 2), (7, 2)) == FAILS
+    assert claims.count_status(10, 10) == HOLDS and claims.count_status(4, 10) == FAILS  # "10 of 12": the 10
+    assert claims.count_status([20, 20], [20, 20]) == HOLDS  # loaded in 20 of 20 seeds, each model
+    assert claims.count_status(None, (5, 0)) == UNTESTABLE
+    # one part: a record that misses the wins and the losses is one failure, not two
+    word, why = rubric([Part("1-4 HM 7:2", claims.count_status((13, 0), (7, 2)))])
+    assert word == NOT_REPRODUCED and why == "no stated part holds: 1-4 HM 7:2 (fails)"
+
+
+def test_direction_status_of_an_untested_statement_over_its_scope():
+    assert claims.direction_status(0.2) == HOLDS  # any size, no test
+    assert claims.direction_status(0.0) == FAILS and claims.direction_status(-0.1) == FAILS
+    assert claims.direction_status(0.0, ties_hold=True) == HOLDS  # a stated bound, "at least"
+    # every data set of the sentence's scope must agree: IRIS +1.3 and WAVEFORM -1.0 is not the direction
+    assert claims.direction_status([1.3, 1.1]) == HOLDS
+    assert claims.direction_status([1.3, -1.0]) == FAILS
+    assert claims.direction_status(float("nan")) == UNTESTABLE and claims.direction_status([]) == UNTESTABLE
+
+
+def test_judge_with_a_scope_per_reading():
+    # the reading changes which data sets the sentence covers (Wiering's W5): parts per reading
+    parts = {
+        "two-sample (default)": [Part("Car", HOLDS), Part("Soybeans", FAILS)],
+        "paired": [Part("Car", HOLDS), Part("Iris", HOLDS), Part("Soybeans", FAILS)],
+    }
+    v = judge("W5", parts, "ev")
+    assert v.verdict == PARTLY and v.readings == {"two-sample (default)": PARTLY, "paired": PARTLY}
+    assert (
+        "- reading *paired*: **partly reproduced** — holds: Car; Iris; does not hold: Soybeans (fails)." in v.evidence
+    )
+    assert judge("W5", {"only": [Part("Car", HOLDS)]}, "ev").verdict == REPRODUCED
 
 
 def test_number_status_precision_or_two_std():

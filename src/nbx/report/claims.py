@@ -1,12 +1,20 @@
 """Published claims (``nbx/papers/<experiment>/published/claims.md``) and our verdict on each, with the evidence.
 
 Every claim is judged by one rubric (README, "Reading the results"), applied by :func:`rubric`: a claim is a list
-of its stated :class:`Part` s, each *holds* (the paper's own comparison, run as the paper ran it, gives the same
-direction and significance; a number lies within the paper's stated precision or 2 std of our estimate),
-*direction only* (same direction, not significant), *fails* or *not testable* (with the reason), per reading of
-the paper where readings matter. Every part holds -> reproduced; at least one holds -> partly reproduced (the
-rationale names the others); none holds -> not reproduced ("direction only" alone is not partly); no part
-testable -> not testable.
+of its stated :class:`Part` s, each *holds*, *direction only*, *fails* or *not testable* (with the reason), per
+reading of the paper where readings matter. A part is one of four kinds, each with its one status function:
+
+- the paper's own test (:func:`paper_test_status`): run as the paper ran it (its test, its sidedness, its data),
+  it holds when it agrees with the paper's statement (same direction and the stated significance); the same
+  direction with the other significance is *direction only*;
+- a count or a win:loss record, "k out of n" (:func:`count_status`): ONE part, holding when it equals the
+  paper's exactly (whole numbers have no precision to be within);
+- a statement the paper supports with no test (:func:`direction_status`): holds on its direction, over the
+  sentence's full scope (every data set it covers, named or not);
+- a number the paper states (:func:`number_status`): within its printed precision or 2 std of our estimate.
+
+Every part holds -> reproduced; at least one holds -> partly reproduced (the rationale names the others); none
+holds -> not reproduced ("direction only" alone is not partly); no part testable -> not testable.
 """
 
 from __future__ import annotations
@@ -88,15 +96,22 @@ def rubric(parts: list[Part], reading: str | None = None) -> tuple[str, str]:
     return NOT_REPRODUCED, f"no stated part holds: {others}"
 
 
-def judge(claim: str, parts: list[Part], evidence: str, because: str = "") -> Verdict:
+def judge(claim: str, parts: list[Part] | dict[str, list[Part]], evidence: str, because: str = "") -> Verdict:
     """The claim's :class:`Verdict` by :func:`rubric`, under each reading when a part depends on one; the
-    rationale (with ``because``, what the evidence says about why, when given) is appended to ``evidence``."""
-    readings = readings_of(parts)
+    rationale (with ``because``, what the evidence says about why, when given) is appended to ``evidence``.
+    ``parts`` may also be reading -> that reading's parts (the first the default), where the reading changes the
+    sentence's scope and so which parts there are (Wiering's W5: the data sets where boosting beats NBC)."""
+    if isinstance(parts, dict):
+        per_reading = parts
+        readings = list(per_reading)
+    else:
+        readings = readings_of(parts)
+        per_reading = dict.fromkeys(readings, parts)
     tail = f" {because}" if because else ""
     if len(readings) < 2:  # no reading, or only the default ran
-        word, why = rubric(parts)
+        word, why = rubric(per_reading[readings[0]] if isinstance(parts, dict) and readings else parts)
         return Verdict(claim, word, f"{evidence}\n\nRubric: {why}.{tail}")
-    judged = {r: rubric(parts, r) for r in readings}
+    judged = {r: rubric(per_reading[r], r) for r in readings}
     lines = "\n".join(f"- reading *{r}*: **{w}** — {why}." for r, (w, why) in judged.items())
     lines += f"\n\n{because}" if because else ""
     return Verdict(
@@ -112,11 +127,45 @@ def missing(claim: str, *learners: str) -> Verdict:
     return Verdict(claim, NOT_TESTABLE, f"learner(s) {', '.join(f'`{x}`' for x in learners)} not in this run.")
 
 
-def sign_status(diff: float, p: float, alpha: float = 0.05) -> str:
-    """A one-sided comparison in the paper's direction: holds (diff > 0, p < alpha), direction only, or fails."""
+def paper_test_status(diff: float, p: float, alpha: float = 0.05, significant: bool = True) -> str:
+    """A part with the paper's own test, run as the paper ran it (the caller computes ``p`` by the paper's test,
+    with its sidedness): ``diff`` > 0 is the paper's direction. Where the paper states a significant difference
+    (``significant``), holds when p < ``alpha``, *direction only* when not; where it states a difference that is
+    not significant, holds when p >= ``alpha``, *direction only* when significant. The other direction (or no
+    difference) fails."""
     if not np.isfinite(diff) or diff <= 0:
         return FAILS
-    return HOLDS if np.isfinite(p) and p < alpha else DIRECTION
+    is_significant = bool(np.isfinite(p) and p < alpha)
+    return HOLDS if is_significant == significant else DIRECTION
+
+
+def sign_status(diff: float, p: float, alpha: float = 0.05) -> str:
+    """The former name of :func:`paper_test_status` for a significant difference (ting2003's claims still call
+    it); new code calls :func:`paper_test_status`."""
+    return paper_test_status(diff, p, alpha)
+
+
+def count_status(ours, paper) -> str:
+    """A count the paper states, or a record (wins:losses, "k out of n" as (k, n)): ONE part, holding when ours
+    equals the paper's exactly; not testable when ours is None."""
+    if ours is None:
+        return UNTESTABLE
+    return HOLDS if _record(ours) == _record(paper) else FAILS
+
+
+def _record(x) -> tuple[int, ...]:
+    return tuple(int(v) for v in x) if isinstance(x, (tuple, list)) else (int(x),)
+
+
+def direction_status(diff, ties_hold: bool = False) -> str:
+    """A statement the paper supports with no test: holds on its direction. ``diff`` is ours in the stated
+    direction (> 0 agrees), a number or one per unit of the sentence's scope (every data set it covers), all of
+    which must agree; with ``ties_hold`` a difference of 0 agrees too (a stated bound, "at least"). Not testable
+    without a finite value."""
+    d = np.atleast_1d(np.asarray(diff, float))
+    if d.size == 0 or not np.isfinite(d).all():
+        return UNTESTABLE
+    return HOLDS if bool(np.all(d >= 0 if ties_hold else d > 0)) else FAILS
 
 
 def number_status(ours: float, paper: float, precision: float, std: float = float("nan")) -> str:

@@ -20,9 +20,14 @@ def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
     )
 
 
-def marks(ctx: ReportContext, learner: str, baseline: str) -> dict[str, str]:
-    """Wiering's paired t-test mark (++/+/=/-/--) of learner vs baseline per available data set."""
-    return {p: stats.mark(ctx.split_acc(p, learner), ctx.split_acc(p, baseline)) for p in ctx.datasets}
+def marks(ctx: ReportContext, learner: str, baseline: str, test=None) -> dict[str, str]:
+    """Wiering's mark (++/+/=/-/--) of learner vs baseline per available data set, by ``test`` (a function of
+    the two per-split accuracy arrays giving a two-sided p; default the paired t-test)."""
+    out = {}
+    for p in ctx.datasets:
+        a, b = ctx.split_acc(p, learner), ctx.split_acc(p, baseline)
+        out[p] = stats.mark(a, b, None if test is None else test(a, b))
+    return out
 
 
 def win_loss(ms: dict[str, str]) -> tuple[int, int]:
@@ -60,8 +65,10 @@ def comparison_table(
     digits: int = 1,
     names: dict[str, str] | None = None,
     average_over: list[str] | None = None,
+    test=None,
 ) -> list[str]:
-    """One row per paper data set: for each learner ours (± std), our mark vs ``baseline`` (paired t-test),
+    """One row per paper data set: for each learner ours (± std), our mark vs ``baseline`` (by ``test``, see
+    :func:`marks`; default the paired t-test),
     and the published value; then the average row over the data sets we have (or those of ``average_over``,
     which also restricts the win:loss row). ``error`` shows error rates (100 - accuracy) instead of accuracies."""
     learners = [x for x in learners if ctx.has(x)]
@@ -69,7 +76,7 @@ def comparison_table(
     names = names or {}
     value = (lambda a: 100 - a) if error else (lambda a: a)
     has_pub = {x: any(np.isfinite(ctx.published_acc(p, x)) for p in ctx.datasets) for x in learners}
-    all_marks = {x: marks(ctx, x, baseline) for x in learners if baseline and x != baseline and ctx.has(baseline)}
+    all_marks = {x: marks(ctx, x, baseline, test) for x in learners if baseline and x != baseline and ctx.has(baseline)}
     header = ["data set"]
     for x in learners:
         header += [names.get(x, x)] + (["pub."] if has_pub[x] else [])

@@ -1,6 +1,7 @@
 """Significance tests used by the papers, plus the corrected resampled t-test for repeated splits.
 
-- Paired t-test on per-split accuracies (Wiering 2003 Table 2 marks: ++ p<0.01, + p<0.05, = , -, --).
+- Paired t-test on per-split accuracies, and Student's two-sample t-test on them (Wiering 2003's "t-test" under
+  its two readings; Table 2 marks: ++ p<0.01, + p<0.05, = , -, --).
 - Corrected resampled t-test (Nadeau & Bengio 2003): the variance term is inflated by n_test/n_train, since
   overlapping training sets make split results correlated; this is the test we recommend beyond the papers.
 - Sign test (Ting & Zheng: one-tailed on win/loss counts), Wilcoxon signed-rank (Kang & Tian), its p-value's
@@ -33,6 +34,16 @@ def paired_t(a: np.ndarray, b: np.ndarray) -> float:
     if np.allclose(d, d[0]):
         return 1.0 if np.isclose(d[0], 0) else 0.0
     return float(stats.ttest_rel(a, b).pvalue)
+
+
+def two_sample_t(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided p-value of Student's two-sample t-test of a vs b (pooled variance; with equal n it has the
+    t statistic of Welch's), i.e. the t-test on each column's mean ± std that ignores the pairing of splits
+    (1.0 / 0.0 when both samples are constant and equal / different)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if np.ptp(a) == 0 and np.ptp(b) == 0:
+        return 1.0 if np.isclose(a[0], b[0]) else 0.0
+    return float(stats.ttest_ind(a, b).pvalue)
 
 
 def corrected_t(a: np.ndarray, b: np.ndarray, test_fraction: float) -> float:

@@ -18,7 +18,6 @@ SIGNIFICANT = PAPER["k1_significant"]  # K1: HBayes-NB significantly better (NB 
 MODEST = PAPER["k1_modest"]  # K1: better on average, not significantly
 K2 = PAPER["k2"]  # K2's columns
 ALPHA = 0.05
-MUCH_FASTER = 2.0  # K3: ratio of logistic fits HBayes-NB / HBayes-TAN called "much faster"
 
 DEFAULT = "default"  # the name of the default reading in the claims' per-reading verdicts
 READINGS = {"nb_kang": "NB by eq. 4", "lr_kang": "LR at the optimum", "tan": "TAN (CMI)"}  # alternative -> reading

@@ -47,8 +47,9 @@ def one_sided_p(better: np.ndarray, worse: np.ndarray) -> float:
 
 
 def status(mean_diff: float, p: float, alpha: float = ALPHA) -> str:
-    """A test part: holds (paper's sign, p < alpha), direction only (sign only) or fails."""
-    return claims.sign_status(mean_diff, p, alpha)
+    """A part with the paper's own test (its one-sided paired t-test over the situations): holds (paper's sign,
+    p < alpha), direction only (sign only) or fails (:func:`nbx.report.claims.paper_test_status`)."""
+    return claims.paper_test_status(mean_diff, p, alpha)
 
 
 @dataclass(frozen=True)
