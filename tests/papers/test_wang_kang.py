@@ -513,7 +513,7 @@ def test_gap_lines_reading_and_sampling():
     assert lines[-1].startswith("Measured cause: the reading")
     noisy = _GapContext({"c45_kang": [0.9, 0.5]}, {})  # fold std 28.28: 4.5 points is 0.16 standard errors
     lines = kang_gaps._cell_lines(noisy, kang_gaps.Cell("Balance-scale", "c45_kang", 70.0, 28.28, 65.5))
-    assert lines[-1].startswith("Measured cause: sampling")
+    assert lines[-1].startswith("What the numbers show: a gap of 0.2 standard errors of the difference, under two")
     flat = _GapContext({"c45_kang": [0.70, 0.70]}, {})
     lines = kang_gaps._cell_lines(flat, kang_gaps.Cell("Balance-scale", "c45_kang", 70.0, 0.0, 60.0))
     assert lines[-1] == "Unexplained beyond these measurements."

@@ -83,3 +83,25 @@ def test_the_three_largest_gaps_carry_the_papers_measured_cause(tmp_path, monkey
     assert gaps[1] == "- **B**: `tree` 60.0 ± 5.0 vs *pub.* 71.0 (-11.0 accuracy points)."
     assert out[out.index(gaps[0]) + 1] == "  Measured: the paper's C has other classes."
     assert out[out.index(gaps[1]) + 1] == "  Unexplained: this report has no measured cause for it."
+
+
+def test_std_agrees_is_the_f_test_with_the_printed_rounding():
+    """Two stds over 50 splits agree when the F-test of equal variances does not reject at 5% (ratio of variances
+    within about 0.57-1.76 for 49 df each); the printed rounding widens the paper's value."""
+    from nbx.report.experiment_report import std_agrees
+
+    assert std_agrees(1.0, 1.0, 50, 0.0)
+    assert std_agrees(1.3, 1.0, 50, 0.0)  # variance ratio 1.69 < 1.76
+    assert not std_agrees(1.4, 1.0, 50, 0.0)  # 1.96 > 1.76
+    assert std_agrees(1.4, 1.0, 50, 0.1)  # the paper's 1.0 may be 1.1: 1.62
+    assert not std_agrees(0.5, 1.0, 50, 0.05)
+    assert std_agrees(1.9, 1.0, 10, 0.0)  # 9 df each: the F range is wider (ratio of variances up to 4.03)
+
+
+def test_tally_lines_sum_every_row():
+    from nbx.report.experiment_report import Tally, tally_lines
+
+    lines = tally_lines([Tally("T1", "a", 10, 8, 6, "exact"), Tally("T1", "b", 4, 0, 0, "not compared here", "why")])
+    assert lines[0].startswith("Every number the paper publishes, per table: 14 published, 8 compared")
+    assert "**6 of 8**" in lines[0]
+    assert "| T1 | b | 4 | 0 | 0 | not compared here; why |" in lines

@@ -23,7 +23,7 @@ from nbx.pipeline import layout
 from nbx.report import paper
 from nbx.report.context import ReportContext
 from nbx.report.figures import dot_plot, figure_path, gap_plot, plot_path, vs_published_scatter
-from nbx.report.tables import comparison_table, fmt, mean_abs_difference
+from nbx.report.tables import comparison_table, fmt, md_table, mean_abs_difference
 
 
 def scatter(ctx: ReportContext, learner: str, path) -> bool:
@@ -99,6 +99,72 @@ def published_cells(ctx: ReportContext, names: list[str]) -> list[Cell]:
     return cells
 
 
+@dataclass(frozen=True)
+class Tally:
+    """One kind of published number of one table (a paper module's ``PUBLISHED_NUMBERS``): how many the paper
+    prints, how many we compare, how many of those lie within ``tolerance`` (the rule each of them used), and where
+    the others are, if anywhere (``note``)."""
+
+    table: str
+    numbers: str
+    published: int
+    compared: int
+    within: int
+    tolerance: str
+    note: str = ""
+
+
+def cell_tally(table: str, numbers: str, published: int, cells: list[Cell], unit: str) -> Tally:
+    """The per-data-set cells of :func:`published_cells` as a :class:`Tally` (``published``: all the table prints,
+    not comparable data sets included)."""
+    return Tally(
+        table,
+        numbers,
+        published,
+        len(cells),
+        sum(c.agrees for c in cells),
+        f"max(3 {unit} points, 2 × the std of our splits)",
+    )
+
+
+def std_agrees(ours: float, published: float, n: int, rounding: float) -> bool:
+    """Our std over ``n`` splits and the paper's (printed to ± ``rounding``, over as many splits) agree: the
+    two-sided F-test of equal variances at 5% (n − 1 degrees of freedom each) does not reject for some value the
+    printed std can stand for."""
+    from scipy.stats import f
+
+    lo, hi = f.ppf(0.025, n - 1, n - 1), f.ppf(0.975, n - 1, n - 1)
+    smallest = (ours / (published + rounding)) ** 2
+    largest = (ours / max(published - rounding, 1e-12)) ** 2
+    return bool(smallest <= hi and largest >= lo)
+
+
+def std_tolerance(n: int, rounding: float) -> str:
+    return f"F-test of equal variances does not reject (two-sided 5%, {n - 1} df each; the paper's std ± {rounding:g})"
+
+
+def tally_lines(tallies: list[Tally]) -> list[str]:
+    """Every published number of the paper, per table and kind, with the tolerance each used."""
+    total = [sum(getattr(t, k) for t in tallies) for k in ("published", "compared", "within")]
+    rows = [
+        [
+            t.table,
+            t.numbers,
+            str(t.published),
+            str(t.compared),
+            str(t.within),
+            t.tolerance + (f"; {t.note}" if t.note else ""),
+        ]
+        for t in tallies
+    ]
+    return [
+        f"Every number the paper publishes, per table: {total[0]} published, {total[1]} compared with ours, "
+        f"**{total[2]} of {total[1]}** within the tolerance of their row.",
+        "",
+        *md_table(["table", "numbers", "published", "compared", "within tolerance", "tolerance"], rows),
+    ]
+
+
 def gap_figure(ctx: ReportContext, cells: list[Cell], names: list[str], errors: bool) -> str:
     """gaps.png: ours − published of every cell as a dot per data set (in error points when ``errors``), with
     the tolerance; returns its markdown line."""
@@ -136,6 +202,7 @@ def gaps_section(ctx: ReportContext, module, names: list[str], errors: bool) -> 
             f"reading of its column: {defaults}; not comparable data sets left out) lie within max(3 {unit} points, "
             "twice the standard deviation of our per-split accuracies) of ours.",
             "",
+            *(tally_lines(module.PUBLISHED_NUMBERS(ctx, names, cells)) if hasattr(module, "PUBLISHED_NUMBERS") else []),
         ]
     out += [gap_figure(ctx, cells, names, errors), "", "### The three largest gaps", ""]
     worst: dict[str, list[Cell]] = {}

@@ -165,8 +165,9 @@ def notes_section(ctx: ReportContext) -> list[str]:
         "- **TAN**: the paper ran Weka's TAN, whose structure comes from the Bayesian (BAYES, α = 0.5) "
         "local score, not from Friedman et al.'s conditional mutual information; *TAN* (the default) "
         "uses that score, *TAN (CMI)* the mutual information (likewise HBayes-TAN and *HBayes-TAN (CMI)* "
-        "for P(S2 | C)). The CP tables (Dirichlet(1)) are the same, so the columns differ by structure "
-        "only. CMI favours many-valued attributes: an ID-like "
+        "for P(S2 | C)). Our two TAN columns share their CP tables (Dirichlet(1) posterior means), so *TAN* and "
+        "*TAN (CMI)* differ by structure only; whether Weka's TAN estimates its tables the same way is not "
+        "measured here. CMI favours many-valued attributes: an ID-like "
         "attribute becomes the parent of every other one and test rows with unseen IDs lose all "
         "attribute evidence; the Bayesian score pays for the parameters and keeps it a leaf."
     )
@@ -187,8 +188,8 @@ def notes_section(ctx: ReportContext) -> list[str]:
         empty = sum(not f["s1"] for f in folds)
         why = (
             " — no pair of attributes raises the training accuracy above naive Bayes's, so Fig. 2 returns "
-            "naive Bayes (an independent review of the readings found the same with either LR solver); the "
-            "paper's lower error cannot come from Fig. 2 on these training accuracies"
+            "naive Bayes (HBayes' LR here fitted at the optimum, see **LR** above); the paper's lower error "
+            "cannot come from Fig. 2 on these training accuracies"
             if folds and empty == len(folds)
             else ""
         )

@@ -25,7 +25,6 @@ KERNEL_COMPARISONS = {  # S3: kernel densities against Gaussian ones and against
     "GNB kernel − NB (MDL bins)": ("gnb", "nb_laplace"),
 }
 KERNEL_LEARNERS = list(dict.fromkeys(x for pair in KERNEL_COMPARISONS.values() for x in pair))
-J48_GAP = 0.3  # a reference J48 run (Weka): our C4.5 equals it within this many points on every Wang data set
 FAR_BELOW = 10.0  # points by which a published C4.5 accuracy must trail ours to be called "far below"
 ALPHA = 0.05
 DEFAULT = "default"  # the name of the default reading in the claims' per-reading verdicts

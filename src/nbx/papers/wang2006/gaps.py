@@ -8,9 +8,10 @@ import functools
 import numpy as np
 import pandas as pd
 
-from nbx.papers.wang2006.evidence import NAMES, PAPER
+from nbx.papers.wang2006.evidence import NAMES, PAPER, paper_marks
 from nbx.report.context import ReportContext
-from nbx.report.published import folder
+from nbx.report.experiment_report import Cell, Tally, cell_tally, std_agrees, std_tolerance
+from nbx.report.published import folder, name_key, read_table
 
 
 def published_std(ctx: ReportContext, p: str, learner: str) -> float:
@@ -69,3 +70,44 @@ GAPS = {
     name: functools.partial(gap_lines, p=name)
     for name in pd.read_csv(folder("wang2006") / "wang2006_table1.csv")["dataset"]
 }
+
+
+STD_ROUNDING = 0.005  # Table 1 prints its stds to 0.01
+
+
+def published_numbers(ctx: ReportContext, names: list[str], cells: list[Cell]) -> list[Tally]:
+    """Every number Wang et al.'s Table 1 prints (accuracies, stds, the ✓/× column), how many we compare and how
+    many lie within the tolerance of their kind (:func:`nbx.report.experiment_report.tally_lines`)."""
+    table = read_table("wang2006_table1.csv", "wang2006")
+    columns = {x: c for s in ctx.exp.published for x, c in s["columns"].items() if s["table"] == "wang2006_table1.csv"}
+    defaults = list(dict.fromkeys(columns.values()))
+    learners = [next(x for x, c in columns.items() if c == col) for col in defaults]
+    stds = [(p, x) for p in names for x in learners if ctx.has(x) and name_key(p) in table.index]
+    n = len(ctx.split_acc(names[0], learners[0])) if names and learners and ctx.has(learners[0]) else 0
+    std_ok = sum(
+        std_agrees(
+            ctx.acc_std(p, x),
+            float(table.loc[name_key(p), columns[x].replace("_acc", "_std")]),
+            n,
+            STD_ROUNDING,
+        )
+        for p, x in stds
+    )
+    marks = ctx.memo(paper_marks)
+    ours = {p: ctx.acc(p, "snbtree") - ctx.acc(p, "nbtree") for p in names} if ctx.has("snbtree", "nbtree") else {}
+    compared = [p for p in names if p in marks and p in ours]
+    same = sum((ours[p] > 0) == (marks[p] == "better") and ours[p] != 0 for p in compared)
+    return [
+        cell_tally("Table 1", "accuracy per data set", len(table) * len(defaults), cells, "accuracy"),
+        Tally(
+            "Table 1", "std per data set", len(table) * len(defaults), len(stds), std_ok, std_tolerance(n, STD_ROUNDING)
+        ),
+        Tally(
+            "Table 1",
+            "✓/× (S-NBTree better / worse than NBTree)",
+            len(table),
+            len(compared),
+            same,
+            "the same sign of our S-NBTree − NBTree (a tie matches neither)",
+        ),
+    ]

@@ -4,6 +4,8 @@ against the files', and the NBC refits and synthetic checks of analyse@wiering20
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy import stats as sps
 
@@ -148,3 +150,59 @@ def phantom_rows(ctx: ReportContext) -> list[str]:
 
 def analysis(ctx: ReportContext) -> dict | None:
     return ctx.analysis or None
+
+
+PRINTED_ROUNDING = 0.05  # Table 2 prints accuracies and its summary rows to 0.1: each is within ± this of its value
+
+
+@dataclass(frozen=True)
+class PrintedCell:
+    """One number of Table 2's printed summary rows beside the same quantity recomputed from its data set rows
+    (all of them, Abalone included, as the printed rows are): ``low``-``high`` is what the recomputation can be
+    when every printed accuracy moves within its rounding (equal for the win:loss counts, which are exact)."""
+
+    row: str
+    learner: str
+    printed: float | tuple[int, int]
+    recomputed: float | tuple[int, int]
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def matches(self) -> bool:
+        """Within rounding: the printed value's interval (± :data:`PRINTED_ROUNDING`) meets the recomputation's
+        (``low``-``high``); win:loss counts must be equal."""
+        if self.low is None:
+            return self.printed == self.recomputed
+        return self.printed - PRINTED_ROUNDING <= self.high and self.printed + PRINTED_ROUNDING >= self.low
+
+    def text(self, value) -> str:
+        return "%d:%d" % value if isinstance(value, tuple) else f"{value:.1f}"
+
+
+def printed_summary() -> list[PrintedCell]:
+    """Table 2's printed summary rows (paper.yaml's ``printed``) against the same rows recomputed from its
+    wiering2003_table2.csv: average accuracy (± the rounding of the mean of rounded accuracies), Bauer &
+    Kohavi's average error reduction vs the NBC (its range when each accuracy moves within its rounding: the
+    reduction 1 − e_x/e_NBC is smallest with the NBC's accuracy up and the learner's down) and the significant
+    win:loss counted from the marks (a `-` is a loss: the text lost `--`)."""
+    table = read_table("wiering2003_table2.csv", "wiering2003")
+    acc = {x: table[col.replace("_sig", "_acc")].to_numpy(float) for x, col in SIG_COLUMNS.items()}
+    acc[NB] = table["nbc_acc"].to_numpy(float)
+    r = PRINTED_ROUNDING
+
+    def reduction(nb: np.ndarray, x: np.ndarray) -> float:
+        return 100 * float(np.mean(((100 - nb) - (100 - x)) / (100 - nb)))
+
+    out = []
+    for x, value in PRINTED["average_accuracy"].items():
+        mean = float(acc[x].mean())
+        out.append(PrintedCell("average accuracy", x, value, mean, mean - r, mean + r))
+    for x, value in PRINTED["error_reduction"].items():
+        lo, hi = reduction(acc[NB] + r, acc[x] - r), reduction(acc[NB] - r, acc[x] + r)
+        out.append(PrintedCell("average error reduction %", x, value, reduction(acc[NB], acc[x]), lo, hi))
+    for x, (wins, losses) in PRINTED["win_loss"].items():
+        marks = [str(m) for m in table[SIG_COLUMNS[x]]]
+        counted = (sum("+" in m for m in marks), sum("-" in m for m in marks))
+        out.append(PrintedCell("significant win:loss", x, (wins, losses), counted))
+    return out

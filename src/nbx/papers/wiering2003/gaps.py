@@ -10,18 +10,28 @@ import numpy as np
 
 from nbx.papers.wiering2003.evidence import (
     ATTRNORM,
+    CLASS_COUNTS,
     LEARNERS,
     NB,
+    NOT_COMPARABLE,
+    PRINTED,
+    PRINTED_ROUNDING,
     SEEN,
+    SIG_COLUMNS,
     TITLES,
     comparable,
+    direction,
     file_counts,
     nbc_runs,
+    our_marks,
     phantom_rows,
+    printed_summary,
+    published_marks,
     table1,
 )
 from nbx.pipeline.inputs import load_plan
 from nbx.report.context import ReportContext
+from nbx.report.experiment_report import Cell, Tally, cell_tally, std_agrees, std_tolerance
 from nbx.report.published import name_key, read_table
 
 
@@ -87,7 +97,10 @@ def lacking_check(ctx: ReportContext, p: str) -> tuple[list[str], list]:
     lacking = np.array([len(np.unique(y[~t])) < len(np.unique(y)) for t in test])
     pairs = [(x, SEEN[x]) for x in LEARNERS if ctx.has(x, SEEN[x])]
     if not lacking.any() or not pairs:
-        return [f"- No training half lacks a class of {p}, so counters for absent classes play no part."], []
+        return [
+            f"- No training half of {p} lacks one of the file's {len(np.unique(y))} classes, so counters for every "
+            "class of the file and for the training half's classes only (`*_seenclasses`) give the same model here."
+        ], []
     parts = [
         f"{TITLES[x]} {100 * ctx.split_acc(p, x)[lacking].mean():.1f} / {100 * ctx.split_acc(p, a)[lacking].mean():.1f}"
         f" on those halves, {100 * ctx.split_acc(p, x)[~lacking].mean():.1f} / "
@@ -197,3 +210,61 @@ def _attrnorm_check(ctx: ReportContext, p: str) -> tuple[list[str], list]:
 
 GAP_CHECKS = gap(split_check, _attrnorm_check, lacking_check, phantom_check, cut_point_check)
 GAPS = {p: (lambda ctx, p=p: GAP_CHECKS(ctx, p)) for p in ("Glass", "Servo", "Soybeans")}
+
+
+def published_numbers(ctx: ReportContext, names: list[str], cells: list[Cell]) -> list[Tally]:
+    """Every number Wiering prints (Table 1's counts, Table 2's accuracies, stds, marks and summary rows), how
+    many we compare and how many lie within the tolerance of their kind (:func:`nbx.report.experiment_report.
+    tally_lines`)."""
+    stated = ctx.memo(table1)
+    t1 = read_table(CLASS_COUNTS, "wiering2003")
+    kinds = ("classes", "features", "instances")
+    equal = sum(stated[p][k] == file_counts(ctx, p)[k] for p in stated for k in kinds)
+    t2 = read_table("wiering2003_table2.csv", "wiering2003")
+    ran = [x for x in LEARNERS if ctx.has(x)]
+    stds = [(p, x) for p in names for x in ran if name_key(p) in t2.index]
+    n = len(ctx.split_acc(names[0], NB)) if names and ctx.has(NB) else 0
+    std_ok = sum(std_agrees(ctx.acc_std(p, x), published_std(ctx, p, x), n, PRINTED_ROUNDING) for p, x in stds)
+    ours, paper = ctx.memo(our_marks), ctx.memo(published_marks)
+    marks = [(p, x) for p in names for x in SIG_COLUMNS if x in ours and p in paper.get(x, {})]
+    same = sum(direction(ours[x][p]) == direction(paper[x][p]) for p, x in marks)
+    printed = printed_summary()
+    n_printed = sum(2 if isinstance(c.printed, tuple) else 1 for c in printed)
+    return [
+        Tally(
+            "Table 1",
+            "classes, features, instances",
+            len(t1) * len(kinds),
+            len(stated) * len(kinds),
+            equal,
+            "equal to the data set file's",
+        ),
+        cell_tally("Table 2", "accuracy per data set", len(t2) * len(LEARNERS), cells, "accuracy"),
+        Tally(
+            "Table 2",
+            "std per data set",
+            len(t2) * len(LEARNERS),
+            len(stds),
+            std_ok,
+            std_tolerance(n, PRINTED_ROUNDING),
+        ),
+        Tally(
+            "Table 2",
+            "significance mark vs NBC",
+            len(t2) * len(SIG_COLUMNS),
+            len(marks),
+            same,
+            "same direction (`-` also for `--`, which the text lost)",
+        ),
+        Tally(
+            "Table 2",
+            "summary rows (average accuracy, error reduction, win:loss)",
+            n_printed,
+            0,
+            0,
+            "not compared here",
+            f"printed over all {PRINTED['data_sets']} data sets, {', '.join(NOT_COMPARABLE)} included; claims W2-W4 "
+            "judge them against ours on the comparable data sets; against the paper's own rows "
+            f"{sum(c.matches for c in printed)} of {len(printed)} agree (Table 2's summary above)",
+        ),
+    ]

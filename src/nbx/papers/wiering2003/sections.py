@@ -11,6 +11,8 @@ from nbx.papers.wiering2003.evidence import (
     LEARNERS,
     NB,
     NOT_COMPARABLE,
+    PRINTED,
+    PRINTED_ROUNDING,
     SEEN,
     SIG_COLUMNS,
     T_TESTS,
@@ -26,6 +28,7 @@ from nbx.papers.wiering2003.evidence import (
     our_marks,
     phantom_rows,
     printed_mark_agreement,
+    printed_summary,
     published_marks,
     table1,
 )
@@ -55,9 +58,11 @@ CLASSES_EVIDENCE = (
     "an NBC (and every expert of an HM, §3.2) holds counters for every class of the problem, also for one its "
     "training half lacks; such a class keeps c(C) = c_i(f_i, C) = γ, i.e. P(C) = γ/tot and, with the class "
     "counter as denominator, P_i(f_i|C) = γ/γ = 1 for every value, so it can win where the other classes' "
-    "products are small. That is the default; counters only for the classes of the training half (a missing "
-    "class gets probability 0) is our earlier reading, kept as `*_seenclasses`. (With the attribute's total as "
-    "denominator such a class would get the uniform P(f|C) = 1/V instead.)"
+    "products are small. That is the default. The other reading of §2.2 takes its correction, stated for "
+    '"unobserved (feature-value, class) pairs in the training data", to concern the classes the training data '
+    "show, and keeps counters only for the classes of the training half (a missing class gets probability 0), "
+    "as `*_seenclasses`. (With the attribute's total as denominator such a class would get the uniform P(f|C) = "
+    "1/V instead.)"
 )
 
 
@@ -109,10 +114,39 @@ def summary(ctx: ReportContext, learners: list[str]) -> list[str]:
     rows = summary_rows(ctx, kept, f"{len(kept)} comparable data sets", learners)
     rows += summary_rows(ctx, every, f"all {len(every)} (with {', '.join(NOT_COMPARABLE)})", learners)
     return [
-        "Summary, ours / the paper's (the paper's values recomputed from its table; over all data sets "
-        "they match its printed summary rows up to rounding):",
+        "Summary, ours / the paper's (the paper's values recomputed from its table). " + printed_text(),
         "",
     ] + md_table([""] + [TITLES[x] for x in LEARNERS], rows)
+
+
+def printed_text() -> str:
+    """Which of Table 2's printed summary numbers its own data set rows give again, and which not
+    (:func:`nbx.papers.wiering2003.evidence.printed_summary`)."""
+    cells = printed_summary()
+    rows = list(dict.fromkeys(c.row for c in cells))
+    per_row = []
+    for row in rows:
+        these = [c for c in cells if c.row == row]
+        ok = [TITLES[c.learner] for c in these if c.matches]
+        per_row.append(f"{row} {len(ok)} of {len(these)}" + (f" ({', '.join(ok)})" if 0 < len(ok) < len(these) else ""))
+    off = [c for c in cells if not c.matches]
+    text = (
+        f"Recomputed from the paper's {PRINTED['data_sets']} data set rows, its printed summary rows agree within the "
+        f"rounding of its printed numbers (± {PRINTED_ROUNDING} each; win:loss counts exactly): "
+        + "; ".join(per_row)
+        + "."
+    )
+    if off:
+        text += (
+            " "
+            + "; ".join(
+                f"{TITLES[c.learner]}'s {c.row} does not: printed {c.text(c.printed)}, its column's "
+                + (f"marks count {c.text(c.recomputed)}" if c.low is None else f"rows give {c.text(c.recomputed)}")
+                for c in off
+            )
+            + "."
+        )
+    return text
 
 
 def mark_table(ctx: ReportContext) -> list[str]:
