@@ -117,7 +117,6 @@ def test_paper_test_status_significant_and_not_significant_statements():
     assert claims.paper_test_status(0.5, 0.3, significant=False) == HOLDS
     assert claims.paper_test_status(0.5, 0.01, significant=False) == DIRECTION
     assert claims.paper_test_status(-0.5, 0.3, significant=False) == FAILS
-    assert claims.sign_status(0.5, 0.01) == HOLDS and claims.sign_status(0.5, 0.2) == DIRECTION  # former name
 
 
 def test_count_status_compares_a_record_exactly_as_one_part():

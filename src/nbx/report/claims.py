@@ -139,12 +139,6 @@ def paper_test_status(diff: float, p: float, alpha: float = 0.05, significant: b
     return HOLDS if is_significant == significant else DIRECTION
 
 
-def sign_status(diff: float, p: float, alpha: float = 0.05) -> str:
-    """The former name of :func:`paper_test_status` for a significant difference (ting2003's claims still call
-    it); new code calls :func:`paper_test_status`."""
-    return paper_test_status(diff, p, alpha)
-
-
 def count_status(ours, paper) -> str:
     """A count the paper states, or a record (wins:losses, "k out of n" as (k, n)): ONE part, holding when ours
     equals the paper's exactly; not testable when ours is None."""
