@@ -81,9 +81,15 @@ def test_nb_laplace_is_wekas_naive_bayes(results, name):
     assert results[name]["nb"]["nb_laplace"]["max_abs_dp"] <= EXACT_TOL
 
 
-def test_wekas_tan_rule_by_hand(agreement):
+@pytest.fixture
+def script(monkeypatch):
+    """The module without Weka (for what runs without it)."""
+    yield from in_folder(monkeypatch, "weka_agreement")
+
+
+def test_wekas_tan_rule_by_hand(script):
     # gains[i, j] = Δ(i ← j). First link: the best arc over all pairs, (0 ← 1) = 5; it is inserted reversed, 1 ← 0.
     # Then the best arc with one end linked: (2 ← 0) = 4 beats (0 ← 2) = 1 and (1 ← 2) = 3 and is inserted as
     # 0 ← 2 if 0 has no parent yet (it has none): Weka's tree 1 ← 0 ← 2.
     gains = np.array([[0.0, 5.0, 1.0], [0.5, 0.0, 0.0], [4.0, 3.0, 0.0]])
-    np.testing.assert_array_equal(agreement.weka_tan_tree(gains), [2, 0, -1])
+    np.testing.assert_array_equal(script.weka_tan_tree(gains), [2, 0, -1])
