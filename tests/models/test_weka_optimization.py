@@ -39,6 +39,27 @@ def test_objective_is_wekas_ridge_nll_class_major():
     np.testing.assert_array_equal(fun.theta(x), theta)
 
 
+def test_objective_overflows_where_wekas_does():
+    """Weka's Logistic objective shifts a row's scores by their largest non-reference score m only, so exp(0 - m),
+    the reference class's term, is +inf once m < -709.78 (Weka 3.6.14's -D trace on iris: "Too large m_f.  Shrink
+    step by half."); the stable log-softmax is finite there. The emulation returns +inf as Weka does, and stays
+    finite (Weka's value) just inside the limit and wherever one non-reference score is large."""
+    Z1 = np.array([[1.0, 1.0], [1.0, -1.0]])
+    fun = wo.RidgeLogisticObjective(Z1, one_hot(np.array([2, 0]), 3), np.ones(2), 0.0)
+
+    def at(a, b):  # class 0 and class 1 score a and b on row 0 (row 1: -a, -b)
+        return np.array([0.0, a, 0.0, b])
+
+    assert fun.value(at(-710.0, -720.0)) == math.inf  # row 0: both below -709.78
+    assert math.isfinite(fun.value(at(-709.0, -720.0)))
+    # row 1 (class 0 scores 709, class 1 720) pays log(1 + e^11 + e^-709); row 0 (the reference) about e^-709
+    assert fun.value(at(-709.0, -720.0)) == pytest.approx(11.0 + math.log1p(math.exp(-11.0)), rel=1e-12)
+    assert math.isfinite(fun.value(at(-800.0, 5.0)))  # row 0's max is 5: no overflow
+    assert wo.overflows(np.array([[-709.79]])) and not wo.overflows(np.array([[-709.78]]))
+    grad = fun.gradient(at(-710.0, -720.0))
+    assert np.all(np.isfinite(grad))  # Weka's gradient normalizes by the infinite denominator: finite
+
+
 @pytest.mark.parametrize("coeff", [0.7, -0.3])
 def test_factor_update_is_the_rank_one_modification(coeff):
     rng = np.random.default_rng(3)

@@ -11,7 +11,11 @@ read from Weka's source (``Optimization.java``, ``Logistic.java``; the stable-3-
 
 * Objective (``Logistic.OptObject``): f(θ) = −Σ w_i log P(y_i | x_i) + ridge Σ_{k<K-1} Σ_{j≥1} θ_kj² on the
   standardized design, gradient accordingly (as :func:`nbx.models.logistic.objective`); variables in
-  Weka's order, class-major (x[k·(p+1) + j]).
+  Weka's order, class-major (x[k·(p+1) + j]). Where Weka's value overflows, so does ours: Weka shifts a row's
+  scores by their largest non-reference score m only, and exp(0 − m) is +inf once m < −709.78, so f = +inf
+  and the line search halves the step ("Too large m_f"); the stable log-softmax would stay finite there and
+  the path would leave Weka's (benchmarks/weka_agreement.py: before this, ionosphere's codes 0.999 apart in
+  a test-row probability, iris's numeric coefficients 5x apart; after it, 1e-9 at most on ten data sets).
 * Design (``Logistic.buildClassifier``): RemoveUseless drops an attribute that is constant on the training
   rows, NominalToBinary codes a two-valued nominal attribute as one 0/1 column (the indicator of its second
   value) and a k-valued one as k indicators (declared values never seen stay all-zero columns). The optimizer
@@ -65,6 +69,14 @@ MAXITS = 200  # m_MAXITS, iterations per findArgmin call
 
 
 # ---------------------------------------------------------------------------------------------- objective
+def overflows(scores: np.ndarray) -> bool:
+    """Whether Weka's Logistic objective is +inf at these scores (n, K-1; the reference class scores 0): per row
+    it computes exp(−m), m the largest of the K-1 scores, which Java's Math.exp (as numpy's exp) rounds to
+    +inf beyond the largest double, i.e. for m < −709.78."""
+    with np.errstate(over="ignore"):
+        return bool(np.isinf(np.exp(-scores.max(axis=1))).any())
+
+
 class RidgeLogisticObjective:
     """Weka's Logistic objective and gradient over θ flattened class-major (θ (p+1, K-1) -> θᵀ.ravel()).
     ``Z1`` standardized design with intercept column, ``Y`` (n, K) one-hot targets, ``w`` row weights."""
@@ -79,12 +91,18 @@ class RidgeLogisticObjective:
     def theta(self, x: np.ndarray) -> np.ndarray:
         return x.reshape(self.shape[::-1]).T
 
-    def _log_proba(self, x: np.ndarray) -> np.ndarray:
-        scores = self.Z1 @ self.theta(x)
+    def _log_proba(self, x: np.ndarray, scores: np.ndarray | None = None) -> np.ndarray:
+        scores = self.Z1 @ self.theta(x) if scores is None else scores
         return log_softmax(np.hstack([scores, np.zeros((len(scores), 1))]))
 
     def value(self, x: np.ndarray) -> float:
-        nll = -float(np.sum(self.w * np.sum(self.Y * self._log_proba(x), axis=1)))
+        """f(θ), or +inf where Weka's ``objectiveFunction`` overflows: it shifts a row's scores by their largest
+        non-reference score m only, so the reference class's term exp(0 − m) is +inf once m < −709.78 (the line
+        search then halves the step, "Too large m_f")."""
+        scores = self.Z1 @ self.theta(x)
+        if scores.size and overflows(scores):
+            return math.inf
+        nll = -float(np.sum(self.w * np.sum(self.Y * self._log_proba(x, scores), axis=1)))
         return nll + self.ridge * float(np.sum(x[self.slopes] ** 2))
 
     def gradient(self, x: np.ndarray) -> np.ndarray:
