@@ -166,10 +166,14 @@ def notes_section(ctx: ReportContext) -> list[str]:
         "local score, not from Friedman et al.'s conditional mutual information; *TAN* (the default) "
         "uses that score, *TAN (CMI)* the mutual information (likewise HBayes-TAN and *HBayes-TAN (CMI)* "
         "for P(S2 | C)). Our two TAN columns share their CP tables (Dirichlet(1) posterior means), so *TAN* and "
-        "*TAN (CMI)* differ by structure only; whether Weka's TAN estimates its tables the same way is not "
-        "measured here. CMI favours many-valued attributes: an ID-like "
+        "*TAN (CMI)* differ by structure only. Neither is Weka 3.6's TAN: run beside it "
+        "(`benchmarks/weka_agreement.py`), Weka's BayesNet estimates its tables with `SimpleEstimator -A 0.5` (its "
+        "printed default) and builds the tree from the same Bayesian scores by another rule (the best arc in either "
+        "direction with one end in the tree, directed afterwards), where ours adds each attribute as a child; on "
+        "Weka's tree with α = 0.5 our TAN gives Weka's probabilities to 1e-15. That reading (Weka's tree and "
+        "tables) is not yet run here. CMI favours many-valued attributes: an ID-like "
         "attribute becomes the parent of every other one and test rows with unseen IDs lose all "
-        "attribute evidence; the Bayesian score pays for the parameters and keeps it a leaf."
+        "attribute evidence; our Bayesian score pays for the parameters and keeps it a leaf."
     )
     after = ctx.exp.impute == "mode_after_discretize"
     out.append(
