@@ -149,8 +149,7 @@ def bandwidth_note(ctx: ReportContext, names: list[str]) -> list[str]:
 
 
 def readings_section(ctx: ReportContext) -> list[str]:
-    """The ambiguous points of the paper (found in an independent review of the readings): the default reading
-    and the alternative, per data set."""
+    """The ambiguous points of the paper: the default reading and the alternative, per data set."""
     texts = {
         "kernel_unit": "**Unit of the kernel width (§4).** The paper gives h = c_X/√m with c_X ∈ [0.2, 0.8] chosen "
         "by leave-one-out cross-entropy, citing Silverman (1986) for the kernel estimator's convergence and Smyth, "
