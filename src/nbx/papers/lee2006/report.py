@@ -59,7 +59,9 @@ Readings (L3: skewed samples by one member per class or class-sorted parts; L4: 
 each part a status per reading and the claim a verdict per reading; the default reading's is the headline.
 
 The paper's p bounds, its 5-of-12 count (L1) and the names of its classifiers and rules are data, in
-``published/paper.yaml``.
+``published/paper.yaml``. The agreement section counts each of those numbers against ours, per place the paper
+states it, with the rule the claims apply to it (``PUBLISHED_NUMBERS``): a p bound is within when our pooled
+test of the default reading holds (the paper's sign, p < 0.05), the record when it is the paper's exactly.
 
 The report is laid out by job, each module importing only those above it in this list:
 :mod:`~nbx.papers.lee2006.evidence` (the comparisons, the pooled tests and what the stored predictions measure),
@@ -91,3 +93,6 @@ CLAIMS = {
     "L6": claims.l6,
     "L7": claims.l7,
 }
+# Every number the paper states (its p bounds and §4.1's record) against ours, with each one's tolerance; the
+# agreement section (figures.published_cells) prints it, as the other reports' agreement sections do.
+PUBLISHED_NUMBERS = figures.published_numbers
