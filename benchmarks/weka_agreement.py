@@ -5,10 +5,11 @@
 
 Kang & Tian (2006) ran their baselines "implemented in Weka"; params.yaml's kang2006 experiment rebuilds them:
 ``lr_kang_weka`` (LogisticRegression stopped where Weka's quasi-Newton optimizer stops,
-src/nbx/models/weka_optimization.py), ``lr_kang`` (the same objective at its optimum), ``tan_bayes`` (TAN with Weka's
-BayesNet TAN structure score), ``tan`` (Friedman et al.'s CMI tree), ``nb_laplace`` (the NB column) and ``nb_kang``
-(Kang & Tian's eq. 4). This script fits them and Weka's learners on the same training rows and compares the class
-distributions they give the same test rows. It times nothing.
+src/nbx/models/weka_optimization.py), ``lr_kang`` (the same objective at its optimum), ``tan_weka`` (TAN(tree="weka"):
+Weka's own tree rule, src/nbx/models/tan.py's weka_tan_tree, and α = 0.5 tables), ``tan_bayes`` (TAN with Weka's
+BayesNet TAN structure score, our tree rule), ``tan`` (Friedman et al.'s CMI tree), ``nb_laplace`` (the NB column)
+and ``nb_kang`` (Kang & Tian's eq. 4). This script fits them and Weka's learners on the same training rows and
+compares the class distributions they give the same test rows. It times nothing.
 
 Per data set (Weka's names, our catalogue ids read from the UCI mirror, ``NBX_UCI_MIRROR``, as weka_compare.py)
 and fold (the first ``--folds`` of a stratified plan of kang2006's protocol): the kang2006 preprocessing, ten
@@ -68,6 +69,8 @@ os.environ.setdefault(
 RAW_CACHE = Path(os.environ.get("NBX_BENCH_RAW", "/tmp/nbx_bench_raw"))  # verified copies of mirror files
 JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
 PROBE = Path(__file__).resolve().with_name("WekaProbe.java")
+
+from nbx.models.tan import weka_tan_tree  # noqa: E402  Weka 3.6's TAN search, TAN(tree="weka") (one source)
 
 # Weka's data set names -> our catalogue ids: small and medium, nominal and numeric, two classes and more
 DATASETS = {
@@ -228,45 +231,6 @@ def edges(parents) -> set:
     return {frozenset((int(j), int(p))) for j, p in enumerate(parents) if p >= 0}
 
 
-def weka_tan_tree(gains: np.ndarray) -> np.ndarray:
-    """Attribute parents (-1 = the class alone) of Weka 3.6.14's TAN search (``search.local.TAN.buildStructure``,
-    read from its bytecode, ``javap -c``) on arc gains ``gains[i, j]`` = score(X_i | C, X_j) - score(X_i | C):
-
-    1. the first link is the best arc over all ordered pairs (i, j), i-major, the first maximum kept;
-    2. each further link is the best arc (i, j), i-major, with exactly one of i and j already linked: either
-       orientation, the tree node as the child or as the parent;
-    3. the links are then directed in the order found: the arc's parent j (Weka's ``link1``) gets the arc's child i
-       as its parent if it has none yet, else i gets j ("Bug condition found: too many arrows" otherwise).
-
-    So the undirected tree maximizes greedily max(Δ(i ← j), Δ(j ← i)) over the links that grow it, and an arc is
-    mostly inserted against the orientation it was scored in; nbx's ``greedy_directed_tree`` scores only the new
-    attribute as the child and keeps that orientation (its docstring's reading)."""
-    d = gains.shape[0]
-    parents = np.full(d, -1)
-    if d < 2:
-        return parents
-    links, linked = [], np.zeros(d, bool)
-    for _ in range(d - 1):
-        best, link = 0.0, None
-        for i in range(d):
-            for j in range(d):
-                if i == j or (links and linked[i] == linked[j]):
-                    continue
-                if link is None or gains[i, j] > best:
-                    best, link = gains[i, j], (j, i)
-        links.append(link)
-        linked[list(link)] = True
-    has_parent = np.zeros(d, bool)
-    for j, i in links:
-        if not has_parent[j]:
-            parents[j], has_parent[j] = i, True
-        else:
-            if has_parent[i]:
-                raise AssertionError("Weka: Bug condition found: too many arrows")
-            parents[i], has_parent[i] = j, True
-    return parents
-
-
 def tan_with_parents(params, parents: np.ndarray, Xtr, ytr, n_values, alpha: float):
     """tan_bayes's TAN with its CP tables refitted at ``alpha`` on the tree ``parents`` (Weka's): the tables under
     a given structure, apart from how the structure was found (TAN's own ``_fit_tables``, its fit's last step)."""
@@ -356,6 +320,9 @@ def discrete_case(params, jar, folder, codes, n_values, y, train, n_classes, cli
             ),
             "alpha_ours": {"alpha": float(bayes.alpha), **agreement(bayes.predict_proba(Xte), tan["dist"])},
             "cmi_alpha_ours": agreement(cmi.predict_proba(Xte), tan["dist"]),
+            "tan_weka_block": agreement(
+                learner(params, "tan_weka").fit(Xtr, ytr, n_values=n_values).predict_proba(Xte), tan["dist"]
+            ),
         },
         "nb": {
             "weka_options": nb["options"],

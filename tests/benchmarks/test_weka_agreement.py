@@ -74,6 +74,7 @@ def test_wekas_tan_rule_on_our_gains_gives_wekas_tree_and_tables(results, name):
     tan = results[name]["tan"]
     assert tan["weka_rule_parents"] == tan["weka_parents"]  # our BAYES gains, Weka's search: Weka's tree
     assert tan["weka_tree_alpha_weka"]["max_abs_dp"] <= EXACT_TOL  # SimpleEstimator -A 0.5 = TAN(alpha=0.5)
+    assert tan["tan_weka_block"]["max_abs_dp"] <= EXACT_TOL  # params.yaml's tan_weka, TAN(tree="weka"): Weka's TAN
 
 
 @pytest.mark.parametrize("name", ["labor", "iris"])
@@ -93,3 +94,6 @@ def test_wekas_tan_rule_by_hand(script):
     # 0 ← 2 if 0 has no parent yet (it has none): Weka's tree 1 ← 0 ← 2.
     gains = np.array([[0.0, 5.0, 1.0], [0.5, 0.0, 0.0], [4.0, 3.0, 0.0]])
     np.testing.assert_array_equal(script.weka_tan_tree(gains), [2, 0, -1])
+    from nbx.models.tan import weka_tan_tree  # one source: the benchmark uses TAN(tree="weka")'s rule
+
+    assert script.weka_tan_tree is weka_tan_tree

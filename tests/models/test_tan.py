@@ -15,6 +15,7 @@ from nbx.models.tan import (
     conditional_mutual_information,
     greedy_directed_tree,
     max_spanning_tree,
+    weka_tan_tree,
 )
 
 
@@ -288,6 +289,7 @@ def test_many_attributes_no_underflow():
         ({"structure": "full"}, "structure"),
         ({"root": "middle"}, "root"),
         ({"root": 9}, "root"),
+        ({"tree": "prim"}, "tree"),
     ],
 )
 def test_bad_params(params, word):
@@ -333,6 +335,53 @@ def test_greedy_directed_tree_follows_the_best_outward_arc():
     # gains[child, parent]: best arc 2 -> 3 (6.0); then 2 -> 1 (3.0) beats 2 -> 0 (1.0) and 3 -> 1 (-1.0);
     # then 1 -> 0 (5.0)
     np.testing.assert_array_equal(greedy_directed_tree(gains), [1, 2, -1, 2])
+
+
+def test_wekas_tan_rule_by_hand():
+    # gains[i, j] = Δ(i ← j). First link: the best arc over all pairs, (0 ← 1) = 5; it is inserted reversed, 1 ← 0.
+    # Then the best arc with one end linked: (2 ← 0) = 4 beats (0 ← 2) = 1 and (1 ← 2) = 3 and is inserted as
+    # 0 ← 2 since 0 has no parent yet: Weka's tree 1 ← 0 ← 2 (ours, outward: 0 ← 1, then 2 ← 0).
+    gains = np.array([[0.0, 5.0, 1.0], [0.5, 0.0, 0.0], [4.0, 3.0, 0.0]])
+    np.testing.assert_array_equal(weka_tan_tree(gains), [2, 0, -1])
+    np.testing.assert_array_equal(greedy_directed_tree(gains), [1, -1, 0])
+    np.testing.assert_array_equal(weka_tan_tree(np.zeros((1, 1))), [-1])
+
+
+# Kang & Tian (2006)'s TAN as Weka 3.6 builds it: a data set on which Weka's rule and ours give different trees
+WEKA_X = [[2, 1, 1], [0, 0, 1], [1, 0, 0], [2, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 0], [0, 1, 1]]
+WEKA_Y = [0, 1, 1, 1, 1, 1, 0, 0]
+
+
+def test_weka_tree_on_a_hand_made_data_set():
+    ours = TAN(criterion="bayes").fit(WEKA_X, WEKA_Y)
+    weka = TAN(criterion="bayes", tree="weka", alpha=0.5).fit(WEKA_X, WEKA_Y)
+    # the gains Δ(i ← j) (Weka's BAYES score, α = 0.5) do not depend on the tree rule or the tables' α
+    np.testing.assert_array_equal(weka.edge_weights_, ours.edge_weights_)
+    g = np.round(weka.edge_weights_, 4)
+    np.testing.assert_array_equal(g, [[0.0, 0.7885, 0.5371], [-0.2231, 0.0, 0.1823], [0.2877, 0.6931, 0.0]])
+    # Weka by hand: the best arc (0 ← 1) = 0.7885 is the first link, directed 1 ← 0 (1 has no parent yet); then
+    # (2 ← 1) = 0.6931 beats (0 ← 2), (2 ← 0) and (1 ← 2); its parent end 1 already has a parent, so 2 ← 1.
+    np.testing.assert_array_equal(weka.parents_, [-1, 0, 1])
+    assert weka.root_ == 0
+    # ours, outward: 0 ← 1 (the best arc, as scored), then 2 ← 1 (0.6931 beats 2 ← 0's 0.2877)
+    np.testing.assert_array_equal(ours.parents_, [1, -1, 1])
+    # the tables are TAN's own on that tree: equal to refitting the default TAN's tables on Weka's parents
+    refit = TAN(criterion="bayes", alpha=0.5).fit(WEKA_X, WEKA_Y)
+    refit.parents_ = weka.parents_
+    refit._fit_tables(np.asarray(WEKA_X), np.asarray(WEKA_Y), np.ones(len(WEKA_Y)), 2)
+    np.testing.assert_array_equal(weka.predict_proba(WEKA_X), refit.predict_proba(WEKA_X))
+
+
+@pytest.mark.parametrize("criterion", ["bayes", "cmi"])
+def test_default_tree_rule_is_unchanged(criterion):
+    X, y = chain_data(80, np.random.default_rng(3))
+    default = TAN(criterion=criterion).fit(X, y)
+    assert TAN().tree == "outward"
+    explicit = TAN(criterion=criterion, tree="outward").fit(X, y)
+    np.testing.assert_array_equal(default.parents_, explicit.parents_)
+    np.testing.assert_array_equal(default.predict_proba(X), explicit.predict_proba(X))
+    weka = TAN(criterion=criterion, tree="weka").fit(X, y)
+    np.testing.assert_array_equal(weka.parents_, weka_tan_tree(weka.edge_weights_))
 
 
 def _id_attribute_data(n=120, seed=0):

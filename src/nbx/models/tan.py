@@ -31,6 +31,13 @@ falls back to the marginal tables and the accuracy halves). With missing values 
 rows where X_i and X_j are observed. ``root`` applies to CMI only; the Bayesian tree's root is the parent
 of its first arc.
 
+``tree="weka"`` grows the tree by Weka 3.6's own rule instead (:func:`weka_tan_tree`, read from Weka's
+bytecode): the best arc in either direction with one end already in the tree, the links directed afterwards
+(the first link's parent gets the arc's child as its parent, ...), so an arc mostly points against the
+orientation it was scored in. With the Bayesian score and α = 0.5 in the score and the tables it is the TAN
+that Kang & Tian (2006) ran ("all of them are implemented in Weka"): benchmarks/weka_agreement.py finds Weka's
+probabilities to 1e-15.
+
 Friedman et al. say the root may be chosen arbitrarily (every orientation has the same likelihood). We use
 attribute 0 by default (``root="first"``); ``root="max_class_mi"`` picks the attribute with the largest
 I(X_i; C), and an int picks that attribute.
@@ -77,6 +84,7 @@ from nbx.models.naive_bayes import nb_log_tables
 
 STRUCTURES = ("tree", "naive")
 CRITERIA = ("cmi", "bayes")
+TREES = ("outward", "weka")
 
 
 PAIR_BLOCK = 1 << 22  # max (row, attribute, attribute) entries of one bincount in pair_class_counts
@@ -250,6 +258,46 @@ def greedy_directed_tree(gains: np.ndarray) -> np.ndarray:
     return parents
 
 
+def weka_tan_tree(gains: np.ndarray) -> np.ndarray:
+    """Attribute parents (-1 = the class alone) of Weka 3.6.14's TAN search (``search.local.TAN.buildStructure``,
+    read from its bytecode, ``javap -c``; Kang & Tian (2006) ran Weka's TAN) on arc gains ``gains[i, j]`` =
+    score(X_i | C, X_j) - score(X_i | C) (:func:`bayesian_edge_gains`):
+
+    1. the first link is the best arc over all ordered pairs (i, j), i-major, the first maximum kept;
+    2. each further link is the best arc (i, j), i-major, with exactly one of i and j already linked: either
+       orientation, the tree node as the child or as the parent;
+    3. the links are then directed in the order found: the arc's parent j (Weka's ``link1``) gets the arc's child i
+       as its parent if it has none yet, else i gets j ("Bug condition found: too many arrows" otherwise).
+
+    So the undirected tree maximizes greedily max(Δ(i ← j), Δ(j ← i)) over the links that grow it, and an arc is
+    mostly inserted against the orientation it was scored in; :func:`greedy_directed_tree` scores only the new
+    attribute as the child and keeps that orientation (the module docstring's reading). O(d³)."""
+    d = gains.shape[0]
+    parents = np.full(d, -1, dtype=np.int64)
+    if d < 2:
+        return parents
+    g = np.where(np.eye(d, dtype=bool), -np.inf, np.asarray(gains, float))
+    links, linked = [], np.zeros(d, bool)
+    for step in range(d - 1):
+        # candidates: every ordered pair at the first step, then the pairs with exactly one end linked; the
+        # first maximum in i-major order is Weka's strict ">" scan (a candidate is always taken)
+        allowed = ~np.eye(d, dtype=bool) if step == 0 else linked[:, None] != linked[None, :]
+        i, j = np.unravel_index(int(np.argmax(np.where(allowed, g, -np.inf))), g.shape)
+        if not allowed[i, j]:  # every allowed gain is -inf (cannot happen with finite gains)
+            i, j = np.argwhere(allowed)[0]
+        links.append((int(j), int(i)))
+        linked[[i, j]] = True
+    has_parent = np.zeros(d, bool)
+    for j, i in links:
+        if not has_parent[j]:
+            parents[j], has_parent[j] = i, True
+        else:
+            if has_parent[i]:
+                raise AssertionError("Weka: Bug condition found: too many arrows")
+            parents[i], has_parent[i] = j, True
+    return parents
+
+
 def max_spanning_tree(weights: np.ndarray, root: int = 0) -> np.ndarray:
     """Parent of each node in a maximum weighted spanning tree rooted at ``root`` (Prim); -1 for the root."""
     d = weights.shape[0]
@@ -306,6 +354,15 @@ class TAN(LogScoreMixin, BaseEstimator):
         Edge weights: conditional mutual information I(X_i; X_j | C) (Friedman et al.) or Weka's BAYES score.
     criterion_alpha : float, default=0.5
         The Dirichlet α of the ``"bayes"`` score (Weka's 0.5; the CP tables use ``alpha``).
+    tree : {"outward", "weka"}, default="outward"
+        How the tree is grown from the edge weights. ``"outward"``: each new attribute joins as the child of a
+        tree attribute — Prim's maximum spanning tree from ``root`` for ``"cmi"``, :func:`greedy_directed_tree`
+        for ``"bayes"``. ``"weka"``: Weka 3.6's BayesNet TAN search (weka.classifiers.bayes.net.search.local.TAN,
+        :func:`weka_tan_tree`), which Kang & Tian (2006) ran ("all of them are implemented in Weka"): the best arc
+        in either direction with one end already in the tree, the links directed afterwards; ``root`` is then
+        unused. With ``criterion="bayes"``, ``criterion_alpha=0.5`` and ``alpha=0.5`` (Weka's ``SimpleEstimator
+        -A 0.5``) this is Weka 3.6's ``BayesNet -Q ...search.local.TAN -- -S BAYES`` with its default estimator
+        (benchmarks/weka_agreement.py compares them).
     classes : array-like, default=None
         The class labels to keep counters for (None = the labels in y); as in
         :class:`~nbx.models.naive_bayes.NaiveBayes`: a class without training rows keeps only its Dirichlet
@@ -345,7 +402,10 @@ class TAN(LogScoreMixin, BaseEstimator):
     Classifiers*. ICML 2006, 529-536, §3.2 (TAN base classifiers, Dirichlet α = 1).
 
     Kang, C. & Tian, J. (2006). *A Hybrid Generative/Discriminative Bayesian Classifier*. FLAIRS 2006
-    (HBayes-TAN's P(S2 | C)).
+    (HBayes-TAN's P(S2 | C); its TAN baseline ran in Weka: ``tree="weka"``).
+
+    Hall, M. et al. (2009). *The WEKA Data Mining Software: An Update*. SIGKDD Explorations 11(1) (Weka 3.6;
+    its BayesNet classifier with the TAN search, ``tree="weka"``).
 
     Examples
     --------
@@ -366,6 +426,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         "structure": [Options(*STRUCTURES)],
         "criterion": [Options(*CRITERIA)],
         "criterion_alpha": [Interval(Real, 0, None, "neither")],
+        "tree": [Options(*TREES)],
         "classes": CLASS_LABELS,
         "n_values": N_VALUES,
     }
@@ -377,6 +438,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         structure: str = "tree",
         criterion: str = "cmi",
         criterion_alpha: float = 0.5,
+        tree: str = "outward",
         classes=None,
         n_values=None,
     ):
@@ -385,6 +447,7 @@ class TAN(LogScoreMixin, BaseEstimator):
         self.structure = structure
         self.criterion = criterion
         self.criterion_alpha = criterion_alpha
+        self.tree = tree
         self.classes = classes
         self.n_values = n_values
 
@@ -431,12 +494,17 @@ class TAN(LogScoreMixin, BaseEstimator):
             self.edge_weights_ = bayesian_edge_gains(
                 codes, y_idx, w, self.n_values_, k, float(self.criterion_alpha), pair_counts
             )
-            self.parents_ = greedy_directed_tree(self.edge_weights_)
+            rule = weka_tan_tree if self.tree == "weka" else greedy_directed_tree
+            self.parents_ = rule(self.edge_weights_)
             self.root_ = int(np.flatnonzero(self.parents_ < 0)[0])
         elif self.structure == "tree" and d > 1:
             self.edge_weights_ = conditional_mutual_information(codes, y_idx, w, self.n_values_, k, pair_counts)
-            self.root_ = self._choose_root(codes, y_idx, w, k)
-            self.parents_ = max_spanning_tree(self.edge_weights_, self.root_)
+            if self.tree == "weka":
+                self.parents_ = weka_tan_tree(self.edge_weights_)
+                self.root_ = int(np.flatnonzero(self.parents_ < 0)[0])
+            else:
+                self.root_ = self._choose_root(codes, y_idx, w, k)
+                self.parents_ = max_spanning_tree(self.edge_weights_, self.root_)
         else:
             self.edge_weights_ = np.zeros((d, d))
             self.root_ = 0 if d else -1

@@ -22,7 +22,7 @@ from nbx.core.io import write_text
 from nbx.pipeline import layout
 from nbx.report import paper
 from nbx.report.context import ReportContext
-from nbx.report.figures import dot_plot, figure_path, gap_plot, plot_path, vs_published_scatter
+from nbx.report.figures import MAX_SERIES, dot_plot, figure_path, gap_plot, plot_path, vs_published_scatter
 from nbx.report.tables import comparison_table, fmt, md_table, mean_abs_difference
 
 
@@ -302,7 +302,7 @@ def render(params: dict, name: str) -> str:
         if beyond:  # learners no section read, e.g. one added to the experiment in params.yaml
             out += ["## Learners beyond the paper's tables", ""]
             out += comparison_table(ctx, list(dict.fromkeys([exp.reference, *beyond])))
-    if len(ctx.learners) <= 10:
+    if len(ctx.learners) <= MAX_SERIES:
         accuracy_chart(ctx, ctx.learners, figure_path(ctx, "accuracy.png"))
         out += [f"![accuracy per data set](figures/{name}/accuracy.png)", ""]
     plot_data(ctx)

@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 MARKERS = "osD^vP<>Xh"  # one shape per series, beside its colour (tab10), for grey-scale prints
+MAX_SERIES = 20  # series a dot plot tells apart (two rounds of the ten colours, shapes shifted in the second)
 ROW_INCHES = 0.3  # height of one data set's row in the dot plots
 
 
@@ -51,7 +52,9 @@ def save_figure(fig, path) -> None:
 
 
 def _style(k: int) -> dict:
-    return {"color": f"C{k % 10}", "marker": MARKERS[k % len(MARKERS)]}
+    """Series k's colour and shape: every (colour, shape) pair differs for the first MAX_SERIES series (from the
+    eleventh on, the shapes shift by one against the colours)."""
+    return {"color": f"C{k % 10}", "marker": MARKERS[(k + k // 10) % len(MARKERS)]}
 
 
 def _dodge(n: int, span: float = 0.56) -> np.ndarray:

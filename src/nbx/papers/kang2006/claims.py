@@ -9,6 +9,7 @@ from nbx.papers.kang2006.evidence import (
     ALPHA,
     ALTERNATIVE_OF,
     DEFAULT,
+    HBAYES_TAN,
     K2,
     MODEST,
     NAMES,
@@ -128,34 +129,55 @@ def verdict_k2(
 
 
 def verdict_k3(
-    fits_nb, fits_tan, wilcoxon_tan_vs_nb: dict, claimed: dict[str, float], newton_nb=None, newton_tan=None
+    fits_nb,
+    fits_tan,
+    wilcoxon_tan_vs_nb: dict,
+    claimed: dict[str, float],
+    newton_nb=None,
+    newton_tan=None,
+    readings: dict[str, tuple] | None = None,
 ) -> Verdict:
     """K3: HBayes-TAN much faster but slightly less accurate. The paper supports neither with a test (no timings,
     only Table 1's averages), so each part holds on its direction (:func:`nbx.report.claims.direction_status`):
     faster — by work, not clocks: fewer logistic fits (one per candidate S1, the unit of the paper's O(m^2 l) vs
     O(ml)) summed over folds and data sets; less accurate — a higher mean error (the Wilcoxon p is shown, not
     judged). ``wilcoxon_tan_vs_nb`` is wilcoxon_row(err_tan, err_nb), ``claimed`` the paper's average errors
-    (paper_average); Newton iterations, if given, are reported beside the fits."""
+    (paper_average, its HBayes-TAN under :data:`HBAYES_TAN`); Newton iterations, if given, are reported beside the
+    fits. ``readings``: per alternative reading of the HBayes-TAN column (its READINGS name), its (fits_tan,
+    wilcoxon row vs HBayes-NB); each part is then judged per reading, the default first."""
     nb, tan = np.asarray(fits_nb, float), np.asarray(fits_tan, float)
     if len(nb) == 0 or not np.isfinite(nb).all() or not np.isfinite(tan).all():
         return Verdict("K3", NOT_TESTABLE, "no work counts (fit_info) for HBayes-NB and HBayes-TAN.")
     ratio = nb.sum() / tan.sum() if tan.sum() > 0 else float("inf")
     fewer = int(np.sum(tan < nb))
     r = wilcoxon_tan_vs_nb
+    tan_name = NAMES.get(HBAYES_TAN, HBAYES_TAN)  # the column's default
     newton = ""
     if newton_nb is not None and newton_tan is not None:
         newton = f"; Newton iterations {np.sum(newton_nb):.0f} vs {np.sum(newton_tan):.0f}"
     ev = (
         f"Logistic fits (candidate S1 evaluations) summed over folds and data sets: HBayes-NB {nb.sum():.0f}, "
-        f"HBayes-TAN {tan.sum():.0f} (ratio {ratio:.1f}; fewer for HBayes-TAN on {fewer} of {len(nb)} data "
-        f"sets){newton}. Mean error HBayes-TAN {r['mean_a']:.2f} % vs HBayes-NB {r['mean_b']:.2f} % (shown, not "
-        f"judged: Wilcoxon p = {r['p']:.3f}); the paper: {fmt(claimed['hbayes_tan'], 2)} vs "
+        f"{tan_name} {tan.sum():.0f} (ratio {ratio:.1f}; fewer for HBayes-TAN on {fewer} of {len(nb)} data "
+        f"sets){newton}. Mean error {tan_name} {r['mean_a']:.2f} % vs HBayes-NB {r['mean_b']:.2f} % (shown, not "
+        f"judged: Wilcoxon p = {r['p']:.3f}); the paper: {fmt(claimed[HBAYES_TAN], 2)} vs "
         f"{fmt(claimed['hbayes_nb'], 2)} over its 20 data sets, and no timings. Neither part has a test in the "
         "paper, so each holds on its direction."
     )
+    faster = {DEFAULT: claims.direction_status(nb.sum() - tan.sum())}
+    worse = {DEFAULT: claims.direction_status(r["mean_a"] - r["mean_b"])}
+    for name, (fits_alt, row) in (readings or {}).items():
+        alt = np.asarray(fits_alt, float)
+        if len(alt) != len(nb) or not np.isfinite(alt).all():
+            continue
+        faster[name] = claims.direction_status(nb.sum() - alt.sum())
+        worse[name] = claims.direction_status(row["mean_a"] - row["mean_b"])
+        ev += (
+            f" *{name}*: {alt.sum():.0f} logistic fits, mean error {row['mean_a']:.2f} % (Wilcoxon p = {row['p']:.3f})."
+        )
+    one = len(faster) == 1
     parts = [
-        claims.Part("HBayes-TAN is much faster", claims.direction_status(nb.sum() - tan.sum())),
-        claims.Part("HBayes-TAN is slightly less accurate", claims.direction_status(r["mean_a"] - r["mean_b"])),
+        claims.Part("HBayes-TAN is much faster", faster[DEFAULT] if one else faster),
+        claims.Part("HBayes-TAN is slightly less accurate", worse[DEFAULT] if one else worse),
     ]
     return claims.judge("K3", parts, ev)
 
@@ -164,7 +186,8 @@ def judge_k1(ctx: ReportContext) -> Verdict:
     if not (ctx.has("hbayes_nb") and ctx.datasets):
         return claims.missing("K1", "hbayes_nb")
     rows, paper_rows = ctx.memo(wilcoxon_rows)
-    competitors = SIGNIFICANT + MODEST + [x for x in READINGS if x not in SIGNIFICANT + MODEST]
+    # K1's competitors and their readings (HBayes-TAN's readings belong to K2 and K3)
+    competitors = SIGNIFICANT + MODEST + [x for x in READINGS if ALTERNATIVE_OF[x] in SIGNIFICANT + MODEST]
     return verdict_k1(
         {x: rows[x] for x in competitors if x in rows},
         {x: paper_rows[x] for x in competitors if x in paper_rows},
@@ -184,16 +207,23 @@ def judge_k2(ctx: ReportContext) -> Verdict:
 
 
 def judge_k3(ctx: ReportContext) -> Verdict:
-    if not (ctx.has("hbayes_nb", "hbayes_tan") and ctx.datasets):
-        return claims.missing("K3", "hbayes_nb", "hbayes_tan")
+    """K3 for the HBayes-TAN column's default (:data:`HBAYES_TAN`, Weka's TAN), its readings (READINGS) where run."""
+    if not (ctx.has("hbayes_nb", HBAYES_TAN) and ctx.datasets):
+        return claims.missing("K3", "hbayes_nb", HBAYES_TAN)
     names = list(ctx.datasets)
     counts = ctx.memo(work_counts)
-    row = wilcoxon_row(errors(ctx, "hbayes_tan", names), errors(ctx, "hbayes_nb", names))
+    base = errors(ctx, "hbayes_nb", names)
+    readings = {
+        READINGS[a]: (counts[f"{a}/n_lr_fits"], wilcoxon_row(errors(ctx, a, names), base))
+        for a, d in ALTERNATIVE_OF.items()
+        if d == HBAYES_TAN and ctx.has(a) and f"{a}/n_lr_fits" in counts
+    }
     return verdict_k3(
         counts["hbayes_nb/n_lr_fits"],
-        counts["hbayes_tan/n_lr_fits"],
-        row,
+        counts[f"{HBAYES_TAN}/n_lr_fits"],
+        wilcoxon_row(errors(ctx, HBAYES_TAN, names), base),
         paper_average(ctx),
         counts["hbayes_nb/n_newton_iterations"],
-        counts["hbayes_tan/n_newton_iterations"],
+        counts[f"{HBAYES_TAN}/n_newton_iterations"],
+        readings,
     )
