@@ -29,8 +29,9 @@ missing-value markers met) is returned in :attr:`UserFile.assumptions` and print
 ``nbx: note:`` line naming the option that changes it.
 
 A file is read in blocks of lines (:data:`BLOCK_BYTES`) into a table preallocated from a first pass that checks
-the encoding and counts the lines, so the memory held is the table (8 bytes per cell) plus one block. A file of
-:data:`PANDAS_BYTES` or more has each block parsed by pandas' C parser (:mod:`nbx.data.fastcsv`), which declines a
+the encoding and counts the lines, so the memory held is the table (8 bytes per cell) plus a few blocks. A file of
+:data:`PANDAS_BYTES` or more has each block parsed by pandas' C parser (:mod:`nbx.data.fastcsv`; the next
+:data:`PARSE_THREADS` blocks on threads of their own while one is assembled, each alone), which declines a
 block whose reading by pandas it cannot prove to be the csv module's (a quote inside a field, a blank line, a row
 of the wrong length, a cell that is not a marker, a number or text): the csv module reads that block, one cell
 at a time, and finds the exact line of any error; smaller files are read by the csv module alone.
@@ -44,7 +45,8 @@ import io
 import os
 import re
 import stat
-from collections import Counter
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +63,7 @@ DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 BLOCK_BYTES = 8 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
 PANDAS_BYTES = 1 << 20  # from this size on, blocks go through pandas: below it the csv module reads a file sooner
 # than pandas is imported (~0.2 s)
+PARSE_THREADS = 2  # blocks pandas parses at once, beside the one being assembled (the machines here have two cores)
 SAMPLE_LINES = 200  # lines the dialect and the initial column kinds are sniffed from
 QUOTED_BYTES = 16 << 20  # a block grows to find the end of a quoted field up to this size
 # an ARFF file's peak while read (its rows are lists of strings until checked): bytes per cell plus a multiple
@@ -508,6 +511,34 @@ def _blocks(path: Path, codec: str, label: str):
             line += count(block, b"\n")
 
 
+def _data_blocks(path: Path, codec: str, label: str, header: bool):
+    """:func:`_blocks` without the header line and without blocks of blank lines only."""
+    for block, line0 in _blocks(path, codec, label):
+        if header and line0 == 1:
+            block, line0 = block[block.index(b"\n") + 1 :], 2
+        if block and not block.isspace():
+            yield block, line0
+
+
+def _parsed(blocks, ctx: _Context, fast: bool):
+    """(block, its first line, :func:`nbx.data.fastcsv.read_block` of it or None) in file order. With ``fast``,
+    pandas parses the next two blocks on two threads (its tokenizer and number parsing release the GIL) while
+    this one is assembled; each block is parsed alone, so the result is the same in any order of the threads."""
+    if not fast:
+        yield from ((block, line0, None) for block, line0 in blocks)
+        return
+    pending: deque = deque()
+    with ThreadPoolExecutor(max_workers=PARSE_THREADS) as pool:
+        for block, line0 in blocks:
+            pending.append((block, line0, pool.submit(read_block, block, ctx.delimiter, ctx.kinds, ctx.missing)))
+            if len(pending) > PARSE_THREADS:
+                block, line0, parsed = pending.popleft()
+                yield block, line0, parsed.result()
+        while pending:
+            block, line0, parsed = pending.popleft()
+            yield block, line0, parsed.result()
+
+
 def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds: str, missing, fixed) -> _Read:
     used = [j for j, k in enumerate(kinds) if k != "x"]
     check_memory(path, n_lines, len(used), label)
@@ -520,13 +551,8 @@ def _read_blocks(path, label, encoding, n_lines, dialect: Dialect, names, kinds:
     ctx = _Context(label, dialect.delimiter, names, kinds, set(missing), fixed, ids, found)
     fast = path.stat().st_size >= PANDAS_BYTES
     at = 0
-    for block, line0 in _blocks(path, encoding, label):
-        if dialect.header and line0 == 1:
-            block = block[block.index(b"\n") + 1 :]
-            line0 = 2
-        if not block or block.isspace():
-            continue
-        read = _fast_block(block, line0, ctx) if fast else None
+    for block, line0, parsed in _parsed(_data_blocks(path, encoding, label, dialect.header), ctx, fast):
+        read = _fast_block(parsed, line0, ctx) if parsed is not None else None
         cols, block_lines = read or _slow_block(block.decode("utf-8"), line0, ctx)
         n = len(block_lines)
         for k, j in enumerate(attr):
@@ -554,13 +580,10 @@ class _Context:
     found: Counter
 
 
-def _fast_block(block: bytes, line0: int, ctx: _Context):
-    """The block through pandas' C parser (:mod:`nbx.data.fastcsv`), or None when the csv reader must read it.
-    A nominal column's distinct fields come in the order they are met, so their stripped values get their ids in
+def _fast_block(read, line0: int, ctx: _Context):
+    """A block as pandas' C parser read it (:func:`nbx.data.fastcsv.read_block`), its values given their ids. A
+    nominal column's distinct fields come in the order they are met, so their stripped values get their ids in
     the csv reader's order."""
-    read = read_block(block, ctx.delimiter, ctx.kinds, ctx.missing)
-    if read is None:
-        return None
     cols = dict(read.numbers)
     for j, codes in read.codes.items():
         ids, lookup = [], ctx.ids[j]
