@@ -50,40 +50,30 @@ from pathlib import Path
 
 import numpy as np
 from plots import Results
+from weka_compare import DATASETS as WEKA_NAMES  # importing it sets the mirror and this checkout's nbx
+from weka_compare import REPO, load_table
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.append(str(REPO / "src"))  # this checkout's nbx when none is installed (PYTHONPATH still wins)
-os.environ.setdefault(
-    "NBX_UCI_MIRROR",
-    str(
-        next(
-            (
-                p
-                for p in (REPO.parent / "shared" / "uci", REPO.parents[1] / "shared" / "uci")
-                if (p / "MANIFEST.tsv").exists()
-            ),
-            REPO.parent / "shared" / "uci",
-        )
-    ),
-)
-RAW_CACHE = Path(os.environ.get("NBX_BENCH_RAW", "/tmp/nbx_bench_raw"))  # verified copies of mirror files
 JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
 PROBE = Path(__file__).resolve().with_name("WekaProbe.java")
 
 from nbx.models.tan import weka_tan_tree  # noqa: E402  Weka 3.6's TAN search, TAN(tree="weka") (one source)
 
-# Weka's data set names -> our catalogue ids: small and medium, nominal and numeric, two classes and more
+# Weka's data set names -> our catalogue ids (weka_compare.py's map): small and medium, nominal and numeric, two
+# classes and more
 DATASETS = {
-    "iris": "iris",
-    "labor": "labor",
-    "vote": "vote",
-    "breast-cancer": "breast-cancer",
-    "credit-a": "crx",
-    "glass": "glass",
-    "zoo": "zoo",
-    "lymph": "lymphography",
-    "ionosphere": "ionosphere",
-    "balance-scale": "balance-scale",
+    name: WEKA_NAMES.get(name, name)
+    for name in (
+        "iris",
+        "labor",
+        "vote",
+        "breast-cancer",
+        "credit-a",
+        "glass",
+        "zoo",
+        "lymph",
+        "ionosphere",
+        "balance-scale",
+    )
 }
 LOGISTIC = "weka.classifiers.functions.Logistic -R 1.0E-8 -M -1"
 TAN = (
@@ -168,22 +158,6 @@ def cli_distributions(jar: Path, spec: str, train: Path, test: Path) -> np.ndarr
 
 
 # ---------------------------------------------------------------------------------------------- data
-def load_table(dataset: str):
-    """The prepared table of a catalogue entry, built from the mirror (None if unavailable)."""
-    from nbx.data.catalogue import load_catalogue
-    from nbx.data.fetch import FetchError, fetch_entry
-    from nbx.data.prepare import build_table
-
-    entry = load_catalogue().get(dataset)
-    if entry is None or not entry.available:
-        return None
-    try:
-        paths = fetch_entry(entry, RAW_CACHE) if entry.source != "generator" else []
-    except FetchError:
-        return None
-    return build_table(entry, paths)
-
-
 def write_arff(path: Path, X: np.ndarray, y: np.ndarray, n_values: np.ndarray, n_classes: int) -> None:
     """X (codes of nominal columns, floats of numeric ones; NaN or a negative code = ?) and y as ARFF: attribute j
     ``a{j}``, nominal values ``v0 .. v{V-1}`` in code order, the class last with values ``c0 .. c{K-1}``."""
