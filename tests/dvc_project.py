@@ -12,13 +12,16 @@ ENV = {**os.environ, "DVC_NO_ANALYTICS": "1", "NBX_JOBS": "1"}
 TRAIN = "stages/train/dvc.yaml:train@"  # how DVC names the train stages (a dvc.yaml of their own)
 
 
+def project_env(root: Path) -> dict:
+    """The environment a command runs in inside the project: its own copy of nbx."""
+    return {**ENV, "PYTHONPATH": str(root / "src")}
+
+
 def run(cmd, cwd: Path, check: bool = True, timeout: float = 900) -> subprocess.CompletedProcess:
     """``cmd`` in the project, with its own copy of nbx; a failure shows both outputs. A command still running after
     ``timeout`` seconds fails the test instead of hanging the run."""
     try:
-        out = subprocess.run(
-            cmd, cwd=cwd, capture_output=True, text=True, env={**ENV, "PYTHONPATH": str(cwd / "src")}, timeout=timeout
-        )
+        out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=project_env(cwd), timeout=timeout)
     except subprocess.TimeoutExpired as exc:
         raise AssertionError(
             f"{' '.join(cmd)} still running after {timeout:.0f} s:\n{exc.stdout}\n{exc.stderr}"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from dvc_project import ENV, REPO, commit, fitted, new_project, ran, run
+from dvc_project import REPO, commit, fitted, new_project, project_env, ran, run
 
 pytestmark = pytest.mark.slow
 TINY = """\
@@ -153,9 +153,8 @@ def start_queue(root: Path, jobs: int) -> None:
     until the queue is empty, so a caller reading a pipe would wait for the whole sweep, or for ever when a worker
     hangs."""
     with tempfile.TemporaryFile() as log:
-        env = {**ENV, "PYTHONPATH": str(root / "src")}
         code = subprocess.run(
-            ["dvc", "queue", "start", "-j", str(jobs)], cwd=root, stdout=log, stderr=log, env=env
+            ["dvc", "queue", "start", "-j", str(jobs)], cwd=root, stdout=log, stderr=log, env=project_env(root)
         ).returncode
         log.seek(0)
         assert code == 0, log.read().decode()
