@@ -37,6 +37,7 @@ from nbx.papers.ting2003.evidence import (
     std_mean_error,
     std_ratio,
 )
+from nbx.report import claims
 from nbx.report.context import ReportContext
 from nbx.report.published import name_key
 from nbx.report.tables import fmt, md_table
@@ -177,7 +178,7 @@ def summary_numbers(ctx: ReportContext) -> list[Number]:
                     same.mean_ratio,
                 )
             )
-            wl_ok = (ours.wins, ours.losses) == (same.wins, same.losses)
+            wl_ok = claims.count_status((ours.wins, ours.losses), (same.wins, same.losses)) == claims.HOLDS
             out.append(Number(table, "w/l", f"d={d}", "wl", f"{w}/{l}", ours.wl, "exact", wl_ok, same.wl))
             out.append(
                 Number(
