@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import nbx.data.userfile as userfile
-from nbx.data.fastcsv import count, read_block
+from nbx.data.fastcsv import _space_before_quote, count, read_block
 from nbx.data.userfile import Options, UserFileError, _is_number, read_user_file
 
 MISSING = {"?", "", "NA"}
@@ -262,6 +262,13 @@ def test_skipped_columns_are_checked_line_by_line():
 def test_count_is_bytes_count():
     data = b"a,b\r\nc,,d\n\n" * 7
     assert [count(data, c) for c in (b",", b"\n", b"\r", b"x")] == [data.count(c) for c in (b",", b"\n", b"\r", b"x")]
+
+
+def test_space_before_quote_is_the_two_byte_search():
+    rng = np.random.default_rng(7)
+    cases = [b"", b'"', b" ", b' "', b'" ', b'a"b', b'x, "a",b\n']
+    cases += [bytes(rng.choice(list(b' "a,\n'), size=rng.integers(0, 12)).tolist()) for _ in range(500)]
+    assert [_space_before_quote(c) for c in cases] == [b' "' in c for c in cases]
 
 
 def test_a_no_break_space_around_a_value_is_stripped_in_every_block(tmp_path, monkeypatch):

@@ -79,7 +79,7 @@ def read_block(data: bytes, delimiter: str, kinds: str, missing: set[str]) -> Bl
                 dtype={j: "float64" if kinds[j] == "n" else "str" for j in used},  # "category" reads 1.0 for 1
                 na_values={j: sorted(missing) for j in used if kinds[j] == "n"},
                 keep_default_na=False,
-                skipinitialspace=b' "' in data,  # spaces before an opening quote; else the strip removes them
+                skipinitialspace=_space_before_quote(data),  # before an opening quote; else the strip removes them
                 engine="c",
                 encoding="utf-8",
                 **_exact_floats(pd.__version__),
@@ -110,6 +110,16 @@ def read_block(data: bytes, delimiter: str, kinds: str, missing: set[str]) -> Bl
         if fields is None or not _markers(data, fields, len(kinds), nan_rows, missing, out.markers):
             return None
     return out
+
+
+def _space_before_quote(data: bytes) -> bool:
+    """Whether a space precedes a double quote in ``data``: a vectorized look at the bytes before its quotes (the
+    two-byte search ``b' "' in data`` walks a block of 8 MiB in about 6 ms, most of the check's time)."""
+    if b'"' not in data:  # memchr
+        return False
+    raw = np.frombuffer(data, np.uint8)
+    quotes = np.flatnonzero(raw[1:] == ord('"'))  # quote positions - 1: the byte before each
+    return bool((raw[quotes] == ord(" ")).any())
 
 
 def _exact_floats(version: str) -> dict:
