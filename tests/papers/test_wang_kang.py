@@ -475,11 +475,33 @@ def test_wang_kernel_width_reading_says_what_the_paper_cites():
         datasets={"Iris": "iris"},
         acc=lambda p, x: 90.0,
         fit_info=lambda x: {},
-        exp=SimpleNamespace(protocol={"kind": "cv", "folds": 10}),
+        exp=SimpleNamespace(protocol={"kind": "cv", "folds": 10}, datasets={"Iris": "iris"}),
     )
     text = "\n".join(wang_sections.readings_section(ctx))
     assert "citing Silverman (1986)" in text and "Smyth, Gray & Fayyad (1995)" in text
     assert "it does not give the unit of h" in text and "it cites neither John & Langley (1995) nor Weka" in text
+    assert "The kernel width's formula read literally (§4)" in text and "not both at hand" in text
+
+
+@pytest.mark.parametrize(("raw", "verdict"), [(0.5, "so the default stands"), (0.05, "the literal reading would")])
+def test_wang_raw_unit_reading_is_judged_by_the_grid_bounds(raw, verdict):
+    """Per data set the share of bandwidth searches at a grid bound, averaged over folds, then over data sets."""
+    runs = {  # learner -> data set -> per fold (share at 0.2, share at 0.8)
+        "gnb": {"a": [(0.1, 0.0), (0.1, 0.1)], "b": [(0.0, 0.2), (0.0, 0.2)]},  # 15 % and 20 %: 17.5 %
+        "gnb_stdunit": {"a": [(0.0, 0.6), (0.0, 0.6)], "b": [(0.0, 0.9), (0.0, 0.9)]},  # 75 %
+        "gnb_rawunit": {"a": [(raw, 0.0), (raw, 0.0)], "b": [(0.0, raw), (0.0, raw)]},
+    }
+    ctx = SimpleNamespace(
+        has=lambda *xs: all(x in runs for x in xs),
+        datasets={"A": "a", "B": "b"},
+        exp=SimpleNamespace(datasets={"A": "a", "B": "b"}),
+        fit_info=lambda x: {
+            ds: [{"kernel_c_at_min": lo, "kernel_c_at_max": hi} for lo, hi in folds] for ds, folds in runs[x].items()
+        },
+    )
+    text = wang_sections.raw_unit_verdict(ctx)
+    assert f"{100 * raw:.0f} % end at a grid bound in the attribute's units, against 18 % in range units" in text
+    assert "75 % in standard deviations" in text and verdict in text
 
 
 class _GapContext:

@@ -7,9 +7,10 @@ the text claims 10 wins of 12 (S1), the largest advantage where attributes are c
 the kernel estimator for non-normal attributes (S3, Fig. 3 HUE-MEAN of Image segmentation).
 
 Beyond the paper, ``nb_laplace`` (discretized NB), ``gnb`` (kernel GNB), ``gnb_gaussian`` and ``snbtree_gaussian``
-(Gaussian leaves) isolate the effect of the kernel densities for S3. Two points of the paper admit two readings; the
-defaults follow the paper's text and the alternatives run as extra cells, reported side by side: the kernel width's
-unit (range, default; ``*_stdunit``: within-class standard deviations) and the stopping rule at the root (default:
+(Gaussian leaves) isolate the effect of the kernel densities for S3. Two points of the paper admit more than one
+reading; the defaults follow the paper's text and the alternatives run as extra cells, reported side by side: the
+kernel width's unit (range, default; ``*_stdunit``: within-class standard deviations; ``*_rawunit``: h = c_X/√m in
+the attribute's own units, the formula read literally) and the stopping rule at the root (default:
 tested like any node, as §5 says the method "is exactly the same as Kohavi's NBTree" but for discretization and
 leaves; ``*_rootsplit``: Fig. 2 step 4's pseudo-code, which tests descendant nodes only and so always splits it).
 

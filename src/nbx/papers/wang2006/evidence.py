@@ -195,7 +195,11 @@ def kernel_comparisons(ctx: ReportContext) -> dict[str, pd.DataFrame]:
 
 def alternative(ctx: ReportContext, learner: str) -> dict[str, str]:
     """The alternative readings' learners of ``learner`` that ran: reading title -> learner (paper.yaml)."""
-    titles = {"kernel_unit": "h in within-class std", "root_split": "root always split (Fig. 2)"}
+    titles = {
+        "kernel_unit": "h in within-class std",
+        "kernel_unit_raw": "h in the attribute's units",
+        "root_split": "root always split (Fig. 2)",
+    }
     return {titles[k]: alts[learner] for k, alts in READINGS.items() if learner in alts and ctx.has(alts[learner])}
 
 

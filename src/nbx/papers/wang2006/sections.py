@@ -26,6 +26,9 @@ from nbx.papers.wang2006.evidence import (
 from nbx.report.context import ReportContext
 from nbx.report.tables import comparison_table, fmt, md_table
 
+# GNB per unit of the kernel width (§4): default range units, then the readings (paper.yaml's readings)
+UNIT_LEARNERS = {"gnb": "range", "gnb_stdunit": "std", "gnb_rawunit": "raw"}
+
 
 def baseline_text(ctx: ReportContext) -> str:
     """How far each published column lies below ours on average, and what that can and cannot tell about the
@@ -128,8 +131,9 @@ def s3_table(info: pd.DataFrame, comps: dict[str, pd.DataFrame]) -> list[str]:
 
 
 def bandwidth_note(ctx: ReportContext, names: list[str]) -> list[str]:
-    """Where GNB's bandwidth searches ended (grid bounds), in range units (default) and std units."""
-    units = {x: bandwidth_shares(ctx, x, names) for x in ("gnb", "gnb_stdunit")}
+    """Where GNB's bandwidth searches ended (grid bounds), in range units (default), std units and the attribute's
+    own units."""
+    units = {x: bandwidth_shares(ctx, x, names) for x in UNIT_LEARNERS if ctx.has(x)}
     rows = [
         [p] + [f"{units[x][p][i]:.0f}" if p in units[x] else "–" for x in units for i in (0, 1)]
         for p in names
@@ -139,13 +143,38 @@ def bandwidth_note(ctx: ReportContext, names: list[str]) -> list[str]:
         return []
     return [
         "Where GNB's leave-one-out bandwidth search (§4, c_X ∈ [0.2, 0.8]) ended, % of (numeric attribute, "
-        "class) pairs, mean over folds, with h in range units (the default) and in within-class standard "
-        "deviations. At a bound the criterion wanted a width outside the grid. At the lower bound: with "
+        "class) pairs, mean over folds, with h in range units (the default), in within-class standard "
+        "deviations and in the attribute's own units. At a bound the criterion wanted a width outside the grid. "
+        "At the lower bound: with "
         "few distinct, repeated values (letter, optdigits: small integers) ties make narrow kernels look "
         "good to leave-one-out, and test values unseen in a class then get almost no density, the likely "
         "reason kernel leaves trail there.",
         "",
-    ] + md_table(["data set", "range: at 0.2 (%)", "range: at 0.8 (%)", "std: at 0.2 (%)", "std: at 0.8 (%)"], rows)
+    ] + md_table(["data set"] + [f"{UNIT_LEARNERS[x]}: at {c} (%)" for x in units for c in ("0.2", "0.8")], rows)
+
+
+def bound_share(ctx: ReportContext, learner: str) -> float:
+    """% of ``learner``'s bandwidth searches that ended at a bound of the §4 grid, over the data sets with numeric
+    attributes (each data set weighs the same)."""
+    shares = bandwidth_shares(ctx, learner, list(ctx.datasets))
+    return float(np.mean([lo + hi for lo, hi in shares.values()])) if shares else float("nan")
+
+
+def raw_unit_verdict(ctx: ReportContext) -> str:
+    """What the grid-bound diagnostic says of the raw-unit reading against the default (range units)."""
+    share = {unit: bound_share(ctx, x) for x, unit in UNIT_LEARNERS.items()}
+    if not np.isfinite(share["raw"]) or not np.isfinite(share["range"]):
+        return "GNB's searches in both units are not both at hand, so the diagnostic is not computed here."
+    verdict = (
+        "so the default stands"
+        if share["raw"] > share["range"]
+        else "so by this diagnostic the literal reading would be the better one"
+    )
+    return (
+        f"Of GNB's searches, {share['raw']:.0f} % end at a grid bound in the attribute's units, against "
+        f"{share['range']:.0f} % in range units and {fmt(share['std'], 0)} % in standard deviations (mean over the "
+        f"data sets with numeric attributes; per data set in the S3 section's table): {verdict}."
+    )
 
 
 def readings_section(ctx: ReportContext) -> list[str]:
@@ -160,6 +189,12 @@ def readings_section(ctx: ReportContext) -> list[str]:
         "often (table in the S3 section: in standard deviations most searches on the continuous data sets end at "
         "the grid's upper bound). Alternative: h in within-class standard deviations, h = c_X·σ/√m, the scale of "
         "the rule-of-thumb widths in Silverman (1986), the paper's source for the estimator.",
+        "kernel_unit_raw": "**The kernel width's formula read literally (§4).** h = c_X/√m with x in the unit the "
+        "attribute is recorded in (`scale: none`): the letter of the formula, which gives no unit. Such a width does "
+        "not follow the data's scale (the same attribute in centimetres instead of metres gets a kernel 100 times "
+        "narrower relative to its spread), which neither Silverman (1986), the paper's source for the estimator, nor "
+        "John & Langley (1995) does. The paper's own search is the diagnostic, as for the other units: a grid "
+        "[0.2, 0.8] chosen for a dimensionless c_X should hold the leave-one-out optimum. ",
         "root_split": '**Stopping rule at the root (§5 against Fig. 2 step 4).** §5: "Self-adaptive NBTree learning '
         "algorithm is exactly the same as Kohavi's NBTree [9] but in two respects: the method used for discretizing "
         "continuous attributes and the Naive Bayes classifier used for constructing leaf node.\" Kohavi's NBTree "
@@ -184,6 +219,7 @@ def readings_section(ctx: ReportContext) -> list[str]:
         first, *others = READINGS[point].items()
         if not ctx.has(*first):
             continue
+        text += raw_unit_verdict(ctx) if point == "kernel_unit_raw" else ""
         shown = True
         pairs = [first] + [pair for pair in others if ctx.has(*pair)]
         head = (
