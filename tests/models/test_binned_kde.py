@@ -60,6 +60,28 @@ def test_log_sums_within_bound_of_exact(ties, weighted, c):
     assert np.max(np.abs(got[finite] - want[finite])) <= BOUND
 
 
+def test_a_sparse_set_gets_no_grid_and_exact_sums():
+    """h far below the centers' spacing (h = c_X/√m in raw units of widely spread integers): no grid of more
+    than SPARSE nodes per center is built, and every sum is the all-pairs one (within the exact sums' 1e-13)."""
+    rng = np.random.default_rng(5)
+    centers, weights = np.unique(rng.integers(250, 18_424, 2_000).astype(float), return_counts=True)
+    weights = weights.astype(float)
+    m = weights.sum()
+    h = 0.2 / np.sqrt(m)
+    s = BinnedSet(centers, weights, h, m)
+    assert s.n_nodes == 0 and len(s.B) == 2  # the grid would have had 24 * 18,000 / h nodes
+    own = np.arange(len(centers))
+    r = np.minimum(weights, 1.0)
+    got, want = s.log_sums(centers, own, r), exact_log_sums(centers, weights, h, centers, own, r)
+    assert np.array_equal(np.isfinite(got), np.isfinite(want))
+    ok = np.isfinite(want)
+    assert np.max(np.abs(got[ok] - want[ok])) <= 1e-12
+    x = np.r_[centers + 0.3 * h, [0.0, 30_000.0]]
+    assert np.max(np.abs(s.log_sums(x) - exact_log_sums(centers, weights, h, x))) <= 1e-12
+    # a set as dense as Wang's range units keeps its grid
+    assert BinnedSet(centers, weights, 0.2 * np.ptp(centers) / np.sqrt(m), m).n_nodes > 0
+
+
 def test_single_center_and_emptied_leave_one_out():
     s = BinnedSet(np.array([2.0]), np.array([1.0]), 0.5, 1.0)
     assert np.allclose(s.log_sums(np.array([2.0, 3.0])), [0.0, -0.5 * 4.0])

@@ -21,7 +21,9 @@ leave-one-out numerator cancels; a value outside [c_1, c_U]) is summed exactly, 
 centers around x until the weight left (at most m · exp(-d²/2h²) at distance d) is below EXACT_TAIL = 1e-13
 of the sum: within a relative error of 1e-13 of the all-pairs sum, and without underflow however far x is.
 Costs: binning and interpolation O(U + queries), the FFTs O(KAPPA · (c_U - c_1)/h · log) — with Wang's
-h = c_X · range / √m, O(√m log m) —, the exact sums O(window) for the few queries that need them.
+h = c_X · range / √m, O(√m log m) —, the exact sums O(window) for the few queries that need them. A set whose
+grid would hold more than SPARSE = 64 nodes per center (h far below the centers' spacing, as with h in an
+attribute's raw units) gets no grid: every query is summed exactly, each over the few centers within its window.
 
 The loops are compiled by numba (``cache=True``: compiled once per machine, then loaded from disk).
 :mod:`nbx.models.kernel_nb` imports this module on its first large set only.
@@ -38,6 +40,7 @@ KAPPA = 24  # grid nodes per bandwidth: spacing h / KAPPA
 REACH = 8.0  # the grid's kernel is cut at |x - c| = REACH h (the cut is part of the certified bound)
 REL_ERROR = 2e-3  # an interpolated sum is used only if certified within this relative error
 EXACT_TAIL = 1e-13  # an exact sum leaves out at most this share of itself
+SPARSE = 64  # a set whose grid would have more than SPARSE nodes per center is summed exactly (no grid)
 HALF_LOG_2PI = 0.5 * np.log(2.0 * np.pi)
 _ETA = 1.0 / KAPPA
 _TAPS = int(KAPPA * REACH)
@@ -175,7 +178,10 @@ class BinnedSet:
         self.delta = self.h * _ETA
         self.origin = float(centers[0])
         span = float(centers[-1]) - self.origin
-        self.n_nodes = int(np.floor(span / self.delta)) + 2 if len(centers) > 1 else 0
+        n_nodes = int(np.floor(span / self.delta)) + 2 if len(centers) > 1 else 0
+        # h far below the centers' spacing (e.g. h = c_X/√m in an attribute's raw units, Wang's formula read
+        # literally): the grid would cost far more than the exact sums, whose windows hold a few centers each
+        self.n_nodes = n_nodes if n_nodes <= SPARSE * len(centers) else 0
         self._build()
 
     def release(self) -> None:
@@ -185,7 +191,7 @@ class BinnedSet:
     def _build(self) -> None:
         """The binned, convolved grid B, its error bound grid E and the FFT's rounding bound."""
         centers, weights = self.centers, self.weights
-        if self.n_nodes == 0:  # one center: every query is summed exactly
+        if self.n_nodes == 0:  # one center, or a sparse set: every query is summed exactly
             self.B = self.E = np.zeros(2)
             self.fft_error = 0.0
             return
