@@ -115,8 +115,8 @@ def test_agreement_tolerances_and_counts_by_hand():
     assert agreement.error_tolerance(1.0) == 3.0 and agreement.error_tolerance(2.5) == 5.0
     assert agreement.error_tolerance(float("nan")) == 3.0
     assert agreement.ratio_tolerance(0.02) == 0.1 and agreement.ratio_tolerance(0.2) == 0.4
-    assert agreement.mean_tolerance(0.1, 0.01) == pytest.approx(0.05)  # half the printed unit
-    assert agreement.mean_tolerance(0.1, 0.07) == pytest.approx(0.14)  # 2 std
+    assert agreement.number_tolerance(0.1, 0.01) == pytest.approx(0.05)  # half the printed unit
+    assert agreement.number_tolerance(0.1, 0.07) == pytest.approx(0.14)  # 2 std
     assert agreement.within(41.6, 42.1, 3.0) and not agreement.within(5.8, 2.7, 3.0)
     assert agreement.within(0.99, 0.89, 0.1)  # the edge counts (printed decimals)
     assert agreement.within(float("nan"), 1.0, 0.1) is None

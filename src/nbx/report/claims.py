@@ -162,13 +162,26 @@ def direction_status(diff, ties_hold: bool = False) -> str:
     return HOLDS if bool(np.all(d >= 0 if ties_hold else d > 0)) else FAILS
 
 
-def number_status(ours: float, paper: float, precision: float, std: float = float("nan")) -> str:
-    """A number the paper states: holds within its stated precision (half a unit of its last digit,
-    ``precision``) or within 2 std of our estimate; fails otherwise."""
+PRINTED_SLACK = 1e-9  # a gap equal to its tolerance in decimals, off by the doubles' rounding, is within
+
+
+def number_tolerance(precision: float, std: float = float("nan")) -> float:
+    """How far ours may lie from a number the paper states: half a unit of its last printed digit
+    (``precision`` is that unit) or 2 std of our estimate, whichever is larger."""
+    return max(precision / 2, 2.0 * std) if np.isfinite(std) else precision / 2
+
+
+def within(ours: float, paper: float, tolerance: float) -> bool | None:
+    """|ours - paper| <= tolerance (with :data:`PRINTED_SLACK`); None when either number is missing."""
     if not (np.isfinite(ours) and np.isfinite(paper)):
-        return UNTESTABLE
-    gap = abs(ours - paper)
-    return HOLDS if gap <= precision / 2 + 1e-12 or (np.isfinite(std) and gap <= 2 * std) else FAILS
+        return None
+    return bool(abs(ours - paper) <= tolerance + PRINTED_SLACK)
+
+
+def number_status(ours: float, paper: float, precision: float, std: float = float("nan")) -> str:
+    """A number the paper states: holds within :func:`number_tolerance` of it; fails otherwise."""
+    agrees = within(ours, paper, number_tolerance(precision, std))
+    return UNTESTABLE if agrees is None else HOLDS if agrees else FAILS
 
 
 def std_of_mean(per_split: np.ndarray) -> float:

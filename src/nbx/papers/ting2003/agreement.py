@@ -38,6 +38,7 @@ from nbx.papers.ting2003.evidence import (
     std_ratio,
 )
 from nbx.report import claims
+from nbx.report.claims import number_tolerance, within
 from nbx.report.context import ReportContext
 from nbx.report.published import name_key
 from nbx.report.tables import fmt, md_table
@@ -63,24 +64,12 @@ class Number:
     same_domains: float | str | None = None  # the paper's value recomputed on our domains (summaries)
 
 
-def within(ours: float, published: float, tolerance: float) -> bool | None:
-    """|ours - published| <= tolerance (1e-9 slack for the printed decimals); None when either is missing."""
-    if not (np.isfinite(ours) and np.isfinite(published)):
-        return None
-    return bool(abs(ours - published) <= tolerance + 1e-9)
-
-
 def error_tolerance(std: float) -> float:
     return max(ERROR_FLOOR, 2.0 * std) if np.isfinite(std) else ERROR_FLOOR
 
 
 def ratio_tolerance(std: float) -> float:
     return max(RATIO_FLOOR, 2.0 * std) if np.isfinite(std) else RATIO_FLOOR
-
-
-def mean_tolerance(printed_unit: float, std: float) -> float:
-    """The claims' rule for a stated number: half a unit of its last printed digit or 2 std of our estimate."""
-    return max(printed_unit / 2, 2.0 * std) if np.isfinite(std) else printed_unit / 2
 
 
 def same_side(ours: float, published: float, alpha: float = ALPHA) -> bool:
@@ -149,7 +138,7 @@ def summary_numbers(ctx: ReportContext) -> list[Number]:
                 err_cols, ratio_col, where = [(f"LNBT({d}) err", lnbt, f"d{d}_err")], f"d{d}_ratio", data.t3
             for column, x, col in err_cols:
                 mine, theirs = float(data.err(x).mean()), float(data.pub[x].mean())
-                tol = mean_tolerance(0.1, std_mean_error(ctx, x))
+                tol = number_tolerance(0.1, std_mean_error(ctx, x))
                 out.append(
                     Number(
                         table,
@@ -163,7 +152,7 @@ def summary_numbers(ctx: ReportContext) -> list[Number]:
                         theirs,
                     )
                 )
-            tol = mean_tolerance(0.01, std_ratio(ctx, blnbt, lnbt))
+            tol = number_tolerance(0.01, std_ratio(ctx, blnbt, lnbt))
             column = "ratio" if table == "Table 2" else f"ratio d={d}"
             out.append(
                 Number(
@@ -209,7 +198,7 @@ def table4_numbers(ctx: ReportContext) -> list[Number]:
             std_b, std_v = ctx.memo(decomposition_std, x)
             for what, ours, std in (("bias", bias[x], std_b), ("variance", var[x], std_v)):
                 pub = float(t4.loc[d, f"{what}_{kind.lower()}"])
-                tol = mean_tolerance(0.1, std)
+                tol = number_tolerance(0.1, std)
                 out.append(
                     Number("Table 4", f"d = {d}", f"{what} {kind}(d)", "t4", pub, ours, tol, within(ours, pub, tol))
                 )
