@@ -1,9 +1,13 @@
 """HBayes-NB / HBayes-TAN (Kang & Tian 2006): eq. 2/3 scores, the Fig. 2 greedy search, and invariants."""
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 
 from nbx.core.counting import ValueIndex
+from nbx.core.validation import ConvergenceWarning
 from nbx.models.hbayes import HBayesNB, HBayesTAN, S2LogSum, _first_equal_columns, _HBayesBase
 from nbx.models.logistic import LogisticRegression
 from nbx.models.naive_bayes import NaiveBayes, nb_log_tables
@@ -52,7 +56,7 @@ def _s2_loglik_tan(X, y, s2):
     return tan._class_scores(X[:, s2]) - tan.class_log_prior_
 
 
-def _reference_search(X, y, ridge, s2_loglik, start_with_pairs):
+def _reference_search(X, y, ridge, s2_loglik, start_with_pairs, optimizer="exact"):
     """Fig. 2 written directly: cold-started LogisticRegression on S1, a generative model on S2."""
     d = X.shape[1]
 
@@ -61,7 +65,8 @@ def _reference_search(X, y, ridge, s2_loglik, start_with_pairs):
         if not s1:
             model = NaiveBayes(prior="kang") if start_with_pairs else TAN()
             return np.mean(model.fit(X, y).predict(X) == y)
-        lr = LogisticRegression(ridge=ridge, tol=1e-9).fit(X[:, s1], y, n_values=[X[:, a].max() + 1 for a in s1])
+        lr = LogisticRegression(ridge=ridge, tol=1e-9, optimizer=optimizer)
+        lr.fit(X[:, s1], y, n_values=[X[:, a].max() + 1 for a in s1])
         scores = lr.predict_log_proba(X[:, s1]) + s2_loglik(X, y, s2)
         return np.mean(np.argmax(scores, axis=1) == y)
 
@@ -240,10 +245,11 @@ def test_fit_info_records_s1_and_counts_every_candidate_fit():
 
 
 class _Straight:
-    """The search without the shortcut of equal subproblems: every candidate S1 runs Newton's method."""
+    """The search without the shortcut of equal subproblems: every candidate S1 runs its optimizer."""
 
     def _fit_lr(self, s1, groups, theta0):
-        theta, lp, n_iter, converged = self._newton(s1, groups, theta0)
+        weka = self.optimizer == "weka_bfgs"
+        theta, lp, n_iter, converged = self._weka(s1, groups) if weka else self._newton(s1, groups, theta0)
         self.n_lr_fits_ += 1
         self.n_newton_iterations_ += n_iter
         self.n_not_converged_ += not converged
@@ -258,18 +264,20 @@ class _StraightTAN(_Straight, HBayesTAN):
     pass
 
 
+@pytest.mark.parametrize("optimizer", ["exact", "weka_bfgs"])
 @pytest.mark.parametrize("model, straight", [(HBayesNB, _StraightNB), (HBayesTAN, _StraightTAN)])
-def test_equal_subproblems_reuse_gives_the_search_without_it(model, straight, monkeypatch):
+def test_equal_subproblems_reuse_gives_the_search_without_it(model, straight, optimizer, monkeypatch):
     """With a copied attribute and two constant ones (equal code columns), the fit that reuses equal logistic
     subproblems is the fit that solves each: same S1, search path, fit_info and coefficients to the bit, with
-    fewer Newton runs."""
+    fewer optimizer runs (Newton's, or Weka's, whose fits of twins are equal too: same columns, same start)."""
     X, y = _redundant_data(n=500, seed=5)
     X = np.column_stack([X, X[:, 1], np.zeros(500, int), np.zeros(500, int), X[:, 3]])
     X[::7, 1] = -1  # missing values in one copy only: those two are not equal
     runs = []
-    newton = _HBayesBase._newton
-    monkeypatch.setattr(_HBayesBase, "_newton", lambda self, *a: runs.append(type(self)) or newton(self, *a))
-    fast, ref = model(ridge=1e-4).fit(X, y), straight(ridge=1e-4).fit(X, y)
+    name = "_weka" if optimizer == "weka_bfgs" else "_newton"
+    run = getattr(_HBayesBase, name)
+    monkeypatch.setattr(_HBayesBase, name, lambda self, *a: runs.append(type(self)) or run(self, *a))
+    fast, ref = model(ridge=1e-4, optimizer=optimizer).fit(X, y), straight(ridge=1e-4, optimizer=optimizer).fit(X, y)
     assert fast.fit_info() == ref.fit_info() and fast.s1_ == ref.s1_
     assert (fast.theta_ is None and ref.theta_ is None) or np.array_equal(fast.theta_, ref.theta_)
     assert np.array_equal(fast.predict_proba(X), ref.predict_proba(X))
@@ -319,3 +327,116 @@ def test_first_equal_columns_are_those_of_a_dict_of_the_columns_bytes():
     first_of = {}
     expected = [first_of.setdefault((int(v), codes[:, a].tobytes()), a) for a, v in enumerate(n_values)]
     assert _first_equal_columns(codes, n_values) == expected == [0, 1, 2, 1, 4, 1, 4, 7]
+
+
+# ------------------------------------------------------------------------------- Weka's optimizer for P(C | S1)
+def _weka_data(n=240, seed=12):
+    """Three classes; attributes: 3-valued, two-valued, two-valued, constant, 5-valued with missing codes and a
+    value never seen, and one seen value besides missing codes (constant for Weka's RemoveUseless)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = np.column_stack(
+        [
+            np.where(rng.random(n) < 0.6, y, rng.integers(0, 3, n)),
+            rng.integers(0, 2, n),
+            np.where(rng.random(n) < 0.5, y % 2, rng.integers(0, 2, n)),
+            np.zeros(n, int),
+            np.where(rng.random(n) < 0.1, -1, rng.integers(0, 4, n)),
+            np.where(rng.random(n) < 0.3, -1, 1),
+        ]
+    )
+    return X, y, np.array([3, 2, 2, 1, 5, 2])
+
+
+@pytest.mark.parametrize("model", [HBayesNB, HBayesTAN])
+@pytest.mark.parametrize("s1", [[0, 1], [0, 2, 3], [4, 0], [2, 4, 1, 0], [5, 0], [3, 5]])
+def test_weka_optimizer_fit_is_weka_logistic_on_the_s1_columns(model, s1):
+    """With optimizer="weka_bfgs" a candidate's log P(C | S1), coefficients and iterations are those of
+    LogisticRegression(optimizer="weka_bfgs") fitted on the S1 columns alone: Weka's columns (constant attributes
+    dropped, one indicator for a two-valued one), Weka's start, Weka's stopping; weighted rows too."""
+    X, y, n_values = _weka_data()
+    weights = (None, np.random.default_rng(4).integers(1, 4, len(y)).astype(float))
+    for w in weights:
+        est = model(ridge=1e-8, optimizer="weka_bfgs")
+        est._prepare(X, y, w, n_values)
+        groups = np.zeros(len(y), np.int64)
+        for a in s1:
+            groups = est._refine(groups, a)
+        est.n_lr_fits_ = est.n_newton_iterations_ = 0
+        theta, lp = est._fit_lr(s1, groups, None)
+        lr = LogisticRegression(ridge=1e-8, optimizer="weka_bfgs", n_values=n_values[s1])
+        lr.fit(X[:, s1], y, sample_weight=w)
+        np.testing.assert_allclose(lp, lr.predict_log_proba(X[:, s1]), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(theta, lr.theta_, rtol=1e-12, atol=1e-12)
+        assert est.n_newton_iterations_ == lr.n_iter_ and est.n_lr_fits_ == 1
+
+
+@pytest.mark.parametrize("seed", [1, 9])
+def test_hbayes_nb_weka_optimizer_search_equals_fig2_reference_with_weka_logistic(seed):
+    """The whole search with optimizer="weka_bfgs" is Fig. 2 with a cold-started LogisticRegression(optimizer=
+    "weka_bfgs") on each candidate S1; predictions are eq. 2 with that logistic regression."""
+    X, y = _dependent_data(seed)
+    model = HBayesNB(optimizer="weka_bfgs").fit(X, y)
+    s1, acc = _reference_search(X, y, 1e-8, _s2_loglik_nb, start_with_pairs=True, optimizer="weka_bfgs")
+    assert model.s1_ == s1 and len(s1) >= 2
+    assert model.train_accuracy_ == pytest.approx(acc)
+    lr = LogisticRegression(optimizer="weka_bfgs").fit(X[:, s1], y, n_values=model.n_values_[s1])
+    expected = lr.predict_log_proba(X[:, s1]) + _s2_loglik_nb(X, y, model.s2_)
+    np.testing.assert_allclose(model._class_scores(X), expected, atol=1e-9)
+    d = X.shape[1]
+    greedy = sum(d - k for k in range(2, min(len(s1) + 1, d)))
+    info = model.fit_info()
+    assert info["n_lr_fits"] == d * (d - 1) // 2 + greedy  # every pair and greedy candidate; no warm-start fits
+    assert info["n_not_converged"] == 0 and info["n_newton_iterations"] > info["n_lr_fits"]
+
+
+def test_hbayes_tan_weka_optimizer_search_equals_reference_with_weka_logistic():
+    X, y = _dependent_data(7)
+    model = HBayesTAN(optimizer="weka_bfgs").fit(X, y)
+    s1, acc = _reference_search(X, y, 1e-8, _s2_loglik_tan, start_with_pairs=False, optimizer="weka_bfgs")
+    assert model.s1_ == s1 and s1
+    assert model.train_accuracy_ == pytest.approx(acc)
+    lr = LogisticRegression(optimizer="weka_bfgs").fit(X[:, s1], y, n_values=model.n_values_[s1])
+    expected = lr.predict_log_proba(X[:, s1]) + _s2_loglik_tan(X, y, model.s2_)
+    np.testing.assert_allclose(model._class_scores(X), expected, atol=1e-9)
+
+
+@pytest.mark.parametrize("model", [HBayesNB, HBayesTAN])
+def test_default_optimizer_is_exact_and_unchanged(model):
+    """optimizer="exact" is the default: the same S1, fit_info, coefficients and probabilities, to the bit, as
+    with the parameter omitted (the search before the parameter existed; the tests above pin it to Fig. 2)."""
+    X, y = _dependent_data(7)
+    assert model().get_params()["optimizer"] == "exact"
+    default, exact = model().fit(X, y), model(optimizer="exact").fit(X, y)
+    assert default.fit_info() == exact.fit_info() and default.s1_ == exact.s1_ != []
+    assert default.theta_.tobytes() == exact.theta_.tobytes()
+    assert default.predict_proba(X).tobytes() == exact.predict_proba(X).tobytes()
+
+
+@pytest.mark.parametrize("model", [HBayesNB, HBayesTAN])
+def test_optimizer_option_is_checked(model):
+    X = np.array([[0, 1], [1, 0], [0, 0], [1, 1]])
+    message = (
+        f"The 'optimizer' parameter of {model.__name__} must be a str among {{'exact', 'weka_bfgs'}}. "
+        "Got 'bfgs' instead."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        model(optimizer="bfgs").fit(X, [0, 1, 0, 1])
+
+
+def test_weka_optimizer_counts_fits_that_run_out_of_rounds(monkeypatch):
+    """A Weka fit that runs out of its max_iter rounds is counted in n_not_converged_ and warned about once."""
+    import nbx.models.weka_optimization as weka_optimization
+
+    fit = weka_optimization.fit_weka_logistic
+    monkeypatch.setattr(weka_optimization, "fit_weka_logistic", lambda *a: (*fit(*a)[:2], False))
+    X, y = _dependent_data(1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = HBayesNB(optimizer="weka_bfgs", max_iter=3).fit(X, y)
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert model.n_not_converged_ == model.n_lr_fits_ > 0
+    assert messages == [
+        f"HBayesNB: {model.n_lr_fits_} of {model.n_lr_fits_} logistic fits ran out of max_iter=3 rounds of "
+        "Weka's quasi-Newton optimizer before it finished"
+    ]
