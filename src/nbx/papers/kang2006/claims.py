@@ -15,6 +15,7 @@ from nbx.papers.kang2006.evidence import (
     NAMES,
     READINGS,
     SIGNIFICANT,
+    WEKA_LR,
     errors,
     paper_average,
     published_errors,
@@ -28,6 +29,7 @@ from nbx.report.context import ReportContext
 from nbx.report.tables import fmt
 
 SIDED = {"one-sided": "p_less", "two-sided": "p"}  # K1's Wilcoxon sidedness -> its p in a wilcoxon_row
+SUBJECT_WEKA = "hbayes_nb_wekaopt"  # HBayes-NB under the reading WEKA_LR
 TWO_SIDED = "two-sided Wilcoxon"  # the alternative reading's name (the default is one-sided, see K1_SIDEDNESS)
 
 
@@ -60,10 +62,13 @@ def k1_sidedness(paper_rows: dict[str, dict]) -> str:
     )
 
 
-def verdict_k1(rows: dict[str, dict], paper_rows: dict[str, dict] | None = None) -> Verdict:
+def verdict_k1(
+    rows: dict[str, dict], paper_rows: dict[str, dict] | None = None, subject_rows: dict[str, dict] | None = None
+) -> Verdict:
     """K1 from Wilcoxon rows (see wilcoxon_row) of HBayes-NB vs NB, LR, TAN and C4.5, one part per competitor
     (:func:`k1_status`), one-sided by default and two-sided as a reading; the learners of READINGS, where run,
-    are the alternative readings of NB, LR and TAN (one-sided)."""
+    are the alternative readings of NB, LR and TAN (one-sided). ``subject_rows``: the same rows of HBayes-NB with
+    Weka's optimizer (:data:`WEKA_LR`, a reading of HBayes-NB itself) against the default competitors."""
     if not rows:
         return Verdict("K1", NOT_TESTABLE, "no competitor was run.")
     ev = "; ".join(
@@ -74,6 +79,12 @@ def verdict_k1(rows: dict[str, dict], paper_rows: dict[str, dict] | None = None)
         for x, r in rows.items()
     )
     ev = f"Ours (Wilcoxon over {next(iter(rows.values()))['n']} data sets): {ev}."
+    if subject_rows:
+        ev += f" *{WEKA_LR}*: " + "; ".join(
+            f"vs {NAMES.get(x, x)} mean error {r['mean_a']:.2f} vs {r['mean_b']:.2f} %, one-sided p = {r['p_less']:.3f}"
+            for x, r in subject_rows.items()
+        )
+        ev += "."
     if paper_rows:
         ev += f" {k1_sidedness(paper_rows)}"
     parts = []
@@ -85,6 +96,8 @@ def verdict_k1(rows: dict[str, dict], paper_rows: dict[str, dict] | None = None)
             continue
         alts = {READINGS[a]: k1_status(x, rows[a]) for a, d in ALTERNATIVE_OF.items() if d == x and a in rows}
         status = {DEFAULT: k1_status(x, rows[x]), TWO_SIDED: k1_status(x, rows[x], "two-sided"), **alts}
+        if subject_rows and x in subject_rows:
+            status[WEKA_LR] = k1_status(x, subject_rows[x])
         parts.append(claims.Part(name, status))
     return claims.judge("K1", parts, ev)
 
@@ -144,7 +157,8 @@ def verdict_k3(
     judged). ``wilcoxon_tan_vs_nb`` is wilcoxon_row(err_tan, err_nb), ``claimed`` the paper's average errors
     (paper_average, its HBayes-TAN under :data:`HBAYES_TAN`); Newton iterations, if given, are reported beside the
     fits. ``readings``: per alternative reading of the HBayes-TAN column (its READINGS name), its (fits_tan,
-    wilcoxon row vs HBayes-NB); each part is then judged per reading, the default first."""
+    wilcoxon row vs HBayes-NB, and HBayes-NB's fits where the reading changes HBayes-NB too, else None); each
+    part is then judged per reading, the default first."""
     nb, tan = np.asarray(fits_nb, float), np.asarray(fits_tan, float)
     if len(nb) == 0 or not np.isfinite(nb).all() or not np.isfinite(tan).all():
         return Verdict("K3", NOT_TESTABLE, "no work counts (fit_info) for HBayes-NB and HBayes-TAN.")
@@ -165,14 +179,17 @@ def verdict_k3(
     )
     faster = {DEFAULT: claims.direction_status(nb.sum() - tan.sum())}
     worse = {DEFAULT: claims.direction_status(r["mean_a"] - r["mean_b"])}
-    for name, (fits_alt, row) in (readings or {}).items():
+    for name, (fits_alt, row, fits_nb_alt) in (readings or {}).items():
         alt = np.asarray(fits_alt, float)
-        if len(alt) != len(nb) or not np.isfinite(alt).all():
+        nb_alt = nb if fits_nb_alt is None else np.asarray(fits_nb_alt, float)
+        if len(alt) != len(nb) or not np.isfinite(alt).all() or not np.isfinite(nb_alt).all():
             continue
-        faster[name] = claims.direction_status(nb.sum() - alt.sum())
+        faster[name] = claims.direction_status(nb_alt.sum() - alt.sum())
         worse[name] = claims.direction_status(row["mean_a"] - row["mean_b"])
         ev += (
-            f" *{name}*: {alt.sum():.0f} logistic fits, mean error {row['mean_a']:.2f} % (Wilcoxon p = {row['p']:.3f})."
+            f" *{name}*: {alt.sum():.0f} logistic fits"
+            + (f" (HBayes-NB {nb_alt.sum():.0f})" if fits_nb_alt is not None else "")
+            + f", mean error {row['mean_a']:.2f} % (Wilcoxon p = {row['p']:.3f})."
         )
     one = len(faster) == 1
     parts = [
@@ -188,9 +205,15 @@ def judge_k1(ctx: ReportContext) -> Verdict:
     rows, paper_rows = ctx.memo(wilcoxon_rows)
     # K1's competitors and their readings (HBayes-TAN's readings belong to K2 and K3)
     competitors = SIGNIFICANT + MODEST + [x for x in READINGS if ALTERNATIVE_OF[x] in SIGNIFICANT + MODEST]
+    subject = {}
+    if ctx.has(SUBJECT_WEKA):
+        names = list(ctx.datasets)
+        mine = errors(ctx, SUBJECT_WEKA, names)
+        subject = {x: wilcoxon_row(mine, errors(ctx, x, names)) for x in SIGNIFICANT + MODEST if ctx.has(x)}
     return verdict_k1(
         {x: rows[x] for x in competitors if x in rows},
         {x: paper_rows[x] for x in competitors if x in paper_rows},
+        subject,
     )
 
 
@@ -213,11 +236,14 @@ def judge_k3(ctx: ReportContext) -> Verdict:
     names = list(ctx.datasets)
     counts = ctx.memo(work_counts)
     base = errors(ctx, "hbayes_nb", names)
-    readings = {
-        READINGS[a]: (counts[f"{a}/n_lr_fits"], wilcoxon_row(errors(ctx, a, names), base))
-        for a, d in ALTERNATIVE_OF.items()
-        if d == HBAYES_TAN and ctx.has(a) and f"{a}/n_lr_fits" in counts
-    }
+    readings = {}
+    for a, d in ALTERNATIVE_OF.items():
+        if d != HBAYES_TAN or not ctx.has(a):
+            continue
+        # Weka's LR in HBayes-TAN is set beside HBayes-NB under the same reading, where it ran
+        nb = SUBJECT_WEKA if READINGS[a] == WEKA_LR and ctx.has(SUBJECT_WEKA) else None
+        row = wilcoxon_row(errors(ctx, a, names), base if nb is None else errors(ctx, nb, names))
+        readings[READINGS[a]] = (counts[f"{a}/n_lr_fits"], row, None if nb is None else counts[f"{nb}/n_lr_fits"])
     return verdict_k3(
         counts["hbayes_nb/n_lr_fits"],
         counts[f"{HBAYES_TAN}/n_lr_fits"],

@@ -20,6 +20,9 @@ K2 = PAPER["k2"]  # K2's columns
 ALPHA = 0.05
 
 DEFAULT = "default"  # the name of the default reading in the claims' per-reading verdicts
+# HBayes' own P(C | S1) stopped where Weka's quasi-Newton optimizer stops, as the LR column (the default: the
+# optimum, "the parameters P(C|S1) are set to maximum conditional likelihood"; see sections.hbayes_optimizer_note)
+WEKA_LR = "HBayes' LR stopped where Weka stops"
 # alternative -> reading. TAN and HBayes-TAN: the baselines are "all of them implemented in Weka", so Weka 3.6's
 # BayesNet TAN (tan_weka: its tree rule, SimpleEstimator -A 0.5 tables) is the default; our outward tree on the
 # same score with Dirichlet(1) tables (tan_bayes) and Friedman et al.'s CMI tree (tan) are readings.
@@ -29,6 +32,8 @@ READINGS = {
     "tan_bayes": "TAN (outward tree)",
     "tan": "TAN (CMI)",
     "hbayes_tan": "HBayes-TAN (outward tree)",
+    "hbayes_nb_wekaopt": WEKA_LR,
+    "hbayes_tan_wekaopt": WEKA_LR,
 }
 ALTERNATIVE_OF = {  # ... and its default
     "nb_kang": "nb_laplace",
@@ -36,10 +41,19 @@ ALTERNATIVE_OF = {  # ... and its default
     "tan_bayes": "tan_weka",
     "tan": "tan_weka",
     "hbayes_tan": "hbayes_tan_weka",
+    "hbayes_nb_wekaopt": "hbayes_nb",
+    "hbayes_tan_wekaopt": "hbayes_tan_weka",
 }
 HBAYES_TAN = "hbayes_tan_weka"  # the HBayes-TAN column's default (K3; the work table)
 # what HBayes is when S1 = ∅ (eq. 2 / eq. 3)
-EMPTY_S1 = {"hbayes_nb": "nb_kang", "hbayes_tan_weka": "tan_weka", "hbayes_tan": "tan_bayes"}
+EMPTY_S1 = {
+    "hbayes_nb": "nb_kang",
+    "hbayes_tan_weka": "tan_weka",
+    "hbayes_tan": "tan_bayes",
+    "hbayes_nb_wekaopt": "nb_kang",
+    "hbayes_tan_wekaopt": "tan_weka",
+}
+HBAYES = ("hbayes_nb", "hbayes_nb_wekaopt", "hbayes_tan_weka", "hbayes_tan", "hbayes_tan_wekaopt")
 
 
 def wilcoxon_row(err_a, err_b) -> dict:
@@ -82,9 +96,9 @@ def _fold_sum(info: dict, ds: str, key: str) -> float:
 
 
 def work_counts(ctx: ReportContext) -> dict[str, np.ndarray]:
-    """Per data set: logistic fits and Newton iterations of HBayes-NB and HBayes-TAN, both readings (fit_info; NaN
-    for a learner not run)."""
-    info = {x: ctx.fit_info(x) for x in ("hbayes_nb", HBAYES_TAN, "hbayes_tan")}
+    """Per data set: logistic fits and optimizer iterations (Newton's, or Weka's quasi-Newton ones) of every HBayes
+    learner of :data:`HBAYES` (fit_info; NaN for a learner not run)."""
+    info = {x: ctx.fit_info(x) if ctx.has(x) else {} for x in HBAYES}
     return {
         f"{x}/{k}": np.array([_fold_sum(info[x], ds, k) for ds in ctx.datasets.values()])
         for x in info
@@ -107,6 +121,16 @@ def wilcoxon_rows(ctx: ReportContext) -> tuple[dict[str, dict], dict[str, dict]]
         if ok.any():
             paper_rows[x] = wilcoxon_row(pub_base[ok], e[ok])
     return rows, paper_rows
+
+
+def same_s1(ctx: ReportContext, a: str, b: str) -> tuple[int, int]:
+    """(folds where learners ``a`` and ``b`` chose the same S1, folds of both), over the data sets (fit_info)."""
+    same = total = 0
+    for ds in ctx.datasets.values():
+        for fa, fb in zip(ctx.fit_info(a).get(ds, []), ctx.fit_info(b).get(ds, [])):
+            total += 1
+            same += list(fa["s1"]) == list(fb["s1"])
+    return same, total
 
 
 def optimizer_ratios(ctx: ReportContext) -> dict[str, np.ndarray]:
