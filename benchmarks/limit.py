@@ -48,6 +48,12 @@ def excluded(params: config.Params, experiment: str) -> dict[str, list[str]]:
     return {learner: [ds for ds, size in sizes.items() if not exp.runs_on(learner, *size)] for learner in exp.limited}
 
 
+def limited_block(exp: config.Experiment) -> dict:
+    """The experiment's ``limited`` block as in effect, in params.yaml's form (learners and the limits given)."""
+    limits = next(iter(exp.limited.values()), {})
+    return {"learners": list(exp.limited), **{f"max_{k}": v for k, v in limits.items() if v != float("inf")}}
+
+
 def measure(experiment: str, learner: str, datasets: list[str], splits: int) -> list[dict]:
     """One learner's costs on the data sets, from a fresh run_cell.py process (its lines printed as they come)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,9 +95,11 @@ def main() -> None:
     if a.splits < 1:
         ap.error(f"--splits must be at least 1, got {a.splits}")
     params = config.load_params()
+    exp = config.experiment(params, a.experiment)
     outside = excluded(params, a.experiment)
     if not outside:
-        ap.error(f"--experiment: experiments.{a.experiment} has no `limited` block")
+        lifted = " in effect (`protocol.full: true` lifts it)" if exp.full else ""
+        ap.error(f"--experiment: experiments.{a.experiment} has no `limited` block{lifted}")
     if a.datasets:
         keep = a.datasets.split(",")
         within = sorted(set(keep) - {ds for sets in outside.values() for ds in sets})
@@ -107,7 +115,7 @@ def main() -> None:
         "settings": {
             "experiment": a.experiment,
             "splits": a.splits,
-            "limited": params["experiments"][a.experiment]["limited"],
+            "limited": limited_block(exp),
         },
     }
     for learner, datasets in outside.items():

@@ -176,11 +176,11 @@ def write_arff(path: Path, X: np.ndarray, y: np.ndarray, n_values: np.ndarray, n
 
 
 def kang2006():
-    """(params, the kang2006 experiment's block) from params.yaml."""
-    from nbx.pipeline.config import load_params
+    """(params, the kang2006 experiment, its protocol as in effect) from params.yaml."""
+    from nbx.pipeline.config import experiment, load_params
 
     params = load_params(REPO / "params.yaml")
-    return params, params["experiments"]["kang2006"]
+    return params, experiment(params, "kang2006")
 
 
 def learner(params, name: str, **override):
@@ -320,10 +320,10 @@ def run_dataset(params, exp, jar: Path, name: str, folds: int, cli: bool, folder
     table = load_table(dataset)
     if table is None:
         return None
-    protocol = {k: v for k, v in exp["protocol"].items() if k != "folds_by_dataset"}
+    protocol = {k: v for k, v in exp.protocol.items() if k != "folds_by_dataset"}
     test, _ = make_plan(table.y, protocol, dataset_seed(params["seed"], "kang2006", dataset), dataset)
     test = test[:folds]
-    codes, n_values = discretize_splits(table, test, exp["discretizer"], exp["impute"])
+    codes, n_values = discretize_splits(table, test, exp.discretizer, exp.impute)
     n_classes, numeric = len(table.classes), bool(np.any(table.n_values == 0))
     result = {"dataset": dataset, "rows": int(len(table.y)), "attributes": int(table.X.shape[1])}
     result.update(classes=n_classes, numeric=numeric, folds=[])

@@ -106,6 +106,43 @@ CASES = [  # (keys to change, new value, what to call, phrase expected in the me
         "experiment",
         "key 'max_row' is not a known key of experiments.benchmark.limited; did you mean max_rows?",
     ),
+    (
+        ("experiments", "benchmark", "protocol", "full"),
+        "yes please",
+        "experiment",
+        "experiments.benchmark.protocol.full: 'yes please' must be true or false",
+    ),
+    (
+        ("experiments", "kang2006", "protocol", "ful"),
+        True,
+        "experiment",
+        "key 'ful' is not a known key of experiments.kang2006.protocol (kind 'cv'); did you mean full?",
+    ),
+    (
+        ("experiments", "benchmark", "protocol", "full_protocol", "repeat"),
+        3,
+        "experiment",
+        "key 'repeat' is not a known key of experiments.benchmark.protocol.full_protocol (kind 'cv'); did you mean "
+        "repeats?",
+    ),
+    (
+        ("experiments", "benchmark", "protocol", "full_protocol", "repeats"),
+        0,
+        "experiment",
+        "experiments.benchmark.protocol.full_protocol.repeats: 0 must be an integer >= 1",
+    ),
+    (
+        ("experiments", "benchmark", "protocol", "full_protocol", "full"),
+        True,
+        "experiment",
+        "key 'full' is not a known key of experiments.benchmark.protocol.full_protocol (kind 'cv')",
+    ),
+    (
+        ("experiments", "benchmark", "protocol", "full_protocol"),
+        "3 repeats",
+        "experiment",
+        "experiments.benchmark.protocol.full_protocol: '3 repeats' must be a mapping of protocol keys",
+    ),
     (("seed",), -5, "load", "seed: -5 must be a non-negative integer"),
     (("seed",), "2026", "load", "seed: '2026' must be a non-negative integer"),
     (
@@ -207,3 +244,61 @@ def test_limited_learners_run_only_within_every_size_limit():
         assert not exp.runs_on(learner, rows + 1, attributes, 2)
         assert not exp.runs_on(learner, rows, attributes + 1, 2)
     assert exp.runs_on("nb_laplace", 10**9, 10**6, 1000)  # not limited
+
+
+def _experiment(tmp_path: Path, name: str, **protocol) -> config.Experiment:
+    """``name`` from params.yaml with these keys of its protocol block set (None: removed)."""
+    params = copy.deepcopy(BASE)
+    block = params["experiments"][name]["protocol"]
+    block.update(protocol)
+    for key in [k for k, v in block.items() if v is None]:
+        del block[key]
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump(params, sort_keys=False))
+    return config.experiment(config.load_params(path), name)
+
+
+def test_full_switch_runs_the_full_protocol_of_params_yaml(tmp_path):
+    committed = config.experiment(config.load_params(REPO / "params.yaml"), "benchmark")
+    block = BASE["experiments"]["benchmark"]["protocol"]
+    plain = {k: v for k, v in block.items() if k not in config.FULL_KEYS}
+    # committed: the switch off, 1 x 10-fold CV and the size limit, as before the switch existed
+    assert block["full"] is False and not committed.full and committed.protocol == plain
+    assert plain["repeats"] == 1 and not committed.runs_on("hbayes_nb", 20_000, 16, 26)
+    full = _experiment(tmp_path, "benchmark", full=True)
+    assert full.full and full.protocol == {**plain, **block["full_protocol"]}
+    assert full.protocol["repeats"] == block["full_protocol"]["repeats"] == 3  # the value of params.yaml
+    assert full.limited == {}
+    assert all(full.runs_on(learner, 20_000, 64, 26) for learner in full.learners)
+    # the rest of the block as it was
+    assert (full.datasets, full.learners, full.reference) == (committed.datasets, committed.learners, "nb_laplace")
+
+
+def test_full_without_a_full_protocol_only_lifts_the_limit(tmp_path):
+    exp = _experiment(tmp_path, "benchmark", full=True, full_protocol=None)
+    assert exp.protocol["repeats"] == 1 and exp.full_protocol == {} and exp.limited == {}
+    off = _experiment(tmp_path, "benchmark", full=None, full_protocol={"folds": 5})  # full: false by default
+    assert not off.full and off.protocol["folds"] == 10 and off.full_protocol == {"folds": 5}
+    assert set(off.limited) == {"lr_kang", "hbayes_nb", "hbayes_tan"}
+
+
+def test_an_experiment_without_the_full_keys_is_unchanged():
+    params = config.load_params(REPO / "params.yaml")
+    plain = [name for name, block in BASE["experiments"].items() if not set(config.FULL_KEYS) & set(block["protocol"])]
+    assert plain  # the papers' experiments
+    for name in plain:
+        exp = config.experiment(params, name)
+        assert exp.protocol == BASE["experiments"][name]["protocol"] and not exp.full and exp.full_protocol == {}
+
+
+def test_a_split_error_of_the_full_protocol_names_its_key(tmp_path):
+    # make_plan's error (more folds than rows) at the key of full_protocol the folds came from, when it is in effect
+    from nbx.protocol.spec import BlockError
+
+    exc = BlockError(("protocol", "folds"), "30 folds but only 20 rows")
+    on = _experiment(tmp_path, "benchmark", full=True, full_protocol={"folds": 30})
+    message = str(config.protocol_error(config.load_params(tmp_path / "params.yaml"), on, exc))
+    assert "experiments.benchmark.protocol.full_protocol.folds: 30 folds" in message
+    off = _experiment(tmp_path, "benchmark", full_protocol={"folds": 30})
+    message = str(config.protocol_error(config.load_params(tmp_path / "params.yaml"), off, exc))
+    assert "experiments.benchmark.protocol.folds: 30 folds" in message

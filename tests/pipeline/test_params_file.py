@@ -13,6 +13,7 @@ import yaml
 hydra = pytest.importorskip("dvc.utils.hydra", reason="DVC (the pipeline extra) sets params")
 REPO = Path(__file__).resolve().parents[2]
 TEXT = (REPO / "params.yaml").read_text()
+FULL_COMMENT = "# the full protocol: `dvc exp run -S experiments.benchmark.protocol.full=true` (cost below)"
 
 
 def set_params(tmp_path: Path, *overrides: str) -> str:
@@ -38,6 +39,11 @@ def test_setting_a_value_it_already_has_rewrites_nothing(tmp_path):
     [
         ("learners.nb_laplace.alpha=2", ["    alpha: 1.0"], ["    alpha: 2"]),
         ("experiments.benchmark.protocol.repeats=3", ["      repeats: 1"], ["      repeats: 3"]),
+        (  # the benchmark's full protocol, one switch (README, "The pipeline"); the comment stays, one column on
+            "experiments.benchmark.protocol.full=true",
+            [f"      full: false   {FULL_COMMENT}"],
+            [f"      full: true    {FULL_COMMENT}"],
+        ),
         ("analyses.ting2003.min_split=20", ["    min_split: 30"], ["    min_split: 20"]),
         ("experiments.wiering2003.impute=mode", ["    impute:"], ["    impute: mode"]),
     ],

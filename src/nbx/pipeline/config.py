@@ -3,8 +3,8 @@
 Every error a user can cause here is a :class:`ConfigError` whose message is one line of the form
 ``params.yaml:57: experiments.kang2006.protocol.folds: 'ten' must be an integer >= 2``, with a did-you-mean
 where a name is unknown. Every mapping is closed: the keys this module reads are listed here (:data:`TOP_KEYS`,
-:data:`DATA_KEYS`, :data:`EXPERIMENT_KEYS`, :data:`PUBLISHED_KEYS`, :data:`LIMITS`; the protocol's in
-:mod:`nbx.protocol.spec`, a learner block's in :mod:`nbx.pipeline.learners`), an unknown key is
+:data:`DATA_KEYS`, :data:`EXPERIMENT_KEYS`, :data:`PUBLISHED_KEYS`, :data:`LIMITS`, :data:`FULL_KEYS`; the
+protocol's in :mod:`nbx.protocol.spec`, a learner block's in :mod:`nbx.pipeline.learners`), an unknown key is
 ``params.yaml:141: key 'refrence' is not a known key of experiments.kang2006; did you mean reference?``, and a key
 written twice is refused by the loader (:mod:`nbx.data.yaml_io`). :func:`load_params` checks everything but the
 learner blocks, the discretizer options and the options of the synthetic checks: the params stage checks those
@@ -155,10 +155,13 @@ class Experiment:
     published: list[dict]  # the paper's tables: {table, metric, columns: {learner: column}}
     reference: str  # the learner others are marked against (default: the first)
     limited: dict = field(default_factory=dict)  # learner -> its size limits {rows, attributes, classes}
+    full: bool = False  # protocol.full: the full protocol in effect (protocol with full_protocol's keys, no limits)
+    full_protocol: dict = field(default_factory=dict)  # protocol.full_protocol: the keys full: true overrides
 
     def runs_on(self, learner: str, rows: int, attributes: int, classes: int) -> bool:
         """Whether ``learner`` runs on a data set of this size: always, unless the experiment's ``limited`` block
-        names it; then only within that block's ``max_rows``, ``max_attributes`` and ``max_classes``."""
+        names it (and ``protocol.full`` does not lift it); then only within that block's ``max_rows``,
+        ``max_attributes`` and ``max_classes``."""
         limit = self.limited.get(learner)
         return limit is None or (
             rows <= limit["rows"] and attributes <= limit["attributes"] and classes <= limit["classes"]
@@ -181,12 +184,57 @@ def block_error(params: Params, holder: tuple, exc: BlockError) -> ConfigError:
     return params.error(keys, exc.message)
 
 
-def check_protocol(params: Params, name: str, protocol) -> dict:
-    """The resampling protocol block, checked by :func:`nbx.protocol.spec.check_protocol`."""
+FULL_KEYS = ("full", "full_protocol")  # a protocol block's own keys beyond nbx.protocol.spec's
+
+
+def check_protocol(params: Params, name: str, protocol) -> tuple[dict, bool, dict]:
+    """The resampling protocol block as (the protocol in effect, ``full``, ``full_protocol``), each protocol checked
+    by :func:`nbx.protocol.spec.check_protocol`. Besides the protocol's keys the block may hold ``full`` (true or
+    false, default false) and ``full_protocol`` (protocol keys that override the block's own when ``full`` is true,
+    e.g. ``{repeats: 3}``): an experiment's full protocol is one switch away (``dvc exp run -S
+    experiments.NAME.protocol.full=true``), its values stand in params.yaml beside the switch, and both are inside
+    ``protocol``, the one key of the experiment the split stage declares (dvc.yaml). ``full: true`` also lifts the
+    experiment's ``limited`` block (:func:`experiment`). ``full_protocol`` is checked whatever ``full`` says, so a
+    mistake in it stops the pipeline before anyone flips the switch."""
+    holder = ("experiments", name)
+    base = {k: v for k, v in protocol.items() if k not in FULL_KEYS} if isinstance(protocol, dict) else protocol
     try:
-        return check_protocol_block(protocol)
+        check_protocol_block(base)
     except BlockError as exc:
-        raise block_error(params, ("experiments", name), exc) from None
+        if exc.known is not None and len(exc.keys) == 2:  # an unknown key of the block: FULL_KEYS are known too
+            exc = BlockError(exc.keys, exc.message, exc.known + FULL_KEYS, exc.of)
+        raise block_error(params, holder, exc) from None
+    full = protocol.get("full", False)
+    if not isinstance(full, bool):
+        raise params.error(holder + ("protocol", "full"), f"{full!r} must be true or false")
+    overrides = protocol.get("full_protocol")
+    overrides = {} if overrides is None else overrides
+    if not isinstance(overrides, dict):
+        raise params.error(
+            holder + ("protocol", "full_protocol"), f"{overrides!r} must be a mapping of protocol keys ({{}} for none)"
+        )
+    merged = {**base, **overrides}
+    try:
+        check_protocol_block(merged)
+    except BlockError as exc:
+        raise block_error(params, holder, full_protocol_error(exc, overrides)) from None
+    return (merged if full else base), full, dict(overrides)
+
+
+def full_protocol_error(exc: BlockError, overrides: dict) -> BlockError:
+    """``exc``, raised on a protocol with ``overrides`` (a ``full_protocol``) applied, at the key of
+    ``full_protocol`` its value came from when it came from there."""
+    if len(exc.keys) < 2 or exc.keys[0] != "protocol" or exc.keys[1] not in overrides:
+        return exc
+    return BlockError(("protocol", "full_protocol", *exc.keys[1:]), exc.message, exc.known, exc.of)
+
+
+def protocol_error(params: Params, exp: Experiment, exc: BlockError) -> ConfigError:
+    """A :class:`BlockError` about ``exp``'s protocol in effect (e.g. more folds than a data set has rows, found by
+    :func:`nbx.protocol.splits.make_plan`) at the params.yaml key its value came from."""
+    return block_error(
+        params, ("experiments", exp.name), full_protocol_error(exc, exp.full_protocol if exp.full else {})
+    )
 
 
 def experiment(params: Params, name: str) -> Experiment:
@@ -240,17 +288,21 @@ def experiment(params: Params, name: str) -> Experiment:
             keys + ("reference",),
             f"{reference!r} is not one of the experiment's learners{did_you_mean(reference, learners)}",
         )
+    protocol, full, full_protocol = check_protocol(params, name, block["protocol"])
+    limited = check_limited(params, name, learners, reference)  # checked also when full: true lifts it
     return Experiment(
         name,
         title,
         {str(k): str(v) for k, v in datasets.items()},
-        check_protocol(params, name, block["protocol"]),
+        protocol,
         discretizer,
         impute,
         list(learners),
         check_published(params, name),
         reference,
-        check_limited(params, name, learners, reference),
+        {} if full else limited,
+        full,
+        full_protocol,
     )
 
 

@@ -25,8 +25,10 @@ def catalogue(params: config.Params) -> dict:
 def prepare(params: config.Params, name: str) -> dict:
     exp = config.experiment(params, name)
     cat = catalogue(params)
-    for ds in exp.protocol.get("folds_by_dataset") or {}:  # an unknown name would leave its data set's folds as is
-        get_entry(cat, ds, params.where("experiments", name, "protocol", "folds_by_dataset", ds))
+    protocol = ("experiments", name, "protocol")  # an unknown name would leave its data set's folds as is
+    for keys, block in ((protocol + ("full_protocol",), exp.full_protocol), (protocol, exp.protocol)):
+        for ds in block.get("folds_by_dataset") or {}:  # full_protocol's first: it may be the one in effect
+            get_entry(cat, ds, params.where(*keys, "folds_by_dataset", ds))
     availability = {}
     for paper_name, ds in exp.datasets.items():
         entry = get_entry(cat, ds, params.where("experiments", name, "datasets", paper_name))

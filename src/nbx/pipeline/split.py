@@ -17,5 +17,5 @@ def split(params: config.Params, name: str) -> None:
         try:
             test, repeat = make_plan(y, exp.protocol, seeds(params["seed"], name, ds).plan(), ds)
         except BlockError as exc:
-            raise config.block_error(params, ("experiments", name), exc) from None
+            raise config.protocol_error(params, exp, exc) from None
         write_npz(layout.split_plan(name, ds), test=test, repeat=repeat)

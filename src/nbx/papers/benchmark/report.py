@@ -476,7 +476,8 @@ def overview_section(ctx: ReportContext) -> list[str]:
         out += [
             f"Protocol: {ctx.exp.protocol.get('repeats', 1)} x {ctx.exp.protocol.get('folds')}-fold CV instead "
             "of the planned 3 repeats, to keep the whole pipeline near its 30-minute budget on two cores "
-            "(`repeats: 3` in params.yaml reruns it with the first repeat's folds unchanged).",
+            f"(`dvc exp run -S experiments.{ctx.exp.name}.protocol.full=true` runs the planned protocol with every "
+            "learner on every data set; the first repeat's folds stay as they are).",
             "",
         ]
     return out
