@@ -16,6 +16,7 @@ from nbx.papers.kang2006.evidence import (
     READINGS,
     SIGNIFICANT,
     WEKA_LR,
+    WEKA_LR_OF,
     errors,
     paper_average,
     published_errors,
@@ -29,7 +30,7 @@ from nbx.report.context import ReportContext
 from nbx.report.tables import fmt
 
 SIDED = {"one-sided": "p_less", "two-sided": "p"}  # K1's Wilcoxon sidedness -> its p in a wilcoxon_row
-SUBJECT_WEKA = "hbayes_nb_wekaopt"  # HBayes-NB under the reading WEKA_LR
+SUBJECT_WEKA = WEKA_LR_OF["hbayes_nb"]  # HBayes-NB under the reading WEKA_LR
 TWO_SIDED = "two-sided Wilcoxon"  # the alternative reading's name (the default is one-sided, see K1_SIDEDNESS)
 
 

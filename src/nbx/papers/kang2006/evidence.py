@@ -45,6 +45,8 @@ ALTERNATIVE_OF = {  # ... and its default
     "hbayes_tan_wekaopt": "hbayes_tan_weka",
 }
 HBAYES_TAN = "hbayes_tan_weka"  # the HBayes-TAN column's default (K3; the work table)
+# default -> its learner under the reading WEKA_LR (HBayes-NB and HBayes-TAN with Weka's optimizer)
+WEKA_LR_OF = {d: a for a, d in ALTERNATIVE_OF.items() if READINGS[a] == WEKA_LR}
 # what HBayes is when S1 = ∅ (eq. 2 / eq. 3)
 EMPTY_S1 = {
     "hbayes_nb": "nb_kang",

@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from nbx.papers.kang2006.evidence import (
-    ALTERNATIVE_OF,
     HBAYES_TAN,
     NAMES,
-    READINGS,
     TABLE1,
     WEKA_LR,
+    WEKA_LR_OF,
     errors,
     optimizer_ratios,
     published_errors,
@@ -164,7 +163,7 @@ def hbayes_optimizer_note(ctx: ReportContext) -> list[str]:
         "the S1 attributes alone (its columns, its start, its stopping tests: the LR column's emulation), as the "
         "LR column's default does."
     )
-    pairs = [(d, a) for a, d in ALTERNATIVE_OF.items() if READINGS[a] == WEKA_LR and ctx.has(a, d)]
+    pairs = [(d, a) for d, a in WEKA_LR_OF.items() if ctx.has(a, d)]
     if not pairs:
         return [line + " Not run here."]
     names = list(ctx.datasets)
