@@ -26,8 +26,8 @@ from nbx.papers.wang2006.evidence import (
 from nbx.report.context import ReportContext
 from nbx.report.tables import comparison_table, fmt, md_table
 
-# GNB per unit of the kernel width (§4): default range units, then the readings (paper.yaml's readings)
-UNIT_LEARNERS = {"gnb": "range", "gnb_stdunit": "std", "gnb_rawunit": "raw"}
+# GNB per unit of the kernel width (§4): default range units, then the readings' learners (paper.yaml's readings)
+UNIT_LEARNERS = {"gnb": "range", READINGS["kernel_unit"]["gnb"]: "std", READINGS["kernel_unit_raw"]["gnb"]: "raw"}
 
 
 def baseline_text(ctx: ReportContext) -> str:
