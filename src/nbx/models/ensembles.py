@@ -580,10 +580,12 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
     def _round_fitter(self, X, y_idx):
         """A function (weights, rng) -> (M_t fitted under the weights, its predicted class indices on X).
 
-        A base learner may offer a private fast path: ``_boost_inputs(X, n_values)`` prepares the training
-        inputs once per run (validated codes, table rows) and ``_boost_fit(inputs, y_idx, weights, n_values)``
-        fits on the rows of positive weight and returns its training-row predictions, exactly as ``fit`` on
-        those rows followed by ``predict(X)``. Other learners are cloned and fitted by ``_fit_base``.
+        A base learner may offer a private fast path: ``_boost_inputs(X, n_values, y)`` prepares the training
+        inputs once per run (validated codes, table rows; ``y`` is None when it prepares test rows) and
+        ``_boost_fit(inputs, y_idx, weights, n_values)`` fits on the rows of positive weight and returns its
+        training-row predictions, exactly as ``fit`` on those rows followed by ``predict(X)`` (a base that fits
+        a preprocessing on ``y``, as ``LeveledNBTree(cuts="values")``'s discretizer, fits it once per run). Other
+        learners are cloned and fitted by ``_fit_base``.
         """
         template = self._base_clone()
         if not hasattr(template, "_boost_inputs"):
@@ -593,7 +595,7 @@ class AdaBoostM1(DecisionMixin, _Ensemble):
                 return est, est.predict(X).astype(np.intp)
 
             return fit_round
-        inputs = template._boost_inputs(X, self.n_values_)
+        inputs = template._boost_inputs(X, self.n_values_, y_idx)  # the labels: a base may fit on them once
         seeded = "random_state" in template.get_params(deep=False)
 
         def fit_round(weights, rng):

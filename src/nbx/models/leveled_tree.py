@@ -31,6 +31,14 @@ Choices where the paper is silent (written down here, see also the report):
   attributes are preprocessed using an entropy-based discretization method", so the tree grower sees only
   discrete attributes, and C4.5 tests a discrete attribute by one multiway test; that explicit sentence
   outranks Figure 1's caption. Threshold tests run as the report's ``*_threshold`` and ``*_keepcut`` cells.
+* Tests on the raw values (``cuts="values"``): §3.2's "univariate tests of conventional decision trees ... Like
+  C4.5" read most literally, a numeric (``ordinal``) attribute is tested as C4.5 tests it, ``x <= t`` on its raw
+  values, while the leaf NBs keep §3.1's discretized codes. The input is then mixed (numeric columns as floats);
+  ``discretizer`` (default Fayyad & Irani's MDL, §3.1) is fitted on the training rows and codes every numeric
+  column for the leaf NBs; the cut search is C4.5 Release 8's (:mod:`nbx.models.leveled_cuts`: cuts between the
+  node's distinct values, MinSplit, the log2(tries)/|D| correction, the threshold lowered to a training value).
+  Under AdaBoost the discretizer and the distinct values are fitted once, on the ensemble's training rows (the
+  paper's preprocessing), not per round. Runs as the report's ``*_rawcut`` cells.
 * Which attributes a leaf's NB leaves out (``leaf_drop``, §3.2 (ii): the local NB uses "all attributes that
   do not appear on the path from the root to the leaf"; §3.2 first paragraph: it "does not consider
   attributes involved in tests on the path"). ``"tested"`` (default) leaves out every attribute tested on the
@@ -81,16 +89,22 @@ from nbx.core.base import (
     as_codes,
     check_discrete_fit,
     check_discrete_X,
+    check_mixed_fit,
+    check_mixed_X,
+    clone,
 )
 from nbx.core.counting import ValueIndex, present_classes, small_int
 from nbx.core.criteria import entropy
 from nbx.core.sums import normalized_argmax, run_sums
-from nbx.core.validation import ARRAY_LIKE, NONE, Interval, Options, check_array
+from nbx.core.validation import ARRAY_LIKE, ESTIMATOR, NONE, Interval, Options, check_array
+from nbx.discretize.mdl import MDLDiscretizer
+from nbx.models.leveled_cuts import ValueRanks, best_value_cuts, presorted
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_ON = ("node", "children")
 LEAF_DROP = ("tested", "fixed")
 MISSING = ("skip", "value")
+CUTS = ("codes", "values")
 _TOL = 1e-12
 _WEIGHT_TOL = 1e-9  # weight sums that differ only by summation order count as equal
 
@@ -512,21 +526,34 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     ordinal : array-like of bool or int, default=None
         Columns whose codes are ordered (discretized numeric attributes), as a mask or indices; they get binary
         threshold tests. None = all tests multiway.
+    cuts : {"codes", "values"}, default="codes"
+        ``"codes"``: the input is integer codes and an ordinal column is cut at its codes; ``"values"``: the input is
+        mixed (``n_values`` 0 marks a numeric column), an ordinal column is cut at its raw values as C4.5 cuts
+        them, and the leaf NBs see ``discretizer``'s codes (module docstring).
+    discretizer : Discretizer, default=None
+        With ``cuts="values"``, the discretizer of the leaf NBs' codes (unfitted; fitted on the training rows);
+        None = :class:`~nbx.discretize.MDLDiscretizer`. Ignored with ``cuts="codes"``.
     n_values : array-like of int, default=None
-        Per column the number of values (codes ``0 .. n-1``); the ``fit`` keyword wins; None = max code + 1.
+        Per column the number of values (codes ``0 .. n-1``; with ``cuts="values"`` 0 marks a numeric column);
+        the ``fit`` keyword wins; None = max code + 1 (all numeric with ``cuts="values"``).
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_values_ : ndarray of int
-        Number of values per column.
+        Number of values per column (of the leaf NBs' codes).
     ordinal_ : ndarray of bool
         The ordinal columns.
+    discretizer_ : Discretizer
+        With ``cuts="values"``: the fitted discretizer of the leaf NBs' codes.
     node_attribute_ : ndarray of int
         Split attribute per node, -1 for a leaf.
     node_threshold_ : ndarray
-        t of a test ``code <= t``, -1 for a multiway test or a leaf.
+        t of a test ``code <= t`` (with ``cuts="values"``: the rank of the threshold among the attribute's distinct
+        training values), -1 for a multiway test or a leaf.
+    node_cut_ : ndarray of float
+        With ``cuts="values"``: the threshold of a test ``x <= node_cut_``, NaN for a multiway test or a leaf.
     node_depth_, node_weight_ : ndarray
         Depth and training weight per node.
     depth_ : int
@@ -557,7 +584,6 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     (1, 2)
     """
 
-    input_kind = "discrete"
     _parameter_constraints = {
         "max_depth": [Interval(Integral, 0, None, "left")],
         "min_split": [Interval(Real, 0, None, "left")],
@@ -566,6 +592,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         "missing": [Options(*MISSING)],
         "m": [Interval(Real, 0, None, "neither")],
         "ordinal": [ARRAY_LIKE, NONE],
+        "cuts": [Options(*CUTS)],
+        "discretizer": [ESTIMATOR, NONE],
         "n_values": N_VALUES,
     }
 
@@ -578,6 +606,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         missing: str = "skip",
         m: float = 2.0,
         ordinal=None,
+        cuts: str = "codes",
+        discretizer=None,
         n_values=None,
     ):
         self.max_depth = max_depth
@@ -587,7 +617,14 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self.missing = missing
         self.m = m
         self.ordinal = ordinal
+        self.cuts = cuts
+        self.discretizer = discretizer
         self.n_values = n_values
+
+    @property
+    def input_kind(self) -> str:
+        """``"discrete"`` (integer codes), or ``"mixed"`` with ``cuts="values"`` (numeric columns as floats)."""
+        return "mixed" if self.cuts == "values" else "discrete"
 
     # ----------------------------------------------------------------------------------------- fit
     def fit(self, X, y, sample_weight=None, n_values=None):
@@ -596,19 +633,27 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value.
+            Integer codes ``0 .. n_values[j]-1``; NaN or a negative code is a missing value. With
+            ``cuts="values"``: numeric columns as floats, nominal columns as codes, NaN missing.
         y : array-like of shape (n_samples,)
             Class labels (any labels; ``classes_`` holds them sorted).
         sample_weight : array-like of shape (n_samples,), default=None
             Row weights, acting as counts (weight k = k copies of the row, 0 = the row is absent); None = all 1.
         n_values : array-like of int, default=None
-            Per column the number of nominal values; wins over the constructor's ``n_values``.
+            Per column the number of nominal values (0 = numeric with ``cuts="values"``); wins over the
+            constructor's ``n_values``.
 
         Returns
         -------
         self : LeveledNBTree
             The fitted estimator.
         """
+        if self.cuts == "values":
+            X, nv, self.classes_, y_idx, w = check_mixed_fit(self, X, y, sample_weight, n_values)
+            codes, flat, presort = self._value_inputs(X, nv, y_idx, w)
+            self._setup()
+            self._grow(codes, flat, y_idx, w, np.arange(codes.shape[0]), presort)
+            return self
         codes, y_idx, w = check_discrete_fit(self, X, y, sample_weight, n_values)
         if self.missing == "value":
             codes, self.n_values_ = _missing_as_value(codes, self.n_values_)
@@ -616,10 +661,32 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self._grow(codes, self._index.narrow_rows(codes), y_idx, w, np.arange(codes.shape[0]))
         return self
 
-    def _boost_inputs(self, X, n_values):
+    def _value_inputs(self, X, n_values, y=None, w=None) -> tuple:
+        """``cuts="values"``: the codes the tests read and the leaf NBs' table rows of mixed ``X``. With ``y`` the
+        discretizer and the distinct values are fitted on ``X`` first (weights ``w``), and the ordinal columns'
+        ranks with their presorted order come third, for the cut search."""
+        if self.missing != "skip":
+            raise ValueError('cuts="values" takes missing="skip" (a missing value is no rank among the values)')
+        if y is not None:
+            disc = clone(self.discretizer) if self.discretizer is not None else MDLDiscretizer()
+            nv = np.zeros(X.shape[1], np.int64) if n_values is None else np.asarray(n_values, np.int64)
+            self.discretizer_ = disc.set_params(n_values=nv).fit(X, y, sample_weight=w)
+            self.n_values_ = self.discretizer_.n_values_
+            self._ranks = ValueRanks(X, np.flatnonzero(_column_mask(self.ordinal, X.shape[1])))
+        codes = self.discretizer_.transform(X)
+        tests, flat = self._ranks.test_codes(X, codes), ValueIndex(self.n_values_).narrow_rows(codes)
+        if y is None:
+            return tests, flat
+        ranks = tests[:, self._ranks.columns]
+        return tests, flat, (ranks, *presorted(ranks))
+
+    def _boost_inputs(self, X, n_values, y=None):
         """AdaBoostM1's fast path: the codes and their flat table rows, computed once per boosting run and kept
         through all its rounds, both in the narrowest integer type that holds them (int8 codes up to 128 values,
-        :meth:`ValueIndex.narrow_rows`): an eighth of int64 codes each."""
+        :meth:`ValueIndex.narrow_rows`): an eighth of int64 codes each. With ``cuts="values"`` (:meth:`_value_inputs`)
+        the ensemble's training labels ``y`` fit the discretizer and the distinct values once for all rounds."""
+        if self.cuts == "values":
+            return self._value_inputs(np.asarray(X, float), n_values, y)
         codes = as_codes(X)
         if self.missing == "value":
             codes, n_values = _missing_as_value(codes, n_values)
@@ -630,21 +697,22 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         """Fit on the rows of positive weight of prepared ``inputs`` (exactly as ``fit`` on those rows would)
         and return the predicted class (index into ``y``'s labels) of every prepared row. The parameters
         were checked with the ensemble's."""
-        codes, flat = inputs
+        codes, flat, *presort = inputs
         rows = np.flatnonzero(weights > 0)
         self.classes_, position = present_classes(y, rows)
         y_idx = position[y]  # every row's (the other rows' are unused)
-        self.n_values_ = np.asarray(n_values, np.int64) + (self.missing == "value")
+        if self.cuts == "codes":
+            self.n_values_ = np.asarray(n_values, np.int64) + (self.missing == "value")
         self.n_features_in_ = codes.shape[1]
         self._setup()
-        node = self._grow(codes, flat, y_idx, weights, rows)  # where predict() would classify each row
+        node = self._grow(codes, flat, y_idx, weights, rows, *presort)  # where predict() would classify each row
         absent = np.flatnonzero(weights <= 0)
         node[absent] = self._route(codes[absent])
         return self._predicted(self._log_joint(node, flat))
 
     def _boost_predict(self, inputs) -> np.ndarray:
         """``predict`` for inputs prepared by ``_boost_inputs``."""
-        codes, flat = inputs
+        codes, flat, *_ = inputs
         return self._predicted(self._log_joint(self._route(codes), flat))
 
     def _predicted(self, joint) -> np.ndarray:
@@ -659,27 +727,32 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def _setup(self):
         self.ordinal_ = _column_mask(self.ordinal, len(self.n_values_))
         self._index = ValueIndex(self.n_values_)
+        # the codes a test reads run 0 .. _test_n_values - 1 (a leaf code, or a rank among the distinct values)
+        self._test_n_values = self.n_values_.copy()
+        if self.cuts == "values":
+            self._test_n_values[self._ranks.columns] = self._ranks.n_ranks
         self._k = len(self.classes_)
         # position of each flat table row in a padded (attribute, value) grid, for all-attribute gains
         self._pad_pos = np.arange(self._index.n_rows) - self._index.offsets[self._index.attribute_of_row]
 
-    def _grow(self, codes, flat, y, w, rows) -> np.ndarray:
-        """Breadth-first growth on the rows ``rows`` (ascending) of ``codes``, one tree level at a time: one
-        weighted count over (node, table row, class) gives the counts of every node of the level (NB tables and
-        gains). Rows stay in their original order inside a node, so every count is summed in the same order as
-        a per-node count.
+    def _grow(self, codes, flat, y, w, rows, presort=None) -> np.ndarray:
+        """Breadth-first growth on the rows ``rows`` (ascending) of ``codes`` (the codes the tests read; ``flat``
+        the leaf NBs' table rows), one tree level at a time: one weighted count over (node, table row, class)
+        gives the counts of every node of the level (NB tables and gains). Rows stay in their original order
+        inside a node, so every count is summed in the same order as a per-node count. ``presort``: with
+        ``cuts="values"``, the ordinal columns' ranks and their presorted order (:func:`leveled_cuts.presorted`).
 
         Returns, per row of ``codes``, the node whose NB ``predict`` would use for a training row: its leaf, or
         the first node where its split value is missing (``apply``'s rule), so boosting needs no routing; -1
         for the rows not in ``rows``.
         """
         index, k, n_table = self._index, self._k, self._index.n_rows + 1
-        vmax = int(index.n_values.max())
+        vmax = max(int(index.n_values.max()), 2)  # branches per node: values, or the two sides of a cut
         attrs, thresholds, depths, weights, priors, tables, children = [], [], [], [], [], [], []
         local = np.zeros(rows.shape[0], np.int64)  # node of each row still in the tree, numbered within the level
         used = np.zeros((1, codes.shape[1]), bool)  # attributes tested on the path, per node of the level
         # the codes lo <= code <= hi the path's cuts leave each attribute, per node (leaf_drop="fixed")
-        lo, hi = np.zeros_like(used, np.int64), (index.n_values - 1)[None, :].copy()
+        lo, hi = np.zeros_like(used, np.int64), (self._test_n_values - 1)[None, :].copy()
         stop = np.full(codes.shape[0], -1, np.int64)  # apply()'s node per row, once known
         depth = first = 0  # first: global id of the level's first node
         while True:
@@ -688,7 +761,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)  # per-attribute class totals
             weight = run_sums(class_counts.reshape(-1), k, k, n_nodes)
             # the local NB ignores the attributes on the path (§3.2 (ii)): all tested ones, or the fixed ones
-            drop = used if self.leaf_drop == "tested" else used & (~self.ordinal_ | (lo >= hi))
+            drop = used if self.leaf_drop == "tested" else used & (~self.ordinal_ | self._fixed(lo, hi))
             log_prior, log_table = self._node_tables(counts, class_counts, observed, weight, drop)
             priors.append(log_prior)
             tables.append(log_table)
@@ -701,7 +774,10 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
                 need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - _WEIGHT_TOL)
                 split = np.flatnonzero(weight >= need)
                 if split.size:
-                    attr[split], thr[split] = self._best_tests(counts, class_counts, observed, weight, split, used)
+                    level = (rows, local, y, w, presort)
+                    attr[split], thr[split] = self._best_tests(
+                        counts, class_counts, observed, weight, split, used, level
+                    )
             attrs.append(attr)
             thresholds.append(thr)
             branch, branch_w = _split_rows(codes, w, rows, local, attr, thr, stop, first, n_nodes, vmax)
@@ -728,6 +804,11 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self.node_threshold_ = np.concatenate(thresholds)
         self.node_depth_ = np.concatenate(depths)
         self.node_weight_ = np.concatenate(weights)
+        if self.cuts == "values":
+            self.node_cut_ = np.full(self.node_threshold_.shape, np.nan)
+            for i, j in enumerate(self._ranks.columns.tolist()):
+                at = np.flatnonzero((self.node_attribute_ == j) & (self.node_threshold_ >= 0))
+                self.node_cut_[at] = self._ranks.values[i][self.node_threshold_[at]]
         self._log_priors = np.concatenate(priors)
         # the levels' tables stay apart (joined, every tree's tables would be copied once more)
         self._log_tables = tuple(tables)
@@ -742,6 +823,20 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self.depth_ = int(self.node_depth_[leaves].max())
         self.n_leaves_ = int(leaves.sum())
         return stop
+
+    def _fixed(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Per (node, column): whether the path's cuts ``lo <= code <= hi`` leave the leaf NB's code one value; with
+        ``cuts="values"`` the bounds are ranks, whose leaf codes the discretizer gives."""
+        fixed = lo >= hi
+        if self.cuts == "values":
+            for i, j in enumerate(self._ranks.columns.tolist()):
+                values = self._ranks.values[i]
+                if values.size:
+                    column = np.full((values.size, len(self.n_values_)), np.nan)
+                    column[:, j] = values
+                    code = self.discretizer_.transform(column)[:, j]
+                    fixed[:, j] = code[lo[:, j]] >= code[hi[:, j]]
+        return fixed
 
     def _n_branches(self, attr: np.ndarray, thr: np.ndarray) -> np.ndarray:
         """Branches of each internal node: 2 for a threshold test, the attribute's values for a multiway one."""
@@ -760,11 +855,14 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         )
         return _assemble_tables(counts, np.log(args), index.attribute_of_row, drop, observed.shape[1])
 
-    def _best_tests(self, counts, class_counts, observed, weight, nodes, used) -> tuple[np.ndarray, np.ndarray]:
+    def _best_tests(
+        self, counts, class_counts, observed, weight, nodes, used, level=None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """C4.5 test selection for the level's nodes ``nodes``: per node the chosen attribute (-1 when no test is
         worth making) and its threshold (-1 for a multiway test). Candidates are the multiway tests of the
         nominal attributes not yet on the path and the best threshold test of every ordinal attribute. The
-        gains are ``criteria.info_gain``'s arithmetic, written out so that the branch sizes are summed once."""
+        gains are ``criteria.info_gain``'s arithmetic, written out so that the branch sizes are summed once.
+        ``level``: the level's (rows, their nodes, y, w, presort), which only the cuts on raw values read."""
         index = self._index
         n_nodes, d, vmax = nodes.shape[0], len(index.n_values), int(index.n_values.max())
         gain, split = np.zeros((n_nodes, d)), np.zeros((n_nodes, d))
@@ -787,7 +885,15 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
                 children,
                 out,
             )
-        if o.size and vmax >= 2:  # (a single value everywhere admits no cut)
+        if o.size and self.cuts == "values":
+            rows, local, y, w, (ranks, order, starts) = level
+            node_of = np.full(ranks.shape[0], -1, np.int64)
+            node_of[rows] = local
+            children = self.min_split_on == "children"
+            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = best_value_cuts(
+                self._ranks, ranks, order, starts, node_of, y, w, nodes, weight, self._k, self.min_split, children
+            )
+        elif o.size and vmax >= 2:  # (a single value everywhere admits no cut)
             grid = np.zeros((n_nodes, d, vmax + 1, self._k))  # (node, attribute, value | unknown, class)
             grid[:, index.attribute_of_row, self._pad_pos] = counts[nodes, :-1]
             grid[:, :, vmax] = np.maximum(class_counts[nodes, None] - observed[nodes], 0.0)
@@ -841,18 +947,27 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def apply(self, X) -> np.ndarray:
         """Node whose NB classifies each row: a leaf, or an internal node when the row's split value is
         missing or its branch got no training data."""
-        return self._route(self._check_X(X))
+        return self._route(self._inputs(X)[0])
 
     def _route(self, codes) -> np.ndarray:
-        """The node whose NB classifies each row of ``codes`` (``apply``)."""
+        """The node whose NB classifies each row of ``codes`` (the codes the tests read; ``apply``). A rank above
+        every training value is no missing value: it passes every cut to the right."""
+        bound = self._test_n_values + (self.cuts == "values") * self.ordinal_
         return _route_codes(
-            codes, self.node_attribute_, self.node_threshold_, self.n_values_, self._children, self._child_offset
+            codes, self.node_attribute_, self.node_threshold_, bound, self._children, self._child_offset
         )
 
     def _class_scores(self, X) -> np.ndarray:
         """Unnormalized log joint of the routed-to local NB, shape (n, K)."""
+        tests, flat = self._inputs(X)
+        return self._log_joint(self._route(tests), flat)
+
+    def _inputs(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """Checked ``X`` as (the codes the tests read, the leaf NBs' table rows)."""
+        if self.cuts == "values":
+            return self._value_inputs(check_mixed_X(self, X), None)
         codes = self._check_X(X)
-        return self._log_joint(self._route(codes), self._index.narrow_rows(codes))
+        return codes, self._index.narrow_rows(codes)
 
     def _log_joint(self, node, flat) -> np.ndarray:
         """log P(c) + Σ_j log P(x_j | c) under each row's node NB, for table rows ``flat`` (n, d), one tree level's

@@ -352,9 +352,10 @@ class NaiveBayes(LogScoreMixin, BaseEstimator):
         # counts() bins large inputs one column at a time: no (n, d) temporaries, same counts as counts_at
         return self._fit_counts(self._index.counts(codes, y_idx, w, len(self.classes_)), y_idx, w)
 
-    def _boost_inputs(self, X, n_values):
+    def _boost_inputs(self, X, n_values, y=None):
         """AdaBoostM1's fast path: the codes' table rows, computed once per boosting run and kept through its
-        rounds, in the narrowest unsigned integer type that holds them (a byte up to 255 table rows)."""
+        rounds, in the narrowest unsigned integer type that holds them (a byte up to 255 table rows); the labels
+        ``y`` are not needed."""
         return ValueIndex(n_values).narrow_rows(as_codes(X))
 
     def _boost_fit(self, table_rows, y, weights, n_values) -> np.ndarray:

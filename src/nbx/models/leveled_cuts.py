@@ -1,0 +1,170 @@
+"""C4.5's threshold tests on the raw values for the leveled naive Bayesian tree: ``LeveledNBTree(cuts="values")``.
+
+Ting & Zheng (2003) §3.2 grow the tree with "the univariate tests of conventional decision trees" and "Like C4.5
+(Quinlan 1993) ... the information gain ratio criterion"; read most literally, a numeric attribute is tested as
+C4.5 tests it, by ``x <= t`` on its raw values, while the leaf naive Bayes keep §3.1's discretized codes. This
+module holds what that reading adds to the tree grower: the attributes' distinct training values (the tests see
+a value's rank among them) and the cut search of C4.5 Release 8 (``contin.c``), as :mod:`nbx.models.c45` runs it:
+
+* candidate cuts lie between consecutive distinct known values of the node;
+* each side must weigh at least ``MinSplit = clip(0.1 * known / n_classes, 2, 25)`` and the node's known weight
+  at least 4; ``tries`` counts the cuts inside that window;
+* the best cut has the largest gain (the lowest on ties, as C4.5's first maximum) among the admissible ones
+  (the tree's own rules: both branches >= 2 and, under §3.2 (iii)'s children reading, both children >= 30);
+  the attribute's gain is that gain less ``log2(tries) / |D|`` (Quinlan 1996), and an attribute whose corrected
+  gain is not positive offers no test;
+* the threshold is the largest training value at or below the cut's midpoint (``GreatestValueBelow``, over the
+  whole training set).
+
+The tree holds a test as ``rank <= t``, with a value's rank its position among the attribute's distinct training
+values (``np.searchsorted(values, x, "left")``): ``rank <= t`` holds exactly when ``x <= values[t]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from nbx.core.criteria import entropy
+
+MIN_BRANCH = 2.0  # C4.5's MINOBJS (leveled_tree.MIN_BRANCH)
+MIN_SPLIT_CAP = 25.0  # Release 8's upper bound on MinSplit
+C45_TOLERANCE = 1e-6  # weight sums vs MinSplit, as nbx.models.c45 (J48's Utils.grOrEq)
+_WEIGHT_TOL = 1e-9  # leveled_tree's tolerance for rule (iii)
+_TOL = 1e-12
+
+
+class ValueRanks:
+    """The distinct known training values of the ordinal columns ``columns`` of ``X`` (rows of positive weight),
+    and the ranks of any values among them. ``values[i]``: column ``columns[i]``'s values, ascending."""
+
+    def __init__(self, X: np.ndarray, columns: np.ndarray):
+        self.columns = np.asarray(columns, np.int64)
+        self.values = [np.unique(X[~np.isnan(X[:, j]), j]) for j in self.columns]
+
+    @property
+    def n_ranks(self) -> np.ndarray:
+        """Distinct training values per ordinal column."""
+        return np.array([v.size for v in self.values], np.int64)
+
+    def test_codes(self, X: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """The codes the tree's tests read: ``codes`` with each ordinal column replaced by its values' ranks (-1
+        where missing; a value above every training value gets the rank ``n_ranks``, which every cut sends right)."""
+        out = codes.astype(np.int64)
+        for j, values in zip(self.columns.tolist(), self.values):
+            x = X[:, j]
+            out[:, j] = np.where(np.isnan(x), -1, np.searchsorted(values, x, "left"))
+        return out
+
+    def threshold(self, i: int, below: int, above: int) -> int:
+        """C4.5's threshold rank of a cut between the ranks ``below`` < ``above`` of ordinal column ``i``: the
+        largest training value at or below their midpoint (``GreatestValueBelow``)."""
+        values = self.values[i]
+        return int(np.searchsorted(values, (values[below] + values[above]) / 2, "right")) - 1
+
+
+def presorted(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per ordinal column (of ``ranks``, (n, n_o)) its rows with a known value sorted by rank (rows in order
+    within a rank), concatenated, and each column's start: the order every level of a tree reads."""
+    order, starts = [], [0]
+    for a in range(ranks.shape[1]):
+        known = np.flatnonzero(ranks[:, a] >= 0)
+        order.append(known[np.argsort(ranks[known, a], kind="stable")])
+        starts.append(starts[-1] + known.size)
+    return np.concatenate(order).astype(np.int64) if order else np.zeros(0, np.int64), np.array(starts, np.int64)
+
+
+@njit(cache=True)
+def _candidates(ranks, order, starts, node_of, y, w, evaluate, weight, k: int, min_split: float, children: bool):
+    """The admissible cuts of every (evaluated node, ordinal attribute) of a tree level, in (attribute, rank)
+    order: node, attribute, the ranks on both sides, the left branch's class counts; with the known class counts
+    per (node, attribute) and C4.5's ``tries``. ``node_of[r]``: the level's node of row r, -1 for rows not in it."""
+    n_nodes, n_o = weight.shape[0], starts.shape[0] - 1
+    known = np.zeros((n_nodes, n_o, k))
+    for a in range(n_o):
+        for i in range(starts[a], starts[a + 1]):
+            r = order[i]
+            t = node_of[r]
+            if t >= 0 and evaluate[t]:
+                known[t, a, y[r]] += w[r]
+    cap = starts[n_o]
+    node, attr = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    below, above = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    left = np.empty((cap, k))
+    tries = np.zeros((n_nodes, n_o), np.int64)
+    running = np.zeros((n_nodes, k))
+    last = np.empty(n_nodes, np.int64)
+    n = 0
+    for a in range(n_o):
+        running[:] = 0.0
+        last[:] = -1
+        for i in range(starts[a], starts[a + 1]):
+            r = order[i]
+            t = node_of[r]
+            if t < 0 or not evaluate[t]:
+                continue
+            q = ranks[r, a]
+            if last[t] >= 0 and q != last[t]:
+                kn, lw = 0.0, 0.0
+                for c in range(k):
+                    kn += known[t, a, c]
+                    lw += running[t, c]
+                rw = kn - lw
+                ms = 0.1 * kn / k
+                ms = MIN_BRANCH if ms <= MIN_BRANCH else min(ms, MIN_SPLIT_CAP)
+                if (
+                    kn >= 2 * MIN_BRANCH - C45_TOLERANCE
+                    and lw >= ms - C45_TOLERANCE
+                    and lw <= kn - ms + C45_TOLERANCE
+                ):
+                    tries[t, a] += 1
+                    ok = lw >= MIN_BRANCH and rw >= MIN_BRANCH
+                    if ok and children:  # the unknown rows go to the larger branch (the left on ties)
+                        unknown = max(weight[t] - kn, 0.0)
+                        lc, rc = (lw + unknown, rw) if lw >= rw else (lw, rw + unknown)
+                        ok = min(lc, rc) >= min_split - _WEIGHT_TOL
+                    if ok:
+                        node[n], attr[n], below[n], above[n] = t, a, last[t], q
+                        left[n] = running[t]
+                        n += 1
+            running[t, y[r]] += w[r]
+            last[t] = q
+    return node[:n], attr[:n], below[:n], above[:n], left[:n], known, tries
+
+
+def best_value_cuts(raw: ValueRanks, ranks, order, starts, node_of, y, w, nodes, weight, k, min_split, children):
+    """Per node of ``nodes`` (the level's nodes to evaluate) and ordinal column of ``raw``: (gain, split
+    information, admissible, threshold rank), each (len(nodes), n_o), of C4.5's best cut on the raw values (module
+    docstring). ``weight``: the level's node weights; ``node_of``: each row's node in the level, -1 if none."""
+    n_o = raw.columns.shape[0]
+    evaluate = np.zeros(weight.shape[0], bool)
+    evaluate[nodes] = True
+    t, a, below, above, left, known, tries = _candidates(
+        ranks, order, starts, node_of, y, w, evaluate, weight, k, float(min_split), bool(children)
+    )
+    shape = (weight.shape[0], n_o)
+    gain, split = np.zeros(shape), np.zeros(shape)
+    admissible = np.zeros(shape, bool)
+    threshold = np.full(shape, -1, np.int64)
+    if t.size:
+        group = t * n_o + a
+        by = np.argsort(group, kind="stable")  # candidates of one (node, attribute) together, in rank order
+        t, a, below, above, left, group = t[by], a[by], below[by], above[by], left[by], group[by]
+        kc = known[t, a]
+        right = np.maximum(kc - left, 0.0)
+        two = np.stack([left, right], axis=1)  # (candidates, 2, K)
+        sizes = two.sum(axis=-1)
+        kn, total = kc.sum(axis=-1), weight[t]
+        cond = (sizes * entropy(two)).sum(axis=-1) / kn
+        g = kn / total * (entropy(kc) - cond) - np.log2(np.maximum(tries[t, a], 1)) / total
+        begin = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        top = np.maximum.reduceat(g, begin)
+        lengths = np.diff(np.r_[begin, group.size])
+        first = begin + np.array([np.argmax(g[b : b + n] == m) for b, n, m in zip(begin, lengths, top)], np.int64)
+        bt, ba = t[first], a[first]
+        unknown = np.maximum(total[first] - kn[first], 0.0)
+        info = entropy(np.concatenate([sizes[first], unknown[:, None]], axis=1))
+        ok = (top > _TOL) & (info > _TOL)
+        gain[bt, ba], split[bt, ba], admissible[bt, ba] = top, info, ok
+        threshold[bt, ba] = [raw.threshold(i, lo, hi) for i, lo, hi in zip(ba.tolist(), below[first], above[first])]
+    return gain[nodes], split[nodes], admissible[nodes], threshold[nodes]
