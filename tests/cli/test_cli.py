@@ -343,7 +343,7 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
     from nbx.models.snbtree import SelfAdaptiveNBTree
 
     shown = {}
-    for learner, path in (("c45", 0), ("snbtree", 0), ("lnbt3_threshold", 0), ("nbtree", 1)):
+    for learner, path in (("c45", 0), ("snbtree", 0), ("lnbt3_threshold", 0), ("lnbt3_rawcut", 0), ("nbtree", 1)):
         assert nbx(capsys, "fit", tree_csvs[path], "--learner", learner, "--save", tmp_path / "m.nbx")[0] == 0
         shown[learner] = nbx(capsys, "show", tmp_path / "m.nbx")[1]
     frame = pd.read_csv(tree_csvs[0])
@@ -370,6 +370,11 @@ def test_show_prints_tree_splits_by_header_name(capsys, in_repo, tree_csvs, tmp_
     cut = f"{disc.cut_points_[j][t]:.6g}"
     assert re.search(rf"^{'abc'[j]} <= {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3_threshold"], re.M)
     assert re.search(rf"^{'abc'[j]} > {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3_threshold"], re.M)
+    # lnbt3_rawcut cuts the raw values: 'a <= v' at a training value, C4.5's threshold
+    raw = LeveledNBTree(max_depth=3, min_split=30, m=2.0, ordinal=[0, 1, 2], cuts="values").fit(X, y)
+    j, cut = raw.node_attribute_[0], f"{raw.node_cut_[0]:.6g}"
+    assert np.isin(raw.node_cut_[0], X[:, j])
+    assert re.search(rf"^{'abc'[j]} <= {cut}(: naive Bayes \(n = \d+\))?$", shown["lnbt3_rawcut"], re.M)
     nom = pd.read_csv(tree_csvs[1])
     codes = np.column_stack([nom["colour"].map({"blue": 0, "red": 1}), nom["shape"].map({"round": 0, "square": 1})])
     tree = NBTree(random_state=1).fit(codes, nom["parity"].to_numpy()).tree_

@@ -455,9 +455,10 @@ def test_depth_section_reads_tree_depths_from_fit_info(tmp_path, monkeypatch):
     assert "**The default departs from this sentence's letter.**" in text
     assert "mean depth of LNBT(10) 3.1 (ours: children 2.67)" in text
     assert "(LNBT(10), ours: children 2/3; more than half under children)" in text  # 2 of 3 domains below depth 3
-    # the raw-value reading is not run, with its search computed from the (stubbed) tables
-    assert "**That reading is not run**" in text
-    assert "our 2 domains with numeric attributes have 100 distinct raw values" in text
+    # the raw-value reading runs beside the default, with its search computed from the (stubbed) tables
+    assert "*raw-value cuts*: C4.5's own threshold tests `x <= t` on the raw values" in text
+    assert "That explicit sentence decides the default" in text
+    assert "our 2 domains with numeric attributes, C4.5's cut search chooses among 100 distinct raw values" in text
     assert "leave 4 cut points (25 times as many)" in text
     rows = {
         tuple(c.strip() for c in line.split("|")[1:3]): [c.strip() for c in line.split("|")[3:7]]
@@ -498,7 +499,7 @@ def test_paper_yaml_names_only_learners_of_the_experiment():
     named = [
         x
         for key in ("lnbt", "blnbt", "lnbt_node", "blnbt_node", "lnbt_threshold", "blnbt_threshold")
-        + ("lnbt_keepcut", "blnbt_keepcut", "missvalue")
+        + ("lnbt_keepcut", "blnbt_keepcut", "lnbt_rawcut", "blnbt_rawcut", "missvalue")
         for x in data[key].values()
     ] + list(data["depth"]["mean"])
     learners = config.load_params(REPO / "params.yaml")["experiments"]["ting2003"]["learners"]

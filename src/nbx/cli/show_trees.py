@@ -102,7 +102,10 @@ def leveled(model, view: View) -> list[str]:
         j, t = model.node_attribute_[node], model.node_threshold_[node]
         if j < 0:
             return None
-        if t >= 0:  # code <= t: the value is at most the upper end of interval t
+        if t >= 0 and getattr(model, "cuts", "codes") == "values":  # x <= a raw training value (C4.5's threshold)
+            cut = f"{model.node_cut_[node]:.6g}"
+            tests = {0: f"{view.names[j]} <= {cut}", 1: f"{view.names[j]} > {cut}"}
+        elif t >= 0:  # code <= t: the value is at most the upper end of interval t
             cut = _upper_end(view.value(j, t))
             tests = {0: f"{view.names[j]} <= {cut}", 1: f"{view.names[j]} > {cut}"}
         else:

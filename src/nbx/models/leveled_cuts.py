@@ -112,11 +112,7 @@ def _candidates(ranks, order, starts, node_of, y, w, evaluate, weight, k: int, m
                 rw = kn - lw
                 ms = 0.1 * kn / k
                 ms = MIN_BRANCH if ms <= MIN_BRANCH else min(ms, MIN_SPLIT_CAP)
-                if (
-                    kn >= 2 * MIN_BRANCH - C45_TOLERANCE
-                    and lw >= ms - C45_TOLERANCE
-                    and lw <= kn - ms + C45_TOLERANCE
-                ):
+                if kn >= 2 * MIN_BRANCH - C45_TOLERANCE and lw >= ms - C45_TOLERANCE and lw <= kn - ms + C45_TOLERANCE:
                     tries[t, a] += 1
                     ok = lw >= MIN_BRANCH and rw >= MIN_BRANCH
                     if ok and children:  # the unknown rows go to the larger branch (the left on ties)

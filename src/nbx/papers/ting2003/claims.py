@@ -140,7 +140,8 @@ def claim_t2(ctx: ReportContext) -> Verdict:
     wl = PAPER["table3_wl"]
     same = {d: data.paper_record(d) for d in records}
     parts, texts = [], []
-    others = {  # the other readings of the tree that ran: node rule, threshold, keep-cut (BLNBT(d) at d = 10 only)
+    others = {  # the other readings of the tree that ran: node rule, threshold, keep-cut, raw-value cuts (BLNBT(d) at
+        # d = 10 only)
         r: (lnbt, blnbt)
         for r, (lnbt, blnbt) in TREE_READINGS.items()
         if r != DEFAULT_READING and ctx.has(lnbt[10], blnbt[10])
@@ -238,8 +239,9 @@ def claim_t4(ctx: ReportContext) -> Verdict:
     checks = t4_checks(bias, var)
     if not checks:
         return claims.missing("T4", *LNBT.values(), *BLNBT.values())
-    # the same inequalities under the other readings of the tree that ran (node rule, threshold, keep-cut; BLNBT at
-    # d = 10 only); with several readings a part is named without its numbers, which the evidence gives per reading
+    # the same inequalities under the other readings of the tree that ran (node rule, threshold, keep-cut, raw-value
+    # cuts; BLNBT at d = 10 only); with several readings a part is named without its numbers, which the evidence
+    # gives per reading
     per_reading = {
         r: {_strip_numbers(c): (c, ok) for c, ok in t4_checks(bias, var, lnbt, blnbt)}
         for r, (lnbt, blnbt) in TREE_READINGS.items()

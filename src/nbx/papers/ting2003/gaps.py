@@ -16,6 +16,7 @@ from nbx.papers.ting2003.evidence import (
     LNBT,
     LNBT_KEEPCUT,
     LNBT_NODE,
+    LNBT_RAWCUT,
     LNBT_THRESHOLD,
     MISSVALUE,
     domain_depths,
@@ -44,13 +45,18 @@ def _worst_cell(ctx: ReportContext, p: str) -> tuple[str, float, float]:
 
 
 def _readings_line(ctx: ReportContext, p: str, learner: str) -> tuple[str, bool]:
-    """The same cell under the other readings we run (node rule, threshold, keep-cut) and whether one of them
-    comes within CLOSE error points of the paper's."""
+    """The same cell under the other readings we run (node rule, threshold, keep-cut, raw-value cuts) and whether
+    one of them comes within CLOSE error points of the paper's."""
     d = next((d for d, x in LNBT.items() if x == learner), None)
     pub = _pub_err(ctx, p, learner)
     if d is None or d == 0:
         return "", False
-    alts = {"node rule": LNBT_NODE.get(d), "threshold": LNBT_THRESHOLD.get(d), "keep-cut": LNBT_KEEPCUT.get(d)}
+    alts = {
+        "node rule": LNBT_NODE.get(d),
+        "threshold": LNBT_THRESHOLD.get(d),
+        "keep-cut": LNBT_KEEPCUT.get(d),
+        "raw-value cuts": LNBT_RAWCUT.get(d),
+    }
     vals = {r: _err(ctx, p, x) for r, x in alts.items() if x and ctx.has(x)}
     close = any(abs(v - pub) <= CLOSE for v in vals.values())
     text = ", ".join(f"{r} {fmt(v)}" for r, v in vals.items())
@@ -142,8 +148,8 @@ def gap_generic(p: str):
                 "Sensitivity: a reading we run comes within 3 error points of the paper's; the default stays "
                 "(chosen from the text, not from closeness)."
                 if close
-                else f"Unexplained: no reading we run (node rule, threshold, keep-cut) comes within {CLOSE:.0f} "
-                "error points of the paper's."
+                else "Unexplained: no reading we run (node rule, threshold, keep-cut, raw-value cuts) comes within "
+                f"{CLOSE:.0f} error points of the paper's."
             )
             + f" For scale: an error rate of {fmt(pub)}% over {n} examples has a binomial std of {fmt(draw)} error "
             f"points (the gap is {abs(ours - pub) / draw:.1f} of them)."
