@@ -1,5 +1,6 @@
-"""Run one train cell (experiment x learner of params.yaml) in this process, time it per data set, and
-optionally check its predictions against a reference copy of data/predictions byte for byte.
+"""Run one train cell (experiment x learner of params.yaml) as the train stage runs it, every (data set, split)
+through one pool (``--jobs``), time it per data set, and optionally check its predictions against a reference copy
+of data/predictions byte for byte.
 
 Reads the pipeline's data/ (run `dvc repro discretize` first); writes only what --save asks for.
 
@@ -35,7 +36,7 @@ from nbx.core.io import write_npz
 from nbx.pipeline import config, learners
 from nbx.pipeline.inputs import available
 from nbx.pipeline.train import split_data
-from nbx.protocol.runner import run_splits
+from nbx.protocol.runner import run_datasets
 from nbx.protocol.scoring import accuracy, summarize
 
 SAME_PREDICTIONS, ACCURACY_POINTS = 0.995, 0.5  # the envelope of a change of CPU (benchmarks/envelope.py)
@@ -56,35 +57,41 @@ def run(
     exp = config.experiment(params, experiment)
     setup = learners.build_learner(params, learner)
     same = True
-    total = 0.0
     record = {}
+    data, of_splits = {}, {}
     for ds in datasets or available(experiment):
-        data = split_data(exp, ds, setup.input, setup.numeric_ordinal)
-        if not (beyond_limits or exp.runs_on(learner, *data.size)):  # outside experiments.<exp>.limited: skipped
+        one = split_data(exp, ds, setup.input, setup.numeric_ordinal)
+        if not (beyond_limits or exp.runs_on(learner, *one.size)):  # outside experiments.<exp>.limited: skipped
             continue
-        of_splits = len(data.test)
+        of_splits[ds] = len(one.test)
         if splits is not None:  # the first splits only
             first = slice(0, splits)
-            discrete = data.codes is not None
-            data = dataclasses.replace(
-                data,
-                test=data.test[first],
-                codes=data.codes[first] if discrete else None,
-                n_values=data.n_values[first] if discrete else data.n_values,
+            discrete = one.codes is not None
+            one = dataclasses.replace(
+                one,
+                test=one.test[first],
+                codes=one.codes[first] if discrete else None,
+                n_values=one.n_values[first] if discrete else one.n_values,
             )
-        t0, cpu0 = time.perf_counter(), time.process_time()
-        out = run_splits(
-            setup.estimator,
-            data,
-            params["seed"],
-            (experiment, ds, setup.seed_name),
-            n_jobs=jobs,
-            all_classes=setup.all_classes,
-            numeric_ordinal=setup.numeric_ordinal,
-        )
+        data[ds] = one
+    # every (data set, split) through one pool, as the train stage runs a cell; a data set's seconds are those
+    # from the previous data set's last split to its own (with --jobs 1: its own splits)
+    t_start = t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    cell = run_datasets(
+        setup.estimator,
+        data,
+        params["seed"],
+        experiment,
+        setup.seed_name,
+        n_jobs=jobs,
+        all_classes=setup.all_classes,
+        numeric_ordinal=setup.numeric_ordinal,
+    )
+    for ds, out in cell:
         wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-        total += wall
-        rows, attributes, classes = data.size
+        t0, cpu0 = time.perf_counter(), time.process_time()
+        rows, attributes, classes = data[ds].size
         record[ds] = {
             "wall": wall,
             "cpu": cpu,
@@ -92,8 +99,8 @@ def run(
             "rows": rows,
             "attributes": attributes,
             "classes": classes,
-            "splits": len(data.test),
-            "of_splits": of_splits,
+            "splits": len(data[ds].test),
+            "of_splits": of_splits[ds],
         }
         verdict = ""
         if save:
@@ -105,10 +112,10 @@ def run(
             equal = all(np.array_equal(ref[k], v) and ref[k].dtype == v.dtype for k, v in new.items())
             info = same_fit_info(os.path.join(reference, experiment, learner, "fit_info.json"), ds, out.fit_info)
             same &= equal and info
-            verdict = "identical" if equal else "DIFFERENT " + envelope(ref, new, data.y)
+            verdict = "identical" if equal else "DIFFERENT " + envelope(ref, new, data[ds].y)
             verdict += "" if info else "  fit_info DIFFERENT"
         print(f"{ds:24s} {wall:8.2f} s  fit {out.fit_seconds.sum():8.2f} s  {verdict}", flush=True)
-    print(f"{'total':24s} {total:8.2f} s")
+    print(f"{'total':24s} {time.perf_counter() - t_start:8.2f} s")
     if results:
         with open(results, "w") as f:
             json.dump({"experiment": experiment, "learner": learner, "datasets": record}, f, indent=1)

@@ -155,6 +155,13 @@ def with_ordinal(learner, numeric: np.ndarray):
     return clone(learner).set_params(**dict.fromkeys(ordinal_params(learner), mask))
 
 
+def fit_split(model, data: SplitData, s: int):
+    """:func:`fit_predict` of split ``s`` of ``data``, cut out where it runs: a pool ships a data set's inputs
+    once per cell (joblib memory-maps its large arrays and Dask scatters the whole, once per call) and each task
+    only names its split."""
+    return fit_predict(model, *data.task(s))
+
+
 def fit_predict(model, X_train, y_train, n_values, X_test):
     """One split: (test probabilities over the model's classes_, classes_, fit seconds, predict seconds,
     the model's fit_info() or None)."""
@@ -283,7 +290,7 @@ def run_datasets(
     def task(i):
         ds, s = tasks[i]
         model = _seeded(clone(bases[ds]), dataset_seed(seed, experiment, ds, seed_name, str(s)))
-        return (fit_predict, (model,) + data[ds].task(s), experiment, ds, s)
+        return (fit_split, (model, data[ds], s), experiment, ds, s)
 
     results: dict[str, list] = {ds: [] for ds in data}
     pending = list(data)  # data sets not yet yielded, in order
