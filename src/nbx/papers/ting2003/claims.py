@@ -140,8 +140,9 @@ def claim_t2(ctx: ReportContext) -> Verdict:
     wl = PAPER["table3_wl"]
     same = {d: data.paper_record(d) for d in records}
     parts, texts = [], []
-    others = {  # the other readings of the tree that ran: node rule, threshold, keep-cut, raw-value cuts (BLNBT(d) at
-        # d = 10 only)
+    # the other readings of the tree that ran: node rule, threshold, keep-cut, raw-value cuts (BLNBT(d) at the depths
+    # paper.yaml names for each)
+    others = {
         r: (lnbt, blnbt)
         for r, (lnbt, blnbt) in TREE_READINGS.items()
         if r != DEFAULT_READING and ctx.has(lnbt[10], blnbt[10])
@@ -157,7 +158,7 @@ def claim_t2(ctx: ReportContext) -> Verdict:
         for reading, (lnbt, blnbt) in others.items():
             if d == 0:  # the same NB and boosted NB under every reading
                 ratio_status[reading], sig_status[reading] = part.status, sig_status[DEFAULT_READING]
-            elif d not in blnbt:
+            elif d not in blnbt or not ctx.has(blnbt[d], lnbt[d]):  # not run under this reading
                 ratio_status[reading] = sig_status[reading] = claims.UNTESTABLE
             else:
                 rr = ctx.memo(record, blnbt[d], lnbt[d])
@@ -240,8 +241,8 @@ def claim_t4(ctx: ReportContext) -> Verdict:
     if not checks:
         return claims.missing("T4", *LNBT.values(), *BLNBT.values())
     # the same inequalities under the other readings of the tree that ran (node rule, threshold, keep-cut, raw-value
-    # cuts; BLNBT at d = 10 only); with several readings a part is named without its numbers, which the evidence
-    # gives per reading
+    # cuts; BLNBT at the depths each runs); with several readings a part is named without its numbers, which the
+    # evidence gives per reading
     per_reading = {
         r: {_strip_numbers(c): (c, ok) for c, ok in t4_checks(bias, var, lnbt, blnbt)}
         for r, (lnbt, blnbt) in TREE_READINGS.items()
@@ -258,8 +259,8 @@ def claim_t4(ctx: ReportContext) -> Verdict:
         parts.append(claims.Part(key if per_reading else c, status))
     passed = sum(ok for _, ok in checks)
     alt = "".join(
-        f" Under the {r} reading (BLNBT at d = 10 only), {sum(ok for _, ok in found.values())} of {len(found)} "
-        f"hold: {', '.join(c for c, _ in found.values())}."
+        f" Under the {r} reading (BLNBT at d = {', '.join(str(d) for d in TREE_READINGS[r][1] if d)} only), "
+        f"{sum(ok for _, ok in found.values())} of {len(found)} hold: {', '.join(c for c, _ in found.values())}."
         for r, found in per_reading.items()
     )
     numbers = f" Ours ({DEFAULT_READING}): {', '.join(c for c, _ in checks)}." if per_reading else ""

@@ -37,8 +37,9 @@ TEST_READINGS = {
     "raw-value cuts": ({0: LNBT[0], **LNBT_RAWCUT}, {0: BLNBT[0], **BLNBT_RAWCUT}),
 }
 # every reading of the tree we run: the default, §3.2 (iii)'s 30-example rule read per node (the sentence's letter,
-# multiway tests), and the three other readings of the numeric tests (children rule). The node, threshold, keep-cut
-# and raw-value cells run BLNBT(d) at d = 10 only; d = 0 is NB and boosted NB under every reading
+# multiway tests), and the three other readings of the numeric tests (children rule). The node, threshold and keep-cut
+# cells run BLNBT(d) at d = 10 only, the raw-value cells at d = 3, 5, 10 (T2's depths: the most literal reading of
+# §3.2 gets a whole verdict); d = 0 is NB and boosted NB under every reading
 NODE_READING = "node rule"
 TREE_READINGS = {
     DEFAULT_READING: (LNBT, BLNBT),
