@@ -43,7 +43,7 @@ myst_enable_extensions = ["colon_fence"]
 nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|np|pd|pandas|sklearn)\..*"),
     (r"py:.*", r"nbx\.(core|data|pipeline|protocol|stats|report|papers|cli)\..*"),
-    (r"py:.*", r"nbx\.models\.(variance|binned_kde|weka_optimization|tan_loops|kernel_loops|logistic_loops)(\..*)?"),
+    (r"py:.*", r"nbx\.models\.(variance|binned_kde|weka_optimization|\w+_loops)(\..*)?"),
     (r"py:(class|obj|data|func|meth|attr)", r"[A-Za-z_]\w*"),  # bare names of module-level helpers
     (r"py:.*", r"nbx\..*\._\w+"),  # private bases shown by show-inheritance
     (r"py:.*", r"nbx\.discretize\.base\.TransformerMixin"),

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from nbx.models import weka_loops as wl
 from nbx.models import weka_optimization as wo
 from nbx.models.logistic import LogisticRegression, design_matrix, one_hot, standardize, standardizer
 
@@ -175,3 +176,87 @@ def test_separable_toy_stops_short_with_larger_coefficients():
 def test_optimizer_option_is_checked():
     with pytest.raises(ValueError, match="optimizer"):
         LogisticRegression(optimizer="bfgs").fit([[0.0], [1.0]], [0, 1])
+
+
+# ---------------------------------------------------------------------------------------------- the compiled path
+def _generated(seed, n, p, k, ridge, zero_weights):
+    """A generated problem: standardized-looking design with intercept, k classes, weights (some 0)."""
+    rng = np.random.default_rng(seed)
+    Z1 = np.hstack([np.ones((n, 1)), rng.normal(size=(n, p))])
+    Z1[:, 1:] += rng.normal(size=(n, 1)) * rng.uniform(0, 2, p)  # correlated columns
+    y = rng.integers(0, k, n)
+    Z1[:, 1 : min(k, p + 1)] += 1.5 * one_hot(y, k)[:, : min(k, p + 1) - 1]  # some signal, near-separable ones too
+    w = rng.uniform(0.5, 2.0, n)
+    if zero_weights:
+        w[rng.random(n) < 0.25] = 0.0
+    return Z1, one_hot(y, k), w, ridge
+
+
+GENERATED = [
+    (seed, n, p, k, ridge, zeros)
+    for seed, (n, p, k) in enumerate([(40, 3, 2), (150, 8, 3), (300, 12, 5), (60, 20, 4), (200, 5, 9), (500, 2, 2)])
+    for ridge in (1e-8, 1.0)
+    for zeros in (False, True)
+]
+
+
+@pytest.mark.parametrize(("seed", "n", "p", "k", "ridge", "zeros"), GENERATED)
+def test_compiled_fit_follows_the_python_path(seed, n, p, k, ridge, zeros):
+    """weka_loops.fit_rounds (one compiled call) against this module's Python path on generated problems, binary and
+    multiclass (9 classes: numpy's pairwise row sums), weights with zeros, ridge 1e-8 (near-separable, Weka stops
+    early) and 1: the same number of iterations and the same finish, coefficients within 1e-10 of their scale (the
+    paths round some sums differently: left to right against OpenBLAS's, libm's exp against numpy's)."""
+    Z1, Y, w, ridge = _generated(seed, n, p, k, ridge, zeros)
+    theta0 = np.zeros((p + 1, k - 1))
+    ref, ref_its, ref_done = wo.fit_weka_logistic(Z1, Y, w, ridge, theta0, compiled=False)
+    got, its, done = wo.fit_weka_logistic(Z1, Y, w, ridge, theta0)
+    assert (its, done) == (ref_its, ref_done) and its > 2
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-10 * max(1.0, np.abs(ref).max()))
+
+
+def test_compiled_fit_follows_the_python_path_through_restarts():
+    """A cap of 3 iterations per findArgmin call (Weka's m_MAXITS is 200): the restarts with B = I again, in both
+    paths, to the same iterate."""
+    Z1, Y, w, ridge = _generated(3, 120, 6, 3, 1e-8, True)
+    x0 = np.zeros(7 * 2)
+    fun = wo.RidgeLogisticObjective(Z1, Y, w, ridge)
+    x = x0.copy()
+    prob = (Z1, np.ascontiguousarray(Z1.T), Y, w, ridge, fun.slopes)
+    for _ in range(4):
+        ref, _, ref_its, ref_done = wo.find_argmin(fun, x0, max_its=3)
+        its, done, status, _ = wl.find_argmin(prob, x, 3)
+        assert status == wl.OK and (its, done) == (ref_its, ref_done) == (3, False)
+        np.testing.assert_allclose(x, ref, rtol=0, atol=1e-12 * max(1.0, np.abs(ref).max()))
+        x0 = ref
+
+
+@pytest.mark.parametrize("k", [2, 4, 9])
+def test_compiled_objective_and_gradient_are_the_references(k):
+    """The compiled objective and gradient at random points equal RidgeLogisticObjective's to the last bits, and
+    the objective is +inf where Weka's overflows."""
+    Z1, Y, w, ridge = _generated(7, 90, 5, k, 0.3, True)
+    fun = wo.RidgeLogisticObjective(Z1, Y, w, ridge)
+    prob = (Z1, np.ascontiguousarray(Z1.T), Y, w, ridge, fun.slopes)
+    rng = np.random.default_rng(8)
+    for _ in range(5):
+        x = rng.normal(size=fun.slopes.size)
+        assert wl.objective_value(prob, x) == pytest.approx(fun.value(x), rel=1e-14)
+        np.testing.assert_allclose(wl.objective_gradient(prob, x), fun.gradient(x), rtol=1e-12, atol=1e-12)
+    x = np.zeros(fun.slopes.size)
+    x[:: Z1.shape[1]] = -800.0  # every class's intercept: each row's largest score below -709.78
+    assert wl.objective_value(prob, x) == math.inf == fun.value(x)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 16, 127, 128, 129, 136, 255, 256, 1000, 4099])
+def test_pairwise_sum_is_numpys_sum_bit_for_bit(n):
+    rng = np.random.default_rng(n)
+    a = rng.normal(size=n) * 10.0 ** rng.uniform(-8, 8, n)
+    assert wl.np_sum(a) == np.sum(a)
+
+
+def test_compiled_fit_raises_the_python_paths_errors():
+    Z1, Y, w, ridge = _generated(2, 30, 2, 3, 1e-8, False)
+    w[4] = np.nan
+    for compiled in (False, True):
+        with pytest.raises(ValueError, match="NaN"):
+            wo.fit_weka_logistic(Z1, Y, w, ridge, np.zeros((3, 2)), compiled=compiled)

@@ -47,6 +47,13 @@ read from Weka's source (``Optimization.java``, ``Logistic.java``; the stable-3-
 The restarts are capped at ``max_rounds`` rounds of 200 iterations (Weka's -1 has no cap); a fit that hits the
 cap is not converged. Rounding differs from Java's (numpy sums, triangular solves), so the path can drift
 where Weka's own tests sit on a knife edge; the stopping rule is Weka's.
+
+Two paths compute this fit. :func:`fit_weka_logistic` runs it by default in one compiled call
+(:mod:`nbx.models.weka_loops`: the objective, gradient, line search, factor updates and restarts as in the
+functions below, without a Python call per function evaluation, which cost about 130 µs each on HBayes' small
+subproblems); its sums add left to right where the functions below use OpenBLAS, LAPACK and numpy's exp and log,
+so the two agree to the last bits of each evaluation, and on generated problems to about 1e-10 in the coefficients
+with the same iterations (tests/models/test_weka_optimization.py). The functions below stay as the reference.
 """
 
 from __future__ import annotations
@@ -54,18 +61,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 from scipy.linalg import solve_triangular
 
 from nbx.core.counting import log_softmax
+from nbx.models import weka_loops
+from nbx.models.weka_loops import ALF, BETA, EPSILON, MAXITS, STPMX, TOLX, ZERO
+from nbx.models.weka_loops import rank_one_steps as _rank_one_steps
+from nbx.models.weka_loops import sweep as _sweep
 
-EPSILON = 2.0**-52  # Weka's m_Epsilon: halve until 1 + ε == 1, then double
-ZERO = math.sqrt(EPSILON)  # m_Zero
-TOLX = 1e-6  # m_TOLX
-ALF = 1e-4  # m_ALF, sufficient decrease
-BETA = 0.9  # m_BETA, curvature
-STPMX = 100.0  # m_STPMX
-MAXITS = 200  # m_MAXITS, iterations per findArgmin call
+# Weka's constants live in weka_loops (one source for both paths): EPSILON m_Epsilon (halve until 1 + ε == 1, then
+# double, 2^-52), ZERO m_Zero = √ε, TOLX m_TOLX, ALF m_ALF (sufficient decrease), BETA m_BETA (curvature), STPMX
+# m_STPMX, MAXITS m_MAXITS (iterations per findArgmin call).
 
 
 # ---------------------------------------------------------------------------------------------- objective
@@ -206,58 +212,6 @@ def line_search(fun, x0: np.ndarray, f0: float, g0: np.ndarray, direct: np.ndarr
 
 
 # ---------------------------------------------------------------------------------------------- BFGS factor
-@njit(cache=True)
-def _sweep(L: np.ndarray, v: np.ndarray, p: np.ndarray, b: np.ndarray) -> bool:
-    """Gill et al.'s column sweep shared by C1 and C2, in place: L[r, j] += b_j·(v_r − Σ_{k≤j} p_k L[r, k])
-    for r > j (Weka's vp vector after step j), from the old L. One pass per row: the running sum reads
-    L[r, j] before the row's update reaches it, adding the products left to right as a cumulative sum does.
-    Returns whether every updated entry is finite."""
-    finite = True
-    for r in range(1, L.shape[0]):
-        acc = L[r, 0] * p[0]
-        L[r, 0] += (v[r] - acc) * b[0]
-        finite &= np.isfinite(L[r, 0])
-        for j in range(1, r):
-            acc += L[r, j] * p[j]
-            L[r, j] += (v[r] - acc) * b[j]
-            finite &= np.isfinite(L[r, j])
-    return finite
-
-
-@njit(cache=True)
-def _rank_one_steps(d: np.ndarray, p: np.ndarray, coeff: float, t: float, zero: float) -> np.ndarray:
-    """The per-column recurrences of Gill et al.'s C1 (coeff > 0; ``t`` unused) and C2 (``t`` = pᵀD⁻¹p), with
-    Weka's guards: the new D in place of ``d``, and the sweep's multipliers b."""
-    n = d.shape[0]
-    b = np.zeros(n)
-    if coeff > 0.0:
-        t = coeff
-        for j in range(n):
-            dbar = d[j] + t * p[j] * p[j]
-            b[j] = p[j] * t / dbar
-            t *= d[j] / dbar
-            d[j] = dbar
-        return b
-    root = 1.0 + coeff * t
-    root = math.sqrt(root) if root > 0.0 else 0.0
-    alpha, sigma = coeff, coeff / (1.0 + root)
-    for j in range(n):
-        dj = d[j]
-        q = p[j] * p[j] / dj
-        theta = 1.0 + sigma * q
-        t = max(t - q, 0.0)
-        plus = sigma * sigma * q * t
-        if j < n - 1 and plus <= zero:
-            plus = zero
-        rho = theta * theta + plus
-        d[j] = rho * dj
-        b[j] = alpha * p[j] / (rho * dj)
-        alpha /= rho
-        rho = math.sqrt(rho)
-        sigma *= (1.0 + rho) / (rho * (theta + rho))
-    return b
-
-
 def _solve_unit_lower(L: np.ndarray, rhs: np.ndarray, trans: str = "N") -> np.ndarray:
     """L⁻¹ rhs (or L⁻ᵀ rhs) for the unit lower factor. L is finite by construction (the sweep checks what it
     writes), so only the vector is checked: scipy's own check would scan all of L on every solve."""
@@ -309,14 +263,24 @@ def find_argmin(fun, x0: np.ndarray, max_its: int = MAXITS) -> tuple[np.ndarray,
 
 
 def fit_weka_logistic(
-    Z1: np.ndarray, Y: np.ndarray, w: np.ndarray, ridge: float, theta0: np.ndarray, max_rounds: int = 100
+    Z1: np.ndarray,
+    Y: np.ndarray,
+    w: np.ndarray,
+    ridge: float,
+    theta0: np.ndarray,
+    max_rounds: int = 100,
+    compiled: bool = True,
 ) -> tuple[np.ndarray, int, bool]:
     """Weka's Logistic with ``-M -1``: :func:`find_argmin` from ``theta0`` (p+1, K-1), restarted from its last
     point (B = I again) while it runs out of its 200 iterations, at most ``max_rounds`` times. Returns (theta,
-    iterations over all rounds, finished)."""
+    iterations over all rounds, finished). ``compiled`` (the default) runs the whole fit in one compiled call
+    (:func:`nbx.models.weka_loops.fit_rounds`: the same algorithm, some sums rounded differently, see there);
+    False runs this module's Python path, the reference the tests compare it with."""
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
         return theta, 0, True
+    if compiled:
+        return _fit_compiled(Z1, Y, w, ridge, theta, int(max_rounds))
     fun = RidgeLogisticObjective(Z1, Y, w, ridge)
     x, total = theta.T.ravel(), 0
     for _ in range(int(max_rounds)):
@@ -325,6 +289,30 @@ def fit_weka_logistic(
         if finished:
             return fun.theta(x).copy(), total, True
     return fun.theta(x).copy(), total, False
+
+
+def _fit_compiled(Z1, Y, w, ridge, theta, max_rounds):
+    """:func:`fit_weka_logistic` by :func:`nbx.models.weka_loops.fit_rounds`, raising the Python path's errors."""
+    fun = RidgeLogisticObjective(Z1, Y, w, ridge)  # its layout: the slopes' mask and theta's shape
+    x = np.ascontiguousarray(theta.T.ravel(), dtype=float)
+    total, finished, status, slope = weka_loops.fit_rounds(
+        np.ascontiguousarray(Z1, dtype=float),
+        np.ascontiguousarray(Y, dtype=float),
+        np.ascontiguousarray(w, dtype=float),
+        float(ridge),
+        fun.slopes,
+        x,
+        max_rounds,
+    )
+    if status == weka_loops.POSITIVE_SLOPE:
+        raise ValueError(f"weka_bfgs line search: g'd = {slope:g} is positive (not a descent direction)")
+    if status == weka_loops.NAN_OBJECTIVE:
+        raise ValueError("weka_bfgs line search: the objective is NaN")
+    if status == weka_loops.NOT_FINITE:
+        raise ValueError("array must not contain infs or NaNs")
+    if status == weka_loops.FACTOR_OVERFLOW:
+        raise ValueError("the BFGS factor overflowed: array must not contain infs or NaNs")
+    return fun.theta(x).copy(), int(total), bool(finished)
 
 
 def weka_columns(Z: np.ndarray, owner: np.ndarray, n_values: np.ndarray) -> np.ndarray:
