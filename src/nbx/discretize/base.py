@@ -292,8 +292,12 @@ class Discretizer(TransformerMixin, BaseEstimator):
             batch = numeric[start : start + per_batch]
             columns = []
             for j in batch:
-                keep = ~np.isnan(arr[:, j])
-                columns.append((arr[keep, j], None if y_idx is None else y_idx[keep], w[keep]))
+                x = arr[:, j]
+                keep = ~np.isnan(x)
+                if keep.all():  # a contiguous copy of the column; the labels and weights as they are
+                    columns.append((x.copy(), y_idx, w))
+                else:
+                    columns.append((x[keep], None if y_idx is None else y_idx[keep], w[keep]))
             for j, col in zip(batch, self._cuts_of_columns(columns)):
                 cuts[j] = np.sort(np.asarray(col, float))
         self.cut_points_ = cuts

@@ -52,9 +52,14 @@ _TINY = np.finfo(float).tiny
 
 
 def value_class_counts(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int):
-    """Sorted distinct values of x and their weighted class counts, shape (n_distinct, n_classes)."""
+    """Sorted distinct values of x and their weighted class counts, shape (n_distinct, n_classes). Unit weights
+    are counted as integers (a sum of ones is exact in floats, so the same numbers without reading the weights)."""
     values, inverse = np.unique(x, return_inverse=True)
-    counts = np.bincount(y * len(values) + inverse.ravel(), weights=w, minlength=len(values) * n_classes)
+    cells = y * len(values) + inverse.ravel()
+    if np.all(w == 1.0):
+        counts = np.bincount(cells, minlength=len(values) * n_classes).astype(float)
+    else:
+        counts = np.bincount(cells, weights=w, minlength=len(values) * n_classes)
     return values, counts.reshape(n_classes, len(values)).T  # each class contiguous, for the cumulative sums
 
 
