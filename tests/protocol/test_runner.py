@@ -86,6 +86,24 @@ def test_a_process_starts_its_dask_cluster_once_and_matches_loky(always_pool, mo
         assert value.tobytes() == on_dask.arrays()[key].tobytes()
 
 
+def test_dask_holds_every_shared_data_set_on_every_worker(monkeypatch):
+    """The data sets a cell's tasks read reach every Dask worker before the first task (broadcast), so no worker
+    waits for a split while the data set sits on another."""
+    pytest.importorskip("dask.distributed")
+    from joblib.parallel import get_active_backend
+
+    monkeypatch.setenv("NBX_BACKEND", "dask")
+    monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)
+    data = [_data(0), _data(1, n=90)]
+    with runner._parallel_backend("dask", shared=data):
+        backend = get_active_backend()[0]
+        client = runner._dask_client(None)
+        workers = set(client.scheduler_info()["workers"])
+        for d in data:
+            future = backend.data_futures[id(d)]
+            assert set(client.who_has([future])[future.key]) == workers
+
+
 def test_a_failing_split_is_one_line_naming_data_set_and_split():
     data = _data()
     data.codes = data.codes.copy()

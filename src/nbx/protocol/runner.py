@@ -14,7 +14,9 @@ this process until the work left (estimated from the splits done) looks worth a 
 joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
 (``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one; one client per process, kept until it exits),
 ``NBX_BACKEND=ray`` on Ray. BLAS runs single-threaded in every task, so results are byte-identical for any worker
-count and backend.
+count and backend. A task carries its data set and the number of its split (:func:`fit_split`), so a data set
+travels to a worker once per cell: the local pool memory-maps its large arrays once per call, and Dask receives
+every data set of the cell on every worker before the first task (``scatter``, broadcast).
 """
 
 from __future__ import annotations
@@ -193,12 +195,16 @@ def backend() -> str:
 
 
 @contextlib.contextmanager
-def _parallel_backend(name: str):
-    """joblib's parallel_config for the chosen backend (connecting to the cluster for dask/ray)."""
+def _parallel_backend(name: str, shared: list | None = None):
+    """joblib's parallel_config for the chosen backend (connecting to the cluster for dask/ray). ``shared``: the
+    objects every task may read (a cell's data sets), which Dask receives on every worker before the first task:
+    otherwise joblib scatters each to one worker, and Dask, keeping short tasks beside their data, runs a data
+    set's splits one after another on that worker while the others idle."""
     import joblib
 
     if name == "dask":
-        with joblib.parallel_config(backend="dask", client=_dask_client(os.environ.get("NBX_DASK_SCHEDULER"))):
+        client = _dask_client(os.environ.get("NBX_DASK_SCHEDULER"))
+        with joblib.parallel_config(backend="dask", client=client, scatter=shared or None):
             yield
     elif name == "ray":
         from ray.util.joblib import register_ray
@@ -315,7 +321,8 @@ def run_datasets(
     if i < len(tasks):
         import joblib
 
-        with _parallel_backend(backend()):
+        remaining = dict.fromkeys(ds for ds, _ in tasks[i:])  # the data sets still to run, in order
+        with _parallel_backend(backend(), shared=[data[ds] for ds in remaining]):
             outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
                 joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks))
             )
