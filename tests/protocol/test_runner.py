@@ -104,6 +104,15 @@ def test_dask_holds_every_shared_data_set_on_every_worker(monkeypatch):
             assert set(client.who_has([future])[future.key]) == workers
 
 
+def test_the_local_dask_cluster_keeps_glibcs_allocator():
+    """Dask's nannies fix MALLOC_TRIM_THRESHOLD_ (2-3x slower splits); the workers nbx starts have it unset."""
+    pytest.importorskip("dask.distributed")
+    from dask.distributed import Client
+
+    with Client(runner.local_cluster(1)) as client:
+        assert list(client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_")).values()) == [None]
+
+
 def test_a_failing_split_is_one_line_naming_data_set_and_split():
     data = _data()
     data.codes = data.codes.copy()

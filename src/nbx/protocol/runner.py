@@ -226,10 +226,23 @@ def _dask_client(address: str | None):
     fresh workers would import nbx and load numba's kernels again before their first split."""
     from dask.distributed import Client
 
-    local = {"n_workers": default_jobs(), "threads_per_worker": 1, "processes": True, "dashboard_address": None}
-    client = Client(address, set_as_default=False) if address else Client(**local, set_as_default=False)
+    client = Client(address, set_as_default=False) if address else Client(local_cluster(default_jobs()))
     atexit.register(client.close)  # with a LocalCluster it made, the client closes the cluster too
     return client
+
+
+def local_cluster(n_workers: int, **kwargs):
+    """A Dask LocalCluster of ``n_workers`` single-threaded worker processes whose memory allocator is glibc's
+    own. Dask's nannies start workers with ``MALLOC_TRIM_THRESHOLD_=65536`` (``distributed.nanny.pre-spawn-environ``),
+    which fixes glibc's thresholds and returns freed memory to the system at once: a split of benchmark nbtree on
+    satimage took 2.2 s in such a worker against 0.9 s in this process (benchmarks/README.md). A cluster started
+    elsewhere wants the same: ``DASK_DISTRIBUTED__NANNY__PRE_SPAWN_ENVIRON__MALLOC_TRIM_THRESHOLD_=None`` before
+    ``dask worker`` (README, "Bigger runs")."""
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None, **kwargs)
 
 
 def _run(fn, task: tuple, experiment: str, dataset: str, split: int):
