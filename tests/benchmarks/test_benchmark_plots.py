@@ -211,20 +211,23 @@ def test_limits_from_above_and_below(plots):
 
 
 def test_cluster_rows_check_the_speed_up_and_the_bytes_and_draw_cluster_targets(plots, cluster, tmp_path):
-    fast_same = cluster.row_checks("benchmark/c45", 1.12, {"1 process": True, "loky x2": True, "dask x2": True})
-    slow_other = cluster.row_checks("benchmark/blnbt3", 0.65, {"1 process": True, "loky x2": True, "dask x2": False})
-    assert [(c["value"], c["limit"], plots.within(c)) for c in fast_same + slow_other] == [
-        (1.12, 1, True),
-        (3, 3, True),
-        (0.65, 1, False),
-        (2, 3, False),
+    walls = {"1 process": 36.0, "loky x2": 20.0, "dask x2": 24.0}
+    fast_same = cluster.row_checks("benchmark/c45", walls, {"1 process": True, "loky x2": True, "dask x2": True})
+    slow_other = cluster.row_checks("benchmark/blnbt3", walls, {"1 process": True, "loky x2": True, "dask x2": False})
+    assert [(c["what"], c["value"], c["limit"], plots.within(c)) for c in fast_same + slow_other] == [
+        ("benchmark/c45, loky x2", 1.8, 1.7, True),
+        ("benchmark/c45, dask x2", 1.5, 1.7, False),
+        ("benchmark/c45", 3, 3, True),
+        ("benchmark/blnbt3, loky x2", 1.8, 1.7, True),
+        ("benchmark/blnbt3, dask x2", 1.5, 1.7, False),
+        ("benchmark/blnbt3", 2, 3, False),
     ]
     results = plots.Results(tmp_path / "cluster.json", "cluster.py", [])
     results.add("cluster", {"title": "t", "runs": [], "checks": fast_same + slow_other})
     (png,) = plots.draw(tmp_path / "cluster.json")
     assert png == tmp_path / "cluster_targets.png" and png.read_bytes()[:4] == b"\x89PNG"
     speed, ways = plots.targets_figure(plots.load(tmp_path / "cluster.json")["parts"]["cluster"]["checks"], "t").axes
-    assert np.allclose(speed.collections[0].get_offsets()[:, 0], [1.12, 0.65])
+    assert np.allclose(speed.collections[0].get_offsets()[:, 0], [1.8, 1.5, 1.8, 1.5])
     assert np.allclose(ways.collections[0].get_offsets()[:, 0], [3, 2])
     assert [p.get_width() for p in ways.patches] == [3, 3]  # as many ways as ran
 
