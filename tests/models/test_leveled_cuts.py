@@ -264,3 +264,17 @@ def test_value_cuts_need_missing_skip():
     X, y = make_data(n=100)
     with pytest.raises(ValueError, match="missing"):
         LeveledNBTree(cuts="values", missing="value").fit(X, y, n_values=NV)
+
+
+def test_a_value_cut_tree_and_its_boosted_form_survive_a_model_file(tmp_path):
+    """nbx's model format (no pickle) keeps everything a raw-value tree predicts from: the fitted discretizer and the
+    distinct values; the same probabilities to the bit after a round trip."""
+    from nbx.cli.modelfile import read_model, write_model
+
+    X, y = make_data(n=300, seed=7)
+    base = LeveledNBTree(max_depth=3, ordinal=NUMERIC, cuts="values")
+    for model in (clone(base), AdaBoostM1(clone(base), n_estimators=4, random_state=0)):
+        model.fit(X, y, n_values=NV)
+        path = tmp_path / f"{type(model).__name__}.nbx"
+        write_model(path, model)
+        assert read_model(path).predict_proba(X).tobytes() == model.predict_proba(X).tobytes()
