@@ -1,8 +1,12 @@
 """The split runner: results depend neither on the number of workers nor on the backend; seeds follow seed
 names; a failing split is reported as one line naming the data set and split."""
 
+import contextlib
 import os
+import shlex
 import sys
+import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -77,10 +81,11 @@ def test_a_process_starts_its_dask_cluster_once_and_matches_loky(always_pool, mo
     monkeypatch.setenv("NBX_BACKEND", "dask")
     monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)
     run_splits(learner, _data(), 7, ("e", "a", "l"), n_jobs=2)
-    clients, workers = runner._dask_client.cache_info().currsize, runner._dask_client(None).run(os.getpid)
+    workers = runner._start_pool("dask").result().run(os.getpid)  # the start may still be under way: waited for
+    clients = runner._dask_client.cache_info().currsize
     on_dask = run_splits(learner, _data(1, n=90), 7, ("e", "b", "l"), n_jobs=2)
     assert runner._dask_client.cache_info().currsize == clients
-    assert runner._dask_client(None).run(os.getpid) == workers and len(set(workers.values())) == runner.default_jobs()
+    assert runner._start_pool("dask").result().run(os.getpid) == workers and len(set(workers.values())) == runner.default_jobs()
     assert os.getpid() not in workers.values()
     for key, value in on_loky.arrays().items():
         assert value.tobytes() == on_dask.arrays()[key].tobytes()
@@ -97,19 +102,114 @@ def test_dask_holds_every_shared_data_set_on_every_worker(monkeypatch):
     data = [_data(0), _data(1, n=90)]
     with runner._parallel_backend("dask", shared=data):
         backend = get_active_backend()[0]
-        client = runner._dask_client(None)
+        client = runner._start_pool("dask").result()
         workers = set(client.scheduler_info()["workers"])
         for d in data:
             future = backend.data_futures[id(d)]
             assert set(client.who_has([future])[future.key]) == workers
 
 
-def test_the_local_dask_cluster_keeps_glibcs_allocator():
-    """Dask's nannies fix MALLOC_TRIM_THRESHOLD_ (2-3x slower splits); the workers of the LocalCluster the runner
-    starts (the process's one, as the other tests') have it unset."""
+def test_the_local_dask_cluster_keeps_glibcs_allocator_and_quiet_event_loops():
+    """Dask's nannies fix MALLOC_TRIM_THRESHOLD_ (2-3x slower splits) and every event loop wakes every 20 ms; the
+    workers of the LocalCluster the runner starts (the process's one, as the other tests') have the variable unset
+    and every setting of DASK_WORKER_CONFIG."""
     pytest.importorskip("dask.distributed")
-    workers = runner._dask_client(None).run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
-    assert len(workers) == runner.default_jobs() and set(workers.values()) == {None}
+
+    def settings():
+        import dask
+
+        return os.environ.get("MALLOC_TRIM_THRESHOLD_"), [dask.config.get(k) for k in runner.DASK_WORKER_CONFIG]
+
+    workers = runner._start_pool("dask").result().run(settings)
+    assert len(workers) == runner.default_jobs()
+    assert all(v == (None, list(runner.DASK_WORKER_CONFIG.values())) for v in workers.values())
+
+
+def test_readme_gives_the_dask_worker_settings_for_a_cluster_started_by_hand():
+    """README's "Bigger runs" exports variables that Dask reads as every setting of the runner's LocalCluster."""
+    dask_config = pytest.importorskip("dask.config")
+    text = (Path(__file__).parents[2] / "README.md").read_text()
+    export = text[text.index("export DASK_") :].split("\n   dask worker")[0].replace("\\\n", " ")
+    environ = dict(word.split("=", 1) for word in shlex.split(export)[1:])
+    read = dask_config.collect_env(environ)
+    for key, value in runner.DASK_WORKER_CONFIG.items():
+        assert dask_config.get(key, default="unset", config=read) == value, key
+
+
+_pooled = []  # non-empty inside _fake_pool
+
+
+def _in_this_process(monkeypatch) -> list:
+    """The splits run_datasets runs in this process outside a pool (a real pool's workers run their own
+    module's _run; _fake_pool's are marked)."""
+    calls, run = [], runner._run
+
+    def counted(*task):
+        if not _pooled:
+            calls.append(task[3:])  # (data set, split)
+        return run(*task)
+
+    monkeypatch.setattr(runner, "_run", counted)
+    return calls
+
+
+@contextlib.contextmanager
+def _fake_pool(name, shared=None):
+    """joblib's sequential backend in place of Dask's (no cluster needed), its splits marked as pooled."""
+    import joblib
+
+    assert name == "dask"
+    _pooled.append(True)
+    try:
+        with joblib.parallel_config(backend="sequential"):
+            yield
+    finally:
+        _pooled.clear()
+
+
+def test_a_warm_pool_gets_a_cells_first_split(monkeypatch):
+    """The first cell of a process runs a split itself to judge whether a pool pays; once the process has used
+    its pool, a later cell sends it every split, with the same results."""
+    monkeypatch.setenv("NBX_BACKEND", "loky")
+    monkeypatch.setattr(runner, "_warm", set())
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    data = {"a": _data(0), "b": _data(1, n=90)}
+    monkeypatch.setattr(runner, "POOL_MIN_SECONDS", -1.0)
+    calls = _in_this_process(monkeypatch)
+    first = list(run_datasets(learner, data, 7, "e", "l", n_jobs=2))
+    assert calls == [("a", 0)] and runner._warm == {"loky"}
+    monkeypatch.setattr(runner, "POOL_MIN_SECONDS", 1e9)  # a cell that looks too small: still the warm pool's
+    calls.clear()
+    second = list(run_datasets(learner, data, 7, "e", "l", n_jobs=2))
+    assert calls == []
+    for (_, a), (_, b) in zip(first, second, strict=True):
+        assert a.proba.tobytes() == b.proba.tobytes()
+
+
+def test_dask_starts_in_the_background_while_this_process_runs_splits(monkeypatch):
+    """With Dask, the cluster starts in another thread while splits run here; the pool takes the rest once the
+    cluster is up, and a second start is the first one's."""
+    monkeypatch.setenv("NBX_BACKEND", "dask")
+    monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)
+    monkeypatch.setattr(runner, "_warm", set())
+    monkeypatch.setattr(runner, "_starting", {})
+    monkeypatch.setattr(runner, "POOL_MIN_SECONDS", -1.0)
+    started, five_splits = [], threading.Event()
+    monkeypatch.setattr(runner, "_dask_client", lambda address: started.append(address) or five_splits.wait(60))
+    monkeypatch.setattr(runner, "_parallel_backend", _fake_pool)
+    calls = _in_this_process(monkeypatch)
+    run = runner._run
+
+    def start_after_five(*task):  # the cluster comes up once this process has run five splits
+        if len(calls) >= 5:
+            five_splits.set()
+        return run(*task)
+
+    monkeypatch.setattr(runner, "_run", start_after_five)
+    out = list(run_datasets(NaiveBayes(), {str(k): _data(k) for k in range(40)}, 7, "e", "l", n_jobs=2))
+    assert started == [None] and runner._starting["dask"] is runner._start_pool("dask")
+    assert 5 <= len(calls) < 120 and len(out) == 40  # splits ran here during the start, the pool did the rest
+    assert runner._start_pool("loky") is None
 
 
 def test_a_failing_split_is_one_line_naming_data_set_and_split():

@@ -203,7 +203,7 @@ def _parallel_backend(name: str, shared: list | None = None):
     import joblib
 
     if name == "dask":
-        client = _dask_client(os.environ.get("NBX_DASK_SCHEDULER"))
+        client = _start_pool(name).result()  # the one start, maybe under way in the background
         with joblib.parallel_config(backend="dask", client=client, scatter=shared or None):
             yield
     elif name == "ray":
@@ -231,17 +231,48 @@ def _dask_client(address: str | None):
     return client
 
 
+_warm: set[str] = set()  # backends whose workers this process has used: a later cell sends them its first split
+_starting: dict = {}  # backend -> the Future of its start in the background (Dask's client)
+
+
+def _start_pool(name: str):
+    """Start the backend's workers without waiting: a Future that is done once they are up, or None where a
+    start is too quick to overlap (loky's pool, about 0.3 s; Ray's). Dask's LocalCluster takes 2-3 s in a fresh
+    process, which :func:`run_datasets` spends running splits itself; a failed start raises again, in this
+    thread, when the pool is used."""
+    if name != "dask":
+        return None
+    if name not in _starting:
+        from concurrent.futures import ThreadPoolExecutor
+
+        starter = ThreadPoolExecutor(1, thread_name_prefix="nbx-dask-start")
+        _starting[name] = starter.submit(_dask_client, os.environ.get("NBX_DASK_SCHEDULER"))
+        starter.shutdown(wait=False)
+    return _starting[name]
+
+
+# Dask settings of the workers the runner starts (README, "Bigger runs", gives them as environment variables for
+# a cluster started by hand). The nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which fixes glibc's
+# allocator thresholds and returns freed memory to the system at once: a split of benchmark nbtree on satimage took
+# 2.2 s in such a worker against 0.9 s in a plain process. Each process's event loop also wakes every 20 ms to
+# time itself, a system monitor every 0.5 s and a worker's profiler every 10 ms, each taking the interpreter's lock
+# from the split running beside it: a cell's fits took 4-6 % longer than in the local pool's workers
+# (benchmarks/README.md).
+DASK_WORKER_CONFIG = {
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.worker.profile.enabled": False,
+}
+
+
 def local_cluster(n_workers: int, **kwargs):
-    """A Dask LocalCluster of ``n_workers`` single-threaded worker processes whose memory allocator is glibc's
-    own. Dask's nannies start workers with ``MALLOC_TRIM_THRESHOLD_=65536`` (``distributed.nanny.pre-spawn-environ``),
-    which fixes glibc's thresholds and returns freed memory to the system at once: a split of benchmark nbtree on
-    satimage took 2.2 s in such a worker against 0.9 s in this process (benchmarks/README.md). A cluster started
-    elsewhere wants the same: ``DASK_DISTRIBUTED__NANNY__PRE_SPAWN_ENVIRON__MALLOC_TRIM_THRESHOLD_=None`` before
-    ``dask worker`` (README, "Bigger runs")."""
+    """A Dask LocalCluster of ``n_workers`` single-threaded worker processes with :data:`DASK_WORKER_CONFIG`:
+    glibc's own memory allocator and quieter event loops."""
     import dask
     from dask.distributed import LocalCluster
 
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+    with dask.config.set(DASK_WORKER_CONFIG):
         return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None, **kwargs)
 
 
@@ -324,18 +355,22 @@ def run_datasets(
             yield done, _assemble(data[done], results.pop(done))
 
     t0, i = time.perf_counter(), 0
-    n_jobs = n_jobs or default_jobs()
-    while i < len(tasks):  # serially while the work left looks smaller than a pool's start-up
-        left = (time.perf_counter() - t0) / max(i, 1) * (len(tasks) - i)
-        if i and n_jobs > 1 and len(tasks) - i > 1 and left > POOL_MIN_SECONDS:
-            break
+    n_jobs, name = n_jobs or default_jobs(), backend()
+    while i < len(tasks):  # serially while the work left looks smaller than a pool's start-up, or the pool starts
+        if n_jobs > 1 and len(tasks) - i > 1:
+            left = (time.perf_counter() - t0) / max(i, 1) * (len(tasks) - i)
+            if name in _warm or (i and left > POOL_MIN_SECONDS):
+                starting = _start_pool(name)
+                if starting is None or starting.done():
+                    break
         yield from collect(i, _run(*task(i)))
         i += 1
     if i < len(tasks):
         import joblib
 
         remaining = dict.fromkeys(ds for ds, _ in tasks[i:])  # the data sets still to run, in order
-        with _parallel_backend(backend(), shared=[data[ds] for ds in remaining]):
+        _warm.add(name)
+        with _parallel_backend(name, shared=[data[ds] for ds in remaining]):
             outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
                 joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks))
             )
