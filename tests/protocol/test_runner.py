@@ -85,7 +85,10 @@ def test_a_process_starts_its_dask_cluster_once_and_matches_loky(always_pool, mo
     clients = runner._dask_client.cache_info().currsize
     on_dask = run_splits(learner, _data(1, n=90), 7, ("e", "b", "l"), n_jobs=2)
     assert runner._dask_client.cache_info().currsize == clients
-    assert runner._start_pool("dask").result().run(os.getpid) == workers and len(set(workers.values())) == runner.default_jobs()
+    assert (
+        runner._start_pool("dask").result().run(os.getpid) == workers
+        and len(set(workers.values())) == runner.default_jobs()
+    )
     assert os.getpid() not in workers.values()
     for key, value in on_loky.arrays().items():
         assert value.tobytes() == on_dask.arrays()[key].tobytes()
