@@ -218,8 +218,8 @@ def test_one_numeric_column_cut_where_c45_cuts_it(seed):
 def test_threshold_is_the_largest_training_value_below_the_midpoint():
     X = np.array([[1.0], [2.0], [2.5], [4.0], [10.0]])
     ranks = ValueRanks(X, [0])
-    assert ranks.threshold(0, 1, 3) == 2  # midpoint 3.0: 2.5 is the largest value at or below it
-    assert ranks.threshold(0, 3, 4) == 3  # midpoint 7.0: 4.0
+    # midpoint 3.0: 2.5 is the largest value at or below it; midpoint 7.0: 4.0
+    assert ranks.thresholds(np.array([0, 0]), np.array([1, 3]), np.array([3, 4])).tolist() == [2, 3]
     codes = ranks.test_codes(np.array([[np.nan], [0.5], [2.5], [11.0]]), np.zeros((4, 1), np.int64))
     assert codes[:, 0].tolist() == [-1, 0, 2, 5]  # a value above every training value passes every cut right
 

@@ -56,11 +56,16 @@ class ValueRanks:
             out[:, j] = np.where(np.isnan(x), -1, np.searchsorted(values, x, "left"))
         return out
 
-    def threshold(self, i: int, below: int, above: int) -> int:
-        """C4.5's threshold rank of a cut between the ranks ``below`` < ``above`` of ordinal column ``i``: the
-        largest training value at or below their midpoint (``GreatestValueBelow``)."""
-        values = self.values[i]
-        return int(np.searchsorted(values, (values[below] + values[above]) / 2, "right")) - 1
+    def thresholds(self, columns: np.ndarray, below: np.ndarray, above: np.ndarray) -> np.ndarray:
+        """C4.5's threshold ranks of cuts between the ranks ``below`` < ``above`` of the ordinal columns
+        ``columns`` (indices into :attr:`columns`), one per cut: the largest training value at or below the
+        cut's midpoint (``GreatestValueBelow``)."""
+        out = np.empty(len(columns), np.int64)
+        for i in np.unique(columns).tolist():
+            at = np.flatnonzero(columns == i)
+            values = self.values[i]
+            out[at] = np.searchsorted(values, (values[below[at]] + values[above[at]]) / 2, "right") - 1
+        return out
 
 
 def presorted(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -87,6 +92,11 @@ def _candidates(ranks, order, starts, node_of, y, w, evaluate, weight, k: int, m
             t = node_of[r]
             if t >= 0 and evaluate[t]:
                 known[t, a, y[r]] += w[r]
+    known_weight = np.zeros((n_nodes, n_o))  # Σ_c known[t, a, c], classes in order, as every candidate adds it
+    for t in range(n_nodes):
+        for a in range(n_o):
+            for c in range(k):
+                known_weight[t, a] += known[t, a, c]
     cap = starts[n_o]
     node, attr = np.empty(cap, np.int64), np.empty(cap, np.int64)
     below, above = np.empty(cap, np.int64), np.empty(cap, np.int64)
@@ -105,9 +115,8 @@ def _candidates(ranks, order, starts, node_of, y, w, evaluate, weight, k: int, m
                 continue
             q = ranks[r, a]
             if last[t] >= 0 and q != last[t]:
-                kn, lw = 0.0, 0.0
+                kn, lw = known_weight[t, a], 0.0
                 for c in range(k):
-                    kn += known[t, a, c]
                     lw += running[t, c]
                 rw = kn - lw
                 ms = 0.1 * kn / k
@@ -156,11 +165,13 @@ def best_value_cuts(raw: ValueRanks, ranks, order, starts, node_of, y, w, nodes,
         begin = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
         top = np.maximum.reduceat(g, begin)
         lengths = np.diff(np.r_[begin, group.size])
-        first = begin + np.array([np.argmax(g[b : b + n] == m) for b, n, m in zip(begin, lengths, top)], np.int64)
+        at_top = np.where(g == np.repeat(top, lengths), np.arange(g.size), g.size)
+        first = np.minimum.reduceat(at_top, begin)  # each group's first maximum (its first cut if none equals it)
+        first = np.where(first == g.size, begin, first)
         bt, ba = t[first], a[first]
         unknown = np.maximum(total[first] - kn[first], 0.0)
         info = entropy(np.concatenate([sizes[first], unknown[:, None]], axis=1))
         ok = (top > _TOL) & (info > _TOL)
         gain[bt, ba], split[bt, ba], admissible[bt, ba] = top, info, ok
-        threshold[bt, ba] = [raw.threshold(i, lo, hi) for i, lo, hi in zip(ba.tolist(), below[first], above[first])]
+        threshold[bt, ba] = raw.thresholds(ba, below[first], above[first])
     return gain[nodes], split[nodes], admissible[nodes], threshold[nodes]
