@@ -195,7 +195,7 @@ def test_dask_starts_in_the_background_while_this_process_runs_splits(monkeypatc
     monkeypatch.setenv("NBX_BACKEND", "dask")
     monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)
     monkeypatch.setattr(runner, "_warm", set())
-    monkeypatch.setattr(runner, "_starting", {})
+    monkeypatch.setattr(runner, "_dask_starts", {})
     monkeypatch.setattr(runner, "POOL_MIN_SECONDS", -1.0)
     started, five_splits = [], threading.Event()
     monkeypatch.setattr(runner, "_dask_client", lambda address: started.append(address) or five_splits.wait(60))
@@ -210,7 +210,7 @@ def test_dask_starts_in_the_background_while_this_process_runs_splits(monkeypatc
 
     monkeypatch.setattr(runner, "_run", start_after_five)
     out = list(run_datasets(NaiveBayes(), {str(k): _data(k) for k in range(40)}, 7, "e", "l", n_jobs=2))
-    assert started == [None] and runner._starting["dask"] is runner._start_pool("dask")
+    assert started == [None] and runner._dask_starts[None] is runner._start_pool("dask")
     assert 5 <= len(calls) < 120 and len(out) == 40  # splits ran here during the start, the pool did the rest
     assert runner._start_pool("loky") is None
 

@@ -10,7 +10,8 @@ so a discrete learner knows which codes are ordered intervals (Ting & Zheng's th
 Parallel map: joblib, over every (data set, split) of a train cell at once (:func:`run_datasets`), so both
 cores stay busy across data-set boundaries instead of waiting for each data set's slowest split. Splits run in
 this process until the work left (estimated from the splits done) looks worth a pool's start-up
-(:data:`POOL_MIN_SECONDS`); the rest then go to ``n_jobs`` workers. The backend is
+(:data:`POOL_MIN_SECONDS`) and the pool is up (Dask's cluster starts in the background meanwhile); the rest then
+go to ``n_jobs`` workers, as every split of a later cell does once the process has a pool. The backend is
 joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
 (``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one; one client per process, kept until it exits),
 ``NBX_BACKEND=ray`` on Ray. BLAS runs single-threaded in every task, so results are byte-identical for any worker
@@ -232,7 +233,7 @@ def _dask_client(address: str | None):
 
 
 _warm: set[str] = set()  # backends whose workers this process has used: a later cell sends them its first split
-_starting: dict = {}  # backend -> the Future of its start in the background (Dask's client)
+_dask_starts: dict = {}  # scheduler address (None: a LocalCluster) -> the Future of this process's client
 
 
 def _start_pool(name: str):
@@ -242,13 +243,14 @@ def _start_pool(name: str):
     thread, when the pool is used."""
     if name != "dask":
         return None
-    if name not in _starting:
+    address = os.environ.get("NBX_DASK_SCHEDULER")
+    if address not in _dask_starts:
         from concurrent.futures import ThreadPoolExecutor
 
         starter = ThreadPoolExecutor(1, thread_name_prefix="nbx-dask-start")
-        _starting[name] = starter.submit(_dask_client, os.environ.get("NBX_DASK_SCHEDULER"))
+        _dask_starts[address] = starter.submit(_dask_client, address)
         starter.shutdown(wait=False)
-    return _starting[name]
+    return _dask_starts[address]
 
 
 # Dask settings of the workers the runner starts (README, "Bigger runs", gives them as environment variables for
