@@ -158,10 +158,9 @@ def _in_this_process(monkeypatch) -> list:
 
 @contextlib.contextmanager
 def _fake_pool(name, shared=None):
-    """joblib's sequential backend in place of Dask's (no cluster needed), its splits marked as pooled."""
+    """joblib's sequential backend in place of a pool (no workers needed), its splits marked as pooled."""
     import joblib
 
-    assert name == "dask"
     _pooled.append(True)
     try:
         with joblib.parallel_config(backend="sequential"):
@@ -180,13 +179,42 @@ def test_a_warm_pool_gets_a_cells_first_split(monkeypatch):
     monkeypatch.setattr(runner, "POOL_MIN_SECONDS", -1.0)
     calls = _in_this_process(monkeypatch)
     first = list(run_datasets(learner, data, 7, "e", "l", n_jobs=2))
-    assert calls == [("a", 0)] and runner._warm == {"loky"}
+    assert calls == [("b", 0)] and runner._warm == {"loky"}  # b, the smaller data set, judges the pool
     monkeypatch.setattr(runner, "POOL_MIN_SECONDS", 1e9)  # a cell that looks too small: still the warm pool's
     calls.clear()
     second = list(run_datasets(learner, data, 7, "e", "l", n_jobs=2))
     assert calls == []
     for (_, a), (_, b) in zip(first, second, strict=True):
         assert a.proba.tobytes() == b.proba.tobytes()
+
+
+def test_a_cell_runs_small_data_sets_here_and_sends_the_pool_the_largest_first(monkeypatch):
+    """The split that judges whether a pool pays is the smallest data set's; the pool then gets the data sets
+    largest first (rows x attributes x classes), so a cell does not end on one worker running a large data set's
+    last splits. Data sets still come back in their own order, with the results of a serial run."""
+    monkeypatch.setenv("NBX_BACKEND", "loky")
+    monkeypatch.setattr(runner, "_warm", set())
+    monkeypatch.setattr(runner, "POOL_MIN_SECONDS", -1.0)
+    monkeypatch.setattr(runner, "_parallel_backend", _fake_pool)
+    order, run = [], runner._run
+    monkeypatch.setattr(runner, "_run", lambda *task: order.append((bool(_pooled), *task[3:])) or run(*task))
+    data = {"mid": _data(0, n=120), "small": _data(1, n=30), "big": _data(2, n=300)}
+    out = list(run_datasets(NaiveBayes(), data, 7, "e", "l", n_jobs=2))
+    assert order[0] == (False, "small", 0)
+    assert [t[1:] for t in order[1:]] == [
+        ("big", 2),
+        ("big", 1),
+        ("big", 0),
+        ("mid", 2),
+        ("mid", 1),
+        ("mid", 0),
+        ("small", 2),
+        ("small", 1),
+    ]
+    assert all(pooled for pooled, *_ in order[1:]) and [ds for ds, _ in out] == ["mid", "small", "big"]
+    for ds, got in out:
+        alone = run_splits(NaiveBayes(), data[ds], 7, ("e", ds, "l"), n_jobs=1)
+        assert got.proba.tobytes() == alone.proba.tobytes() and got.row.tobytes() == alone.row.tobytes()
 
 
 def test_dask_starts_in_the_background_while_this_process_runs_splits(monkeypatch):

@@ -135,14 +135,14 @@ def train(params: config.Params, name: str, *only: str) -> None:
     setups = {learner: learners.build_learner(params, learner) for learner in exp.learners}
     datasets = available(name)
     trained = Trained(name)
-    sizes = {}
+    sizes, inputs = {}, {}  # per data set, read once for all the learners (the pool idles while this process reads)
     kept = {}
     for learner, setup in setups.items():
         if learner not in only and only:
             kept[learner] = list(trained.entries.get(learner, {}))
             continue
         try:
-            kept[learner] = _train_learner(params, exp, learner, setup, datasets, trained, sizes)
+            kept[learner] = _train_learner(params, exp, learner, setup, datasets, trained, sizes, inputs)
         except (KeyboardInterrupt, CellError):
             raise
         except Exception as exc:
@@ -151,8 +151,9 @@ def train(params: config.Params, name: str, *only: str) -> None:
     trained.keep(kept)
 
 
-def _train_learner(params, exp, learner, setup, datasets, trained, sizes) -> list[str]:
-    """Fit the data sets whose key changed; return the data sets the learner runs on."""
+def _train_learner(params, exp, learner, setup, datasets, trained, sizes, inputs) -> list[str]:
+    """Fit the data sets whose key changed; return the data sets the learner runs on. ``sizes`` and ``inputs``
+    keep what earlier learners of the stage read: each data set's size and its :func:`split_data` per input."""
     name = exp.name
     data = {}
     for ds in datasets:
@@ -163,11 +164,13 @@ def _train_learner(params, exp, learner, setup, datasets, trained, sizes) -> lis
             data[ds] = None
     source = code.digest_text(code.learner_files(params, learner))
     keys = {ds: cell_key(params, exp, learner, ds, setup, source) for ds in data}
-    todo = {
-        ds: split_data(exp, ds, setup.input, setup.numeric_ordinal)
-        for ds in data
-        if not trained.reusable(name, learner, ds, keys[ds])
-    }
+    todo = {}
+    for ds in data:
+        if not trained.reusable(name, learner, ds, keys[ds]):
+            kind = (ds, setup.input, setup.numeric_ordinal)
+            if kind not in inputs:
+                inputs[kind] = split_data(exp, ds, setup.input, setup.numeric_ordinal)
+            todo[ds] = inputs[kind]
     old_info = _read_json(layout.fit_info(name, learner))
     old_timings = _read_json(layout.timings(name, learner))
     fit_info = {ds: old_info[ds] for ds in data if ds not in todo and ds in old_info}

@@ -10,9 +10,10 @@ so a discrete learner knows which codes are ordered intervals (Ting & Zheng's th
 Parallel map: joblib, over every (data set, split) of a train cell at once (:func:`run_datasets`), so both
 cores stay busy across data-set boundaries instead of waiting for each data set's slowest split. Splits run in
 this process until the work left (estimated from the splits done) looks worth a pool's start-up
-(:data:`POOL_MIN_SECONDS`) and the pool is up (Dask's cluster starts in the background meanwhile); the rest then
-go to ``n_jobs`` workers, as every split of a later cell does once the process has a pool. The backend is
-joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
+(:data:`POOL_MIN_SECONDS`) and the pool is up (Dask's cluster starts in the background meanwhile), the smallest
+data sets first; the rest then go to ``n_jobs`` workers, the largest data sets first (no cell ends on one worker
+running a large data set's last splits), as every split of a later cell does once the process has a pool. The
+backend is joblib's local process pool by default; ``NBX_BACKEND=dask`` runs the splits on a Dask cluster
 (``NBX_DASK_SCHEDULER=tcp://host:8786``, else a local one; one client per process, kept until it exits),
 ``NBX_BACKEND=ray`` on Ray. BLAS runs single-threaded in every task, so results are byte-identical for any worker
 count and backend. A task carries its data set and the number of its split (:func:`fit_split`), so a data set
@@ -25,6 +26,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import math
 import os
 import sys
 import time
@@ -337,22 +339,27 @@ def run_datasets(
         return with_ordinal(base, d.numeric) if numeric_ordinal else base
 
     bases = {ds: prepared(d) for ds, d in data.items()}
-    tasks = [(ds, s) for ds, d in data.items() for s in range(len(d.test))]
+    # the smallest data sets' splits first, which this process runs while it judges whether a pool pays; the pool
+    # takes the rest largest first, so the cell does not end on one worker running a large data set's last splits
+    by_size = sorted(data, key=lambda ds: math.prod(data[ds].size))
+    tasks = [(ds, s) for ds in by_size for s in range(len(data[ds].test))]
 
     def task(i):
         ds, s = tasks[i]
         model = _seeded(clone(bases[ds]), dataset_seed(seed, experiment, ds, seed_name, str(s)))
         return (fit_split, (model, data[ds], s), experiment, ds, s)
 
-    results: dict[str, list] = {ds: [] for ds in data}
+    results: dict[str, list] = {ds: [None] * len(d.test) for ds, d in data.items()}  # by split
+    left = {ds: len(d.test) for ds, d in data.items()}
     pending = list(data)  # data sets not yet yielded, in order
 
     def collect(i, out):
-        ds = tasks[i][0]
-        results[ds].append(out)
+        ds, s = tasks[i]
+        results[ds][s] = out
+        left[ds] -= 1
         if on_split:
             on_split(ds)
-        while pending and len(results[pending[0]]) == len(data[pending[0]].test):
+        while pending and not left[pending[0]]:
             done = pending.pop(0)
             yield done, _assemble(data[done], results.pop(done))
 
@@ -360,8 +367,8 @@ def run_datasets(
     n_jobs, name = n_jobs or default_jobs(), backend()
     while i < len(tasks):  # serially while the work left looks smaller than a pool's start-up, or the pool starts
         if n_jobs > 1 and len(tasks) - i > 1:
-            left = (time.perf_counter() - t0) / max(i, 1) * (len(tasks) - i)
-            if name in _warm or (i and left > POOL_MIN_SECONDS):
+            seconds_left = (time.perf_counter() - t0) / max(i, 1) * (len(tasks) - i)
+            if name in _warm or (i and seconds_left > POOL_MIN_SECONDS):
                 starting = _start_pool(name)
                 if starting is None or starting.done():
                     break
@@ -370,14 +377,15 @@ def run_datasets(
     if i < len(tasks):
         import joblib
 
-        remaining = dict.fromkeys(ds for ds, _ in tasks[i:])  # the data sets still to run, in order
+        largest_first = range(len(tasks) - 1, i - 1, -1)
+        remaining = dict.fromkeys(tasks[j][0] for j in largest_first)  # the data sets still to run
         _warm.add(name)
         with _parallel_backend(name, shared=[data[ds] for ds in remaining]):
             outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
-                joblib.delayed(_run)(*task(j)) for j in range(i, len(tasks))
+                joblib.delayed(_run)(*task(j)) for j in largest_first
             )
             try:
-                for j, out in enumerate(outputs, start=i):
+                for j, out in zip(largest_first, outputs):
                     yield from collect(j, out)
             finally:  # after an error or Ctrl-C, joblib warns that it dropped the tasks left: noise under the one line
                 with warnings.catch_warnings():
