@@ -2,9 +2,11 @@
 no-op cost and the per-cell overhead.
 
     python benchmarks/pipeline.py fresh-clone   # clone this repository to a temporary folder, install it in a
-                                                # new virtual environment, time a full `dvc repro` there, then
-                                                # print its train time per experiment, the hot cells against
-                                                # their targets and the overhead, all from that same run
+                                                # new virtual environment, time a full `dvc repro` there (wall
+                                                # and CPU seconds, and per stage kind the core-seconds idle,
+                                                # from /proc/stat every second), then print its train time per
+                                                # experiment, the hot cells against their targets and the
+                                                # overhead, all from that same run
     python benchmarks/pipeline.py overhead      # on an up-to-date pipeline: dvc status, no-op dvc repro,
                                                 # and a forced train stage refitting one small learner,
                                                 # minus that learner's own fit time
@@ -53,6 +55,55 @@ def timed(cmd: list[str], cwd: Path | None = None, env=None) -> float:
     t0 = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, env=env)
     return time.perf_counter() - t0
+
+
+def _cpu_jiffies() -> tuple[int, int]:
+    """(all, busy) clock ticks of every CPU since boot (Linux's /proc/stat)."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:]]
+    return sum(ticks), sum(ticks) - ticks[3] - ticks[4]  # less idle and iowait
+
+
+def sampled_run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
+    """Run ``cmd`` (its output to ``log``) and, every second, how busy the machine's cores are and which stage
+    DVC runs (its last "Running stage" line): where the cores idle. Returns the wall and CPU seconds of the run
+    and per stage kind (code, prepare, ..., train, report) its wall seconds and idle core-seconds."""
+    import resource
+    import threading
+
+    samples, stop, cores = [], threading.Event(), os.cpu_count() or 1
+    stage = ["(start)"]
+
+    def sample():
+        with open(log, errors="replace") as out:
+            while True:
+                for line in out.readlines():
+                    if line.startswith("Running stage"):
+                        stage[0] = line.split("'")[1].split(":")[-1].split("@")[0]
+                samples.append((time.perf_counter(), *_cpu_jiffies(), stage[0]))
+                if stop.wait(1.0):
+                    return
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(log, "w") as out:
+        sampler = threading.Thread(target=sample)
+        t0 = time.perf_counter()
+        sampler.start()
+        try:
+            subprocess.run(cmd, cwd=cwd, check=True, stdout=out, stderr=subprocess.STDOUT, env=env)
+        finally:
+            wall = time.perf_counter() - t0
+            stop.set()
+            sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stages: dict[str, dict] = {}
+    for (t_a, all_a, busy_a, kind), (t_b, all_b, busy_b, _) in zip(samples, samples[1:]):
+        share = (busy_b - busy_a) / max(all_b - all_a, 1)
+        entry = stages.setdefault(kind, {"wall_seconds": 0.0, "idle_core_seconds": 0.0})
+        entry["wall_seconds"] += t_b - t_a
+        entry["idle_core_seconds"] += (t_b - t_a) * cores * (1 - share)
+    return {"wall_seconds": wall, "cpu_seconds": cpu, "cores": cores, "stages": stages}
 
 
 def cell_seconds(root: Path, experiment: str, learner: str) -> float:
@@ -143,21 +194,32 @@ def fresh_clone(results: Results, then: list[str] = ()) -> None:
         # the clone's own nbx (installed in the venv), whatever PYTHONPATH this process was started with
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         env["PATH"] = f"{venv / 'bin'}:{os.environ['PATH']}"
-        repro = timed(["dvc", "repro"], cwd=clone, env=env)
+        run = sampled_run(["dvc", "repro"], clone, env, Path(tmp) / "repro.log")
+        repro, cpu, cores = run["wall_seconds"], run["cpu_seconds"], run["cores"]
+        busy_limit = 1.05 * cpu / cores + 30  # target 1: every core busy
         print(f"install {install:.0f} s, full dvc repro {repro:.0f} s ({repro / 60:.1f} min; target <= 15 min)")
+        print(
+            f"  {cpu:.0f} CPU s, {cpu / repro:.2f} of {cores} cores busy; wall <= 1.05 x CPU / cores + 30 s = "
+            f"{busy_limit:.0f} s {'ok' if repro <= busy_limit else 'SLOWER'}"
+        )
+        for kind, part in run["stages"].items():
+            print(f"  {kind:12s} {part['wall_seconds']:7.1f} s wall, {part['idle_core_seconds']:6.1f} idle core-s")
         clean = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True).stdout
         print("git status after the run:", "clean" if not clean else "\n" + clean)
         train, over = train_seconds(clone), overhead(clone, env)  # with the clone's dvc and nbx
         outside = repro - sum(train["train_seconds"].values())
         print(f"everything but the train cells' own seconds: {outside:.0f} s")
         full = check("full dvc repro, fresh clone, empty cache", "wall minutes", repro / 60, 15)
+        busy = check("full dvc repro: every core busy (1.05 x CPU s / cores + 30 s)", "wall seconds", repro, busy_limit)
         part = {
             "install_seconds": install,
             "repro_seconds": repro,
+            "repro_cpu_seconds": cpu,
+            "stages": run["stages"],
             "git_status_clean": not clean,
             "train_seconds": train["train_seconds"],
             "outside_train_seconds": outside,
-            "checks": [full, *train["checks"], *over["checks"]],
+            "checks": [full, busy, *train["checks"], *over["checks"]],
         }
         results.add("fresh-clone", part)  # before the clone's other benchmarks, which may take long
         if then:

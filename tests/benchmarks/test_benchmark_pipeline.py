@@ -54,3 +54,21 @@ def test_in_clone_runs_the_clones_own_scripts_there_and_goes_on_after_a_failure(
     done = pipeline.in_clone(clone, Path(sys.executable), dict(os.environ), commands)
     assert done == [{"command": "fails.py", "returncode": 3}, {"command": commands[1], "returncode": 0}]
     assert json.loads(out.read_text()) == [str(clone), ["--datasets", "a b", str(out)]]
+
+
+def test_a_sampled_run_gives_its_cpu_seconds_and_each_stage_kinds_wall(pipeline, tmp_path):
+    """sampled_run times a command and files each second under the DVC stage it ran last (by kind, as
+    ``prepare`` for ``prepare@lee2006``); the CPU seconds are the command's own."""
+    script = (
+        "import time\n"
+        "print(\"Running stage 'prepare@lee2006':\", flush=True)\n"
+        "t = time.process_time()\n"
+        "while time.process_time() - t < 1.2: pass\n"
+        "print(\"Running stage 'stages/train/dvc.yaml:train@lee2006':\", flush=True)\n"
+        "time.sleep(2.5)\n"
+    )
+    run = pipeline.sampled_run([sys.executable, "-c", script], tmp_path, dict(os.environ), tmp_path / "log")
+    assert run["wall_seconds"] >= 3.5 and 1.2 <= run["cpu_seconds"] < run["wall_seconds"]
+    assert set(run["stages"]) <= {"(start)", "prepare", "train"} and "train" in run["stages"]
+    assert sum(p["wall_seconds"] for p in run["stages"].values()) <= run["wall_seconds"] + 1
+    assert "Running stage 'prepare@lee2006'" in (tmp_path / "log").read_text()
