@@ -328,7 +328,8 @@ def run_datasets(
     numeric_ordinal: bool = False,
 ):
     """Fit/predict ``learner`` on every split of every data set in ``data``; yields (data set,
-    :class:`SplitPredictions`) in ``data``'s order, each as soon as its last split is back. Split s of data set
+    :class:`SplitPredictions`) as soon as the data set's last split is back (so a stage writes what is done while
+    the rest runs: the pool's order, largest data sets first, not ``data``'s). Split s of data set
     D is seeded by (seed, experiment, D, seed_name, s); ``on_split(D)`` is called as each split finishes
     (progress). ``all_classes``: fit with ``classes`` = every class index of the data set (the learner needs
     that parameter). ``numeric_ordinal``: fit with ``ordinal`` = the data set's ``numeric`` columns
@@ -351,7 +352,6 @@ def run_datasets(
 
     results: dict[str, list] = {ds: [None] * len(d.test) for ds, d in data.items()}  # by split
     left = {ds: len(d.test) for ds, d in data.items()}
-    pending = list(data)  # data sets not yet yielded, in order
 
     def collect(i, out):
         ds, s = tasks[i]
@@ -359,9 +359,8 @@ def run_datasets(
         left[ds] -= 1
         if on_split:
             on_split(ds)
-        while pending and not left[pending[0]]:
-            done = pending.pop(0)
-            yield done, _assemble(data[done], results.pop(done))
+        if not left[ds]:
+            yield ds, _assemble(data[ds], results.pop(ds))
 
     t0, i = time.perf_counter(), 0
     n_jobs, name = n_jobs or default_jobs(), backend()
