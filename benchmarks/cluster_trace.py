@@ -53,7 +53,7 @@ def overhead(backend: str, first: tuple, data, pool: int, tasks: int) -> dict:
 
     os.environ["NBX_BACKEND"] = backend
     os.environ.pop("NBX_DASK_SCHEDULER", None)
-    runner._dask_client.cache_clear()
+    _forget_dask()
     model, cell_data, warm = first
     splits = len(data.test)
     t0 = time.perf_counter()
@@ -70,9 +70,16 @@ def overhead(backend: str, first: tuple, data, pool: int, tasks: int) -> dict:
 
         get_reusable_executor().shutdown(wait=True)
     else:
-        runner._dask_client(None).close()
-        runner._dask_client.cache_clear()
+        runner._start_pool("dask").result().close()
+        _forget_dask()
     return {"backend": backend, "workers": pool, "start_seconds": start, "seconds_per_task": per_task}
+
+
+def _forget_dask() -> None:
+    """Drop the runner's Dask client of this process (both its start and the client it made), so that the next
+    pool is a fresh LocalCluster whose start-up is measured."""
+    runner._dask_starts.clear()
+    runner._dask_client.cache_clear()
 
 
 def warm_split(model, data) -> float:
