@@ -76,10 +76,9 @@ def overhead(backend: str, first: tuple, data, pool: int, tasks: int) -> dict:
 
 
 def _forget_dask() -> None:
-    """Drop the runner's Dask client of this process (both its start and the client it made), so that the next
-    pool is a fresh LocalCluster whose start-up is measured."""
+    """Drop the runner's Dask start of this process (and with it the client it made), so that the next pool is a
+    fresh LocalCluster whose start-up is measured."""
     runner._dask_starts.clear()
-    runner._dask_client.cache_clear()
 
 
 def warm_split(model, data) -> float:

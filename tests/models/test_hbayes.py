@@ -429,7 +429,7 @@ def test_weka_optimizer_counts_fits_that_run_out_of_rounds(monkeypatch):
     import nbx.models.weka_optimization as weka_optimization
 
     fit = weka_optimization.fit_weka_logistic
-    monkeypatch.setattr(weka_optimization, "fit_weka_logistic", lambda *a: (*fit(*a)[:2], False))
+    monkeypatch.setattr(weka_optimization, "fit_weka_logistic", lambda *a, **kw: (*fit(*a, **kw)[:2], False))
     X, y = _dependent_data(1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

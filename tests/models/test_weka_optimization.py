@@ -221,7 +221,7 @@ def test_compiled_fit_follows_the_python_path_through_restarts():
     x0 = np.zeros(7 * 2)
     fun = wo.RidgeLogisticObjective(Z1, Y, w, ridge)
     x = x0.copy()
-    prob = (Z1, np.ascontiguousarray(Z1.T), Y, w, ridge, fun.slopes)
+    prob = wl.problem(Z1, Y, w, ridge, fun.slopes)
     for _ in range(4):
         ref, _, ref_its, ref_done = wo.find_argmin(fun, x0, max_its=3)
         its, done, status, _ = wl.find_argmin(prob, x, 3)
@@ -236,7 +236,7 @@ def test_compiled_objective_and_gradient_are_the_references(k):
     the objective is +inf where Weka's overflows."""
     Z1, Y, w, ridge = _generated(7, 90, 5, k, 0.3, True)
     fun = wo.RidgeLogisticObjective(Z1, Y, w, ridge)
-    prob = (Z1, np.ascontiguousarray(Z1.T), Y, w, ridge, fun.slopes)
+    prob = wl.problem(Z1, Y, w, ridge, fun.slopes)
     rng = np.random.default_rng(8)
     for _ in range(5):
         x = rng.normal(size=fun.slopes.size)
@@ -245,6 +245,50 @@ def test_compiled_objective_and_gradient_are_the_references(k):
     x = np.zeros(fun.slopes.size)
     x[:: Z1.shape[1]] = -800.0  # every class's intercept: each row's largest score below -709.78
     assert wl.objective_value(prob, x) == math.inf == fun.value(x)
+
+
+def _repeated_rows(seed, n, cards, k, soft):
+    """A design of standardized indicator columns for a few discrete attributes (so few distinct rows, each with
+    rows of several classes), weights with zeros; ``soft`` mixes some target rows (Y not one-hot)."""
+    rng = np.random.default_rng(seed)
+    codes = np.stack([rng.integers(0, c, n) for c in cards], axis=1)
+    y = (codes.sum(axis=1) + rng.integers(0, 2, n)) % k
+    Z = np.hstack([one_hot(codes[:, a], c) for a, c in enumerate(cards)])
+    Z1 = np.hstack([np.ones((n, 1)), (Z - Z.mean(axis=0)) / Z.std(axis=0)])
+    Y = one_hot(y, k)
+    if soft:
+        Y[::7] = 0.5 * Y[::7] + 0.5 / k
+    w = rng.uniform(0.5, 2.0, n)
+    w[rng.random(n) < 0.2] = 0.0
+    return Z1, Y, w
+
+
+@pytest.mark.parametrize(("k", "soft"), [(2, False), (4, True), (9, False), (12, True)])
+def test_distinct_rows_give_the_row_by_row_bits(k, soft):
+    """weka_loops computes each distinct design row's scores, exponentials and logs once and adds the rows' terms
+    in their order: the objective, the gradient and the whole fit (iterates, iterations, finish) equal the row by
+    row computation bit for bit, below and above numpy's 8-term pairwise block (k = 9, 12) and with soft targets."""
+    Z1, Y, w = _repeated_rows(k, 400, (3, 4, 2), k, soft)
+    fun = wo.RidgeLogisticObjective(Z1, Y, w, 1e-8)
+    merged = wl.problem(Z1, Y, w, 1e-8, fun.slopes)
+    rows = wl.problem(Z1, Y, w, 1e-8, fun.slopes, merge_rows=False)
+    assert merged[0].shape[0] < 3 * 4 * 2 + 1 < rows[0].shape[0]  # the merge is real
+    rng = np.random.default_rng(k)
+    for _ in range(4):
+        x = rng.normal(size=fun.slopes.size)
+        assert wl.objective_value(merged, x) == wl.objective_value(rows, x)
+        assert wl.objective_gradient(merged, x).tobytes() == wl.objective_gradient(rows, x).tobytes()
+    x_merged, x_rows = np.zeros(fun.slopes.size), np.zeros(fun.slopes.size)
+    got, ref = wl.fit_rounds(merged, x_merged, 100), wl.fit_rounds(rows, x_rows, 100)
+    assert got == ref and got[0] > 2
+    assert x_merged.tobytes() == x_rows.tobytes()
+    # the caller's own row ids (HBayes' patterns): the distinct rows once, each row pointing at its own
+    distinct, first, ids = np.unique(Z1, axis=0, return_index=True, return_inverse=True)
+    start = np.zeros((Z1.shape[1], k - 1))
+    by_ids = wo.fit_weka_logistic(distinct, Y, w, 1e-8, start, rows=ids.ravel())
+    assert by_ids[0].tobytes() == fun.theta(x_rows).tobytes() and by_ids[1:] == (got[0], got[1])
+    reference = wo.fit_weka_logistic(distinct, Y, w, 1e-8, start, compiled=False, rows=ids.ravel())
+    np.testing.assert_allclose(by_ids[0], reference[0], rtol=0, atol=1e-8 * max(1.0, np.abs(reference[0]).max()))
 
 
 @pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 16, 127, 128, 129, 136, 255, 256, 1000, 4099])

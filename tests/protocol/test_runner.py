@@ -82,9 +82,9 @@ def test_a_process_starts_its_dask_cluster_once_and_matches_loky(always_pool, mo
     monkeypatch.delenv("NBX_DASK_SCHEDULER", raising=False)
     run_splits(learner, _data(), 7, ("e", "a", "l"), n_jobs=2)
     workers = runner._start_pool("dask").result().run(os.getpid)  # the start may still be under way: waited for
-    clients = runner._dask_client.cache_info().currsize
+    clients = dict(runner._dask_starts)
     on_dask = run_splits(learner, _data(1, n=90), 7, ("e", "b", "l"), n_jobs=2)
-    assert runner._dask_client.cache_info().currsize == clients
+    assert runner._dask_starts == clients  # the same start, so the same client
     assert (
         runner._start_pool("dask").result().run(os.getpid) == workers
         and len(set(workers.values())) == runner.default_jobs()

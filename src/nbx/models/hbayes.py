@@ -331,26 +331,29 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         search fitted both ways): the same S1 on all 16, but the fitted P(C | S1) moved by up to 1.1e-4 (vehicle;
         up to 7e-6 on crx, where one candidate's training prediction changed class), and 7 fits (6 on vehicle, 1 on
         waveform) took a different number of iterations, while grouping saved only 1.2-2x of the time (waveform
-        1.24x: the optimizer's own steps, not the rows, dominate). The rows themselves give the same design rows
-        (:func:`_pattern_design` copies each row's from the per-code rows, as standardizing them) and the same sums
-        as LogisticRegression(optimizer="weka_bfgs") fitted on the S1 columns, so the coefficients are that
-        learner's to the bit, and HBayes' P(C | S1) and the LR column follow Weka's optimizer on equal terms."""
+        1.24x: the optimizer's own steps, not the rows, dominate). So the fit sums over the training rows, in
+        their order; only each pattern's design row, scores, exponentials and logs are made once
+        (``rows=groups``: :func:`nbx.models.weka_loops.problem`), which leaves every sum's terms as they were. The
+        design rows are the ones standardizing gives (:func:`_pattern_design` copies them from the per-code rows)
+        and the sums are those of LogisticRegression(optimizer="weka_bfgs") fitted on the S1 columns, so the
+        coefficients are that learner's to the bit, and HBayes' P(C | S1) and the LR column follow Weka's
+        optimizer on equal terms."""
         from nbx.models.weka_optimization import fit_weka_logistic  # numba loaded only here
 
         codes, y, w = self._train
         k = len(self.classes_)
         cols = self._columns(s1)
         position = np.repeat(np.arange(-1, len(s1)), [1] + [int(self.n_values_[a]) for a in s1])
-        Z1 = _pattern_design(codes[:, list(s1)], self._values, cols, position)  # every training row's design
+        first = _first_rows(groups, int(groups.max()) + 1)
+        Z1 = _pattern_design(codes[np.ix_(first, list(s1))], self._values, cols, position)  # each pattern's design
         keep = self._weka_keep[cols]
         start = default_start(np.bincount(y, weights=w, minlength=k), len(cols) - 1)
         fitted, n_iter, finished = fit_weka_logistic(
-            Z1[:, keep], one_hot(y, k), w, self.ridge, start[keep], int(self.max_iter)
+            Z1[:, keep], one_hot(y, k), w, self.ridge, start[keep], int(self.max_iter), rows=groups
         )
         theta = np.zeros_like(start)
         theta[keep] = fitted
-        first = _first_rows(groups, int(groups.max()) + 1)
-        return theta, log_proba(Z1[first], theta), n_iter, finished
+        return theta, log_proba(Z1, theta), n_iter, finished
 
     def _extend(self, theta: np.ndarray, attribute: int) -> np.ndarray:
         """Warm start for S1 ∪ {attribute}: the S1 coefficients, zeros for the new indicator columns."""

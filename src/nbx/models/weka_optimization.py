@@ -270,17 +270,21 @@ def fit_weka_logistic(
     theta0: np.ndarray,
     max_rounds: int = 100,
     compiled: bool = True,
+    rows: np.ndarray | None = None,
 ) -> tuple[np.ndarray, int, bool]:
     """Weka's Logistic with ``-M -1``: :func:`find_argmin` from ``theta0`` (p+1, K-1), restarted from its last
     point (B = I again) while it runs out of its 200 iterations, at most ``max_rounds`` times. Returns (theta,
     iterations over all rounds, finished). ``compiled`` (the default) runs the whole fit in one compiled call
     (:func:`nbx.models.weka_loops.fit_rounds`: the same algorithm, some sums rounded differently, see there);
-    False runs this module's Python path, the reference the tests compare it with."""
+    False runs this module's Python path, the reference the tests compare it with. ``rows`` (optional): ``Z1``
+    holds distinct design rows only, and row i's is ``Z1[rows[i]]``."""
     theta = np.array(theta0, dtype=float)
     if Y.shape[1] < 2:
         return theta, 0, True
     if compiled:
-        return _fit_compiled(Z1, Y, w, ridge, theta, int(max_rounds))
+        return _fit_compiled(Z1, Y, w, ridge, theta, int(max_rounds), rows)
+    if rows is not None:
+        Z1 = Z1[rows]
     fun = RidgeLogisticObjective(Z1, Y, w, ridge)
     x, total = theta.T.ravel(), 0
     for _ in range(int(max_rounds)):
@@ -291,19 +295,12 @@ def fit_weka_logistic(
     return fun.theta(x).copy(), total, False
 
 
-def _fit_compiled(Z1, Y, w, ridge, theta, max_rounds):
+def _fit_compiled(Z1, Y, w, ridge, theta, max_rounds, rows):
     """:func:`fit_weka_logistic` by :func:`nbx.models.weka_loops.fit_rounds`, raising the Python path's errors."""
     fun = RidgeLogisticObjective(Z1, Y, w, ridge)  # its layout: the slopes' mask and theta's shape
     x = np.ascontiguousarray(theta.T.ravel(), dtype=float)
-    total, finished, status, slope = weka_loops.fit_rounds(
-        np.ascontiguousarray(Z1, dtype=float),
-        np.ascontiguousarray(Y, dtype=float),
-        np.ascontiguousarray(w, dtype=float),
-        float(ridge),
-        fun.slopes,
-        x,
-        max_rounds,
-    )
+    prob = weka_loops.problem(Z1, Y, w, ridge, fun.slopes, rows)
+    total, finished, status, slope = weka_loops.fit_rounds(prob, x, max_rounds)
     if status == weka_loops.POSITIVE_SLOPE:
         raise ValueError(f"weka_bfgs line search: g'd = {slope:g} is positive (not a descent direction)")
     if status == weka_loops.NAN_OBJECTIVE:

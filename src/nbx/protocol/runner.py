@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
 import math
 import os
 import sys
@@ -220,13 +219,9 @@ def _parallel_backend(name: str, shared: list | None = None):
             yield
 
 
-@functools.cache
 def _dask_client(address: str | None):
-    """This process's Dask client for the scheduler at ``address`` (None: a LocalCluster of one single-threaded
-    worker process per job, which inherit this process's kernel pin), made on first use and closed at exit. Kept
-    because every :func:`run_splits` call (one per data set in :func:`nbx.protocol.crossval.cross_validate` and
-    ``benchmarks/run_cell.py``) would otherwise start and close a LocalCluster, about 2 s on two cores, and its
-    fresh workers would import nbx and load numba's kernels again before their first split."""
+    """A Dask client for the scheduler at ``address`` (None: a LocalCluster of one single-threaded worker process
+    per job, which inherit this process's kernel pin), closed at exit."""
     from dask.distributed import Client
 
     client = Client(address, set_as_default=False) if address else Client(local_cluster(default_jobs()))
@@ -235,7 +230,11 @@ def _dask_client(address: str | None):
 
 
 _warm: set[str] = set()  # backends whose workers this process has used: a later cell sends them its first split
-_dask_starts: dict = {}  # scheduler address (None: a LocalCluster) -> the Future of this process's client
+# scheduler address (None: a LocalCluster) -> the Future of this process's one client there. One per process
+# because every run_splits call (one per data set in nbx.protocol.crossval.cross_validate and
+# benchmarks/run_cell.py) would otherwise start and close a LocalCluster, about 2 s on two cores, and its fresh
+# workers would import nbx and load numba's kernels again before their first split.
+_dask_starts: dict = {}
 
 
 def _start_pool(name: str):
