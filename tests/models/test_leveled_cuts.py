@@ -224,6 +224,25 @@ def test_threshold_is_the_largest_training_value_below_the_midpoint():
     assert codes[:, 0].tolist() == [-1, 0, 2, 5]  # a value above every training value passes every cut right
 
 
+def test_thresholds_of_many_cuts_at_once_are_each_columns_search():
+    """Cuts of several columns at once, between any two ranks, on values of every scale and on adjacent doubles
+    (whose midpoint rounds to the upper one): each threshold is np.searchsorted's on its own column."""
+    rng = np.random.default_rng(3)
+    X = np.stack([rng.normal(size=300).round(1), rng.normal(size=300) * 1e300, np.full(300, 1.0)], axis=1)
+    X[::2, 2] = np.nextafter(1.0, 2.0)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    ranks = ValueRanks(X, [0, 1, 2])
+    columns = rng.integers(0, 3, 500)
+    size = ranks.n_ranks[columns]
+    below = (rng.random(500) * (size - 1)).astype(np.int64)
+    above = below + 1 + (rng.random(500) * (size - 1 - below)).astype(np.int64)
+    want = [
+        np.searchsorted(ranks.values[c], (ranks.values[c][b] + ranks.values[c][a]) / 2, "right") - 1
+        for c, b, a in zip(columns, below, above)
+    ]
+    assert ranks.thresholds(columns, below, above).tolist() == want
+
+
 def test_values_above_the_training_range_go_right():
     X, y = make_data(n=400, missing=0.0, seed=4)
     model = LeveledNBTree(max_depth=1, ordinal=NUMERIC, cuts="values").fit(X, y, n_values=NV)

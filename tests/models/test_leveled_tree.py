@@ -718,7 +718,7 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k):
             if not nodes.size:
                 continue
             used = rng.random((n_nodes, len(n_values))) < 0.2
-            best, thr = tree._best_tests(counts, class_counts, observed, weight, nodes, used)
+            best, thr, _ = tree._best_tests(counts, class_counts, observed, weight, nodes, used)
             want, gain, split, admissible = numpy_best_tests(
                 counts[nodes, :-1],
                 class_counts[nodes],

@@ -41,6 +41,8 @@ class ValueRanks:
     def __init__(self, X: np.ndarray, columns: np.ndarray):
         self.columns = np.asarray(columns, np.int64)
         self.values = [np.unique(X[~np.isnan(X[:, j]), j]) for j in self.columns]
+        self._flat = np.concatenate(self.values) if self.values else np.zeros(0)  # all columns' values, in a row
+        self._start = np.cumsum([0] + [v.size for v in self.values])[:-1].astype(np.int64)
 
     @property
     def n_ranks(self) -> np.ndarray:
@@ -60,38 +62,55 @@ class ValueRanks:
         """C4.5's threshold ranks of cuts between the ranks ``below`` < ``above`` of the ordinal columns
         ``columns`` (indices into :attr:`columns`), one per cut: the largest training value at or below the
         cut's midpoint (``GreatestValueBelow``)."""
-        out = np.empty(len(columns), np.int64)
-        for i in np.unique(columns).tolist():
-            at = np.flatnonzero(columns == i)
-            values = self.values[i]
-            out[at] = np.searchsorted(values, (values[below[at]] + values[above[at]]) / 2, "right") - 1
-        return out
+        start = self._start[columns]
+        lo, hi = start + below, start + above
+        mid = (self._flat[lo] + self._flat[hi]) / 2
+        # np.searchsorted(values, mid, "right") - 1 for every cut at once: values[below] <= mid <= values[above], so
+        # the answer lies in [below, above]; a binary search there, all cuts in step
+        while (lo < hi).any():
+            probe = (lo + hi + 1) // 2
+            at_or_below = self._flat[probe] <= mid
+            lo, hi = np.where(at_or_below, probe, lo), np.where(at_or_below, hi, probe - 1)
+        return lo - start
 
 
-def presorted(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def presorted(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per ordinal column (of ``ranks``, (n, n_o)) its rows with a known value sorted by rank (rows in order
-    within a rank), concatenated, and each column's start: the order every level of a tree reads."""
+    within a rank), concatenated, each column's start, and the rows' ranks in that order: the order every level of
+    a tree reads (:func:`narrowed` keeps a level's rows of it)."""
     order, starts = [], [0]
     for a in range(ranks.shape[1]):
         known = np.flatnonzero(ranks[:, a] >= 0)
         order.append(known[np.argsort(ranks[known, a], kind="stable")])
         starts.append(starts[-1] + known.size)
-    return np.concatenate(order).astype(np.int64) if order else np.zeros(0, np.int64), np.array(starts, np.int64)
+    order = np.concatenate(order).astype(np.int64) if order else np.zeros(0, np.int64)
+    column = np.repeat(np.arange(ranks.shape[1]), np.diff(starts))
+    return order, np.array(starts, np.int64), np.ascontiguousarray(ranks[order, column], dtype=np.int64)
 
 
 @njit(cache=True)
-def _candidates(ranks, order, starts, node_of, y, w, evaluate, weight, k: int, min_split: float, children: bool):
+def _candidates(ranked, order, starts, node_of, y, w, evaluate, weight, k: int, min_split: float, children: bool):
     """The admissible cuts of every (evaluated node, ordinal attribute) of a tree level, in (attribute, rank)
     order: node, attribute, the ranks on both sides, the left branch's class counts; with the known class counts
-    per (node, attribute) and C4.5's ``tries``. ``node_of[r]``: the level's node of row r, -1 for rows not in it."""
+    per (node, attribute), C4.5's ``tries`` and the presorted rows of the evaluated nodes. ``order``, ``starts``,
+    ``ranked``: the presorted rows (:func:`presorted`, or the previous level's evaluated ones: a level's rows are
+    among them, so each level passes over its own rows rather than every training row); ``node_of[r]``: the
+    level's node of row r, -1 for rows not in it."""
     n_nodes, n_o = weight.shape[0], starts.shape[0] - 1
     known = np.zeros((n_nodes, n_o, k))
+    kept, kept_ranked = np.empty(order.shape[0], np.int64), np.empty(order.shape[0], np.int64)
+    kept_starts = np.zeros(n_o + 1, np.int64)
+    m = 0
     for a in range(n_o):
         for i in range(starts[a], starts[a + 1]):
             r = order[i]
             t = node_of[r]
             if t >= 0 and evaluate[t]:
                 known[t, a, y[r]] += w[r]
+                kept[m], kept_ranked[m] = r, ranked[i]
+                m += 1
+        kept_starts[a + 1] = m
+    order, starts, ranked = kept[:m], kept_starts, kept_ranked[:m]
     known_weight = np.zeros((n_nodes, n_o))  # Σ_c known[t, a, c], classes in order, as every candidate adds it
     for t in range(n_nodes):
         for a in range(n_o):
@@ -111,9 +130,7 @@ def _candidates(ranks, order, starts, node_of, y, w, evaluate, weight, k: int, m
         for i in range(starts[a], starts[a + 1]):
             r = order[i]
             t = node_of[r]
-            if t < 0 or not evaluate[t]:
-                continue
-            q = ranks[r, a]
+            q = ranked[i]
             if last[t] >= 0 and q != last[t]:
                 kn, lw = known_weight[t, a], 0.0
                 for c in range(k):
@@ -134,18 +151,21 @@ def _candidates(ranks, order, starts, node_of, y, w, evaluate, weight, k: int, m
                         n += 1
             running[t, y[r]] += w[r]
             last[t] = q
-    return node[:n], attr[:n], below[:n], above[:n], left[:n], known, tries
+    return node[:n], attr[:n], below[:n], above[:n], left[:n], known, tries, (order, starts, ranked)
 
 
-def best_value_cuts(raw: ValueRanks, ranks, order, starts, node_of, y, w, nodes, weight, k, min_split, children):
+def best_value_cuts(raw: ValueRanks, presort, node_of, y, w, nodes, weight, k, min_split, children):
     """Per node of ``nodes`` (the level's nodes to evaluate) and ordinal column of ``raw``: (gain, split
     information, admissible, threshold rank), each (len(nodes), n_o), of C4.5's best cut on the raw values (module
-    docstring). ``weight``: the level's node weights; ``node_of``: each row's node in the level, -1 if none."""
+    docstring), and the presorted rows of ``nodes`` (for the next level). ``presort``: (order, starts, ranked) of
+    :func:`presorted`, or the previous level's; ``weight``: the level's node weights; ``node_of``: each row's node
+    in the level, -1 if none."""
     n_o = raw.columns.shape[0]
     evaluate = np.zeros(weight.shape[0], bool)
     evaluate[nodes] = True
-    t, a, below, above, left, known, tries = _candidates(
-        ranks, order, starts, node_of, y, w, evaluate, weight, k, float(min_split), bool(children)
+    order, starts, ranked = presort
+    t, a, below, above, left, known, tries, presort = _candidates(
+        ranked, order, starts, node_of, y, w, evaluate, weight, k, float(min_split), bool(children)
     )
     shape = (weight.shape[0], n_o)
     gain, split = np.zeros(shape), np.zeros(shape)
@@ -174,4 +194,4 @@ def best_value_cuts(raw: ValueRanks, ranks, order, starts, node_of, y, w, nodes,
         ok = (top > _TOL) & (info > _TOL)
         gain[bt, ba], split[bt, ba], admissible[bt, ba] = top, info, ok
         threshold[bt, ba] = raw.thresholds(ba, below[first], above[first])
-    return gain[nodes], split[nodes], admissible[nodes], threshold[nodes]
+    return gain[nodes], split[nodes], admissible[nodes], threshold[nodes], presort

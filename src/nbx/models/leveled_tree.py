@@ -664,7 +664,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def _value_inputs(self, X, n_values, y=None, w=None) -> tuple:
         """``cuts="values"``: the codes the tests read and the leaf NBs' table rows of mixed ``X``. With ``y`` the
         discretizer and the distinct values are fitted on ``X`` first (weights ``w``), and the ordinal columns'
-        ranks with their presorted order come third, for the cut search."""
+        ranks' presorted order comes third, for the cut search."""
         if self.missing != "skip":
             raise ValueError('cuts="values" takes missing="skip" (a missing value is no rank among the values)')
         if y is not None:
@@ -677,8 +677,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         tests, flat = self._ranks.test_codes(X, codes), ValueIndex(self.n_values_).narrow_rows(codes)
         if y is None:
             return tests, flat
-        ranks = tests[:, self._ranks.columns]
-        return tests, flat, (ranks, *presorted(ranks))
+        return tests, flat, presorted(tests[:, self._ranks.columns])
 
     def _boost_inputs(self, X, n_values, y=None):
         """AdaBoostM1's fast path: the codes and their flat table rows, computed once per boosting run and kept
@@ -740,7 +739,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         the leaf NBs' table rows), one tree level at a time: one weighted count over (node, table row, class)
         gives the counts of every node of the level (NB tables and gains). Rows stay in their original order
         inside a node, so every count is summed in the same order as a per-node count. ``presort``: with
-        ``cuts="values"``, the ordinal columns' ranks and their presorted order (:func:`leveled_cuts.presorted`).
+        ``cuts="values"``, the ordinal columns' presorted order (:func:`leveled_cuts.presorted`); each level's cut
+        search hands the next level the rows of the nodes it evaluated.
 
         Returns, per row of ``codes``, the node whose NB ``predict`` would use for a training row: its leaf, or
         the first node where its split value is missing (``apply``'s rule), so boosting needs no routing; -1
@@ -775,7 +775,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
                 split = np.flatnonzero(weight >= need)
                 if split.size:
                     level = (rows, local, y, w, presort)
-                    attr[split], thr[split] = self._best_tests(
+                    attr[split], thr[split], presort = self._best_tests(
                         counts, class_counts, observed, weight, split, used, level
                     )
             attrs.append(attr)
@@ -857,12 +857,15 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
 
     def _best_tests(
         self, counts, class_counts, observed, weight, nodes, used, level=None
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, tuple | None]:
         """C4.5 test selection for the level's nodes ``nodes``: per node the chosen attribute (-1 when no test is
         worth making) and its threshold (-1 for a multiway test). Candidates are the multiway tests of the
         nominal attributes not yet on the path and the best threshold test of every ordinal attribute. The
         gains are ``criteria.info_gain``'s arithmetic, written out so that the branch sizes are summed once.
-        ``level``: the level's (rows, their nodes, y, w, presort), which only the cuts on raw values read."""
+        ``level``: the level's (rows, their nodes, y, w, presort), which only the cuts on raw values read; they
+        return the presorted rows of ``nodes`` as the third item (the next level's presort), else it is
+        ``level``'s."""
+        presort = None if level is None else level[4]
         index = self._index
         n_nodes, d, vmax = nodes.shape[0], len(index.n_values), int(index.n_values.max())
         gain, split = np.zeros((n_nodes, d)), np.zeros((n_nodes, d))
@@ -886,12 +889,12 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
                 out,
             )
         if o.size and self.cuts == "values":
-            rows, local, y, w, (ranks, order, starts) = level
-            node_of = np.full(ranks.shape[0], -1, np.int64)
+            rows, local, y, w, presort = level
+            node_of = np.full(y.shape[0], -1, np.int64)
             node_of[rows] = local
             children = self.min_split_on == "children"
-            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = best_value_cuts(
-                self._ranks, ranks, order, starts, node_of, y, w, nodes, weight, self._k, self.min_split, children
+            gain[:, o], split[:, o], admissible[:, o], threshold[:, o], presort = best_value_cuts(
+                self._ranks, presort, node_of, y, w, nodes, weight, self._k, self.min_split, children
             )
         elif o.size and vmax >= 2:  # (a single value everywhere admits no cut)
             grid = np.zeros((n_nodes, d, vmax + 1, self._k))  # (node, attribute, value | unknown, class)
@@ -900,7 +903,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(
                 grid[:, o], weight[nodes, None]
             )
-        return _select(gain, split, admissible, threshold)
+        return (*_select(gain, split, admissible, threshold), presort)
 
     def _admissible(self, left: np.ndarray, right: np.ndarray, unknown: np.ndarray) -> np.ndarray:
         """Cuts (branch weights ``left``, ``right``) that C4.5 admits (both branches >= 2) and, under the children
