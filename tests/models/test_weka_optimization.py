@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from nbx.models import weka_loops as wl
+from nbx.models import weka_objective as wobj
 from nbx.models import weka_optimization as wo
 from nbx.models.logistic import LogisticRegression, design_matrix, one_hot, standardize, standardizer
 
@@ -221,7 +222,7 @@ def test_compiled_fit_follows_the_python_path_through_restarts():
     x0 = np.zeros(7 * 2)
     fun = wo.RidgeLogisticObjective(Z1, Y, w, ridge)
     x = x0.copy()
-    prob = wl.problem(Z1, Y, w, ridge, fun.slopes)
+    prob = wobj.problem(Z1, Y, w, ridge, fun.slopes)
     for _ in range(4):
         ref, _, ref_its, ref_done = wo.find_argmin(fun, x0, max_its=3)
         its, done, status, _ = wl.find_argmin(prob, x, 3)
@@ -236,15 +237,15 @@ def test_compiled_objective_and_gradient_are_the_references(k):
     the objective is +inf where Weka's overflows."""
     Z1, Y, w, ridge = _generated(7, 90, 5, k, 0.3, True)
     fun = wo.RidgeLogisticObjective(Z1, Y, w, ridge)
-    prob = wl.problem(Z1, Y, w, ridge, fun.slopes)
+    prob = wobj.problem(Z1, Y, w, ridge, fun.slopes)
     rng = np.random.default_rng(8)
     for _ in range(5):
         x = rng.normal(size=fun.slopes.size)
-        assert wl.objective_value(prob, x) == pytest.approx(fun.value(x), rel=1e-14)
-        np.testing.assert_allclose(wl.objective_gradient(prob, x), fun.gradient(x), rtol=1e-12, atol=1e-12)
+        assert wobj.objective_value(prob, x) == pytest.approx(fun.value(x), rel=1e-14)
+        np.testing.assert_allclose(wobj.objective_gradient(prob, x), fun.gradient(x), rtol=1e-12, atol=1e-12)
     x = np.zeros(fun.slopes.size)
     x[:: Z1.shape[1]] = -800.0  # every class's intercept: each row's largest score below -709.78
-    assert wl.objective_value(prob, x) == math.inf == fun.value(x)
+    assert wobj.objective_value(prob, x) == math.inf == fun.value(x)
 
 
 def _repeated_rows(seed, n, cards, k, soft):
@@ -270,14 +271,14 @@ def test_distinct_rows_give_the_row_by_row_bits(k, soft):
     row computation bit for bit, below and above numpy's 8-term pairwise block (k = 9, 12) and with soft targets."""
     Z1, Y, w = _repeated_rows(k, 400, (3, 4, 2), k, soft)
     fun = wo.RidgeLogisticObjective(Z1, Y, w, 1e-8)
-    merged = wl.problem(Z1, Y, w, 1e-8, fun.slopes)
-    rows = wl.problem(Z1, Y, w, 1e-8, fun.slopes, merge_rows=False)
+    merged = wobj.problem(Z1, Y, w, 1e-8, fun.slopes)
+    rows = wobj.problem(Z1, Y, w, 1e-8, fun.slopes, merge_rows=False)
     assert merged[0].shape[0] < 3 * 4 * 2 + 1 < rows[0].shape[0]  # the merge is real
     rng = np.random.default_rng(k)
     for _ in range(4):
         x = rng.normal(size=fun.slopes.size)
-        assert wl.objective_value(merged, x) == wl.objective_value(rows, x)
-        assert wl.objective_gradient(merged, x).tobytes() == wl.objective_gradient(rows, x).tobytes()
+        assert wobj.objective_value(merged, x) == wobj.objective_value(rows, x)
+        assert wobj.objective_gradient(merged, x).tobytes() == wobj.objective_gradient(rows, x).tobytes()
     x_merged, x_rows = np.zeros(fun.slopes.size), np.zeros(fun.slopes.size)
     got, ref = wl.fit_rounds(merged, x_merged, 100), wl.fit_rounds(rows, x_rows, 100)
     assert got == ref and got[0] > 2
@@ -295,7 +296,7 @@ def test_distinct_rows_give_the_row_by_row_bits(k, soft):
 def test_pairwise_sum_is_numpys_sum_bit_for_bit(n):
     rng = np.random.default_rng(n)
     a = rng.normal(size=n) * 10.0 ** rng.uniform(-8, 8, n)
-    assert wl.np_sum(a) == np.sum(a)
+    assert wobj.np_sum(a) == np.sum(a)
 
 
 def test_compiled_fit_raises_the_python_paths_errors():

@@ -333,7 +333,7 @@ class _HBayesBase(LogScoreMixin, BaseEstimator):
         waveform) took a different number of iterations, while grouping saved only 1.2-2x of the time (waveform
         1.24x: the optimizer's own steps, not the rows, dominate). So the fit sums over the training rows, in
         their order; only each pattern's design row, scores, exponentials and logs are made once
-        (``rows=groups``: :func:`nbx.models.weka_loops.problem`), which leaves every sum's terms as they were. The
+        (``rows=groups``: :func:`nbx.models.weka_objective.problem`), which leaves every sum's terms as they were. The
         design rows are the ones standardizing gives (:func:`_pattern_design` copies them from the per-code rows)
         and the sums are those of LogisticRegression(optimizer="weka_bfgs") fitted on the S1 columns, so the
         coefficients are that learner's to the bit, and HBayes' P(C | S1) and the LR column follow Weka's

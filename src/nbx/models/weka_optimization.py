@@ -49,11 +49,12 @@ cap is not converged. Rounding differs from Java's (numpy sums, triangular solve
 where Weka's own tests sit on a knife edge; the stopping rule is Weka's.
 
 Two paths compute this fit. :func:`fit_weka_logistic` runs it by default in one compiled call
-(:mod:`nbx.models.weka_loops`: the objective, gradient, line search, factor updates and restarts as in the
-functions below, without a Python call per function evaluation, which cost about 130 µs each on HBayes' small
-subproblems); its sums add left to right where the functions below use OpenBLAS, LAPACK and numpy's exp and log,
-so the two agree to the last bits of each evaluation, and on generated problems to about 1e-10 in the coefficients
-with the same iterations (tests/models/test_weka_optimization.py). The functions below stay as the reference.
+(:mod:`nbx.models.weka_loops`: the line search, factor updates and restarts as in the functions below, on the
+objective and gradient of :mod:`nbx.models.weka_objective`, without a Python call per function evaluation, which
+cost about 130 µs each on HBayes' small subproblems); its sums add left to right where the functions below use
+OpenBLAS, LAPACK and numpy's exp and log, so the two agree to the last bits of each evaluation, and on generated
+problems to about 1e-10 in the coefficients with the same iterations (tests/models/test_weka_optimization.py). The
+functions below stay as the reference.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 
 from nbx.core.counting import log_softmax
-from nbx.models import weka_loops
+from nbx.models import weka_loops, weka_objective
 from nbx.models.weka_loops import ALF, BETA, EPSILON, MAXITS, STPMX, TOLX, ZERO
 from nbx.models.weka_loops import rank_one_steps as _rank_one_steps
 from nbx.models.weka_loops import sweep as _sweep
@@ -299,7 +300,7 @@ def _fit_compiled(Z1, Y, w, ridge, theta, max_rounds, rows):
     """:func:`fit_weka_logistic` by :func:`nbx.models.weka_loops.fit_rounds`, raising the Python path's errors."""
     fun = RidgeLogisticObjective(Z1, Y, w, ridge)  # its layout: the slopes' mask and theta's shape
     x = np.ascontiguousarray(theta.T.ravel(), dtype=float)
-    prob = weka_loops.problem(Z1, Y, w, ridge, fun.slopes, rows)
+    prob = weka_objective.problem(Z1, Y, w, ridge, fun.slopes, rows)
     total, finished, status, slope = weka_loops.fit_rounds(prob, x, max_rounds)
     if status == weka_loops.POSITIVE_SLOPE:
         raise ValueError(f"weka_bfgs line search: g'd = {slope:g} is positive (not a descent direction)")
