@@ -292,13 +292,6 @@ def test_distinct_rows_give_the_row_by_row_bits(k, soft):
     np.testing.assert_allclose(by_ids[0], reference[0], rtol=0, atol=1e-8 * max(1.0, np.abs(reference[0]).max()))
 
 
-@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 16, 127, 128, 129, 136, 255, 256, 1000, 4099])
-def test_pairwise_sum_is_numpys_sum_bit_for_bit(n):
-    rng = np.random.default_rng(n)
-    a = rng.normal(size=n) * 10.0 ** rng.uniform(-8, 8, n)
-    assert wobj.np_sum(a) == np.sum(a)
-
-
 def test_compiled_fit_raises_the_python_paths_errors():
     Z1, Y, w, ridge = _generated(2, 30, 2, 3, 1e-8, False)
     w[4] = np.nan

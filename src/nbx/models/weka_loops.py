@@ -8,7 +8,7 @@ The same algorithm, tests and constants as the Python reference (:func:`~nbx.mod
 :func:`~nbx.models.weka_optimization.line_search`, whose docstrings cite Weka's source), on the objective of
 :mod:`nbx.models.weka_objective` (a :func:`~nbx.models.weka_objective.problem`); only the rounding of some sums
 differs: the dot products and triangular solves add their terms left to right (the reference: BLAS and LAPACK),
-the factor update's pᵀD⁻¹p in numpy's pairwise order (:func:`~nbx.models.weka_objective.pairwise_sum`), and the
+the factor update's pᵀD⁻¹p in numpy's pairwise order (:func:`~nbx.core.sums.row_sum`), and the
 objective's sums as that module says. The Python path stays as the reference the tests compare with (the same
 iterations, coefficients within about 1e-10 on generated problems).
 """
@@ -18,7 +18,8 @@ import math
 import numpy as np
 from numba import njit
 
-from nbx.models.weka_objective import evaluate, gradient, gradient_from_log_proba, make_work, pairwise_sum
+from nbx.core.sums import row_sum
+from nbx.models.weka_objective import evaluate, gradient, gradient_from_log_proba, make_work
 
 EPSILON = 2.0**-52  # Weka's m_Epsilon (weka_optimization.EPSILON)
 ZERO = math.sqrt(EPSILON)  # m_Zero
@@ -188,7 +189,7 @@ def rank_one_steps(d, p, coeff, t, zero):
 
 
 @njit(cache=True)
-def _update_factor(L, D, v, coeff, p, buf):
+def _update_factor(L, D, v, coeff, p, buf, stack):
     """L·D·Lᵀ + coeff·v vᵀ in place (Weka's ``updateCholeskyFactor``;
     :func:`~nbx.models.weka_optimization.update_factor`). Returns a status: NOT_FINITE for a non-finite v (the
     reference's triangular solve refuses it), FACTOR_OVERFLOW when the sweep writes a non-finite entry."""
@@ -199,7 +200,7 @@ def _update_factor(L, D, v, coeff, p, buf):
     if not coeff > 0.0:
         for j in range(p.shape[0]):
             buf[j] = p[j] * p[j] / D[j]
-        t = 0.0 + pairwise_sum(buf, 0, p.shape[0])
+        t = row_sum(buf, p.shape[0], *stack)
     b = rank_one_steps(D, p, coeff, t, ZERO)
     if not sweep(L, v, p, b):
         return FACTOR_OVERFLOW
@@ -356,7 +357,7 @@ def find_argmin(prob, x, max_its):
     work = make_work(prob)
     grad, g_old, g_new, gx = np.empty(l), np.empty(l), np.empty(l), np.empty(l + 1)
     x_old, direct, dx, dg, p = np.empty(l), np.empty(l), np.empty(l), np.empty(l), np.empty(l)
-    buf = work[3]
+    buf, stack = work[3], work[8:]
     f = evaluate(prob, work, x)
     _grad_at(prob, work, x, f, grad, gx)
     L, D = np.eye(l), np.ones(l)
@@ -387,9 +388,9 @@ def find_argmin(prob, x, max_its):
         if finish_x < ZERO or test < ZERO or abs(denom) < ZERO:
             return step + 1, True, OK, slope
         if denom >= max(ZERO * math.sqrt(_dot(dx, dx)) * math.sqrt(_dot(dg, dg)), ZERO):
-            status = _update_factor(L, D, dg, 1.0 / denom, p, buf)
+            status = _update_factor(L, D, dg, 1.0 / denom, p, buf, stack)
             if status == OK:
-                status = _update_factor(L, D, g_old, 1.0 / slope, p, buf)
+                status = _update_factor(L, D, g_old, 1.0 / slope, p, buf, stack)
             if status != OK:
                 return step + 1, False, status, slope
         # direction: L·D·Lᵀ d = −g (each solve refuses a non-finite right-hand side, as the reference's)

@@ -4,7 +4,7 @@ of distinct design rows (:func:`problem`), with numpy's pairwise sums, as
 :class:`~nbx.models.weka_optimization.RidgeLogisticObjective` computes them: the scores and the gradient's sums add
 their terms left to right (the reference: OpenBLAS's kernels), exp and log are the C library's (the reference:
 numpy's SIMD loops), and the sums numpy itself reduces (the rows' log-likelihoods, the negative log-likelihood over
-the rows, the ridge term) are added in numpy's pairwise order (:func:`pairwise_sum`), as are the rows' softmax
+the rows, the ridge term) are added in numpy's pairwise order (:func:`nbx.core.sums.row_sum`), as are the rows' softmax
 denominators (left to right, as :func:`nbx.core.counting.row_reduce`).
 """
 
@@ -13,80 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-
-# ---------------------------------------------------------------------------------------------- numpy's sums
-@njit(cache=True)
-def _block_sum(a, start, n):
-    """numpy's ``pairwise_sum_DOUBLE`` on at most 128 terms a[start:start + n]: left to right from 0 below 8
-    terms; else 8 partial sums, combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the rest."""
-    if n < 8:
-        res = 0.0
-        for i in range(start, start + n):
-            res += a[i]
-        return res
-    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
-    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
-    i = 8
-    while i < n - (n % 8):
-        j = start + i
-        r0 += a[j]
-        r1 += a[j + 1]
-        r2 += a[j + 2]
-        r3 += a[j + 3]
-        r4 += a[j + 4]
-        r5 += a[j + 5]
-        r6 += a[j + 6]
-        r7 += a[j + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[start + i]
-        i += 1
-    return res
-
-
-@njit(cache=True)
-def pairwise_sum(a, start, n):
-    """numpy's ``pairwise_sum_DOUBLE`` over a[start:start + n] (contiguous): :func:`_block_sum` up to 128 terms,
-    beyond it the sum of the two halves (the first a multiple of 8 terms), each summed the same way. The recursion
-    is walked with an explicit stack (numba's cache does not reload a recursive function). ``np.sum`` of a 1-D
-    float64 array is 0.0 + this sum."""
-    if n <= 128:
-        return _block_sum(a, start, n)
-    st_start = np.empty(64, np.int64)
-    st_n = np.empty(64, np.int64)
-    st_phase = np.zeros(64, np.int64)
-    vals = np.empty(64)
-    top, vtop = 0, 0
-    st_start[0], st_n[0], st_phase[0] = start, n, 0
-    while top >= 0:
-        s, m = st_start[top], st_n[top]
-        if m <= 128:
-            vals[vtop] = _block_sum(a, s, m)
-            vtop += 1
-            top -= 1
-            continue
-        n2 = m // 2
-        n2 -= n2 % 8
-        if st_phase[top] == 0:  # the first half
-            st_phase[top] = 1
-            top += 1
-            st_start[top], st_n[top], st_phase[top] = s, n2, 0
-        elif st_phase[top] == 1:  # then the second
-            st_phase[top] = 2
-            top += 1
-            st_start[top], st_n[top], st_phase[top] = s + n2, m - n2, 0
-        else:  # both done: first + second
-            vals[vtop - 2] = vals[vtop - 2] + vals[vtop - 1]
-            vtop -= 1
-            top -= 1
-    return vals[0]
-
-
-@njit(cache=True)
-def np_sum(a):
-    """``np.sum`` of a contiguous 1-D float64 array: the add identity 0.0 plus the pairwise sum."""
-    return 0.0 + pairwise_sum(a, 0, a.shape[0])
+from nbx.core.sums import row_sum, workspace
 
 
 # ---------------------------------------------------------------------------------------------- objective
@@ -95,8 +22,8 @@ def np_sum(a):
 # contiguous, each row's design row (pattern, (n,)), the row weights, the ridge, the mask of the slopes among the
 # variables (x class-major as Weka's, x[c·q + j]), each row's (design row, target row) pair (pair, (n,)) and each
 # pair's design row and target row (pair_pattern (P,), pair_Y (P, K)). The scratch is (S, LP, D, buf, ebuf, top,
-# total, term): scores (m, u), log-probabilities (K, u), per-pair residuals (m, P), vectors (max(n, l),), (K,),
-# (u,), (u,) and (P,); m = K - 1.
+# total, term, right, left): scores (m, u), log-probabilities (K, u), per-pair residuals (m, P), vectors
+# (max(n, l),), (K,), (u,), (u,) and (P,), and row_sum's stack (nbx.core.sums.workspace); m = K - 1.
 #
 # Why distinct rows: on discrete attributes (HBayes' S1 fits, LR on codes) a few dozen design rows repeat over
 # hundreds of training rows, and every row's scores, exponentials and logarithms are a function of its design row
@@ -199,12 +126,13 @@ def _overflows(S):
 
 
 @njit(cache=True)
-def _log_softmax(S, LP, ebuf, top, total):
+def _log_softmax(S, LP, ebuf, top, total, stack):
     """LP[c, i] = log P(c | x_i) from the scores and the reference class's 0 (row K − 1), as
     :func:`nbx.core.counting.log_softmax`: each row shifted by its largest score (np.maximum's order; 0 if that
     is not finite), its exponentials added as numpy adds a row (left to right from 0 below 8 classes, else
-    :func:`pairwise_sum`), log of the sum plus the shift subtracted. Below 8 classes a pass over the rows per
-    class (the rows' exponentials independent of each other), ``top`` and ``total`` (n,) scratch."""
+    :func:`~nbx.core.sums.row_sum`), log of the sum plus the shift subtracted. Below 8 classes a pass over the rows
+    per class (the rows' exponentials independent of each other), ``top`` and ``total`` (n,) scratch, ``stack``
+    row_sum's."""
     m, n = S.shape
     K = m + 1
     for i in range(n):
@@ -229,7 +157,7 @@ def _log_softmax(S, LP, ebuf, top, total):
         for i in range(n):
             for c in range(K):
                 ebuf[c] = math.exp((S[c, i] if c < m else 0.0) - top[i])
-            total[i] = 0.0 + pairwise_sum(ebuf, 0, K)
+            total[i] = row_sum(ebuf, K, *stack)
     for i in range(n):
         total[i] = math.log(total[i]) + top[i]  # the log of the sum, plus the shift
     for c in range(m):
@@ -245,7 +173,7 @@ def _log_proba(prob, work, x):
     _scores(prob[1], x, work[0])
     if _overflows(work[0]):  # Weka's "Too large m_f": exp(0 − m) overflows
         return False
-    _log_softmax(work[0], work[1], work[4], work[5], work[6])
+    _log_softmax(work[0], work[1], work[4], work[5], work[6], work[8:])
     return True
 
 
@@ -254,9 +182,9 @@ def evaluate(prob, work, x):
     """Weka's Logistic objective at x (:meth:`~nbx.models.weka_optimization.RidgeLogisticObjective.value`), leaving
     the scores and log-probabilities in the scratch: +inf where Weka's overflows (the log-probabilities not made
     then), else −Σ_i w_i Σ_c Y_ic log P(c | x_i) + ridge Σ_slopes x², the sums over the classes, the rows and
-    the slopes in numpy's order (:func:`pairwise_sum`); a row's Σ_c is its pair's (the same terms)."""
+    the slopes in numpy's order (:func:`~nbx.core.sums.row_sum`); a row's Σ_c is its pair's (the same terms)."""
     w, ridge, slopes, pair, pair_pattern, pair_Y = prob[3], prob[4], prob[5], prob[6], prob[7], prob[8]
-    LP, buf, ebuf, term = work[1], work[3], work[4], work[7]
+    LP, buf, ebuf, term, stack = work[1], work[3], work[4], work[7], work[8:]
     if not _log_proba(prob, work, x):
         return math.inf
     K = LP.shape[0]
@@ -269,18 +197,18 @@ def evaluate(prob, work, x):
         else:
             for c in range(K):
                 ebuf[c] = pair_Y[p, c] * LP[c, g]
-            total = 0.0 + pairwise_sum(ebuf, 0, K)
+            total = row_sum(ebuf, K, *stack)
         term[p] = total
     n = pair.shape[0]
     for i in range(n):
         buf[i] = w[i] * term[pair[i]]
-    nll = -(0.0 + pairwise_sum(buf, 0, n))
+    nll = -row_sum(buf, n, *stack)
     k = 0
     for j in range(x.shape[0]):
         if slopes[j]:
             buf[k] = x[j] * x[j]
             k += 1
-    return nll + ridge * (0.0 + pairwise_sum(buf, 0, k))
+    return nll + ridge * row_sum(buf, k, *stack)
 
 
 @njit(cache=True)
@@ -327,7 +255,7 @@ def gradient(prob, work, x, grad):
     """The gradient of the objective at x into ``grad``, the scores and log-probabilities made afresh (without
     Weka's overflow test: its gradient is taken where the objective overflowed too)."""
     _scores(prob[1], x, work[0])
-    _log_softmax(work[0], work[1], work[4], work[5], work[6])
+    _log_softmax(work[0], work[1], work[4], work[5], work[6], work[8:])
     gradient_from_log_proba(prob, work, x, grad)
 
 
@@ -359,4 +287,4 @@ def make_work(prob):
         np.empty(u),
         np.empty(u),
         np.empty(P),
-    )
+    ) + workspace()
