@@ -297,3 +297,106 @@ def test_a_value_cut_tree_and_its_boosted_form_survive_a_model_file(tmp_path):
         path = tmp_path / f"{type(model).__name__}.nbx"
         write_model(path, model)
         assert read_model(path).predict_proba(X).tobytes() == model.predict_proba(X).tobytes()
+
+
+# ------------------------------------------------------------ the array route of the cut search, as reference
+_log2 = np.vectorize(math.log2, otypes=[float])  # the C library's, as the kernel's (numpy's own where pinned)
+
+
+def _array_entropy(counts):
+    """nbx.core.criteria.entropy with the C library's log2 (numpy's SIMD log2 differs in the last bit unpinned)."""
+    total = counts.sum(axis=-1, keepdims=True)
+    p = np.divide(counts, total, out=np.zeros(counts.shape), where=total > 0)
+    terms = np.zeros(p.shape)
+    terms[p > 0] = _log2(p[p > 0])
+    terms *= p
+    return -terms.sum(axis=-1)
+
+
+def array_level_cuts(ranks, node_of, y, w, evaluate, weight, k, min_split, children):
+    """The cut search as the tree ran it before its gains were compiled: the admissible cuts enumerated (loops), then
+    every candidate's gain by array expressions, each (node, attribute)'s first maximum by reduceat."""
+    n_nodes, n_o = weight.shape[0], ranks.shape[1]
+    known = np.zeros((n_nodes, n_o, k))
+    cands, tries = [], np.zeros((n_nodes, n_o), np.int64)
+    for a in range(n_o):
+        rows = [r for r in np.argsort(ranks[:, a], kind="stable") if ranks[r, a] >= 0]
+        rows = [r for r in rows if node_of[r] >= 0 and evaluate[node_of[r]]]
+        for r in rows:
+            known[node_of[r], a, y[r]] += w[r]
+        running, last = np.zeros((n_nodes, k)), np.full(n_nodes, -1)
+        for r in rows:
+            t, q = node_of[r], ranks[r, a]
+            if last[t] >= 0 and q != last[t]:
+                kn = 0.0
+                for c in range(k):
+                    kn += known[t, a, c]
+                lw = 0.0
+                for c in range(k):
+                    lw += running[t, c]
+                rw = kn - lw
+                ms = 0.1 * kn / k
+                ms = 2.0 if ms <= 2.0 else min(ms, 25.0)
+                if kn >= 4 - 1e-6 and ms - 1e-6 <= lw <= kn - ms + 1e-6:
+                    tries[t, a] += 1
+                    ok = lw >= 2 and rw >= 2
+                    if ok and children:
+                        unknown = max(weight[t] - kn, 0.0)
+                        lc, rc = (lw + unknown, rw) if lw >= rw else (lw, rw + unknown)
+                        ok = min(lc, rc) >= min_split - 1e-9
+                    if ok:
+                        cands.append((t, a, last[t], q, running[t].copy()))
+            running[t, y[r]] += w[r]
+            last[t] = q
+    gain, split = np.zeros((n_nodes, n_o)), np.zeros((n_nodes, n_o))
+    below, above = np.full((n_nodes, n_o), -1), np.full((n_nodes, n_o), -1)
+    if not cands:
+        return gain, split, below, above
+    t, a, lo, hi = (np.array([c[i] for c in cands]) for i in range(4))
+    left = np.array([c[4] for c in cands])
+    group = t * n_o + a
+    by = np.argsort(group, kind="stable")
+    t, a, lo, hi, left, group = t[by], a[by], lo[by], hi[by], left[by], group[by]
+    kc = known[t, a]
+    two = np.stack([left, np.maximum(kc - left, 0.0)], axis=1)
+    sizes = two.sum(axis=-1)
+    kn, total = kc.sum(axis=-1), weight[t]
+    cond = (sizes * _array_entropy(two)).sum(axis=-1) / kn
+    g = kn / total * (_array_entropy(kc) - cond) - _log2(np.maximum(tries[t, a], 1).astype(float)) / total
+    begin = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    top = np.maximum.reduceat(g, begin)
+    at_top = np.where(g == np.repeat(top, np.diff(np.r_[begin, g.size])), np.arange(g.size), g.size)
+    first = np.minimum.reduceat(at_top, begin)
+    unknown = np.maximum(total[first] - kn[first], 0.0)
+    info = _array_entropy(np.concatenate([sizes[first], unknown[:, None]], axis=1))
+    bt, ba = t[first], a[first]
+    gain[bt, ba], split[bt, ba], below[bt, ba], above[bt, ba] = top, info, lo[first], hi[first]
+    return gain, split, below, above
+
+
+@pytest.mark.parametrize("k", [2, 3, 6, 9, 19])
+@pytest.mark.parametrize("children", [False, True])
+def test_compiled_cut_search_gives_the_array_routes_bits(k, children):
+    """_level_cuts: every (node, attribute)'s gain, split information and cut equal the array route's to the bit,
+    with weights, ties, missing values, pure and unevaluated nodes, and class counts summed as numpy sums (8 classes
+    and more pairwise)."""
+    from nbx.models.leveled_cuts import _level_cuts, presorted
+
+    rng = np.random.default_rng(k)
+    n, n_o, n_nodes = 700, 4, 5
+    ranks = rng.integers(0, [40, 3, 200, 8], (n, n_o))
+    ranks[rng.random(ranks.shape) < 0.05] = -1
+    y = rng.integers(0, k, n)
+    node_of = rng.integers(-1, n_nodes, n)
+    y[node_of == 2] = 1  # a pure node
+    w = rng.choice([1.0, 0.5, 1.0 / 3.0, 2.7], n) * (rng.random(n) < 0.95)
+    weight = np.bincount(node_of[node_of >= 0], w[node_of >= 0], n_nodes) + 0.5
+    evaluate = np.array([True, True, True, False, True])
+    order, starts, ranked = presorted(ranks)
+    gain, split, found, below, above, _ = _level_cuts(
+        ranked, order, starts, node_of, y, w, evaluate, weight, k, 30.0, children
+    )
+    want = array_level_cuts(ranks, node_of, y, w, evaluate, weight, k, 30.0, children)
+    assert found.sum() >= 8 and not found[3].any()
+    assert gain.tobytes() == want[0].tobytes() and split.tobytes() == want[1].tobytes()
+    assert below.tolist() == want[2].tolist() and above.tolist() == want[3].tolist()

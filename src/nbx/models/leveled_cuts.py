@@ -22,10 +22,12 @@ values (``np.searchsorted(values, x, "left")``): ``rank <= t`` holds exactly whe
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-from nbx.core.criteria import entropy
+from nbx.core.sums import row_sum, workspace
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS (leveled_tree.MIN_BRANCH)
 MIN_SPLIT_CAP = 25.0  # Release 8's upper bound on MinSplit
@@ -88,15 +90,44 @@ def presorted(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return order, np.array(starts, np.int64), np.ascontiguousarray(ranks[order, column], dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def _sum(a, k: int, stack) -> float:
+    """numpy's sum of a[:k]: left to right from 0.0 below 8 terms, else :func:`nbx.core.sums.row_sum`."""
+    if k < 8:
+        res = 0.0
+        for c in range(k):
+            res += a[c]
+        return res
+    return row_sum(a, k, stack[0], stack[1])
+
+
+@njit(cache=True, inline="always")
+def _entropy(counts, total, k: int, terms, stack) -> float:
+    """:func:`nbx.core.criteria.entropy` of counts[:k] whose numpy sum is ``total``, with numpy's operations in
+    numpy's order: p = counts / total (0 where total is not positive), log2(p)·p where p > 0 (else 0), the
+    negated numpy sum of those terms (``terms``: scratch)."""
+    for c in range(k):
+        p = counts[c] / total if total > 0 else 0.0
+        terms[c] = math.log2(p) * p if p > 0 else 0.0
+    return -_sum(terms, k, stack)
+
+
 @njit(cache=True)
-def _candidates(ranked, order, starts, node_of, y, w, evaluate, weight, k: int, min_split: float, children: bool):
-    """The admissible cuts of every (evaluated node, ordinal attribute) of a tree level, in (attribute, rank)
-    order: node, attribute, the ranks on both sides, the left branch's class counts; with the known class counts
-    per (node, attribute), C4.5's ``tries`` and the presorted rows of the evaluated nodes. ``order``, ``starts``,
-    ``ranked``: the presorted rows (:func:`presorted`, or the previous level's evaluated ones: a level's rows are
-    among them, so each level passes over its own rows rather than every training row); ``node_of[r]``: the
-    level's node of row r, -1 for rows not in it."""
+def _level_cuts(ranked, order, starts, node_of, y, w, evaluate, weight, k: int, min_split: float, children: bool):
+    """C4.5's best cut on the raw values of every (evaluated node, ordinal attribute) of a tree level (module
+    docstring): per (node, attribute) its gain, split information, whether a cut exists, and the ranks on both
+    sides of the best one; and the presorted rows of the evaluated nodes. ``order``, ``starts``, ``ranked``: the
+    presorted rows (:func:`presorted`, or the previous level's evaluated ones: a level's rows are among them, so
+    each level passes over its own rows rather than every training row); ``node_of[r]``: the level's node of row
+    r, -1 for rows not in it.
+
+    The numbers are those of the array expressions :func:`nbx.core.criteria.entropy` evaluates on all the
+    candidates at once, to the bit (tests/models/test_leveled_cuts.py keeps that route as the reference): each
+    count vector summed as numpy sums a row (:func:`nbx.core.sums.row_sum`), the same divisions and logarithms,
+    and a group's gains compared in rank order (the first maximum), after the attribute's pass has counted its
+    ``tries``."""
     n_nodes, n_o = weight.shape[0], starts.shape[0] - 1
+    stack = workspace()
     known = np.zeros((n_nodes, n_o, k))
     kept, kept_ranked = np.empty(order.shape[0], np.int64), np.empty(order.shape[0], np.int64)
     kept_starts = np.zeros(n_o + 1, np.int64)
@@ -111,22 +142,30 @@ def _candidates(ranked, order, starts, node_of, y, w, evaluate, weight, k: int, 
                 m += 1
         kept_starts[a + 1] = m
     order, starts, ranked = kept[:m], kept_starts, kept_ranked[:m]
-    known_weight = np.zeros((n_nodes, n_o))  # Σ_c known[t, a, c], classes in order, as every candidate adds it
+    known_weight = np.zeros((n_nodes, n_o))  # Σ_c known[t, a, c], classes in order (C4.5's window and rules)
+    kn_sum, known_entropy = np.zeros((n_nodes, n_o)), np.zeros((n_nodes, n_o))  # numpy's sum and entropy
+    terms, right, three, three_terms = np.empty(k), np.empty(k), np.empty(3), np.empty(3)
     for t in range(n_nodes):
         for a in range(n_o):
             for c in range(k):
                 known_weight[t, a] += known[t, a, c]
-    cap = starts[n_o]
-    node, attr = np.empty(cap, np.int64), np.empty(cap, np.int64)
-    below, above = np.empty(cap, np.int64), np.empty(cap, np.int64)
-    left = np.empty((cap, k))
-    tries = np.zeros((n_nodes, n_o), np.int64)
+            kn_sum[t, a] = _sum(known[t, a], k, stack)
+            known_entropy[t, a] = _entropy(known[t, a], kn_sum[t, a], k, terms, stack)
+    gain, info = np.zeros((n_nodes, n_o)), np.zeros((n_nodes, n_o))
+    found = np.zeros((n_nodes, n_o), np.bool_)
+    best_below, best_above = np.full((n_nodes, n_o), -1, np.int64), np.full((n_nodes, n_o), -1, np.int64)
+    # one attribute's admissible cuts: node, ranks on both sides, branch sizes, gain before C4.5's tries penalty
+    cap = order.shape[0]
+    node, below, above = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap, np.int64)
+    size_left, size_right, part = np.empty(cap), np.empty(cap), np.empty(cap)
+    tries = np.zeros(n_nodes, np.int64)
     running = np.zeros((n_nodes, k))
     last = np.empty(n_nodes, np.int64)
-    n = 0
     for a in range(n_o):
         running[:] = 0.0
         last[:] = -1
+        tries[:] = 0
+        n = 0
         for i in range(starts[a], starts[a + 1]):
             r = order[i]
             t = node_of[r]
@@ -139,19 +178,55 @@ def _candidates(ranked, order, starts, node_of, y, w, evaluate, weight, k: int, 
                 ms = 0.1 * kn / k
                 ms = MIN_BRANCH if ms <= MIN_BRANCH else min(ms, MIN_SPLIT_CAP)
                 if kn >= 2 * MIN_BRANCH - C45_TOLERANCE and lw >= ms - C45_TOLERANCE and lw <= kn - ms + C45_TOLERANCE:
-                    tries[t, a] += 1
+                    tries[t] += 1
                     ok = lw >= MIN_BRANCH and rw >= MIN_BRANCH
                     if ok and children:  # the unknown rows go to the larger branch (the left on ties)
                         unknown = max(weight[t] - kn, 0.0)
                         lc, rc = (lw + unknown, rw) if lw >= rw else (lw, rw + unknown)
                         ok = min(lc, rc) >= min_split - _WEIGHT_TOL
                     if ok:
-                        node[n], attr[n], below[n], above[n] = t, a, last[t], q
-                        left[n] = running[t]
+                        left = running[t]
+                        for c in range(k):
+                            d = known[t, a, c] - left[c]
+                            right[c] = d if (d >= 0.0 or d != d) else 0.0  # np.maximum(d, 0.0)
+                        if k < 8:  # numpy's sums and entropies of both branches in one loop: the two chains of
+                            sl, sr = 0.0, 0.0  # logarithms interleaved run about twice as fast as one by one
+                            for c in range(k):
+                                sl += left[c]
+                                sr += right[c]
+                            el, er = 0.0, 0.0
+                            for c in range(k):
+                                pl = left[c] / sl if sl > 0 else 0.0
+                                pr = right[c] / sr if sr > 0 else 0.0
+                                el += math.log2(pl) * pl if pl > 0 else 0.0
+                                er += math.log2(pr) * pr if pr > 0 else 0.0
+                            el, er = -el, -er
+                        else:
+                            sl, sr = _sum(left, k, stack), _sum(right, k, stack)
+                            el, er = _entropy(left, sl, k, terms, stack), _entropy(right, sr, k, terms, stack)
+                        kns = kn_sum[t, a]
+                        cond = ((0.0 + sl * el) + sr * er) / kns  # numpy's sum of the two branches' terms
+                        node[n], below[n], above[n] = t, last[t], q
+                        size_left[n], size_right[n] = sl, sr
+                        part[n] = kns / weight[t] * (known_entropy[t, a] - cond)
                         n += 1
             running[t, y[r]] += w[r]
             last[t] = q
-    return node[:n], attr[:n], below[:n], above[:n], left[:n], known, tries, (order, starts, ranked)
+        first = np.full(n_nodes, -1, np.int64)
+        for j in range(n):  # each node's first largest gain, in rank order
+            t = node[j]
+            g = part[j] - math.log2(max(tries[t], 1)) / weight[t]
+            if first[t] < 0 or g > gain[t, a]:
+                first[t], gain[t, a] = j, g
+        for t in range(n_nodes):
+            j = first[t]
+            if j >= 0:
+                found[t, a] = True
+                best_below[t, a], best_above[t, a] = below[j], above[j]
+                three[0], three[1] = size_left[j], size_right[j]
+                three[2] = max(weight[t] - kn_sum[t, a], 0.0)  # the unknown rows' weight
+                info[t, a] = _entropy(three, _sum(three, 3, stack), 3, three_terms, stack)
+    return gain, info, found, best_below, best_above, (order, starts, ranked)
 
 
 def best_value_cuts(raw: ValueRanks, presort, node_of, y, w, nodes, weight, k, min_split, children):
@@ -160,38 +235,14 @@ def best_value_cuts(raw: ValueRanks, presort, node_of, y, w, nodes, weight, k, m
     docstring), and the presorted rows of ``nodes`` (for the next level). ``presort``: (order, starts, ranked) of
     :func:`presorted`, or the previous level's; ``weight``: the level's node weights; ``node_of``: each row's node
     in the level, -1 if none."""
-    n_o = raw.columns.shape[0]
     evaluate = np.zeros(weight.shape[0], bool)
     evaluate[nodes] = True
     order, starts, ranked = presort
-    t, a, below, above, left, known, tries, presort = _candidates(
+    gain, split, found, below, above, presort = _level_cuts(
         ranked, order, starts, node_of, y, w, evaluate, weight, k, float(min_split), bool(children)
     )
-    shape = (weight.shape[0], n_o)
-    gain, split = np.zeros(shape), np.zeros(shape)
-    admissible = np.zeros(shape, bool)
-    threshold = np.full(shape, -1, np.int64)
-    if t.size:
-        group = t * n_o + a
-        by = np.argsort(group, kind="stable")  # candidates of one (node, attribute) together, in rank order
-        t, a, below, above, left, group = t[by], a[by], below[by], above[by], left[by], group[by]
-        kc = known[t, a]
-        right = np.maximum(kc - left, 0.0)
-        two = np.stack([left, right], axis=1)  # (candidates, 2, K)
-        sizes = two.sum(axis=-1)
-        kn, total = kc.sum(axis=-1), weight[t]
-        cond = (sizes * entropy(two)).sum(axis=-1) / kn
-        g = kn / total * (entropy(kc) - cond) - np.log2(np.maximum(tries[t, a], 1)) / total
-        begin = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-        top = np.maximum.reduceat(g, begin)
-        lengths = np.diff(np.r_[begin, group.size])
-        at_top = np.where(g == np.repeat(top, lengths), np.arange(g.size), g.size)
-        first = np.minimum.reduceat(at_top, begin)  # each group's first maximum (its first cut if none equals it)
-        first = np.where(first == g.size, begin, first)
-        bt, ba = t[first], a[first]
-        unknown = np.maximum(total[first] - kn[first], 0.0)
-        info = entropy(np.concatenate([sizes[first], unknown[:, None]], axis=1))
-        ok = (top > _TOL) & (info > _TOL)
-        gain[bt, ba], split[bt, ba], admissible[bt, ba] = top, info, ok
-        threshold[bt, ba] = raw.thresholds(ba, below[first], above[first])
+    admissible = found & (gain > _TOL) & (split > _TOL)
+    threshold = np.full(gain.shape, -1, np.int64)
+    t, a = np.nonzero(found)
+    threshold[t, a] = raw.thresholds(a, below[t, a], above[t, a])
     return gain[nodes], split[nodes], admissible[nodes], threshold[nodes], presort
