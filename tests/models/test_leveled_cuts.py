@@ -400,3 +400,59 @@ def test_compiled_cut_search_gives_the_array_routes_bits(k, children):
     assert found.sum() >= 8 and not found[3].any()
     assert gain.tobytes() == want[0].tobytes() and split.tobytes() == want[1].tobytes()
     assert below.tolist() == want[2].tolist() and above.tolist() == want[3].tolist()
+
+
+def array_code_cuts(grid, total, min_split, children):
+    """The threshold tests' cut search on the codes as LeveledNBTree._best_cuts ran it in array expressions (with
+    the C library's log2): the reference of leveled_cuts.code_cuts."""
+    branches = grid[:, :, :-1]
+    unknown = grid[:, :, -1, 0].copy() if grid.shape[-1] < 8 else grid[:, :, -1].sum(axis=-1)
+    for c in range(1, grid.shape[-1] if grid.shape[-1] < 8 else 1):
+        unknown += grid[:, :, -1, c]
+    known = branches.sum(axis=(2, 3))
+    left = np.cumsum(branches, axis=2)[:, :, :-1]
+    right = np.cumsum(branches[:, :, ::-1], axis=2)[:, :, -2::-1]
+    two = np.stack([left, right], axis=3)
+    two_sizes = two.sum(axis=-1)
+    unknown = np.broadcast_to(unknown[:, :, None], two_sizes.shape[:-1])
+    lw, rw = two_sizes[..., 0], two_sizes[..., 1]
+    ok = (lw >= 2) & (rw >= 2)
+    if children:
+        first = lw >= rw
+        lw, rw = np.where(first, lw + unknown, lw), np.where(first, rw, rw + unknown)
+        ok &= np.minimum(lw, rw) >= min_split - 1e-9
+    n, a, c = np.nonzero(ok)
+    gain, split = np.zeros(two_sizes.shape[:-1]), np.zeros(two_sizes.shape[:-1])
+    kn = known[n, a]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cond = (two_sizes[n, a, c] * _array_entropy(two[n, a, c])).sum(axis=-1) / kn
+        g = np.where(total[n] > 0, kn / total[n], 0.0) * (_array_entropy(branches.sum(axis=2))[n, a] - cond)
+    gain[n, a, c] = np.where(kn > 0, g, 0.0)
+    split[n, a, c] = _array_entropy(np.concatenate([two_sizes[n, a, c], unknown[n, a, c, None]], axis=-1))
+    ok = np.zeros(gain.shape, bool)
+    ok[n, a, c] = split[n, a, c] > 1e-12
+    t = np.argmax(np.where(ok, gain, -np.inf), axis=2)
+    at_t = lambda v: np.take_along_axis(v, t[..., None], 2)[..., 0]  # noqa: E731
+    return at_t(gain), at_t(split), ok.any(axis=2), np.where(ok.any(axis=2), t, -1)
+
+
+@pytest.mark.parametrize("k", [2, 3, 6, 9, 19])
+@pytest.mark.parametrize("children", [False, True])
+def test_compiled_code_cuts_give_the_array_routes_bits(k, children):
+    """code_cuts: every (node, attribute)'s gain, split information, admissibility and cut equal the array route's
+    to the bit: counts with weights, empty and pure value cells, unknown rows, nodes without any admissible cut."""
+    from nbx.models.leveled_cuts import code_cuts
+
+    rng = np.random.default_rng(k + 100 * children)
+    n_nodes, n_a, n_values = 6, 5, 9
+    grid = rng.choice([0.0, 0.0, 1.0, 0.5, 2.7, 13.0 / 3.0], (n_nodes, n_a, n_values + 1, k))
+    grid[1] *= 10.0
+    grid[2, :, :, 1:] = 0.0  # a pure node
+    grid[3] = 0.0  # an empty one
+    grid[4, 1, :3] = 0.0
+    total = grid.sum(axis=(1, 2, 3)) / n_a + rng.uniform(0, 3, n_nodes)
+    got = code_cuts(grid, total, 30.0, children)
+    want = array_code_cuts(grid, total, 30.0, children)
+    assert 5 <= got[2].sum() < got[2].size
+    for ours, theirs in zip(got, want):
+        assert ours.tobytes() == theirs.astype(ours.dtype).tobytes()

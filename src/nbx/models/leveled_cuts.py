@@ -246,3 +246,85 @@ def best_value_cuts(raw: ValueRanks, presort, node_of, y, w, nodes, weight, k, m
     t, a = np.nonzero(found)
     threshold[t, a] = raw.thresholds(a, below[t, a], above[t, a])
     return gain[nodes], split[nodes], admissible[nodes], threshold[nodes], presort
+
+
+@njit(cache=True, error_model="numpy")
+def code_cuts(grid, total, min_split: float, children: bool):
+    """Per (node, ordinal attribute) the admissible cut ``code <= t`` of largest gain (lowest t on ties) among the
+    threshold tests on the codes (``LeveledNBTree(numeric_ordinal=True)``): (gain, split information, admissible,
+    t), t = -1 where none is admissible. ``grid`` (nodes, attributes, values + unknown, K) holds the class counts
+    per value, ``total`` (nodes,) the nodes' weights. A cut is admitted when both branches weigh >= 2 and, under
+    the children reading of (iii), both children (the unknown rows in the larger branch, the left on ties) weigh
+    >= ``min_split``.
+
+    The array expressions this replaced are the reference (tests/models/test_leveled_cuts.py), to the bit: the
+    left branch's counts a running sum over the values, the right's one from the last value down, the known
+    weight numpy's sum over the (value, class) block, the class totals a running sum over the values, each count
+    vector summed as numpy sums a row; the first largest gain among the cuts whose split information is positive
+    (if none, cut 0's numbers)."""
+    n_nodes, n_a, v1, k = grid.shape
+    n_values = v1 - 1
+    stack = workspace()
+    gain, info = np.zeros((n_nodes, n_a)), np.zeros((n_nodes, n_a))
+    found = np.zeros((n_nodes, n_a), np.bool_)
+    best = np.full((n_nodes, n_a), -1, np.int64)
+    left, column, terms = np.empty(k), np.empty(k), np.empty(k)
+    three, three_terms = np.empty(3), np.empty(3)
+    right = np.empty((max(n_values, 1), k))  # right[t]: the counts of the codes above t - 1
+    for t in range(n_nodes):
+        node = total[t]
+        for a in range(n_a):
+            b = grid[t, a]
+            unknown = b[n_values, 0]  # the unknown rows' weight, left to right (leveled_tree._sum_last)
+            if k >= 8:
+                unknown = row_sum(b[n_values], k, stack[0], stack[1])
+            else:
+                for c in range(1, k):
+                    unknown += b[n_values, c]
+            if n_values < 2:
+                continue
+            known = row_sum(b[:n_values].ravel(), n_values * k, stack[0], stack[1])
+            for c in range(k):
+                column[c], right[n_values - 1, c], left[c] = b[0, c], b[n_values - 1, c], b[0, c]
+            for v in range(1, n_values):
+                for c in range(k):
+                    column[c] += b[v, c]
+            for v in range(n_values - 2, 0, -1):
+                for c in range(k):
+                    right[v, c] = right[v + 1, c] + b[v, c]
+            parent = _entropy(column, _sum(column, k, stack), k, terms, stack)
+            share = known / node if node > 0 else 0.0
+            top, top_split, first = 0.0, 0.0, -1
+            for cut in range(n_values - 1):
+                if cut > 0:
+                    for c in range(k):
+                        left[c] += b[cut, c]
+                sl, sr = _sum(left, k, stack), _sum(right[cut + 1], k, stack)
+                lc, rc = sl, sr
+                ok = lc >= MIN_BRANCH and rc >= MIN_BRANCH
+                if children:  # the unknown rows go to the larger branch (the left on ties)
+                    lc, rc = (lc + unknown, rc) if lc >= rc else (lc, rc + unknown)
+                    ok = ok and min(lc, rc) >= min_split - _WEIGHT_TOL
+                if not ok:
+                    continue
+                if k < 8:  # both branches' entropies in one loop, as in _level_cuts
+                    el, er = 0.0, 0.0
+                    for c in range(k):
+                        pl = left[c] / sl if sl > 0 else 0.0
+                        pr = right[cut + 1, c] / sr if sr > 0 else 0.0
+                        el += math.log2(pl) * pl if pl > 0 else 0.0
+                        er += math.log2(pr) * pr if pr > 0 else 0.0
+                    el, er = -el, -er
+                else:
+                    el = _entropy(left, sl, k, terms, stack)
+                    er = _entropy(right[cut + 1], sr, k, terms, stack)
+                g = share * (parent - ((0.0 + sl * el) + sr * er) / known) if known > 0 else 0.0
+                three[0], three[1], three[2] = sl, sr, unknown
+                split = _entropy(three, _sum(three, 3, stack), 3, three_terms, stack)
+                if cut == 0:
+                    gain[t, a], info[t, a] = g, split
+                if split > _TOL and (first < 0 or g > top):  # (known > 0 here: no gain is NaN)
+                    top, top_split, first = g, split, cut
+            if first >= 0:
+                gain[t, a], info[t, a], found[t, a], best[t, a] = top, top_split, True, first
+    return gain, info, found, best

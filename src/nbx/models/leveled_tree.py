@@ -94,11 +94,10 @@ from nbx.core.base import (
     clone,
 )
 from nbx.core.counting import ValueIndex, present_classes, small_int
-from nbx.core.criteria import entropy
 from nbx.core.sums import normalized_argmax, run_sums
 from nbx.core.validation import ARRAY_LIKE, ESTIMATOR, NONE, Interval, Options, check_array
 from nbx.discretize.mdl import MDLDiscretizer
-from nbx.models.leveled_cuts import ValueRanks, best_value_cuts, presorted
+from nbx.models.leveled_cuts import ValueRanks, best_value_cuts, code_cuts, presorted
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_ON = ("node", "children")
@@ -900,51 +899,11 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             grid = np.zeros((n_nodes, d, vmax + 1, self._k))  # (node, attribute, value | unknown, class)
             grid[:, index.attribute_of_row, self._pad_pos] = counts[nodes, :-1]
             grid[:, :, vmax] = np.maximum(class_counts[nodes, None] - observed[nodes], 0.0)
-            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = self._best_cuts(
-                grid[:, o], weight[nodes, None]
+            children = self.min_split_on == "children"
+            gain[:, o], split[:, o], admissible[:, o], threshold[:, o] = code_cuts(
+                grid[:, o], weight[nodes], float(self.min_split), children
             )
         return (*_select(gain, split, admissible, threshold), presort)
-
-    def _admissible(self, left: np.ndarray, right: np.ndarray, unknown: np.ndarray) -> np.ndarray:
-        """Cuts (branch weights ``left``, ``right``) that C4.5 admits (both branches >= 2) and, under the children
-        reading of (iii), whose both children, the missing rows in the larger (the left on ties, as argmax),
-        hold >= ``min_split``; :func:`_gains` asks the same of multiway tests."""
-        ok = (left >= MIN_BRANCH) & (right >= MIN_BRANCH)
-        if self.min_split_on == "children":
-            first = left >= right
-            left, right = np.where(first, left + unknown, left), np.where(first, right, right + unknown)
-            ok &= np.minimum(left, right) >= self.min_split - _WEIGHT_TOL  # (both hold >= 2: non-empty)
-        return ok
-
-    def _best_cuts(self, grid, total):
-        """Per (node, ordinal attribute), the admissible cut ``code <= t`` of largest gain (lowest t on ties):
-        (gain, split information, admissible, t). ``grid`` (nodes, attributes, values + unknown, K) holds the
-        class counts per value, ``total`` (nodes, 1) the nodes' weights."""
-        branches = grid[:, :, :-1]
-        unknown = _sum_last(grid[:, :, -1])
-        known = branches.sum(axis=(2, 3))
-        left = np.cumsum(branches, axis=2)[:, :, :-1]  # code <= t, t = 0 .. vmax-2
-        right = np.cumsum(branches[:, :, ::-1], axis=2)[:, :, -2::-1]  # code > t, summed separately: exact
-        two = np.stack([left, right], axis=3)  # (nodes, attributes, cuts, 2, K)
-        two_sizes = two.sum(axis=-1)
-        unknown = np.broadcast_to(unknown[:, :, None], two_sizes.shape[:-1])
-        # gains and split information only of the cuts the branch sizes admit (few, deep in a tree)
-        n, a, c = np.nonzero(self._admissible(two_sizes[..., 0], two_sizes[..., 1], unknown))
-        gain, split = np.zeros(two_sizes.shape[:-1]), np.zeros(two_sizes.shape[:-1])
-        kn = known[n, a]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cond = (two_sizes[n, a, c] * entropy(two[n, a, c])).sum(axis=-1) / kn
-            g = np.where(total[n, 0] > 0, kn / total[n, 0], 0.0) * (entropy(branches.sum(axis=2))[n, a] - cond)
-        gain[n, a, c] = np.where(kn > 0, g, 0.0)
-        split[n, a, c] = entropy(np.concatenate([two_sizes[n, a, c], unknown[n, a, c, None]], axis=-1))
-        ok = np.zeros(gain.shape, bool)
-        ok[n, a, c] = split[n, a, c] > _TOL
-        t = np.argmax(np.where(ok, gain, -np.inf), axis=2)
-
-        def at_t(values):
-            return np.take_along_axis(values, t[..., None], 2)[..., 0]
-
-        return at_t(gain), at_t(split), ok.any(axis=2), np.where(ok.any(axis=2), t, -1)
 
     # ------------------------------------------------------------------------------------ predict
     def apply(self, X) -> np.ndarray:
