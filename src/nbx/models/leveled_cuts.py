@@ -29,11 +29,11 @@ from numba import njit
 
 from nbx.core.sums import row_sum, workspace
 
-MIN_BRANCH = 2.0  # C4.5's MINOBJS (leveled_tree.MIN_BRANCH)
+MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_CAP = 25.0  # Release 8's upper bound on MinSplit
 C45_TOLERANCE = 1e-6  # weight sums vs MinSplit, as nbx.models.c45 (J48's Utils.grOrEq)
-_WEIGHT_TOL = 1e-9  # leveled_tree's tolerance for rule (iii)
-_TOL = 1e-12
+WEIGHT_TOL = 1e-9  # weight sums that differ only by summation order count as equal (rule (iii))
+TOL = 1e-12  # a gain or split information at most this is no gain
 
 
 class ValueRanks:
@@ -183,7 +183,7 @@ def _level_cuts(ranked, order, starts, node_of, y, w, evaluate, weight, k: int, 
                     if ok and children:  # the unknown rows go to the larger branch (the left on ties)
                         unknown = max(weight[t] - kn, 0.0)
                         lc, rc = (lw + unknown, rw) if lw >= rw else (lw, rw + unknown)
-                        ok = min(lc, rc) >= min_split - _WEIGHT_TOL
+                        ok = min(lc, rc) >= min_split - WEIGHT_TOL
                     if ok:
                         left = running[t]
                         for c in range(k):
@@ -241,7 +241,7 @@ def best_value_cuts(raw: ValueRanks, presort, node_of, y, w, nodes, weight, k, m
     gain, split, found, below, above, presort = _level_cuts(
         ranked, order, starts, node_of, y, w, evaluate, weight, k, float(min_split), bool(children)
     )
-    admissible = found & (gain > _TOL) & (split > _TOL)
+    admissible = found & (gain > TOL) & (split > TOL)
     threshold = np.full(gain.shape, -1, np.int64)
     t, a = np.nonzero(found)
     threshold[t, a] = raw.thresholds(a, below[t, a], above[t, a])
@@ -270,17 +270,17 @@ def code_cuts(grid, total, min_split: float, children: bool):
     best = np.full((n_nodes, n_a), -1, np.int64)
     left, column, terms = np.empty(k), np.empty(k), np.empty(k)
     three, three_terms = np.empty(3), np.empty(3)
-    right = np.empty((max(n_values, 1), k))  # right[t]: the counts of the codes above t - 1
+    right = np.empty((max(n_values, 1), k))  # right[v]: the class counts of the codes >= v
     for t in range(n_nodes):
         node = total[t]
         for a in range(n_a):
             b = grid[t, a]
-            unknown = b[n_values, 0]  # the unknown rows' weight, left to right (leveled_tree._sum_last)
-            if k >= 8:
-                unknown = row_sum(b[n_values], k, stack[0], stack[1])
-            else:
+            if k < 8:  # the unknown rows' weight, left to right without numpy's 0.0 (as the array route added it)
+                unknown = b[n_values, 0]
                 for c in range(1, k):
                     unknown += b[n_values, c]
+            else:
+                unknown = row_sum(b[n_values], k, stack[0], stack[1])
             if n_values < 2:
                 continue
             known = row_sum(b[:n_values].ravel(), n_values * k, stack[0], stack[1])
@@ -304,7 +304,7 @@ def code_cuts(grid, total, min_split: float, children: bool):
                 ok = lc >= MIN_BRANCH and rc >= MIN_BRANCH
                 if children:  # the unknown rows go to the larger branch (the left on ties)
                     lc, rc = (lc + unknown, rc) if lc >= rc else (lc, rc + unknown)
-                    ok = ok and min(lc, rc) >= min_split - _WEIGHT_TOL
+                    ok = ok and min(lc, rc) >= min_split - WEIGHT_TOL
                 if not ok:
                     continue
                 if k < 8:  # both branches' entropies in one loop, as in _level_cuts
@@ -323,7 +323,7 @@ def code_cuts(grid, total, min_split: float, children: bool):
                 split = _entropy(three, _sum(three, 3, stack), 3, three_terms, stack)
                 if cut == 0:
                     gain[t, a], info[t, a] = g, split
-                if split > _TOL and (first < 0 or g > top):  # (known > 0 here: no gain is NaN)
+                if split > TOL and (first < 0 or g > top):  # (known > 0 here: no gain is NaN)
                     top, top_split, first = g, split, cut
             if first >= 0:
                 gain[t, a], info[t, a], found[t, a], best[t, a] = top, top_split, True, first

@@ -97,27 +97,12 @@ from nbx.core.counting import ValueIndex, present_classes, small_int
 from nbx.core.sums import normalized_argmax, run_sums
 from nbx.core.validation import ARRAY_LIKE, ESTIMATOR, NONE, Interval, Options, check_array
 from nbx.discretize.mdl import MDLDiscretizer
-from nbx.models.leveled_cuts import ValueRanks, best_value_cuts, code_cuts, presorted
+from nbx.models.leveled_cuts import MIN_BRANCH, TOL, WEIGHT_TOL, ValueRanks, best_value_cuts, code_cuts, presorted
 
-MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_ON = ("node", "children")
 LEAF_DROP = ("tested", "fixed")
 MISSING = ("skip", "value")
 CUTS = ("codes", "values")
-_TOL = 1e-12
-_WEIGHT_TOL = 1e-9  # weight sums that differ only by summation order count as equal
-
-
-def _sum_last(a: np.ndarray) -> np.ndarray:
-    """``a.sum(axis=-1)`` bit for bit: numpy adds fewer than 8 terms left to right, which whole-column
-    additions reproduce several times faster than numpy's short inner loops; longer axes go to numpy."""
-    n = a.shape[-1]
-    if n == 0 or n >= 8:
-        return a.sum(axis=-1)
-    out = a[..., 0].copy()
-    for j in range(1, n):
-        out += a[..., j]
-    return out
 
 
 @njit(cache=True)
@@ -327,7 +312,7 @@ def _gains(
             split[i, j] = info[x]
             # C4.5 admits two branches of >= 2; the children reading also wants every non-empty child, the
             # unknown rows in the largest branch (argmax's first maximum), to hold min_split
-            ok = not used[i, j] and split[i, j] > _TOL
+            ok = not used[i, j] and split[i, j] > TOL
             if ok:
                 big, n_big = 0, 0
                 for v in range(vmax):
@@ -338,7 +323,7 @@ def _gains(
                 if ok and children:
                     for v in range(vmax):
                         child = sizes[i, jj, v] + sizes[i, jj, vmax] if v == big else sizes[i, jj, v]
-                        if child > 0 and not child >= min_split - _WEIGHT_TOL:
+                        if child > 0 and not child >= min_split - WEIGHT_TOL:
                             ok = False
             admissible[i, j] = ok
 
@@ -375,7 +360,7 @@ def _select(gain, split, admissible, threshold):
         top = -np.inf
         for j in range(d):
             g = gain[i, j]
-            if admissible[i, j] and g >= average - _TOL and g > _TOL:
+            if admissible[i, j] and g >= average - TOL and g > TOL:
                 ratio = g / (split[i, j] if split[i, j] > 0 else 1.0)
                 if best[i] < 0 or ratio > top or (ratio != ratio and top == top):
                     best[i], top = j, ratio
@@ -770,7 +755,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             thr = np.full(n_nodes, -1, np.int64)
             if depth < self.max_depth:
                 # a split under the children rule needs two children of min_split each
-                need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - _WEIGHT_TOL)
+                need = self.min_split if self.min_split_on == "node" else 2 * (self.min_split - WEIGHT_TOL)
                 split = np.flatnonzero(weight >= need)
                 if split.size:
                     level = (rows, local, y, w, presort)
