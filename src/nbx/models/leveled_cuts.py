@@ -18,6 +18,12 @@ a value's rank among them) and the cut search of C4.5 Release 8 (``contin.c``), 
 
 The tree holds a test as ``rank <= t``, with a value's rank its position among the attribute's distinct training
 values (``np.searchsorted(values, x, "left")``): ``rank <= t`` holds exactly when ``x <= values[t]``.
+
+Both cut searches here (:func:`_level_cuts` on the raw values, :func:`code_cuts` on the codes) are compiled. Their
+sums are numpy's to the bit; their logarithms are the C library's ``log2``, which is numpy's where the kernels are
+pinned (:mod:`nbx.pipeline.kernels`, as every pipeline stage runs). Unpinned on an AVX-512 machine numpy's ``log2``
+differs in the last bit for some values, so there a near-tie between two cuts may fall otherwise than numpy's array
+expressions would decide it.
 """
 
 from __future__ import annotations
