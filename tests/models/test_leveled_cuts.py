@@ -406,9 +406,12 @@ def array_code_cuts(grid, total, min_split, children):
     """The threshold tests' cut search on the codes as LeveledNBTree._best_cuts ran it in array expressions (with
     the C library's log2): the reference of leveled_cuts.code_cuts."""
     branches = grid[:, :, :-1]
-    unknown = grid[:, :, -1, 0].copy() if grid.shape[-1] < 8 else grid[:, :, -1].sum(axis=-1)
-    for c in range(1, grid.shape[-1] if grid.shape[-1] < 8 else 1):
-        unknown += grid[:, :, -1, c]
+    if grid.shape[-1] < 8:  # the unknown rows' weight as the tree added it: left to right, without numpy's 0.0
+        unknown = grid[:, :, -1, 0].copy()
+        for c in range(1, grid.shape[-1]):
+            unknown += grid[:, :, -1, c]
+    else:
+        unknown = grid[:, :, -1].sum(axis=-1)
     known = branches.sum(axis=(2, 3))
     left = np.cumsum(branches, axis=2)[:, :, :-1]
     right = np.cumsum(branches[:, :, ::-1], axis=2)[:, :, -2::-1]
