@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numba import njit
 
-from nbx.core.sums import row_sum, workspace
+from nbx.core.sums import block_sum, row_sum, workspace
 
 MIN_BRANCH = 2.0  # C4.5's MINOBJS: an admissible test has two branches with at least this weight
 MIN_SPLIT_CAP = 25.0  # Release 8's upper bound on MinSplit
@@ -98,13 +98,8 @@ def presorted(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @njit(cache=True, inline="always")
 def _sum(a, k: int, stack) -> float:
-    """numpy's sum of a[:k]: left to right from 0.0 below 8 terms, else :func:`nbx.core.sums.row_sum`."""
-    if k < 8:
-        res = 0.0
-        for c in range(k):
-            res += a[c]
-        return res
-    return row_sum(a, k, stack[0], stack[1])
+    """numpy's sum of a[:k] (:mod:`nbx.core.sums`: one block up to 128 terms, else halved)."""
+    return block_sum(a, 0, k) if k <= 128 else row_sum(a, k, stack[0], stack[1])
 
 
 @njit(cache=True, inline="always")

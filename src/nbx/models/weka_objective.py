@@ -8,6 +8,7 @@ the rows, the ridge term) are added in numpy's pairwise order (:func:`nbx.core.s
 denominators (left to right, as :func:`nbx.core.counting.row_reduce`).
 """
 
+import functools
 import math
 
 import numpy as np
@@ -41,11 +42,20 @@ def _row_ids(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mixed ^= mixed >> np.uint64(27)
     mixed *= np.uint64(0x94D049BB133111EB)
     mixed ^= mixed >> np.uint64(31)
-    mixed *= np.random.default_rng(0).integers(0, 2**63, bits.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    mixed *= _column_multipliers(bits.shape[1])
     _, first, ids = np.unique(mixed.sum(axis=1, dtype=np.uint64), return_index=True, return_inverse=True)
     if not np.array_equal(bits, bits[first[ids]]):
         _, first, ids = np.unique(bits, axis=0, return_index=True, return_inverse=True)
     return ids.ravel().astype(np.int64), first
+
+
+@functools.cache
+def _column_multipliers(width: int) -> np.ndarray:
+    """Fixed odd 64-bit multipliers, one per column, that mix a row's entries before they are summed (made once per
+    width, read-only)."""
+    odd = np.random.default_rng(0).integers(0, 2**63, width, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    odd.flags.writeable = False
+    return odd
 
 
 def problem(Z, Y, w, ridge, slopes, rows=None, merge_rows=True):
