@@ -5,20 +5,17 @@ and stop the prepare stage and ``nbx datasets`` before any data file is read."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from cli_run import python
 
 from nbx.data import catalogue
 from nbx.data.catalogue import CatalogueError, load_catalogue
 from nbx.data.yaml_io import UniqueKeyLoader
 
 REPO = Path(__file__).resolve().parents[2]
-ENV = {"PYTHONPATH": str(REPO / "src"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 MAPPING_VALUES = "mapping values are not allowed " + (
     "in this context" if issubclass(UniqueKeyLoader, getattr(yaml, "CSafeLoader", ())) else "here"
 )
@@ -241,11 +238,6 @@ learners:
 """
 
 
-def _run(cwd: Path, *args: str) -> tuple[int, str, str]:
-    out = subprocess.run([sys.executable, *args], cwd=cwd, env=ENV, capture_output=True, text=True, check=False)
-    return out.returncode, out.stdout, out.stderr
-
-
 def test_the_prepare_stage_and_nbx_datasets_stop_before_reading_data(tmp_path):
     """The user's catalogue (under data/local/, as params.yaml's data.catalogues must be) is loaded before any file
     is fetched: nothing is read or written."""
@@ -257,7 +249,7 @@ def test_the_prepare_stage_and_nbx_datasets_stop_before_reading_data(tmp_path):
         f"data/local/cat.yaml:{_line(text, 'titel')}: key 'titel' is not a known key of datasets.mine; "
         "did you mean title?"
     )
-    assert _run(tmp_path, str(REPO / "stages" / "prepare.py"), "toy") == (1, "", f"prepare toy: {line}\n")
-    assert _run(tmp_path, "-m", "nbx.cli", "datasets") == (1, "", f"nbx: error: {line}\n")
+    assert python(tmp_path, str(REPO / "stages" / "prepare.py"), "toy") == (1, "", f"prepare toy: {line}\n")
+    assert python(tmp_path, "-m", "nbx.cli", "datasets") == (1, "", f"nbx: error: {line}\n")
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
     assert written == ["data", "data/local", "data/local/cat.yaml", "params.yaml"]

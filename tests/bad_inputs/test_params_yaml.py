@@ -9,13 +9,11 @@ exact line ``params.yaml:LINE: ...``. Each case edits the text of the committed 
 from __future__ import annotations
 
 import importlib
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from cli_run import python
 
 from nbx.core.errors import NbxError
 from nbx.data.yaml_io import UniqueKeyLoader
@@ -26,7 +24,6 @@ from nbx.protocol.options import resolve
 
 REPO = Path(__file__).resolve().parents[2]
 PARAMS = (REPO / "params.yaml").read_text()
-ENV = {"PYTHONPATH": str(REPO / "src"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 # the parser's words for a colon after a plain value: libyaml's, or PyYAML's pure-Python parser's without it
 MAPPING_VALUES = "mapping values are not allowed " + (
     "in this context" if issubclass(UniqueKeyLoader, getattr(yaml, "CSafeLoader", ())) else "here"
@@ -514,11 +511,6 @@ def test_an_unknown_data_set_in_folds_by_dataset_stops_prepare_before_reading_da
     assert _written(tmp_path) == NOTHING_WRITTEN
 
 
-def _run(cwd: Path, *args: str) -> tuple[int, str, str]:
-    out = subprocess.run([sys.executable, *args], cwd=cwd, env=ENV, capture_output=True, text=True, check=False)
-    return out.returncode, out.stdout, out.stderr
-
-
 STAGE_CASES = [
     "duplicate learner block",
     "misspelled reference",
@@ -537,7 +529,7 @@ def test_the_first_stage_of_dvc_repro_stops_with_the_line(tmp_path, case):
     that is a path, in or outside the repository)."""
     _, old, new, at, message = next(c for c in CASES if c[0] == case)
     text = _edit(old, new)
-    assert _run(_repo(tmp_path, text), str(REPO / "stages" / "code_digest.py")) == (
+    assert python(_repo(tmp_path, text), str(REPO / "stages" / "code_digest.py")) == (
         1,
         "",
         f"code_digest: {_expected(text, at, message)}\n",
@@ -553,8 +545,8 @@ def test_every_stage_and_the_nbx_command_stop_with_the_same_line(tmp_path, case)
     text = _edit(old, new)
     repo = _repo(tmp_path, text)
     line = _expected(text, at, message)
-    assert _run(repo, str(REPO / "stages" / "split.py"), "kang2006") == (1, "", f"split kang2006: {line}\n")
-    assert _run(repo, "-m", "nbx.cli", "learners") == (1, "", f"nbx: error: {line}\n")
+    assert python(repo, str(REPO / "stages" / "split.py"), "kang2006") == (1, "", f"split kang2006: {line}\n")
+    assert python(repo, "-m", "nbx.cli", "learners") == (1, "", f"nbx: error: {line}\n")
     assert _written(tmp_path) == NOTHING_WRITTEN
 
 
