@@ -311,7 +311,8 @@ def test_level_sums_and_tables_equal_the_per_node_formulas():
     class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
     observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
     drop = np.zeros((nv[0], len(nv)), bool)
-    priors, tables = tree._node_tables(counts, class_counts, observed, class_counts.sum(axis=1), drop)
+    priors, (rows_of, compact) = tree._node_tables(counts, class_counts, observed, class_counts.sum(axis=1), drop)
+    tables = compact[rows_of]
     for t in range(nv[0]):
         prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
         assert priors[t].tobytes() == prior.tobytes() and tables[t].tobytes() == table.tobytes()
@@ -609,12 +610,14 @@ def test_level_log_joint_is_prior_plus_table_rows_in_attribute_order():
     prior, bit for bit, and writes only those rows."""
     rng = np.random.default_rng(8)
     n, d, n_table, k, n_nodes, first = 500, 9, 15, 4, 5, 3
-    tables, priors = rng.normal(size=(n_nodes, n_table, k)), rng.normal(size=(first + n_nodes, k))
+    compact, priors = rng.normal(size=(40, k)), rng.normal(size=(first + n_nodes, k))
+    rows_of = rng.integers(0, 40, (n_nodes, n_table)).astype(np.int32)  # each node's table rows in the compact table
     node, flat = rng.integers(first, first + n_nodes, n), rng.integers(0, n_table, (n, d))
+    tables = compact[rows_of]
     expected = priors[node] + sum_rows(tables.reshape(-1, k), ((node - first) * n_table)[:, None] + flat)
     rows = np.sort(rng.choice(n, 300, replace=False))
     out = np.full((n, k), np.nan)
-    _level_log_joint(priors, tables, first, node, flat, rows, out)
+    _level_log_joint(priors, rows_of, compact, first, node, flat, rows, out)
     assert out[rows].tobytes() == expected[rows].tobytes()
     assert np.isnan(np.delete(out, rows, axis=0)).all()
 
@@ -706,9 +709,12 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k):
             tree = LeveledNBTree(min_split=min_split, min_split_on=reading)
             tree.classes_, tree.n_values_ = np.arange(k), np.asarray(n_values)
             tree._setup()
-            prior, table = tree._node_tables(counts, class_counts, observed, weight, drop)
+            prior, (rows_of, compact) = tree._node_tables(counts, class_counts, observed, weight, drop)
             expected = numpy_node_tables(counts[:, :-1], class_counts, observed, index, 2.0, drop)
-            assert prior.tobytes() == expected[0].tobytes() and table.tobytes() == expected[1].tobytes()
+            assert prior.tobytes() == expected[0].tobytes() and compact[rows_of].tobytes() == expected[1].tobytes()
+            # one row of zeros, one per (node, attribute kept) for its unseen values, one per seen value kept
+            seen = (counts[:, :-1].sum(axis=-1) > 0) & ~drop[:, index.attribute_of_row]
+            assert compact.shape[0] == 1 + (~drop).sum() + seen.sum()
             nodes = np.flatnonzero(rng.random(n_nodes) < 0.8)
             if not nodes.size:
                 continue

@@ -126,12 +126,31 @@ def _level_counts(flat, y, w, rows, local, n_nodes: int, n_table: int, k: int):
 @njit(cache=True)
 def _table_arguments(counts, class_counts, observed, weight, attribute_of_row, n_values, m, drop):
     """The arguments of every log the local NBs of a tree level take (``_node_tables``), in one array for one
-    numpy log: per node, n_cj + m (d, K), n_c + 1 (K), n + K; then per node and table row not dropped m p_v
-    (whose log serves every zero count n_cjv: 0 + x = x); then n_cjv + m p_v for the nonzero counts only.
-    p_v = (n_jv + 1) / (n_j + |V_j|), §3.1's m-estimate prior."""
+    numpy log, and the rows of the level's compact table (:func:`_assemble_tables`) that each node's table rows
+    read. p_v = (n_jv + 1) / (n_j + |V_j|) is §3.1's m-estimate prior; a zero count's n_cjv + m p_v is m p_v
+    (0 + x = x), and every value a node has not seen (n_jv = 0) has the same p_v = 1 / (n_j + |V_j|).
+
+    The arguments, node by node: n_cj + m (d, K), n_c + 1 (K), n + K; then per attribute not dropped the m p_v of
+    its unseen values; then per seen value of those attributes its m p_v and n_cjv + m p_v for its nonzero counts.
+    ``rows_of`` (n_nodes, n_rows + 1): a table row's row in the compact table, in the order of those m p_v: one
+    row per (node, attribute not dropped) for its unseen values, one per seen value, and row 0 (zeros) for the
+    dropped attributes and the missing value."""
     n_nodes, n_table, k = counts.shape
     n_rows, d = n_table - 1, observed.shape[1]
-    args = np.empty(n_nodes * (d * k + k + 1 + n_rows + n_rows * k))
+    value_sums = run_sums(counts.reshape(-1), k, k, n_nodes * n_table).reshape(n_nodes, n_table)
+    observed_sums = run_sums(observed.reshape(-1), k, k, n_nodes * d).reshape(n_nodes, d)
+    n_args, n_compact = n_nodes * (d * k + k + 1), 1
+    for t in range(n_nodes):
+        for j in range(d):
+            n_args += not drop[t, j]
+        for r in range(n_rows):
+            if value_sums[t, r] > 0 and not drop[t, attribute_of_row[r]]:
+                n_args += 1
+                for c in range(k):
+                    n_args += counts[t, r, c] > 0
+    args = np.empty(n_args)
+    rows_of = np.zeros((n_nodes, n_table), np.int32)
+    unseen = np.empty(d, np.int64)
     at = 0
     for t in range(n_nodes):
         for j in range(d):
@@ -143,59 +162,70 @@ def _table_arguments(counts, class_counts, observed, weight, attribute_of_row, n
             at += 1
         args[at] = weight[t] + k
         at += 1
-    value_sums = run_sums(counts.reshape(-1), k, k, n_nodes * n_table).reshape(n_nodes, n_table)
-    observed_sums = run_sums(observed.reshape(-1), k, k, n_nodes * d).reshape(n_nodes, d)
-    m_p = np.empty((n_nodes, n_rows))
     for t in range(n_nodes):
-        for r in range(n_rows):
-            j = attribute_of_row[r]
+        for j in range(d):
             if not drop[t, j]:
-                m_p[t, r] = m * ((value_sums[t, r] + 1.0) / (observed_sums[t, j] + n_values[j]))
-                args[at] = m_p[t, r]
+                unseen[j] = n_compact
+                n_compact += 1
+                args[at] = m * (1.0 / (observed_sums[t, j] + n_values[j]))  # n_jv + 1 = 0.0 + 1.0
                 at += 1
-    for t in range(n_nodes):
-        for r in range(n_rows):
-            if not drop[t, attribute_of_row[r]]:
-                for c in range(k):
-                    if counts[t, r, c] > 0:
-                        args[at] = counts[t, r, c] + m_p[t, r]
-                        at += 1
-    return args[:at]
-
-
-@njit(cache=True)
-def _assemble_tables(counts, logs, attribute_of_row, drop, d: int):
-    """The local NBs' log priors (n_nodes, K) and log tables (n_nodes, n_rows + 1, K) from the logs of
-    :func:`_table_arguments`' arguments, read in its order: log P(c) = log(n_c + 1) - log(n + K) and
-    log P(v | c) = log(n_cjv + m p_v) - log(n_cj + m); the rows of dropped attributes and the missing row stay 0."""
-    n_nodes, n_table, k = counts.shape
-    n_rows, per_node = n_table - 1, d * k + k + 1
-    log_prior = np.empty((n_nodes, k))
-    log_table = np.zeros((n_nodes, n_table, k))
-    for t in range(n_nodes):
-        base = t * per_node + d * k
-        for c in range(k):
-            log_prior[t, c] = logs[base + c] - logs[base + k]
-    zero_at = n_nodes * per_node  # the m p_v logs, then the nonzero counts' logs
-    at = zero_at
-    for t in range(n_nodes):
-        for r in range(n_rows):
-            at += not drop[t, attribute_of_row[r]]
-    for t in range(n_nodes):
-        base = t * per_node
         for r in range(n_rows):
             j = attribute_of_row[r]
             if drop[t, j]:
                 continue
+            if value_sums[t, r] > 0:
+                rows_of[t, r] = n_compact
+                n_compact += 1
+                m_p = m * ((value_sums[t, r] + 1.0) / (observed_sums[t, j] + n_values[j]))
+                args[at] = m_p
+                at += 1
+                for c in range(k):
+                    if counts[t, r, c] > 0:
+                        args[at] = counts[t, r, c] + m_p
+                        at += 1
+            else:
+                rows_of[t, r] = unseen[j]
+    return args, rows_of, n_compact
+
+
+@njit(cache=True)
+def _assemble_tables(counts, logs, rows_of, n_compact: int, attribute_of_row, drop, d: int):
+    """The local NBs' log priors (n_nodes, K) and the level's compact log table (rows, K) from the logs of
+    :func:`_table_arguments`' arguments, read in its order: log P(c) = log(n_c + 1) - log(n + K) and
+    log P(v | c) = log(n_cjv + m p_v) - log(n_cj + m); node t's table row r is compact[rows_of[t, r]], and row 0
+    (dropped attributes, the missing value) is 0."""
+    n_nodes, n_table, k = counts.shape
+    n_rows, per_node = n_table - 1, d * k + k + 1
+    log_prior = np.empty((n_nodes, k))
+    for t in range(n_nodes):
+        base = t * per_node + d * k
+        for c in range(k):
+            log_prior[t, c] = logs[base + c] - logs[base + k]
+    compact = np.zeros((n_compact, k))
+    at, row = n_nodes * per_node, 1
+    for t in range(n_nodes):
+        base = t * per_node
+        for j in range(d):
+            if not drop[t, j]:
+                for c in range(k):
+                    compact[row, c] = logs[at] - logs[base + j * k + c]
+                at += 1
+                row += 1
+        for r in range(n_rows):
+            if rows_of[t, r] != row:  # dropped, or an unseen value
+                continue
+            j = attribute_of_row[r]
+            zero = logs[at]
+            at += 1
             for c in range(k):
                 if counts[t, r, c] > 0:
                     num = logs[at]
                     at += 1
                 else:
-                    num = logs[zero_at]
-                log_table[t, r, c] = num - logs[base + j * k + c]
-            zero_at += 1
-    return log_prior, log_table
+                    num = zero
+                compact[row, c] = num - logs[base + j * k + c]
+            row += 1
+    return log_prior, compact
 
 
 @njit(cache=True)
@@ -443,19 +473,22 @@ def _route_codes(codes, attribute, threshold, n_values, children, child_offset):
 
 
 @njit(cache=True)
-def _level_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) -> None:
+def _level_log_joint(log_priors, rows_of, table, first: int, node, flat, rows, out) -> None:
     """out[r] = log P(c) + Σ_j log P(x_j | c) under the NB of node ``node[r]`` for the rows ``rows`` whose nodes
-    are in one tree level, whose first node is ``first`` and whose tables are ``log_tables``: the node's prior
-    plus its table rows ``flat[r]`` added in attribute order, the arithmetic of ``counting.sum_rows`` without
-    its (d, n, K) gather (``sum_rows`` adds a one-class table pairwise instead; a one-class model's
-    probabilities are 1 either way)."""
+    are in one tree level, whose first node is ``first`` and whose compact table is ``table``, node t's table
+    row v being table[rows_of[t - first, v]] (:func:`_assemble_tables`): the node's prior plus its table rows
+    ``flat[r]`` added in attribute order, the arithmetic of ``counting.sum_rows`` without its (d, n, K) gather
+    (``sum_rows`` adds a one-class table pairwise instead; a one-class model's probabilities are 1 either way)."""
     d, k = flat.shape[1], log_priors.shape[1]
+    at = np.empty(d, np.int64)
     for r in rows:
         t = node[r]
+        for j in range(d):
+            at[j] = rows_of[t - first, flat[r, j]]
         for c in range(k):
-            s = log_tables[t - first, flat[r, 0], c]
+            s = table[at[0], c]
             for j in range(1, d):
-                s += log_tables[t - first, flat[r, j], c]
+                s += table[at[j], c]
             out[r, c] = log_priors[t, c] + s
 
 
@@ -796,7 +829,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self._log_priors = np.concatenate(priors)
         # the levels' tables stay apart (joined, every tree's tables would be copied once more)
         self._log_tables = tuple(tables)
-        self._level_first = np.cumsum([0] + [t.shape[0] for t in tables[:-1]])
+        self._level_first = np.cumsum([0] + [rows_of.shape[0] for rows_of, _ in tables[:-1]])
         # flat child lookup: child of internal node t for branch b is _children[_child_offset[t] + b]
         internal = self.node_attribute_ >= 0
         sizes = self._n_branches(self.node_attribute_, self.node_threshold_)[internal]
@@ -827,17 +860,23 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         return np.where(thr >= 0, 2, self.n_values_[np.maximum(attr, 0)])
 
     def _node_tables(self, counts, class_counts, observed, weight, drop):
-        """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables (n_nodes, n_rows + 1, K), the
-        rows of the attributes ``drop`` leaves out (n_nodes, d) and the missing row 0.
+        """The local NBs of a level's nodes: log priors (n_nodes, K) and their log tables as (rows_of, compact):
+        node t's table row v is compact[rows_of[t, v]] (the rows of the attributes ``drop`` leaves out (n_nodes, d)
+        and the missing row are 0). A node's table is K numbers per table row, most of them for values the node has
+        not seen, whose entries depend on the attribute only: kept once per attribute, a level's tables take a
+        fraction of the dense (n_nodes, n_rows + 1, K) array's memory and time.
 
         ``nb_log_tables(prior="m_estimate")`` (§3.1) written out for many nodes at once, with the same
         arithmetic term by term; ``observed`` are the per-attribute class totals n_cj (n_nodes, d, K). The
         logs are numpy's, all of the level's in one call: a compiled log is not numpy's to the last bit."""
         index = self._index
-        args = _table_arguments(
+        args, rows_of, n_compact = _table_arguments(
             counts, class_counts, observed, weight, index.attribute_of_row, index.n_values, self.m, drop
         )
-        return _assemble_tables(counts, np.log(args), index.attribute_of_row, drop, observed.shape[1])
+        log_prior, compact = _assemble_tables(
+            counts, np.log(args), rows_of, n_compact, index.attribute_of_row, drop, observed.shape[1]
+        )
+        return log_prior, (rows_of, compact)
 
     def _best_tests(
         self, counts, class_counts, observed, weight, nodes, used, level=None
@@ -921,8 +960,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         nodes at a time."""
         level = np.searchsorted(self._level_first, node, side="right") - 1
         out = np.empty((node.shape[0], len(self.classes_)))
-        for lv, (first, table) in enumerate(zip(self._level_first.tolist(), self._log_tables)):
-            _level_log_joint(self._log_priors, table, first, node, flat, np.flatnonzero(level == lv), out)
+        for lv, (first, (rows_of, table)) in enumerate(zip(self._level_first.tolist(), self._log_tables)):
+            _level_log_joint(self._log_priors, rows_of, table, first, node, flat, np.flatnonzero(level == lv), out)
         return out
 
     def _check_X(self, X) -> np.ndarray:
