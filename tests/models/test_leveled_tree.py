@@ -8,7 +8,8 @@ import pytest
 
 from nbx.core.base import clone
 from nbx.core.counting import ValueIndex, sum_rows
-from nbx.models.leveled_tree import LeveledNBTree, _level_counts, _level_log_joint
+from nbx.models.leveled_loops import level_counts, level_log_joint
+from nbx.models.leveled_tree import LeveledNBTree
 from nbx.models.naive_bayes import NaiveBayes
 
 
@@ -599,7 +600,7 @@ def test_level_counts_are_the_weighted_bincount_bit_for_bit():
     local = rng.integers(0, n_nodes, rows.shape[0])
     cell = (flat[rows] * k + y[rows, None]) + (local * (n_table * k))[:, None]
     expected = np.bincount(cell.ravel(), weights=np.repeat(w[rows], d), minlength=n_nodes * n_table * k)
-    got, class_counts = _level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
+    got, class_counts = level_counts(flat, y, w, rows, local, n_nodes, n_table, k)
     assert got.tobytes() == expected.reshape(n_nodes, n_table, k).tobytes()
     expected = np.bincount(local * k + y[rows], weights=w[rows], minlength=n_nodes * k).reshape(n_nodes, k)
     assert class_counts.tobytes() == expected.tobytes()
@@ -617,7 +618,7 @@ def test_level_log_joint_is_prior_plus_table_rows_in_attribute_order():
     expected = priors[node] + sum_rows(tables.reshape(-1, k), ((node - first) * n_table)[:, None] + flat)
     rows = np.sort(rng.choice(n, 300, replace=False))
     out = np.full((n, k), np.nan)
-    _level_log_joint(priors, rows_of, compact, first, node, flat, rows, out)
+    level_log_joint(priors, rows_of, compact, first, node, flat, rows, out)
     assert out[rows].tobytes() == expected[rows].tobytes()
     assert np.isnan(np.delete(out, rows, axis=0)).all()
 
@@ -731,11 +732,11 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k):
             )
             assert best.tolist() == want.tolist() and (thr == -1).all()
             # the gains themselves, bit for bit (the choice could hide a moved bit)
-            from nbx.models.leveled_tree import _multiway_gains
+            from nbx.models.leveled_loops import multiway_gains
 
             columns = np.arange(len(n_values))
             out = np.zeros_like(gain), np.zeros_like(split), np.zeros(admissible.shape, bool)
-            _multiway_gains(
+            multiway_gains(
                 counts,
                 class_counts,
                 observed,
