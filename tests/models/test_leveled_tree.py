@@ -8,8 +8,9 @@ import pytest
 
 from nbx.core.base import clone
 from nbx.core.counting import ValueIndex, sum_rows
-from nbx.models.leveled_loops import level_counts, level_log_joint
-from nbx.models.leveled_tree import LeveledNBTree
+from nbx.models import leveled_tree
+from nbx.models.leveled_loops import compact_log_joint, dense_log_joint, level_counts
+from nbx.models.leveled_tree import DENSE_TABLE_MAX, LeveledNBTree
 from nbx.models.naive_bayes import NaiveBayes
 
 
@@ -21,6 +22,11 @@ def make_data(n=400, n_values=(2, 3, 4, 3, 2), n_classes=3, missing=0.05, seed=0
     y = (X[:, 0] + X[:, 1] * (X[:, 2] > 1) + (rng.random(n) < 0.2)) % n_classes
     X[rng.random(X.shape) < missing] = -1
     return X, y, nv
+
+
+def dense(table):
+    """A level's log tables as one (nodes, table rows, K) array, from either form ``_node_tables`` returns."""
+    return table[1].T[table[0]] if isinstance(table, tuple) else table
 
 
 # ------------------------------------------------------------------------- brute-force reference
@@ -312,8 +318,8 @@ def test_level_sums_and_tables_equal_the_per_node_formulas():
     class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
     observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
     drop = np.zeros((nv[0], len(nv)), bool)
-    priors, (rows_of, compact) = tree._node_tables(counts, class_counts, observed, class_counts.sum(axis=1), drop)
-    tables = compact[rows_of]
+    priors, tables = tree._node_tables(counts, class_counts, observed, class_counts.sum(axis=1), drop)
+    tables = dense(tables)
     for t in range(nv[0]):
         prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
         assert priors[t].tobytes() == prior.tobytes() and tables[t].tobytes() == table.tobytes()
@@ -607,20 +613,21 @@ def test_level_counts_are_the_weighted_bincount_bit_for_bit():
 
 
 def test_level_log_joint_is_prior_plus_table_rows_in_attribute_order():
-    """The compiled log joint of one level's rows equals counting.sum_rows' sum (attribute order) plus the node's
-    prior, bit for bit, and writes only those rows."""
+    """The compiled log joint of one level's rows, on dense and on compact tables, equals counting.sum_rows' sum
+    (attribute order) plus the node's prior, bit for bit, and writes only those rows."""
     rng = np.random.default_rng(8)
     n, d, n_table, k, n_nodes, first = 500, 9, 15, 4, 5, 3
-    compact, priors = rng.normal(size=(40, k)), rng.normal(size=(first + n_nodes, k))
+    compact, priors = rng.normal(size=(k, 40)), rng.normal(size=(first + n_nodes, k))
     rows_of = rng.integers(0, 40, (n_nodes, n_table)).astype(np.int32)  # each node's table rows in the compact table
     node, flat = rng.integers(first, first + n_nodes, n), rng.integers(0, n_table, (n, d))
-    tables = compact[rows_of]
+    tables = compact.T[rows_of]
     expected = priors[node] + sum_rows(tables.reshape(-1, k), ((node - first) * n_table)[:, None] + flat)
     rows = np.sort(rng.choice(n, 300, replace=False))
-    out = np.full((n, k), np.nan)
-    level_log_joint(priors, rows_of, compact, first, node, flat, rows, out)
-    assert out[rows].tobytes() == expected[rows].tobytes()
-    assert np.isnan(np.delete(out, rows, axis=0)).all()
+    for joint, table in ((dense_log_joint, (tables,)), (compact_log_joint, (rows_of, compact))):
+        out = np.full((n, k), np.nan)
+        joint(priors, *table, first, node, flat, rows, out)
+        assert out[rows].tobytes() == expected[rows].tobytes()
+        assert np.isnan(np.delete(out, rows, axis=0)).all()
 
 
 # ------------------------------------------- compiled level kernels against the former numpy forms, bit for bit
@@ -692,12 +699,14 @@ def random_level(rng, n_nodes, n_values, k):
     return index, counts, class_counts, observed
 
 
+@pytest.mark.parametrize("dense_max", [0, DENSE_TABLE_MAX])
 @pytest.mark.parametrize("k", [1, 2, 3, 7, 8, 9, 24])
-def test_compiled_level_kernels_equal_the_numpy_forms(k):
+def test_compiled_level_kernels_equal_the_numpy_forms(k, dense_max, monkeypatch):
     """The compiled tables and C4.5 test selection of a level (_node_tables, _best_tests) give the bits of the
     former numpy forms: node tables for every drop mask, gains, split information, admissibility and the chosen
     attribute for random grids with ties, empty branches, missing values, attributes of 1 to 30 values (runs
     of 8 and more terms and of more than 128 sum pairwise in numpy) and both readings of §3.2 (iii)."""
+    monkeypatch.setattr(leveled_tree, "DENSE_TABLE_MAX", dense_max)  # 0: every level's tables compact
     rng = np.random.default_rng(100 + k)
     for trial in range(12):
         n_values = rng.integers(1, 31 if trial % 3 == 0 else 6, rng.integers(1, 9))
@@ -710,12 +719,13 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k):
             tree = LeveledNBTree(min_split=min_split, min_split_on=reading)
             tree.classes_, tree.n_values_ = np.arange(k), np.asarray(n_values)
             tree._setup()
-            prior, (rows_of, compact) = tree._node_tables(counts, class_counts, observed, weight, drop)
+            prior, table = tree._node_tables(counts, class_counts, observed, weight, drop)
             expected = numpy_node_tables(counts[:, :-1], class_counts, observed, index, 2.0, drop)
-            assert prior.tobytes() == expected[0].tobytes() and compact[rows_of].tobytes() == expected[1].tobytes()
-            # one row of zeros, one per (node, attribute kept) for its unseen values, one per seen value kept
-            seen = (counts[:, :-1].sum(axis=-1) > 0) & ~drop[:, index.attribute_of_row]
-            assert compact.shape[0] == 1 + (~drop).sum() + seen.sum()
+            assert prior.tobytes() == expected[0].tobytes() and dense(table).tobytes() == expected[1].tobytes()
+            assert isinstance(table, tuple) == (counts.size > dense_max)
+            if isinstance(table, tuple):  # a row of zeros, one per (node, attribute kept) for its unseen values,
+                seen = (counts[:, :-1].sum(axis=-1) > 0) & ~drop[:, index.attribute_of_row]  # one per seen value
+                assert table[1].shape[1] == 1 + (~drop).sum() + seen.sum()
             nodes = np.flatnonzero(rng.random(n_nodes) < 0.8)
             if not nodes.size:
                 continue
@@ -751,3 +761,21 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k):
             )
             assert out[0].tobytes() == gain.tobytes() and out[1].tobytes() == split.tobytes()
             assert (out[2] == admissible).all()
+
+
+@pytest.mark.parametrize("reading", ["node", "children"])
+def test_dense_and_compact_tables_give_the_same_model(reading, monkeypatch):
+    """Whether a level keeps its tables dense or compact changes no bit of a fitted tree's probabilities (deep
+    trees, missing values, an ordinal attribute's threshold tests), nor of a boosted one's."""
+    ens = pytest.importorskip("nbx.models.ensembles")
+    X, y, nv = make_data(n=600, n_values=(4, 5, 3, 6, 2, 7), n_classes=4, missing=0.08, seed=21)
+    Xte, _, _ = make_data(n=200, n_values=(4, 5, 3, 6, 2, 7), missing=0.15, seed=22)
+    out = []
+    for dense_max in (0, 1 << 40):
+        monkeypatch.setattr(leveled_tree, "DENSE_TABLE_MAX", dense_max)
+        tree = LeveledNBTree(max_depth=10, min_split=4, min_split_on=reading, ordinal=[3]).fit(X, y, n_values=nv)
+        boost = ens.AdaBoostM1(base=clone(tree), n_estimators=5, random_state=3).fit(X, y, n_values=nv)
+        kinds = {isinstance(t, tuple) for t in tree._log_tables}
+        assert kinds == {dense_max == 0}
+        out.append(tree.predict_proba(Xte).tobytes() + boost.predict_proba(Xte).tobytes())
+    assert out[0] == out[1]

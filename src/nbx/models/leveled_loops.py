@@ -48,16 +48,9 @@ def table_arguments(counts, class_counts, observed, weight, attribute_of_row, n_
     n_rows, d = n_table - 1, observed.shape[1]
     value_sums = run_sums(counts.reshape(-1), k, k, n_nodes * n_table).reshape(n_nodes, n_table)
     observed_sums = run_sums(observed.reshape(-1), k, k, n_nodes * d).reshape(n_nodes, d)
-    n_args, n_compact = n_nodes * (d * k + k + 1), 1
-    for t in range(n_nodes):
-        for j in range(d):
-            n_args += not drop[t, j]
-        for r in range(n_rows):
-            if value_sums[t, r] > 0 and not drop[t, attribute_of_row[r]]:
-                n_args += 1
-                for c in range(k):
-                    n_args += counts[t, r, c] > 0
-    args = np.empty(n_args)
+    # room for every argument a level could take (pages never written are never touched), args[:at] returned
+    args = np.empty(n_nodes * (d * k + k + 1 + d + n_rows * (1 + k)))
+    n_compact = 1
     rows_of = np.zeros((n_nodes, n_table), np.int32)
     unseen = np.empty(d, np.int64)
     at = 0
@@ -94,14 +87,15 @@ def table_arguments(counts, class_counts, observed, weight, attribute_of_row, n_
                         at += 1
             else:
                 rows_of[t, r] = unseen[j]
-    return args, rows_of, n_compact
+    return args[:at], rows_of, n_compact
 
 
 @njit(cache=True)
 def assemble_tables(counts, logs, rows_of, n_compact: int, attribute_of_row, drop, d: int):
     """The local NBs' log priors (n_nodes, K) and the level's compact log table (rows, K) from the logs of
     :func:`table_arguments`' arguments, read in its order: log P(c) = log(n_c + 1) - log(n + K) and
-    log P(v | c) = log(n_cjv + m p_v) - log(n_cj + m); node t's table row r is compact[rows_of[t, r]], and row 0
+    log P(v | c) = log(n_cjv + m p_v) - log(n_cj + m); node t's table row r is compact[:, rows_of[t, r]] (a class's
+    entries contiguous, as the log joints read them), and row 0
     (dropped attributes, the missing value) is 0."""
     n_nodes, n_table, k = counts.shape
     n_rows, per_node = n_table - 1, d * k + k + 1
@@ -110,14 +104,14 @@ def assemble_tables(counts, logs, rows_of, n_compact: int, attribute_of_row, dro
         base = t * per_node + d * k
         for c in range(k):
             log_prior[t, c] = logs[base + c] - logs[base + k]
-    compact = np.zeros((n_compact, k))
+    compact = np.zeros((k, n_compact))
     at, row = n_nodes * per_node, 1
     for t in range(n_nodes):
         base = t * per_node
         for j in range(d):
             if not drop[t, j]:
                 for c in range(k):
-                    compact[row, c] = logs[at] - logs[base + j * k + c]
+                    compact[c, row] = logs[at] - logs[base + j * k + c]
                 at += 1
                 row += 1
         for r in range(n_rows):
@@ -132,9 +126,24 @@ def assemble_tables(counts, logs, rows_of, n_compact: int, attribute_of_row, dro
                     at += 1
                 else:
                     num = zero
-                compact[row, c] = num - logs[base + j * k + c]
+                compact[c, row] = num - logs[base + j * k + c]
             row += 1
     return log_prior, compact
+
+
+@njit(cache=True)
+def dense_tables(rows_of, compact):
+    """A level's compact table as one dense (n_nodes, table rows, K) array: node t's table row v is
+    compact[:, rows_of[t, v]]."""
+    n_nodes, n_table = rows_of.shape
+    k = compact.shape[0]
+    out = np.empty((n_nodes, n_table, k))
+    for t in range(n_nodes):
+        for v in range(n_table):
+            at = rows_of[t, v]
+            for c in range(k):
+                out[t, v, c] = compact[c, at]
+    return out
 
 
 @njit(cache=True)
@@ -382,20 +391,35 @@ def route_codes(codes, attribute, threshold, n_values, children, child_offset):
 
 
 @njit(cache=True)
-def level_log_joint(log_priors, rows_of, table, first: int, node, flat, rows, out) -> None:
+def dense_log_joint(log_priors, log_tables, first: int, node, flat, rows, out) -> None:
     """out[r] = log P(c) + Σ_j log P(x_j | c) under the NB of node ``node[r]`` for the rows ``rows`` whose nodes
-    are in one tree level, whose first node is ``first`` and whose compact table is ``table``, node t's table
-    row v being table[rows_of[t - first, v]] (:func:`assemble_tables`): the node's prior plus its table rows
-    ``flat[r]`` added in attribute order, the arithmetic of ``counting.sum_rows`` without its (d, n, K) gather
-    (``sum_rows`` adds a one-class table pairwise instead; a one-class model's probabilities are 1 either way)."""
+    are in one tree level, whose first node is ``first`` and whose tables are ``log_tables`` (n_nodes, table
+    rows, K): the node's prior plus its table rows ``flat[r]`` added in attribute order, the arithmetic of
+    ``counting.sum_rows`` without its (d, n, K) gather (``sum_rows`` adds a one-class table pairwise instead; a
+    one-class model's probabilities are 1 either way)."""
     d, k = flat.shape[1], log_priors.shape[1]
-    at = np.empty(d, np.int64)
+    for r in rows:
+        t = node[r]
+        for c in range(k):
+            s = log_tables[t - first, flat[r, 0], c]
+            for j in range(1, d):
+                s += log_tables[t - first, flat[r, j], c]
+            out[r, c] = log_priors[t, c] + s
+
+
+@njit(cache=True)
+def compact_log_joint(log_priors, rows_of, table, first: int, node, flat, rows, out) -> None:
+    """:func:`dense_log_joint` on a level's compact table (:func:`assemble_tables`), node t's table row v being
+    table[:, rows_of[t - first, v]]: the same additions in the same order."""
+    d, k = flat.shape[1], log_priors.shape[1]
+    at = np.empty(d, np.int64)  # the row's compact rows, gathered once for all classes
     for r in rows:
         t = node[r]
         for j in range(d):
             at[j] = rows_of[t - first, flat[r, j]]
         for c in range(k):
-            s = table[at[0], c]
+            entries = table[c]
+            s = entries[at[0]]
             for j in range(1, d):
-                s += table[at[j], c]
+                s += entries[at[j]]
             out[r, c] = log_priors[t, c] + s

@@ -99,8 +99,10 @@ from nbx.discretize.mdl import MDLDiscretizer
 from nbx.models.leveled_cuts import WEIGHT_TOL, ValueRanks, best_value_cuts, code_cuts, presorted
 from nbx.models.leveled_loops import (
     assemble_tables,
+    compact_log_joint,
+    dense_log_joint,
+    dense_tables,
     level_counts,
-    level_log_joint,
     multiway_gains,
     route_codes,
     route_rows,
@@ -113,6 +115,7 @@ MIN_SPLIT_ON = ("node", "children")
 LEAF_DROP = ("tested", "fixed")
 MISSING = ("skip", "value")
 CUTS = ("codes", "values")
+DENSE_TABLE_MAX = 1 << 15  # entries (nodes x table rows x classes) up to which a level keeps its tables dense
 
 
 def _missing_as_value(codes: np.ndarray, n_values) -> tuple[np.ndarray, np.ndarray]:
@@ -452,7 +455,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         self._log_priors = np.concatenate(priors)
         # the levels' tables stay apart (joined, every tree's tables would be copied once more)
         self._log_tables = tuple(tables)
-        self._level_first = np.cumsum([0] + [rows_of.shape[0] for rows_of, _ in tables[:-1]])
+        self._level_first = np.cumsum([0] + [p.shape[0] for p in priors[:-1]])
         # flat child lookup: child of internal node t for branch b is _children[_child_offset[t] + b]
         internal = self.node_attribute_ >= 0
         sizes = self._n_branches(self.node_attribute_, self.node_threshold_)[internal]
@@ -483,11 +486,12 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         return np.where(thr >= 0, 2, self.n_values_[np.maximum(attr, 0)])
 
     def _node_tables(self, counts, class_counts, observed, weight, drop):
-        """The local NBs of a level's nodes: log priors (n_nodes, K) and their log tables as (rows_of, compact):
-        node t's table row v is compact[rows_of[t, v]] (the rows of the attributes ``drop`` leaves out (n_nodes, d)
-        and the missing row are 0). A node's table is K numbers per table row, most of them for values the node has
-        not seen, whose entries depend on the attribute only: kept once per attribute, a level's tables take a
-        fraction of the dense (n_nodes, n_rows + 1, K) array's memory and time.
+        """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables, the rows of the attributes
+        ``drop`` leaves out (n_nodes, d) and the missing row 0. The tables of a small level are one dense (n_nodes,
+        n_rows + 1, K) array; a large level's are (rows_of, compact), node t's table row v being
+        compact[:, rows_of[t, v]]: most of a deep level's entries are for values its node has not seen, which
+        depend on the attribute only and are kept once per (node, attribute), a fraction of the dense array's
+        memory and time. (The dense one reads faster: small levels, whose memory is no matter, keep it.)
 
         ``nb_log_tables(prior="m_estimate")`` (§3.1) written out for many nodes at once, with the same
         arithmetic term by term; ``observed`` are the per-attribute class totals n_cj (n_nodes, d, K). The
@@ -499,6 +503,8 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         log_prior, compact = assemble_tables(
             counts, np.log(args), rows_of, n_compact, index.attribute_of_row, drop, observed.shape[1]
         )
+        if counts.size <= DENSE_TABLE_MAX:
+            return log_prior, dense_tables(rows_of, compact)
         return log_prior, (rows_of, compact)
 
     def _best_tests(
@@ -581,8 +587,12 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
         nodes at a time."""
         level = np.searchsorted(self._level_first, node, side="right") - 1
         out = np.empty((node.shape[0], len(self.classes_)))
-        for lv, (first, (rows_of, table)) in enumerate(zip(self._level_first.tolist(), self._log_tables)):
-            level_log_joint(self._log_priors, rows_of, table, first, node, flat, np.flatnonzero(level == lv), out)
+        for lv, (first, table) in enumerate(zip(self._level_first.tolist(), self._log_tables)):
+            rows = np.flatnonzero(level == lv)
+            if isinstance(table, tuple):
+                compact_log_joint(self._log_priors, *table, first, node, flat, rows, out)
+            else:
+                dense_log_joint(self._log_priors, table, first, node, flat, rows, out)
         return out
 
     def _check_X(self, X) -> np.ndarray:
