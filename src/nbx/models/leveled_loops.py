@@ -92,11 +92,10 @@ def table_arguments(counts, class_counts, observed, weight, attribute_of_row, n_
 
 @njit(cache=True)
 def assemble_tables(counts, logs, rows_of, n_compact: int, attribute_of_row, drop, d: int):
-    """The local NBs' log priors (n_nodes, K) and the level's compact log table (rows, K) from the logs of
+    """The local NBs' log priors (n_nodes, K) and the level's compact log table (K, n_compact) from the logs of
     :func:`table_arguments`' arguments, read in its order: log P(c) = log(n_c + 1) - log(n + K) and
-    log P(v | c) = log(n_cjv + m p_v) - log(n_cj + m); node t's table row r is compact[:, rows_of[t, r]] (a class's
-    entries contiguous, as the log joints read them), and row 0
-    (dropped attributes, the missing value) is 0."""
+    log P(v | c) = log(n_cjv + m p_v) - log(n_cj + m). Node t's table row r is compact[:, rows_of[t, r]] (class-major:
+    the log joints read a class at a time); row 0, of the dropped attributes and the missing value, is 0."""
     n_nodes, n_table, k = counts.shape
     n_rows, per_node = n_table - 1, d * k + k + 1
     log_prior = np.empty((n_nodes, k))
