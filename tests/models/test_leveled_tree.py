@@ -8,9 +8,9 @@ import pytest
 
 from nbx.core.base import clone
 from nbx.core.counting import ValueIndex, sum_rows
-from nbx.models import leveled_tree
-from nbx.models.leveled_loops import compact_log_joint, dense_log_joint, level_counts
-from nbx.models.leveled_tree import DENSE_TABLE_MAX, LeveledNBTree
+from nbx.models import leveled_loops
+from nbx.models.leveled_loops import DENSE_TABLE_MAX, compact_log_joint, dense_log_joint, level_counts, level_tables
+from nbx.models.leveled_tree import LeveledNBTree
 from nbx.models.naive_bayes import NaiveBayes
 
 
@@ -25,7 +25,7 @@ def make_data(n=400, n_values=(2, 3, 4, 3, 2), n_classes=3, missing=0.05, seed=0
 
 
 def dense(table):
-    """A level's log tables as one (nodes, table rows, K) array, from either form ``_node_tables`` returns."""
+    """A level's log tables as one (nodes, table rows, K) array, from either form ``level_tables`` returns."""
     return table[1].T[table[0]] if isinstance(table, tuple) else table
 
 
@@ -318,7 +318,7 @@ def test_level_sums_and_tables_equal_the_per_node_formulas():
     class_counts = np.stack([np.bincount(y[X[:, 0] == v], minlength=4).astype(float) for v in range(nv[0])])
     observed = np.add.reduceat(counts[:, :-1], index.offsets, axis=1)
     drop = np.zeros((nv[0], len(nv)), bool)
-    priors, tables = tree._node_tables(counts, class_counts, observed, class_counts.sum(axis=1), drop)
+    priors, tables = level_tables(counts, class_counts, observed, class_counts.sum(axis=1), index, tree.m, drop)
     tables = dense(tables)
     for t in range(nv[0]):
         prior, table = nb_log_tables(counts[t, :-1], class_counts[t], index, "m_estimate", m=2.0)
@@ -702,11 +702,11 @@ def random_level(rng, n_nodes, n_values, k):
 @pytest.mark.parametrize("dense_max", [0, DENSE_TABLE_MAX])
 @pytest.mark.parametrize("k", [1, 2, 3, 7, 8, 9, 24])
 def test_compiled_level_kernels_equal_the_numpy_forms(k, dense_max, monkeypatch):
-    """The compiled tables and C4.5 test selection of a level (_node_tables, _best_tests) give the bits of the
+    """The compiled tables and C4.5 test selection of a level (level_tables, _best_tests) give the bits of the
     former numpy forms: node tables for every drop mask, gains, split information, admissibility and the chosen
     attribute for random grids with ties, empty branches, missing values, attributes of 1 to 30 values (runs
     of 8 and more terms and of more than 128 sum pairwise in numpy) and both readings of §3.2 (iii)."""
-    monkeypatch.setattr(leveled_tree, "DENSE_TABLE_MAX", dense_max)  # 0: every level's tables compact
+    monkeypatch.setattr(leveled_loops, "DENSE_TABLE_MAX", dense_max)  # 0: every level's tables compact
     rng = np.random.default_rng(100 + k)
     for trial in range(12):
         n_values = rng.integers(1, 31 if trial % 3 == 0 else 6, rng.integers(1, 9))
@@ -719,7 +719,7 @@ def test_compiled_level_kernels_equal_the_numpy_forms(k, dense_max, monkeypatch)
             tree = LeveledNBTree(min_split=min_split, min_split_on=reading)
             tree.classes_, tree.n_values_ = np.arange(k), np.asarray(n_values)
             tree._setup()
-            prior, table = tree._node_tables(counts, class_counts, observed, weight, drop)
+            prior, table = level_tables(counts, class_counts, observed, weight, tree._index, tree.m, drop)
             expected = numpy_node_tables(counts[:, :-1], class_counts, observed, index, 2.0, drop)
             assert prior.tobytes() == expected[0].tobytes() and dense(table).tobytes() == expected[1].tobytes()
             assert isinstance(table, tuple) == (counts.size > dense_max)
@@ -772,7 +772,7 @@ def test_dense_and_compact_tables_give_the_same_model(reading, monkeypatch):
     Xte, _, _ = make_data(n=200, n_values=(4, 5, 3, 6, 2, 7), missing=0.15, seed=22)
     out = []
     for dense_max in (0, 1 << 40):
-        monkeypatch.setattr(leveled_tree, "DENSE_TABLE_MAX", dense_max)
+        monkeypatch.setattr(leveled_loops, "DENSE_TABLE_MAX", dense_max)
         tree = LeveledNBTree(max_depth=10, min_split=4, min_split_on=reading, ordinal=[3]).fit(X, y, n_values=nv)
         boost = ens.AdaBoostM1(base=clone(tree), n_estimators=5, random_state=3).fit(X, y, n_values=nv)
         kinds = {isinstance(t, tuple) for t in tree._log_tables}

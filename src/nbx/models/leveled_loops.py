@@ -13,6 +13,8 @@ from numba import njit
 from nbx.core.sums import run_sums
 from nbx.models.leveled_cuts import MIN_BRANCH, TOL, WEIGHT_TOL
 
+DENSE_TABLE_MAX = 1 << 15  # entries (nodes x table rows x classes) up to which a level keeps its tables dense
+
 
 @njit(cache=True)
 def level_counts(flat, y, w, rows, local, n_nodes: int, n_table: int, k: int):
@@ -34,7 +36,7 @@ def level_counts(flat, y, w, rows, local, n_nodes: int, n_table: int, k: int):
 
 @njit(cache=True)
 def table_arguments(counts, class_counts, observed, weight, attribute_of_row, n_values, m, drop):
-    """The arguments of every log the local NBs of a tree level take (``LeveledNBTree._node_tables``), in one
+    """The arguments of every log the local NBs of a tree level take (:func:`level_tables`), in one
     array for one numpy log, and the rows of the level's compact table (:func:`assemble_tables`) that each node's
     table rows read. p_v = (n_jv + 1) / (n_j + |V_j|) is §3.1's m-estimate prior; a zero count's n_cjv + m p_v is m p_v
     (0 + x = x), and every value a node has not seen (n_jv = 0) has the same p_v = 1 / (n_j + |V_j|).
@@ -143,6 +145,29 @@ def dense_tables(rows_of, compact):
             for c in range(k):
                 out[t, v, c] = compact[c, at]
     return out
+
+
+def level_tables(counts, class_counts, observed, weight, index, m, drop):
+    """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables, the rows of the attributes
+    ``drop`` leaves out (n_nodes, d) and the missing row 0. The tables of a small level are one dense (n_nodes,
+    n_rows + 1, K) array; a large level's are (rows_of, compact), node t's table row v being
+    compact[:, rows_of[t, v]]: most of a deep level's entries are for values its node has not seen, which
+    depend on the attribute only and are kept once per (node, attribute), a fraction of the dense array's
+    memory and time. (The dense one reads faster: small levels, whose memory is no matter, keep it.)
+
+    ``nb_log_tables(prior="m_estimate")`` (§3.1) written out for many nodes at once, with the same arithmetic
+    term by term; ``observed`` are the per-attribute class totals n_cj (n_nodes, d, K), ``index`` the table's
+    :class:`~nbx.core.counting.ValueIndex`. The logs are numpy's, all of the level's in one call between
+    :func:`table_arguments` and :func:`assemble_tables`: a compiled log is not numpy's to the last bit."""
+    args, rows_of, n_compact = table_arguments(
+        counts, class_counts, observed, weight, index.attribute_of_row, index.n_values, m, drop
+    )
+    log_prior, compact = assemble_tables(
+        counts, np.log(args), rows_of, n_compact, index.attribute_of_row, drop, observed.shape[1]
+    )
+    if counts.size <= DENSE_TABLE_MAX:
+        return log_prior, dense_tables(rows_of, compact)
+    return log_prior, (rows_of, compact)
 
 
 @njit(cache=True)

@@ -98,24 +98,21 @@ from nbx.core.validation import ARRAY_LIKE, ESTIMATOR, NONE, Interval, Options, 
 from nbx.discretize.mdl import MDLDiscretizer
 from nbx.models.leveled_cuts import WEIGHT_TOL, ValueRanks, best_value_cuts, code_cuts, presorted
 from nbx.models.leveled_loops import (
-    assemble_tables,
     compact_log_joint,
     dense_log_joint,
-    dense_tables,
     level_counts,
+    level_tables,
     multiway_gains,
     route_codes,
     route_rows,
     select_tests,
     split_rows,
-    table_arguments,
 )
 
 MIN_SPLIT_ON = ("node", "children")
 LEAF_DROP = ("tested", "fixed")
 MISSING = ("skip", "value")
 CUTS = ("codes", "values")
-DENSE_TABLE_MAX = 1 << 15  # entries (nodes x table rows x classes) up to which a level keeps its tables dense
 
 
 def _missing_as_value(codes: np.ndarray, n_values) -> tuple[np.ndarray, np.ndarray]:
@@ -405,7 +402,7 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
             weight = run_sums(class_counts.reshape(-1), k, k, n_nodes)
             # the local NB ignores the attributes on the path (§3.2 (ii)): all tested ones, or the fixed ones
             drop = used if self.leaf_drop == "tested" else used & (~self.ordinal_ | self._fixed(lo, hi))
-            log_prior, log_table = self._node_tables(counts, class_counts, observed, weight, drop)
+            log_prior, log_table = level_tables(counts, class_counts, observed, weight, index, self.m, drop)
             priors.append(log_prior)
             tables.append(log_table)
             depths.append(np.full(n_nodes, depth))
@@ -484,28 +481,6 @@ class LeveledNBTree(LogScoreMixin, BaseEstimator):
     def _n_branches(self, attr: np.ndarray, thr: np.ndarray) -> np.ndarray:
         """Branches of each internal node: 2 for a threshold test, the attribute's values for a multiway one."""
         return np.where(thr >= 0, 2, self.n_values_[np.maximum(attr, 0)])
-
-    def _node_tables(self, counts, class_counts, observed, weight, drop):
-        """The local NBs of a level's nodes: log priors (n_nodes, K) and log tables, the rows of the attributes
-        ``drop`` leaves out (n_nodes, d) and the missing row 0. The tables of a small level are one dense (n_nodes,
-        n_rows + 1, K) array; a large level's are (rows_of, compact), node t's table row v being
-        compact[:, rows_of[t, v]]: most of a deep level's entries are for values its node has not seen, which
-        depend on the attribute only and are kept once per (node, attribute), a fraction of the dense array's
-        memory and time. (The dense one reads faster: small levels, whose memory is no matter, keep it.)
-
-        ``nb_log_tables(prior="m_estimate")`` (§3.1) written out for many nodes at once, with the same
-        arithmetic term by term; ``observed`` are the per-attribute class totals n_cj (n_nodes, d, K). The
-        logs are numpy's, all of the level's in one call: a compiled log is not numpy's to the last bit."""
-        index = self._index
-        args, rows_of, n_compact = table_arguments(
-            counts, class_counts, observed, weight, index.attribute_of_row, index.n_values, self.m, drop
-        )
-        log_prior, compact = assemble_tables(
-            counts, np.log(args), rows_of, n_compact, index.attribute_of_row, drop, observed.shape[1]
-        )
-        if counts.size <= DENSE_TABLE_MAX:
-            return log_prior, dense_tables(rows_of, compact)
-        return log_prior, (rows_of, compact)
 
     def _best_tests(
         self, counts, class_counts, observed, weight, nodes, used, level=None
