@@ -7,16 +7,8 @@ import pytest
 
 from nbx.core.base import clone
 from nbx.core.counting import ValueIndex
-from nbx.models.c45 import (
-    C45Tree,
-    _eval_nominal,
-    _eval_nominal_nodes,
-    _eval_numeric,
-    _nominal_gain,
-    _select,
-    _walk,
-    add_errs,
-)
+from nbx.models.c45 import C45Tree, _walk, add_errs
+from nbx.models.c45_splits import _nominal_gain, eval_nominal, eval_nominal_nodes, eval_numeric, select
 
 
 def H(*counts):
@@ -30,7 +22,7 @@ def test_numeric_split_hand_computed():
     # x = 1..10, classes 0 0 0 0 0 1 0 1 1 1: best cut between 5 and 6.
     x = np.arange(1.0, 11.0)[:, None]
     y = np.array([0, 0, 0, 0, 0, 1, 0, 1, 1, 1])
-    gain, info, cut = _eval_numeric(x, y, np.ones(10), 10.0, 2, 2)
+    gain, info, cut = eval_numeric(x, y, np.ones(10), 10.0, 2, 2)
     # MinSplit = max(0.1 * 10 / 2, 2) = 2 -> cuts with 2..8 cases below: 7 tries.
     raw = H(6, 4) - 0.5 * H(5, 0) - 0.5 * H(1, 4)
     expected_gain = raw - log2(7) / 10
@@ -53,7 +45,7 @@ def test_numeric_matches_bruteforce_contin_c():
     y = rng.integers(0, K, n)
     w = rng.integers(1, 4, n) * 0.5
     cases = w.sum()
-    gain, info, cut = _eval_numeric(X, y, w, cases, K, min_leaf)
+    gain, info, cut = eval_numeric(X, y, w, cases, K, min_leaf)
     for j in range(X.shape[1]):
         known = ~np.isnan(X[:, j])
         kw = w[known].sum()
@@ -92,10 +84,10 @@ def test_min_split_tests_tolerate_rounded_weight_sums():
     cases = np.bincount(y, weights=w).sum()  # as a node sums its class counts
     assert np.cumsum(w)[5] < 2 and cases < 4
     # numeric: the only cut has 1.9999999999999998 on each side; gain = H(1/2, 1/2) - log2(1) / 4
-    gain, info, cut = _eval_numeric(x[:, None], y, w, cases, 2, 2)
+    gain, info, cut = eval_numeric(x[:, None], y, w, cases, 2, 2)
     assert gain[0] == pytest.approx(1.0) and info[0] == pytest.approx(1.0) and cut[0] == 0.5
     # nominal: both values count as reasonable subsets
-    gain, _ = _eval_nominal(x[:, None].astype(int), y, w, cases, 2, 2, ValueIndex([2]))
+    gain, _ = eval_nominal(x[:, None].astype(int), y, w, cases, 2, 2, ValueIndex([2]))
     assert gain[0] == pytest.approx(1.0)
     # and a node of weight 3.9999999999999996 (< 2 * min_leaf) is still split, as with whole cases
     for n_values in ([0], [2]):
@@ -114,7 +106,7 @@ def _nominal_example():
 def test_nominal_multiway_gain_hand_computed():
     x, y = _nominal_example()
     codes = np.where(np.isnan(x), -1, np.nan_to_num(x)).astype(int)
-    gain, info = _eval_nominal(codes, y, np.ones(12), 12.0, 2, 2, ValueIndex([3]))
+    gain, info = eval_nominal(codes, y, np.ones(12), 12.0, 2, 2, ValueIndex([3]))
     # known cases: 10 of 12, class totals (5, 5); C4.5: gain = F * (info(T) - info_X(T))
     expected_gain = 10 / 12 * (H(5, 5) - 3 / 10 * H(3, 0) - 4 / 10 * H(0, 4) - 3 / 10 * H(2, 1))
     expected_info = H(3, 4, 3, 2)  # unknowns form an extra outcome
@@ -137,7 +129,7 @@ def test_nominal_node_counts_by_blocks_equal_one_pass_over_the_cases(weighted):
     w = rng.uniform(0.5, 2.0, row.size) if weighted else np.ones(row.size)
     index = ValueIndex(n_values)
     cases = np.bincount(node, weights=w, minlength=7)
-    gain, info = _eval_nominal_nodes(codes, y, w, node, cases, 3, 2, index, row=row)
+    gain, info = eval_nominal_nodes(codes, y, w, node, cases, 3, 2, index, row=row)
     counts = np.zeros((7, index.n_rows + 1, 3))
     cells = index.rows(codes[row])
     # case by case, a case's columns in order, as one bincount over the (case, column) cells adds them
@@ -149,7 +141,7 @@ def test_nominal_node_counts_by_blocks_equal_one_pass_over_the_cases(weighted):
 def test_nominal_needs_two_reasonable_subsets():
     codes = np.array([[0], [0], [0], [0], [1], [2]])
     y = np.array([0, 0, 1, 1, 0, 1])
-    gain, _ = _eval_nominal(codes, y, np.ones(6), 6.0, 2, 2, ValueIndex([3]))
+    gain, _ = eval_nominal(codes, y, np.ones(6), 6.0, 2, 2, ValueIndex([3]))
     assert gain[0] == -1e-3  # only value 0 has >= 2 cases
 
 
@@ -174,8 +166,8 @@ def test_select_uses_average_gain_then_gain_ratio():
     gain = np.array([0.1, 0.5, 0.4, -1e-3])
     info = np.array([0.1, 1.0, 0.5, 0.0])
     # attribute 0 has the best ratio (1.0) but below-average gain; among 1 and 2, 2 has ratio 0.8
-    assert _select(gain, info, np.ones(4, bool)) == 2
-    assert _select(np.full(3, -1e-3), np.zeros(3), np.ones(3, bool)) == -1
+    assert select(gain, info, np.ones(4, bool)) == 2
+    assert select(np.full(3, -1e-3), np.zeros(3), np.ones(3, bool)) == -1
 
 
 def test_add_errs_matches_quinlan_book():
@@ -351,7 +343,7 @@ def test_screened_cut_search_equals_scoring_every_cut(seed):
     corrected gain equal, bit for bit, scoring every valid cut with the same formula and taking the first maximum
     (integer weights, so the branch counts are exact in any order; ties from few distinct values)."""
     from nbx.core.criteria import entropy
-    from nbx.models.c45 import _conditional_entropy
+    from nbx.models.c45_splits import _conditional_entropy
 
     rng = np.random.default_rng(40 + seed)
     n, K, min_leaf = 400, 4, 2
@@ -359,7 +351,7 @@ def test_screened_cut_search_equals_scoring_every_cut(seed):
     y = np.clip(X[:, 0] // 2 + (X[:, 1] > 0.5) + rng.integers(0, 2, n) - 1, 0, K - 1).astype(int)
     w = rng.integers(1, 4, n).astype(float)
     cases = w.sum()
-    gain, _, cut = _eval_numeric(X, y, w, cases, K, min_leaf)
+    gain, _, cut = eval_numeric(X, y, w, cases, K, min_leaf)
     tot = np.bincount(y, w, K)
     min_split = min(max(0.1 * cases / K, min_leaf), 25)
     for j in range(X.shape[1]):
@@ -380,10 +372,10 @@ def test_screened_cut_search_equals_scoring_every_cut(seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_numeric_block_equals_columns_one_at_a_time(seed):
-    """A level's numeric attributes are evaluated in blocks sized by memory (``_CHUNK``): every column's corrected
+    """A level's numeric attributes are evaluated in blocks sized by memory (``c45_splits.CHUNK``): every column's corrected
     gain, split info and cut are the same bits in a block of all columns as alone, with fractional weights, ties,
     unknown values and several nodes (its prefix sums restart at each column)."""
-    from nbx.models.c45 import _eval_numeric_sorted
+    from nbx.models.c45_splits import eval_numeric_sorted
 
     rng = np.random.default_rng(60 + seed)
     n, d, K, m = 300, 5, 3, 4
@@ -399,10 +391,10 @@ def test_numeric_block_equals_columns_one_at_a_time(seed):
         o = np.argsort(X[:, j], kind="stable")
         order[j] = o[np.argsort(node[o], kind="stable")]
     xs, ys, ws = np.take_along_axis(X.T, order, axis=1), y[order], w[order]
-    block = _eval_numeric_sorted(xs, ys, ws, starts, cases, K, 2)
+    block = eval_numeric_sorted(xs, ys, ws, starts, cases, K, 2)
     assert (block[0] > 0).sum() >= d  # real cuts in several cells
     for j in range(d):
-        alone = _eval_numeric_sorted(xs[j : j + 1], ys[j : j + 1], ws[j : j + 1], starts, cases, K, 2)
+        alone = eval_numeric_sorted(xs[j : j + 1], ys[j : j + 1], ws[j : j + 1], starts, cases, K, 2)
         for together, single in zip(block, alone):
             np.testing.assert_array_equal(together[j], single[0])
 
@@ -411,6 +403,7 @@ def test_tree_does_not_depend_on_evaluation_block_size(monkeypatch):
     """The fitted tree and its probabilities are the same bits with one attribute per evaluation pass as with all
     of them in one (unknown values and fractional weights)."""
     import nbx.models.c45 as c45
+    import nbx.models.c45_splits as c45_splits
 
     X, y = _noisy_data(400, seed=12)
     X = np.c_[X, np.random.default_rng(3).normal(size=(400, 3)).round(1)]
@@ -418,7 +411,8 @@ def test_tree_does_not_depend_on_evaluation_block_size(monkeypatch):
     w = np.random.default_rng(4).uniform(0.2, 3.0, len(y))
     fits = []
     for chunk in (1, 1 << 30):
-        monkeypatch.setattr(c45, "_CHUNK", chunk)
+        monkeypatch.setattr(c45, "CHUNK", chunk)  # the numeric pass, in the tree
+        monkeypatch.setattr(c45_splits, "CHUNK", chunk)  # the nominal pass
         tree = C45Tree(prune=False).fit(X, y, sample_weight=w, n_values=nv)
         fits.append(([(n.attr, n.threshold, n.dist.tobytes()) for n in _walk(tree.tree_)], tree.predict_proba(X)))
     assert len(fits[0][0]) > 9
