@@ -5,8 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from nbx.models import kernel_loops, kernel_nb
-from nbx.models.kernel_nb import GeneralNB, loo_cross_entropy
+from nbx.models import kernel_loops, kernel_nb, kernel_search
+from nbx.models.kernel_nb import GeneralNB
+from nbx.models.kernel_search import loo_cross_entropy
 
 
 def _data(seed=0, n=40):
@@ -266,7 +267,7 @@ def test_range_unit_bandwidth_by_hand():
 def test_pruned_bandwidth_search_equals_full_grid(seed, monkeypatch):
     """The pruned search (convexity bound) evaluates a subset of the grid, bit for bit as the full grid does,
     and always contains the full grid's first minimum: on segments of many sizes, ties and weights."""
-    monkeypatch.setattr(kernel_nb, "PRUNE_MIN", 2)  # prune (nearly) every segment, not only the large ones
+    monkeypatch.setattr(kernel_search, "PRUNE_MIN", 2)  # prune (nearly) every segment, not only the large ones
     rng = np.random.default_rng(seed)
     n_seg = 12
     sizes = rng.integers(1, 90, n_seg)
@@ -336,7 +337,7 @@ def numpy_loo_cross_entropy(centers, logw, seg, obs_center, obs_w, obs_r, seg_m,
         rest = seg_m[s] - obs_r
         log_h = libm_log(grid[None, :] * base[s][:, None])
         log_rest = libm_log(np.where(rest > 0, rest, 1.0))[:, None]
-        term = np.where(rest[:, None] > 0, num - log_rest - log_h - kernel_nb.HALF_LOG_2PI, -np.inf)
+        term = np.where(rest[:, None] > 0, num - log_rest - log_h - kernel_search.HALF_LOG_2PI, -np.inf)
     flat = (s[:, None] * G + np.arange(G)).ravel()
     total = np.bincount(flat, weights=(-(obs_w[:, None] * term)).ravel(), minlength=n_seg * G).reshape(n_seg, G)
     has = np.bincount(seg, minlength=n_seg) > 0
@@ -380,12 +381,12 @@ def numpy_log_density(m, x, s, own=-1, r=0.0):
     idx = np.arange(m._seg_lo[s], m._seg_hi[s])
     if not len(idx):
         return None
-    T = (m._center_logw[idx] - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI) - 0.5 * (
+    T = (m._center_logw[idx] - m._seg_logh[s] - kernel_search.HALF_LOG_2PI) - 0.5 * (
         (x - m._centers[idx]) / m._seg_h[s]
     ) ** 2
     if own >= 0:
         keep = libm_log(np.maximum(libm_exp(m._center_logw[own : own + 1]) - r, 0.0))
-        T[idx == own] = keep - m._seg_logh[s] - kernel_nb.HALF_LOG_2PI
+        T[idx == own] = keep - m._seg_logh[s] - kernel_search.HALF_LOG_2PI
     M = T.max()
     M = M if np.isfinite(M) else 0.0
     E = libm_exp(T - M)
@@ -474,7 +475,7 @@ def test_loo_pairs_equal_the_unique_route(weights):
     r_values, r_rank = np.unique(np.minimum(ow, 1.0), return_inverse=True)
     pair, pair_of_obs = np.unique(center_of_obs * len(r_values) + r_rank, return_inverse=True)
     expected = pair // len(r_values), np.bincount(pair_of_obs, ow), r_values[pair % len(r_values)]
-    got = kernel_nb._loo_pairs(center_of_obs, ow, center_w)
+    got = kernel_search.loo_pairs(center_of_obs, ow, center_w)
     for g, e in zip(got, expected):
         assert g.dtype == e.dtype and g.tobytes() == e.tobytes()
 
