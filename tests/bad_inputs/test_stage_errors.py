@@ -21,7 +21,7 @@ import pytest
 
 from nbx.cli.common import read_table
 from nbx.core.io import write_json
-from nbx.pipeline import config, layout, learners, stage
+from nbx.pipeline import checkpoints, config, layout, learners, stage
 from nbx.pipeline import train as train_stage
 from nbx.pipeline.config import load_params
 from nbx.pipeline.discretize import discretize
@@ -71,7 +71,9 @@ def project(tmp_path, monkeypatch) -> Path:
     return tmp_path
 
 
-PROGRESS = re.compile(r"toy/\w+: \w+: \d+ splits, [\d.]+ s|toy/\w+: \d+ of \d+ data sets unchanged, kept")
+PROGRESS = re.compile(
+    r"toy/\w+: \w+: \d+ splits, [\d.]+ s|toy/\w+: \d+ of \d+ data sets unchanged, kept|toy/\w+: \d+ finished splits kept"
+)
 
 
 def run(capsys, stage_fn, *argv, script="stages/train.py") -> tuple[int, str, str]:
@@ -226,6 +228,48 @@ def test_an_interrupted_run_goes_on_where_it_stopped_byte_identical(project, cap
     assert run(capsys, train_stage.train, "toy") == (0, "", "")
     assert calls == ["b"] * SPLITS  # only boost on b: nb and boost on a were kept
     assert outputs("boost") == uninterrupted
+
+
+def test_an_interrupted_cell_goes_on_from_its_finished_splits_byte_identical(project, capsys, monkeypatch):
+    """With every split kept as it finishes (checkpoints.CHECKPOINT_SECONDS = 0), a run interrupted inside a data
+    set fits only that data set's splits it had not finished; the predictions and fit_info are the same bytes as an
+    uninterrupted run's, and the checkpoint folder is gone once the data set is written."""
+    assert run(capsys, train_stage.train, "toy")[0] == 0
+    uninterrupted = outputs("boost")
+    shutil.rmtree(layout.PREDICTIONS)
+    layout.trained("toy").unlink()
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_SECONDS", 0.0)
+
+    patch_fit(monkeypatch, ("b", 2 + SPLITS), KeyboardInterrupt())  # boost's third split of b
+    assert run(capsys, train_stage.train, "toy") == (130, "", "train toy: interrupted\n")
+    folder = layout.split_checkpoints("toy", "boost", "b")
+    assert sorted(p.name for p in folder.iterdir()) == ["0.npz", "1.npz", "key"]
+    calls = patch_fit(monkeypatch)
+    assert run(capsys, train_stage.train, "toy") == (0, "", "")
+    assert calls == ["b"] * (SPLITS - 2)  # splits 2 to 5 of boost on b
+    assert outputs("boost") == uninterrupted
+    assert not folder.exists()
+
+
+def test_finished_splits_of_other_params_are_not_reused(project, capsys, monkeypatch):
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_SECONDS", 0.0)
+    patch_fit(monkeypatch, ("b", 2 + SPLITS), KeyboardInterrupt())
+    assert run(capsys, train_stage.train, "toy")[0] == 130
+    Path("params.yaml").write_text(PARAMS.replace("n_estimators: 3", "n_estimators: 2"))
+    calls = patch_fit(monkeypatch)
+    assert run(capsys, train_stage.train, "toy") == (0, "", "")
+    assert sorted(calls) == ["a"] * SPLITS + ["b"] * SPLITS  # boost afresh on both; nb kept
+    assert not list(layout.predictions("toy", "boost").glob(f"*{layout.CHECKPOINT_SUFFIX}"))
+
+
+def test_a_corrupt_split_file_is_fitted_again(project, capsys, monkeypatch):
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_SECONDS", 0.0)
+    patch_fit(monkeypatch, ("b", 2 + SPLITS), KeyboardInterrupt())
+    assert run(capsys, train_stage.train, "toy")[0] == 130
+    (layout.split_checkpoints("toy", "boost", "b") / "1.npz").write_bytes(b"not a zip")
+    calls = patch_fit(monkeypatch)
+    assert run(capsys, train_stage.train, "toy") == (0, "", "")
+    assert calls == ["b"] * (SPLITS - 1)  # split 1 again, and 2 to 5
 
 
 @pytest.mark.parametrize("change", ["learner block", "seed", "input file", "predictions file", "record"])

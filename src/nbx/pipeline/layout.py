@@ -25,6 +25,7 @@ RESULTS = DATA / "results"
 ANALYSIS = DATA / "analysis"
 TIMINGS = DATA / "timings"
 TRAINED = DATA / "trained"
+CHECKPOINT_SUFFIX = ".splits"  # beside <data set>.npz in a learner's predictions while its cell runs
 CODE = DATA / "code"
 METRICS = Path("metrics")
 REPORTS = Path("reports")
@@ -58,6 +59,11 @@ def fold_codes(experiment: str, dataset: str) -> Path:
 def predictions(experiment: str, learner: str, dataset: str | None = None) -> Path:
     base = PREDICTIONS / _exp(experiment) / path_part(learner, "learner name")
     return base / f"{_ds(dataset)}.npz" if dataset else base
+
+
+def split_checkpoints(experiment: str, learner: str, dataset: str) -> Path:
+    """The finished splits of a data set whose cell has not finished (nbx.pipeline.checkpoints)."""
+    return predictions(experiment, learner) / f"{_ds(dataset)}{CHECKPOINT_SUFFIX}"
 
 
 def fit_info(experiment: str, learner: str) -> Path:

@@ -12,7 +12,8 @@ its size limit, the experiment's name and imputation, and the input files of tha
 predictions it produced. A rerun reuses a data set's predictions whose key and file are unchanged, fits the rest,
 and removes what no longer belongs (a learner or data set taken out of the experiment). So adding a learner fits
 that learner, adding a data set fits that data set, editing a model's module refits the learners that import it,
-and a run interrupted by Ctrl-C goes on where it stopped. The outputs are byte-identical to a run from scratch: a
+and a run interrupted by Ctrl-C goes on where it stopped, within a data set from its finished splits
+(:mod:`nbx.pipeline.checkpoints`). The outputs are byte-identical to a run from scratch: a
 data set's results depend only on its own splits' seeds and inputs. The keys hold no machine-dependent value, so
 the file is the same on every machine that writes the same predictions.
 """
@@ -27,6 +28,7 @@ import sys
 from nbx.core.errors import NbxError, message
 from nbx.core.io import sha256_file, write_json, write_npz
 from nbx.pipeline import code, config, layout, learners
+from nbx.pipeline.checkpoints import SplitCheckpoints
 from nbx.pipeline.inputs import available, load_folds, load_plan, load_table, require
 from nbx.protocol.progress import Progress
 from nbx.protocol.runner import SplitData, TrainError, discrete_input, mixed_input, run_datasets
@@ -177,7 +179,12 @@ def _train_learner(params, exp, learner, setup, datasets, trained, sizes, inputs
     timings = {ds: old_timings[ds] for ds in data if ds not in todo and ds in old_timings}
     if todo and len(todo) < len(data):
         print(f"{name}/{learner}: {len(data) - len(todo)} of {len(data)} data sets unchanged, kept", file=sys.stderr)
-    with Progress(f"{name}/{learner}", sum(len(d.test) for d in todo.values())) as progress:
+    checkpoints = {ds: SplitCheckpoints(name, learner, ds, keys[ds]) for ds in todo}
+    done = {ds: checkpoints[ds].load([int(t.sum()) for t in todo[ds].test]) for ds in todo}
+    if any(done.values()):
+        print(f"{name}/{learner}: {sum(map(len, done.values()))} finished splits kept", file=sys.stderr)
+    n_splits = sum(len(d.test) - len(done[ds]) for ds, d in todo.items())
+    with Progress(f"{name}/{learner}", n_splits) as progress:
         try:
             for ds, out in run_datasets(
                 setup.estimator,
@@ -188,6 +195,8 @@ def _train_learner(params, exp, learner, setup, datasets, trained, sizes, inputs
                 on_split=progress.advance,
                 all_classes=setup.all_classes,
                 numeric_ordinal=setup.numeric_ordinal,
+                done=done,
+                on_result=lambda ds, s, out: checkpoints[ds].save(s, out),
             ):
                 wall_seconds = progress.finish(ds, len(todo[ds].test))
                 write_npz(layout.predictions(name, learner, ds), **out.arrays())
@@ -203,6 +212,7 @@ def _train_learner(params, exp, learner, setup, datasets, trained, sizes, inputs
                 if fit_info:  # written with each data set, so what an interrupted run finished stays whole
                     write_json(layout.fit_info(name, learner), {ds: fit_info[ds] for ds in data if ds in fit_info})
                 trained.record(name, learner, ds, keys[ds])
+                checkpoints[ds].clear()
         except TrainError as exc:
             raise CellError(
                 f"train {name}/{learner}", f"data set {exc.dataset}, split {exc.split}: {exc.cause}"
@@ -236,3 +246,6 @@ def _remove_stale(name: str, kept: dict[str, list[str]]) -> None:
         for file in path.glob("*.npz"):
             if file.stem not in kept[path.name]:
                 file.unlink()
+        for folder in path.glob(f"*{layout.CHECKPOINT_SUFFIX}"):
+            if folder.name.removesuffix(layout.CHECKPOINT_SUFFIX) not in kept[path.name]:
+                shutil.rmtree(folder)

@@ -325,6 +325,8 @@ def run_datasets(
     on_split=None,
     all_classes: bool = False,
     numeric_ordinal: bool = False,
+    done: dict[str, dict[int, tuple]] | None = None,
+    on_result=None,
 ):
     """Fit/predict ``learner`` on every split of every data set in ``data``; yields (data set,
     :class:`SplitPredictions`) as soon as the data set's last split is back (so a stage writes what is done while
@@ -332,7 +334,8 @@ def run_datasets(
     D is seeded by (seed, experiment, D, seed_name, s); ``on_split(D)`` is called as each split finishes
     (progress). ``all_classes``: fit with ``classes`` = every class index of the data set (the learner needs
     that parameter). ``numeric_ordinal``: fit with ``ordinal`` = the data set's ``numeric`` columns
-    (:func:`with_ordinal`)."""
+    (:func:`with_ordinal`). ``done[D][s]``: what split s of D returned in an earlier run (not fitted again);
+    ``on_result(D, s, output)`` is called with each split fitted now (checkpoints)."""
 
     def prepared(d: SplitData):
         base = clone(learner).set_params(classes=list(range(d.n_classes))) if all_classes else learner
@@ -342,18 +345,24 @@ def run_datasets(
     # the smallest data sets' splits first, which this process runs while it judges whether a pool pays; the pool
     # takes the rest largest first, so the cell does not end on one worker running a large data set's last splits
     by_size = sorted(data, key=lambda ds: math.prod(data[ds].size))
-    tasks = [(ds, s) for ds in by_size for s in range(len(data[ds].test))]
+    done = done or {}
+    tasks = [(ds, s) for ds in by_size for s in range(len(data[ds].test)) if s not in done.get(ds, {})]
 
     def task(i):
         ds, s = tasks[i]
         model = _seeded(clone(bases[ds]), dataset_seed(seed, experiment, ds, seed_name, str(s)))
         return (fit_split, (model, data[ds], s), experiment, ds, s)
 
-    results: dict[str, list] = {ds: [None] * len(d.test) for ds, d in data.items()}  # by split
-    left = {ds: len(d.test) for ds, d in data.items()}
+    results: dict[str, list] = {ds: [done.get(ds, {}).get(s) for s in range(len(d.test))] for ds, d in data.items()}
+    left = {ds: results[ds].count(None) for ds in data}
+    for ds in by_size:
+        if not left[ds]:  # every split done earlier
+            yield ds, _assemble(data[ds], results.pop(ds))
 
     def collect(i, out):
         ds, s = tasks[i]
+        if on_result:
+            on_result(ds, s, out)
         results[ds][s] = out
         left[ds] -= 1
         if on_split:
