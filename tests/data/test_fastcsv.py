@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 import nbx.data.userfile as userfile
+from nbx.data.dialect import is_number
 from nbx.data.fastcsv import _space_before_quote, count, read_block
-from nbx.data.userfile import Options, UserFileError, _is_number, read_user_file
+from nbx.data.userfile import Options, UserFileError, read_user_file
 
 MISSING = {"?", "", "NA"}
 
@@ -201,7 +202,7 @@ def test_every_spelling_pandas_reads_is_a_number_of_the_reader_read_to_the_same_
             if cell.strip() in MISSING:
                 assert np.isnan(value) and block.markers == Counter({cell.strip(): 1})
             else:
-                assert _is_number(cell) and value.tobytes() == np.float64(float(cell)).tobytes(), cell
+                assert is_number(cell) and value.tobytes() == np.float64(float(cell)).tobytes(), cell
     assert read[True] > 100 and read[False] > 100
 
 

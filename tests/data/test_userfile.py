@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nbx.data.userfile import Dialect, sniff
+from nbx.data.dialect import Dialect, sniff
 
 MISSING = {"?", "", "NA"}
 

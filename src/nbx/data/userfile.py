@@ -6,7 +6,7 @@ dropped) or UTF-16/UTF-32 with a byte-order mark (transcoded to UTF-8 as it is r
 byte, are refused at file:line:column with a guess of the encoding (:mod:`nbx.data.encoding`). Lines end in
 LF, CRLF or CR, in any mix.
 
-A delimited text file's dialect is sniffed from its first lines (:func:`sniff`): the delimiter (one of
+A delimited text file's dialect is sniffed from its first lines (:func:`nbx.data.dialect.sniff`): the delimiter (one of
 ``,`` ``;`` tab ``|``: the one that splits every sampled record into the same number of fields, the most fields
 when several do), double-quoted fields (of any length; they may hold line ends) and whether the first line
 is a header (it is when a column is numeric below and not numeric on the first line, or when the first line
@@ -14,14 +14,14 @@ numbers the columns 0, 1, ... or 1, 2, ..., as ``pandas.DataFrame(X).to_csv(inde
 note). ARFF files (``.arff``) are read by :func:`nbx.data.parsers.read_arff` and their data checked against the
 header.
 
-A number in a cell is what :data:`_NUMBER` matches (numpy's reader's spelling): ASCII digits with an optional sign,
-decimal point and exponent, or ``inf``/``infinity``/``nan`` in any case (refused below as not finite), spaces
-around it. Python's ``float()`` also reads ``1_000`` and digits of other scripts: those are text here, in every
-block alike. Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value that is not
-a missing marker is a number, else nominal; the class column is ``--class`` or the last one. Refused with one
-line naming the file, line and column: duplicate or empty column names, a row with the wrong number of fields, a
-non-finite number (``inf``, ``nan``: a missing value is written with a marker), an ARFF value its header does
-not declare or declares twice.
+A number in a cell is what :data:`nbx.data.dialect.NUMBER` matches (numpy's reader's spelling): ASCII digits with an
+optional sign, decimal point and exponent, or ``inf``/``infinity``/``nan`` in any case (refused below as not
+finite), spaces around it. Python's ``float()`` also reads ``1_000`` and digits of other scripts: those are text
+here, in every block alike. Column kinds follow Weka's CSV loader (:mod:`nbx.data.infer`): numeric when every value
+that is not a missing marker is a number, else nominal; the class column is ``--class`` or the last one. Refused
+with one line naming the file, line and column: duplicate or empty column names, a row with the wrong number of
+fields, a non-finite number (``inf``, ``nan``: a missing value is written with a marker), an ARFF value its header
+does not declare or declares twice.
 
 Every guess a reader of the file could dispute and that the file does not settle (a delimiter other delimiters
 would also fit, a header line guessed from nominal columns only, the class column taken as the last, the
@@ -43,7 +43,6 @@ import codecs
 import csv
 import io
 import os
-import re
 import stat
 from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -53,13 +52,13 @@ from pathlib import Path
 import numpy as np
 
 from nbx.core.errors import did_you_mean
+from nbx.data.dialect import DELIMITERS, Dialect, is_number, sniff, split_cells
 from nbx.data.encoding import NotTextError, bom_encoding, not_utf8, read_text
 from nbx.data.fastcsv import count, read_block
 from nbx.data.parsers import DataFormatError, read_arff, value_order
 from nbx.protocol.table import Table
 
 CLASS_NAMES = ("class", "label", "target", "y")  # a last column named so is the class without a doubt
-DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 BLOCK_BYTES = 8 << 20  # one block of lines parsed at a time (its temporaries stay in the allocator after it)
 PANDAS_BYTES = 1 << 20  # from this size on, blocks go through pandas: below it the csv module reads a file sooner
 # than pandas is imported (~0.2 s)
@@ -88,15 +87,6 @@ class Options:
     delimiter: str | None = None
     header: bool | None = None
     missing: list[str] | None = None
-
-
-@dataclass
-class Dialect:
-    delimiter: str
-    header: bool
-    delimiter_sure: bool  # no other candidate splits the sampled lines as consistently
-    header_sure: bool  # a column is numeric below its first cell and that cell is not a number (or the reverse)
-    header_why: str | None = None  # said in the note when the header is not sure
 
 
 @dataclass
@@ -206,76 +196,6 @@ def _head(path: Path, codec: str, label: str) -> str:
     return _decode(head, "utf-8-sig")
 
 
-def _split_cells(lines: list[str], delimiter: str) -> list[list[str]]:
-    return [[c.strip() for c in row] for row in csv.reader(lines, delimiter=delimiter, skipinitialspace=True)]
-
-
-# A number in a cell, as numpy's reader spells one: ASCII digits with an optional sign, point and exponent, or
-# inf / infinity / nan (refused later as not finite), spaces around. Python's float() also reads 1_000, Unicode
-# digits and more: those cells are text here, so a column reads the same in every block.
-_NUMBER = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.ASCII | re.IGNORECASE)
-
-
-def _is_number(text: str) -> bool:
-    return _NUMBER.fullmatch(text) is not None
-
-
-def sniff(lines: list[str], missing, delimiter: str | None = None, header: bool | None = None) -> Dialect:
-    """The dialect of a file from its first non-blank ``lines`` (see the module docstring); ``delimiter`` and
-    ``header`` given are taken as they are. Raises ValueError when no candidate delimiter fits."""
-    lines = [line for line in lines if line.strip()]
-    sure_delim = delimiter is not None
-    if delimiter is None:
-        fits = {}
-        for d in DELIMITERS:
-            counts = Counter(len(row) for row in csv.reader(lines, delimiter=d, skipinitialspace=True))
-            fields, share = counts.most_common(1)[0]
-            if fields > 1:
-                fits[d] = (share / sum(counts.values()), fields)  # of records: a quoted field may hold line ends
-        if not fits:
-            raise ValueError("no comma, semicolon, tab or pipe splits its lines into columns")
-        ranked = sorted(fits, key=lambda d: fits[d], reverse=True)
-        delimiter = ranked[0]
-        sure_delim = fits[delimiter][0] == 1.0 and all(fits[d][0] < 1.0 for d in ranked[1:])
-    if header is not None:
-        return Dialect(delimiter, header, sure_delim, True)
-    rows = _split_cells(lines, delimiter)
-    first, rest = rows[0], rows[1:]
-    numeric_below = [
-        j
-        for j in range(len(first))
-        if any(len(r) > j and r[j] not in missing for r in rest)
-        and all(_is_number(r[j]) for r in rest if len(r) > j and r[j] not in missing)
-    ]
-    if numeric_below:
-        if any(not _is_number(first[j]) for j in numeric_below):
-            return Dialect(delimiter, True, sure_delim, True)
-        if numbered := _column_numbers(first, rest, numeric_below):
-            return Dialect(delimiter, True, sure_delim, False, f"it numbers the columns {numbered}")
-        return Dialect(delimiter, False, sure_delim, True)
-    # Nominal columns only: a header's names do not recur as values below them.
-    header = all(all(r[j] != first[j] for r in rest if len(r) > j) for j in range(len(first)))
-    return Dialect(delimiter, header, sure_delim, False)
-
-
-def _column_numbers(first: list[str], rest: list[list[str]], numeric: list[int]) -> str | None:
-    """``0..3`` when the first line numbers the columns (``pandas.DataFrame(X).to_csv(index=False)`` writes
-    ``0,1,2,3,label``; R's numbered columns start at 1): consecutive integers from 0 or 1 in at least two
-    columns, a last non-numeric name allowed, and not all of them values of their columns below (a data row
-    of a 0/1 table would be)."""
-    names = first[:-1] if first and not _is_number(first[-1]) else first
-    for start in (0, 1):
-        if len(names) >= 2 and names == [str(start + j) for j in range(len(names))]:
-            below = [{r[j] for r in rest if len(r) > j} for j in range(len(names))]
-            if all(
-                j in numeric and any(_is_number(v) and float(v) == start + j for v in below[j])
-                for j in range(len(names))
-            ):
-                return None
-            return f"{start}..{start + len(names) - 1}"
-    return None
-
-
 # ------------------------------------------------------------------------------------------------- reading
 def read_user_file(
     path,
@@ -350,7 +270,7 @@ def _read_csv(path: Path, label: str, missing, options: Options, kinds) -> _Read
         dialect = sniff(sample, set(missing), options.delimiter, options.header)
     except ValueError as exc:
         raise UserFileError(f"{label}: cannot tell how the columns are separated: {exc} (give --delimiter)") from None
-    rows = _split_cells(sample, dialect.delimiter)
+    rows = split_cells(sample, dialect.delimiter)
     n_cols = len(rows[0])
     if dialect.header:
         names = rows[0]
@@ -408,7 +328,7 @@ def _initial_kinds(names, rows, missing, class_column, kinds, label) -> str:
     out = []
     for j in range(len(names)):
         cells = [r[j] for r in rows if len(r) > j and r[j] not in missing]
-        out.append("y" if j == y else "n" if all(map(_is_number, cells)) else "c")
+        out.append("y" if j == y else "n" if all(map(is_number, cells)) else "c")
     return "".join(out)
 
 
@@ -635,7 +555,7 @@ def _numbers(cells: np.ndarray, lines: np.ndarray, j: int, ctx: _Context) -> np.
     present = np.flatnonzero(~_missing_mask(cells, ctx))
     out = np.full(len(cells), np.nan)
     # numpy's float() reads 1_000 too, as Python's does: each cell is checked against the one definition first
-    bad = next((i for i in present if not _is_number(cells[i])), None)
+    bad = next((i for i in present if not is_number(cells[i])), None)
     if bad is not None:
         if not ctx.fixed:
             raise _KindChange(j)
