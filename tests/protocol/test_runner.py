@@ -61,6 +61,38 @@ def test_a_cell_pools_every_split_of_every_data_set_with_the_same_results(always
             assert value.tobytes() == out.arrays()[key].tobytes()
 
 
+def test_splits_done_earlier_are_not_fitted_again_and_give_the_same_bytes(always_pool):
+    """Given the outputs of some splits (an interrupted cell's checkpoints), the pool fits only the others, reports
+    each split it fits once through ``on_result``, and every data set's predictions equal a run of all its splits;
+    a data set whose splits are all done comes back without a fit."""
+    learner = MUV(base=NaiveBayes(), n_estimators=3)
+    data = {"a": _data(0), "b": _data(1, n=90), "c": _data(2, d=4)}
+    first = {}
+    full = dict(
+        run_datasets(learner, data, 7, "e", "l", n_jobs=1, on_result=lambda ds, s, out: first.update({(ds, s): out}))
+    )
+    done = {"a": {0: first["a", 0], 2: first["a", 2]}, "c": {s: first["c", s] for s in range(3)}}
+    fitted, seen = [], []
+    again = dict(
+        run_datasets(
+            learner,
+            data,
+            7,
+            "e",
+            "l",
+            n_jobs=2,
+            on_split=seen.append,
+            done=done,
+            on_result=lambda ds, s, out: fitted.append((ds, s)),
+        )
+    )
+    assert sorted(fitted) == [("a", 1), ("b", 0), ("b", 1), ("b", 2)]
+    assert sorted(seen) == ["a", "b", "b", "b"]
+    for ds in data:
+        for key, value in full[ds].arrays().items():
+            assert value.tobytes() == again[ds].arrays()[key].tobytes()
+
+
 def test_results_on_a_dask_cluster_equal_the_local_run(always_pool, monkeypatch):
     pytest.importorskip("dask.distributed")
     learner = MUV(base=NaiveBayes(), n_estimators=3)
