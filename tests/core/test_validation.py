@@ -472,19 +472,19 @@ def test_nominal_checks_cover_every_row_block(row):
     """The nominal-code checks run over blocks of rows (``row_blocks``: 3,276 rows of 20 columns here); a bad code in
     any block, at either edge of one, names its column, as one pass over the whole array would."""
     from nbx.core.base import mixed_n_values, row_blocks
-    from nbx.models.logistic import _nominal_codes
+    from nbx.models.logistic_design import nominal_codes
 
     X = np.tile(np.arange(20.0) % 4, (10_000, 1))
     nv = np.full(20, 4)
     assert [(b.start, b.stop) for b in row_blocks(10_000, 20)][:2] == [(0, 3276), (3276, 6552)]
-    codes = _nominal_codes(X, nv)
+    codes = nominal_codes(X, nv)
     assert codes.dtype == np.int64 and np.array_equal(codes, X)
     fraction, too_big = X.copy(), X.copy()
     fraction[row, 7], too_big[row, 13] = 1.5, 4.0
     with pytest.raises(ValueError, match=r"integer codes; columns \[7\] do not"):
         mixed_n_values(fraction, nv)
     with pytest.raises(ValueError, match="must hold integer codes"):
-        _nominal_codes(fraction, nv)
+        nominal_codes(fraction, nv)
     with pytest.raises(ValueError, match=r"codes >= n_values in nominal columns \[13\]"):
         mixed_n_values(too_big, nv)
-    assert _nominal_codes(too_big, nv)[row, 13] == -1  # at predict: a value never seen, i.e. missing
+    assert nominal_codes(too_big, nv)[row, 13] == -1  # at predict: a value never seen, i.e. missing

@@ -288,7 +288,7 @@ def test_pattern_design_refine_and_first_rows_equal_the_direct_computations():
     """The patterns' numbering (no sort), first rows and design rows (from per-code rows) are np.unique's inverse,
     np.minimum.at's first occurrences and the standardized design of the patterns' training rows, to the bit."""
     from nbx.models.hbayes import _first_rows, _pattern_design
-    from nbx.models.logistic import design_matrix, standardize, standardizer
+    from nbx.models.logistic_design import design_matrix, standardize, standardizer
 
     rng = np.random.default_rng(11)
     nv = np.array([3, 5, 2, 4, 1])

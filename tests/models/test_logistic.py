@@ -8,20 +8,22 @@ from scipy.optimize import minimize
 from nbx.core.base import clone
 from nbx.models.logistic import (
     ConvergenceWarning,
-    IndicatorDesign,
     LogisticRegression,
     _newton_step,
-    active_columns,
-    codes_standardizer,
     default_start,
-    design_matrix,
     fit_ridge_logistic,
     hessian,
-    indicator_standardizer,
     log_proba,
     objective,
     one_hot,
     ridge_logistic_newton,
+)
+from nbx.models.logistic_design import (
+    IndicatorDesign,
+    active_columns,
+    codes_standardizer,
+    design_matrix,
+    indicator_standardizer,
     standardize,
     standardizer,
 )

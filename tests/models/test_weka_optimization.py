@@ -12,7 +12,8 @@ import pytest
 from nbx.models import weka_loops as wl
 from nbx.models import weka_objective as wobj
 from nbx.models import weka_optimization as wo
-from nbx.models.logistic import LogisticRegression, design_matrix, one_hot, standardize, standardizer
+from nbx.models.logistic import LogisticRegression, one_hot
+from nbx.models.logistic_design import design_matrix, standardize, standardizer
 
 
 def _problem(seed=0, n=40, p=3, k=3, ridge=1e-3):

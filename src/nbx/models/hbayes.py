@@ -38,7 +38,7 @@ changed S1 in 6 of 162 folds, and the converged search differs from it in 24. A 
 ``max_iter`` first is counted in ``n_not_converged_`` and the fit warns once. Cost: Newton's Hessian grows
 with the square of S1's indicator columns times the classes, so late greedy steps on many-valued,
 many-class data (vehicle, segment, waveform) dominate the time; those fits assemble it from each pattern's
-active indicator columns (:meth:`nbx.models.logistic.IndicatorDesign.hessian`, numba). The Hessian's
+active indicator columns (:meth:`nbx.models.logistic_design.IndicatorDesign.hessian`, numba). The Hessian's
 summation order moves the converged coefficients within the tolerance, which can change S1 where the best
 candidates' training accuracies tie that closely (as the tolerance itself can, above): the scores and
 gradients therefore stay the dense design's products (on ionosphere the indicator design's products, equal to
@@ -110,19 +110,8 @@ from nbx.core.base import (
 )
 from nbx.core.counting import ValueIndex, row_blocks
 from nbx.core.validation import ESTIMATOR, NONE, ConvergenceWarning, Options, warn
-from nbx.models.logistic import (
-    OPTIMIZERS,
-    SOLVER_CONSTRAINTS,
-    IndicatorDesign,
-    active_columns,
-    codes_standardizer,
-    default_start,
-    design_matrix,
-    log_proba,
-    one_hot,
-    ridge_logistic_newton,
-    standardize,
-)
+from nbx.models.logistic import OPTIMIZERS, SOLVER_CONSTRAINTS, default_start, log_proba, one_hot, ridge_logistic_newton
+from nbx.models.logistic_design import IndicatorDesign, active_columns, codes_standardizer, design_matrix, standardize
 from nbx.models.naive_bayes import nb_log_tables
 
 

@@ -20,23 +20,23 @@ Houwelingen 1992) which is implemented in Weka". We follow Weka's ``functions.Lo
   first); a missing numeric value is replaced by the training mean (as Weka's ReplaceMissingValues).
 * Weka minimizes with its own quasi-Newton optimizer (BFGS), followed by ``optimizer="weka_bfgs"``
   (:mod:`nbx.models.weka_optimization`); by default (``"exact"``) we use Newton's method with a backtracking line
-  search (:func:`fit_ridge_logistic`) and stop when max |∇f| / W <= ``tol`` (W = total weight, so the
-  tolerance does not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data
-  sets are separable: the optimum lies far out, and quasi-Newton methods stop on small relative progress
-  far from it (Weka on labor: objective 10x above the optimum, coefficients about 4x larger; our former
-  L-BFGS-B stopped 15x above). Newton reaches it in about 20 iterations. On nominal codes only, the standardized
-  design is never formed: :class:`IndicatorDesign` keeps each row's active indicator columns and computes the products
-  Newton needs (scores, gradient, Hessian) from them with numba kernels (:mod:`nbx.models.logistic_loops`, loaded only
-  then), so an iteration costs per row the attributes, not the columns (10^5 rows of 20 ten-valued attributes: 201
-  design columns, 21 active). These are the same iterates as on the dense design up to rounding. A fit that stops on
-  ``max_iter`` (or on the floating-point floor) before the tolerance warns (:class:`ConvergenceWarning`) and sets
-  ``converged_ = False``; if that model is moreover no better than the class prior on the training data (weighted
-  log-likelihood), fit raises a ValueError instead: a failed optimization is never returned as a model behind a
-  warning.
-* Numeric range: standardization is exact under scaling a column by a power of two, so a column with values
-  beyond 2**±256 (near 1e306 its squares overflow, near 1e-300 they vanish) is standardized divided by its
-  power of two (:func:`standardizer`); the standardized design, hence the fit and the ridge penalty, is the
-  one of the rescaled column, and columns within that range are computed exactly as before.
+  search (:func:`fit_ridge_logistic`) and stop when max |∇f| / W <= ``tol`` (W = total weight, so the tolerance does
+  not depend on the data size), default 1e-10. At ridge 1e-8 many small discretized data sets are separable: the
+  optimum lies far out, and quasi-Newton methods stop on small relative progress far from it (Weka on labor:
+  objective 10x above the optimum, coefficients about 4x larger; our former L-BFGS-B stopped 15x above). Newton
+  reaches it in about 20 iterations. On nominal codes only, the standardized design is never formed:
+  :class:`~nbx.models.logistic_design.IndicatorDesign` keeps each row's active indicator columns and computes the
+  products Newton needs (scores, gradient, Hessian) from them with numba kernels (:mod:`nbx.models.logistic_loops`,
+  loaded only then), so an iteration costs per row the attributes, not the columns (10^5 rows of 20 ten-valued
+  attributes: 201 design columns, 21 active). These are the same iterates as on the dense design up to rounding. A
+  fit that stops on ``max_iter`` (or on the floating-point floor) before the tolerance warns
+  (:class:`ConvergenceWarning`) and sets ``converged_ = False``; if that model is moreover no better than the class
+  prior on the training data (weighted log-likelihood), fit raises a ValueError instead: a failed optimization is
+  never returned as a model behind a warning.
+* Numeric range: standardization is exact under scaling a column by a power of two, so a column with values beyond
+  2**±256 (near 1e306 its squares overflow, near 1e-300 they vanish) is standardized divided by its power of two
+  (:func:`~nbx.models.logistic_design.standardizer`); the standardized design, hence the fit and the ridge penalty,
+  is the one of the rescaled column, and columns within that range are computed exactly as before.
 
 Fitted attributes: ``classes_``, ``theta_`` (shape (p+1, K-1), standardized scale, row 0 = intercepts),
 ``coef_weka_`` (p, K-1) and ``intercept_weka_`` (K-1,) on the original indicator/numeric scale in Weka's layout
@@ -44,11 +44,11 @@ Fitted attributes: ``classes_``, ``theta_`` (shape (p+1, K-1), standardized scal
 scikit-learn's layout (see :class:`LogisticRegression`), ``mean_``, ``scale_`` (standardization), ``n_iter_``
 (Newton iterations), ``converged_``, ``objective_`` (f at ``theta_``).
 
-Warm start: with ``warm_start=True`` a refit starts from the previous ``theta_`` when its shape matches
-(same design columns and classes); otherwise the start is Weka's: intercepts log((n_k+1)/(n_{K-1}+1)),
-slopes 0 (Weka counts rows there; we use weighted counts so that a weight of k equals k copies). Weka's
-RemoveUseless filter (dropping constant attributes) is not applied: a constant column is left unscaled
-and only the ridge acts on it. Helpers :func:`design_matrix`, :func:`standardizer` and
+Warm start: with ``warm_start=True`` a refit starts from the previous ``theta_`` when its shape matches (same design
+columns and classes); otherwise the start is Weka's: intercepts log((n_k+1)/(n_{K-1}+1)), slopes 0 (Weka counts rows
+there; we use weighted counts so that a weight of k equals k copies). Weka's RemoveUseless filter (dropping constant
+attributes) is not applied: a constant column is left unscaled and only the ridge acts on it. Helpers
+:func:`~nbx.models.logistic_design.design_matrix`, :func:`~nbx.models.logistic_design.standardizer` and
 :func:`fit_ridge_logistic` (explicit start ``theta0``) are reused by HBayes (:mod:`nbx.models.hbayes`).
 """
 
@@ -62,94 +62,16 @@ from scipy.linalg.lapack import dpotrf, dpotrs
 
 from nbx.core.base import N_VALUES, BaseEstimator, LogScoreMixin, check_mixed_fit, check_mixed_X
 from nbx.core.class_weight import CLASS_WEIGHT, apply_class_weight
-from nbx.core.counting import ValueIndex, log_softmax, row_blocks
+from nbx.core.counting import ValueIndex, log_softmax
 from nbx.core.validation import BOOLEAN, ConvergenceWarning, Interval, Options, warn
-
-
-def _nominal_codes(block: np.ndarray, n_values: np.ndarray) -> np.ndarray:
-    """Integer codes of nominal columns; NaN, negative or out-of-range values become -1 (missing)."""
-    codes = np.empty(block.shape, np.int64)
-    for rows in row_blocks(*block.shape):
-        part = block[rows]
-        ok = np.isfinite(part) & (part >= 0) & (part < n_values)
-        filled = np.where(ok, part, 0.0)
-        if np.any(filled != np.round(filled)):
-            raise ValueError("nominal columns (n_values > 0) must hold integer codes")
-        codes[rows] = np.where(ok, filled, -1)
-    return codes
-
-
-def design_matrix(X, n_values) -> tuple[np.ndarray, np.ndarray]:
-    """Indicator/numeric design (n, p) and, per design column, the attribute it comes from.
-
-    Nominal column j (n_values[j] > 0) -> n_values[j] indicator columns (missing = all zeros); numeric
-    column -> itself (NaN kept; :func:`standardize` replaces it by the mean).
-    """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}")
-    nv = np.zeros(X.shape[1], np.int64) if n_values is None else np.asarray(n_values, dtype=np.int64)
-    if nv.shape != (X.shape[1],):
-        raise ValueError(f"n_values has shape {nv.shape}, expected ({X.shape[1]},)")
-    if np.any(nv < 0):
-        raise ValueError("n_values must be >= 0 (0 marks a numeric column)")
-    width = np.where(nv > 0, nv, 1)
-    owner = np.repeat(np.arange(X.shape[1]), width)
-    starts = np.concatenate([[0], np.cumsum(width)[:-1]])
-    Z = np.zeros((X.shape[0], int(width.sum())))
-    numeric = np.flatnonzero(nv == 0)
-    Z[:, starts[numeric]] = X[:, numeric]
-    nominal = np.flatnonzero(nv > 0)
-    codes = _nominal_codes(X[:, nominal], nv[nominal])
-    r, c = np.nonzero(codes >= 0)
-    Z[r, starts[nominal][c] + codes[r, c]] = 1.0
-    return Z, owner
-
-
-SAFE_EXPONENT = 256  # |x| in [2**-256, 2**256]: x², Σ w x² and x - mean stay normal, finite floats
-
-
-def _exponents(magnitude: np.ndarray) -> np.ndarray:
-    """Per column the power of two to divide by before summing: 0 when the column's largest magnitude lies in
-    [2**-256, 2**256] (or is 0), else its binary exponent, which brings the column to magnitudes below 1."""
-    e = np.frexp(magnitude)[1]
-    return np.where((magnitude == 0) | (np.abs(e) <= SAFE_EXPONENT), 0, e)
-
-
-def standardizer(Z: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Weka's weighted mean and standard deviation per column (NaN ignored); zero deviation -> (0, 1).
-
-    A column whose values reach beyond 2**±256 (x² would overflow near 1e306 or vanish near 1e-300, and the
-    column would be left unscaled or turn into NaN) is summed divided by a power of two 2**e
-    (:func:`_exponents`), and its mean and deviation multiplied back; a constant such column gets (0, 2**e),
-    i.e. it is left as is but brought into range, where a constant 1e306 would overflow the scores. Dividing
-    by a power of two is exact, and the standardized column (x - mean) / sd, on which the coefficients and the
-    ridge penalty live, is the same for x and 2**k x, so the fit is the one of the rescaled column; other
-    columns are untouched.
-    """
-    ok = ~np.isnan(Z)
-    Zf = np.where(ok, Z, 0.0)
-    e = _exponents(np.abs(Zf).max(axis=0, initial=0.0))
-    if e.any():
-        Zf = np.ldexp(Zf, -e)
-    wz = w[:, None] * ok
-    tot = wz.sum(axis=0)
-    mean = np.divide((wz * Zf).sum(axis=0), tot, out=np.zeros(Z.shape[1]), where=tot > 0)
-    sq = (wz * Zf**2).sum(axis=0)
-    var = np.divide(np.abs(sq - tot * mean**2), tot - 1, out=np.zeros(Z.shape[1]), where=tot > 1)
-    sd = np.sqrt(var)
-    keep = sd > 0
-    return np.where(keep, np.ldexp(mean, e), 0.0), np.ldexp(np.where(keep, sd, 1.0), e)
-
-
-def standardize(Z: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
-    """(Z - mean) / scale with a leading column of ones; NaN (missing numeric) becomes the mean (0). Columns
-    of a scale beyond 2**±256 are divided by its power of two first (exact), so Z - mean cannot overflow."""
-    e = _exponents(scale)
-    if e.any():
-        Z, mean, scale = np.ldexp(Z, -e), np.ldexp(mean, -e), np.ldexp(scale, -e)
-    S = (Z - mean) / scale
-    return np.hstack([np.ones((Z.shape[0], 1)), np.nan_to_num(S, nan=0.0)])
+from nbx.models.logistic_design import (
+    IndicatorDesign,
+    active_of,
+    design_matrix,
+    indicator_standardizer,
+    standardize,
+    standardizer,
+)
 
 
 def _scores(Z1: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -232,109 +154,6 @@ def hessian(Z1: np.ndarray, w: np.ndarray, P: np.ndarray, ridge: float, chunk: i
     slopes = np.arange(m, p * m)
     H[slopes, slopes] += 2.0 * ridge
     return H
-
-
-class _Transposed:
-    """``design.T`` of an :class:`IndicatorDesign`: ``design.T @ R`` = Z1ᵀ R."""
-
-    def __init__(self, design: IndicatorDesign):
-        self.design = design
-
-    def __matmul__(self, R: np.ndarray) -> np.ndarray:
-        from nbx.models.logistic_loops import indicator_column_sums  # numba loaded only here
-
-        d = self.design
-        g = indicator_column_sums(d.active, np.ascontiguousarray(R, dtype=float), d.p1)
-        g[1:] = g[1:] * d.d[1:, None] + g[:1] * d.a[1:, None]  # Tᵀ (Uᵀ R)
-        return g
-
-
-class IndicatorDesign:
-    """The standardized design Z1 (intercept column first) of nominal codes, held as each row's active indicator
-    columns instead of the dense (rows x columns) matrix: the products :func:`objective` and :func:`hessian`
-    need cost per row the attributes, not the columns (numba kernels, :mod:`nbx.models.logistic_loops`).
-
-    With U the 0/1 design (intercept column first) and T the standardization (z_j = (u_j - mean_j) / scale_j,
-    z_0 = 1, i.e. T = diag(d) + e_0 aᵀ), Z1 = U·T: ``Z1 @ θ`` = U (T θ) sums per row the active rows of Tθ,
-    ``Z1.T @ R`` = Tᵀ (Uᵀ R) sums R into the active columns, and every class-pair block Σ_i v_i z_i z_iᵀ of the
-    Hessian (v = w P_k (1 - P_k) on the diagonal, -w P_k P_c off it) equals Tᵀ (Σ_i v_i u_i u_iᵀ) T, where
-    Σ_i v_i u_i u_iᵀ adds each row's weight to its ~r²/2 pairs of active columns (r = attributes + 1) instead
-    of all p² products (:meth:`hessian`). Work per Newton iteration: O(rows · r · K) for the objective and
-    gradient, O(rows · r² · K²) for the Hessian, never O(rows · columns).
-
-    ``active`` (G, r): per row the design column (1-based, after the intercept) of each attribute's value,
-    -1 for a missing value (its all-zero block), the attributes' blocks in column order (:func:`active_columns`:
-    a row's columns ascend); ``mean``, ``scale`` the standardization of the p columns.
-    """
-
-    def __init__(self, active: np.ndarray, mean: np.ndarray, scale: np.ndarray):
-        self.active = np.ascontiguousarray(active, dtype=np.int64)
-        self.p1 = len(mean) + 1
-        self.shape = (len(self.active), self.p1)
-        self.d = np.concatenate([[1.0], 1.0 / scale])
-        self.a = np.concatenate([[0.0], -mean / scale])
-        self.T = _Transposed(self)
-
-    def __matmul__(self, theta: np.ndarray) -> np.ndarray:
-        from nbx.models.logistic_loops import indicator_scores  # numba loaded only here
-
-        theta_t = theta * self.d[:, None]  # T θ: row 0 = θ_0 + Σ_j a_j θ_j
-        theta_t[0] = theta[0] + self.a[1:] @ theta[1:]
-        return indicator_scores(self.active, theta_t)
-
-    def hessian(self, w: np.ndarray, P: np.ndarray, ridge: float) -> np.ndarray:
-        """:func:`hessian` of this design, in Fortran order (LAPACK's Cholesky reads it in place)."""
-        from nbx.models.logistic_loops import indicator_hessian, pair_weights  # numba loaded only here
-
-        return indicator_hessian(self.active, pair_weights(w, P), self.d, self.a, P.shape[1], ridge).T
-
-
-def _standardizer_of_sums(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    total, sums = sums[0], sums[1:]
-    p = len(sums)
-    mean = sums / total if total > 0 else np.zeros(p)
-    var = np.abs(sums - total * mean**2) / (total - 1) if total > 1 else np.zeros(p)
-    sd = np.sqrt(var)
-    keep = sd > 0
-    return np.where(keep, mean, 0.0), np.where(keep, sd, 1.0)
-
-
-def indicator_standardizer(active: np.ndarray, w: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`standardizer` of the p indicator columns given by ``active`` (see :class:`IndicatorDesign`) without
-    the dense design: a 0/1 column has Σ w x = Σ w x² = the sum of its rows' weights, and the dense column sums
-    add the same weights (and zeros) in the same row order, so the result is the same to the bit."""
-    from nbx.models.logistic_loops import add_indicator_weights  # numba loaded only here
-
-    sums = np.zeros(p + 1)
-    add_indicator_weights(np.ascontiguousarray(active, dtype=np.int64), np.asarray(w, float), sums)
-    return _standardizer_of_sums(sums)
-
-
-def codes_standardizer(codes: np.ndarray, n_values: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`indicator_standardizer` of nominal codes' :func:`active_columns`, made a block of rows at a time (the
-    weights added in the same row order, the same bits) instead of an (n, d) array of active columns."""
-    from nbx.models.logistic_loops import add_indicator_weights  # numba loaded only here
-
-    sums = np.zeros(int(np.sum(n_values)) + 1)
-    w = np.asarray(w, float)
-    for rows in row_blocks(*codes.shape):
-        add_indicator_weights(active_columns(codes[rows], n_values), w[rows], sums)
-    return _standardizer_of_sums(sums)
-
-
-def active_columns(codes: np.ndarray, n_values: np.ndarray) -> np.ndarray:
-    """:class:`IndicatorDesign`'s ``active`` for nominal codes (n, d) with ``n_values`` (d,): each value's design
-    column (1-based, after the intercept; the attributes' blocks in column order), -1 for a missing code."""
-    return np.where(codes >= 0, 1 + ValueIndex(n_values).offsets + codes, -1)
-
-
-def _active_of(X: np.ndarray, n_values: np.ndarray) -> np.ndarray:
-    """:func:`active_columns` of nominal columns X (floats holding codes), made a block of rows at a time: no
-    (n, d) temporaries besides the result."""
-    active = np.empty(X.shape, np.int64)
-    for rows in row_blocks(*X.shape):
-        active[rows] = active_columns(_nominal_codes(X[rows], n_values), n_values)
-    return active
 
 
 def hessian_for(Z1):
@@ -593,7 +412,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
         w = apply_class_weight(self.class_weight, self.classes_, y_idx, w)
         # nominal codes only: the indicator design, never the dense one (Weka's optimizer works on the dense one)
         if np.all(self.n_values_ > 0) and self.optimizer == "exact":
-            active = _active_of(X, self.n_values_)
+            active = active_of(X, self.n_values_)
             X = None  # (the active columns are the design: the values are not read again)
             p = int(self.n_values_.sum())
             self.column_owner_ = ValueIndex(self.n_values_).attribute_of_row
@@ -665,7 +484,7 @@ class LogisticRegression(LogScoreMixin, BaseEstimator):
     def _design(self, X):
         X = check_mixed_X(self, X)
         if np.all(self.n_values_ > 0):
-            return IndicatorDesign(_active_of(X, self.n_values_), self.mean_, self.scale_)
+            return IndicatorDesign(active_of(X, self.n_values_), self.mean_, self.scale_)
         return standardize(design_matrix(X, self.n_values_)[0], self.mean_, self.scale_)
 
     def _class_scores(self, X) -> np.ndarray:

@@ -1,5 +1,5 @@
-"""The compiled loops of :class:`nbx.models.logistic.IndicatorDesign` (numba): the products Newton needs from each
-row's active indicator columns. In a module of their own so that ridge LR on numeric attributes, which never uses
+"""The compiled loops of :class:`nbx.models.logistic_design.IndicatorDesign` (numba): the products Newton needs from
+each row's active indicator columns. In a module of their own so that ridge LR on numeric attributes, which never uses
 them, does not load numba (about 0.3 s a process)."""
 
 import numpy as np
@@ -45,7 +45,7 @@ def indicator_pair_sums(active, v, p1):
     """Σ_i v_i u_i u_iᵀ on the upper triangle, shape (p1 * p1, class pairs): each row adds its weights (all class
     pairs at once, a contiguous run) to the cells of its pairs of active columns (the intercept's 0 included), in
     row order, so every cell sums its terms in row order. A row's active columns ascend
-    (:func:`nbx.models.logistic.active_columns` numbers the attributes' blocks in order), so a pair (a <= b) is
+    (:func:`nbx.models.logistic_design.active_columns` numbers the attributes' blocks in order), so a pair (a <= b) is
     the cell a·p1 + b. The runs of two and three classes (one and three class pairs) are written out: numba does
     not unroll a loop of runtime length, and on such short runs its overhead was half the time."""
     rows, r = active.shape

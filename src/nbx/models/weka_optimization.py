@@ -314,7 +314,7 @@ def _fit_compiled(Z1, Y, w, ridge, theta, max_rounds, rows):
 
 
 def weka_columns(Z: np.ndarray, owner: np.ndarray, n_values: np.ndarray) -> np.ndarray:
-    """Which columns of our design (:func:`nbx.models.logistic.design_matrix`: one indicator per nominal
+    """Which columns of our design (:func:`nbx.models.logistic_design.design_matrix`: one indicator per nominal
     value) Weka's Logistic has after RemoveUseless and NominalToBinary: none of an attribute that is constant
     on the training rows, one (the second value's indicator) of a two-valued nominal one, all of the others."""
     keep = np.ones(Z.shape[1], bool)

@@ -34,7 +34,7 @@ import numpy as np
 
 from nbx.models.ensembles import AdaBoostM1
 from nbx.models.leveled_tree import LeveledNBTree
-from nbx.models.logistic import design_matrix
+from nbx.models.logistic_design import design_matrix
 from nbx.models.naive_bayes import NaiveBayes
 from nbx.protocol.options import Option, resolve
 from nbx.stats.bias_variance import boosted_nb_linear_form, linear_form_score
