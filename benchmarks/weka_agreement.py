@@ -228,7 +228,7 @@ def weka_attribute_parents(run: dict, d: int) -> np.ndarray:
 
 def logistic_case(params, jar, folder, tag, Xtr, ytr, Xte, yte, n_values, n_classes, cli) -> dict:
     """Weka's Logistic against lr_kang_weka and lr_kang on one training/test pair (codes or mixed columns)."""
-    from nbx.models.logistic import design_matrix
+    from nbx.models.logistic_design import design_matrix
     from nbx.models.weka_optimization import weka_columns
 
     train, test = folder / f"{tag}_train.arff", folder / f"{tag}_test.arff"
