@@ -48,7 +48,8 @@ def sniff(lines: list[str], missing, delimiter: str | None = None, header: bool 
             if fields > 1:
                 fits[d] = (share / sum(counts.values()), fields)  # of records: a quoted field may hold line ends
         if not fits:
-            raise ValueError("no comma, semicolon, tab or pipe splits its lines into columns")
+            *others, last = DELIMITERS.values()
+            raise ValueError(f"no {', '.join(others)} or {last} splits its lines into columns")
         ranked = sorted(fits, key=lambda d: fits[d], reverse=True)
         delimiter = ranked[0]
         sure_delim = fits[delimiter][0] == 1.0 and all(fits[d][0] < 1.0 for d in ranked[1:])
