@@ -26,31 +26,36 @@ file's folder; benchmarks/plots.py).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from plots import DEFAULT_DIR, Results, check, draw
 
 RUN_CELL = Path(__file__).with_name("run_cell.py")
+DIFFERENT = 3  # run_cell.py's exit status when a prediction differs from the reference (its DIFFERENT)
 
 
 def timed(experiment: str, learner: str, jobs: int, env: dict, reference: str, copies: int = 1) -> tuple[float, bool]:
     """Wall seconds of ``copies`` run_cell.py processes started together (until the last one ends) and whether
     every one wrote each data set's predictions identical to the reference."""
     cmd = [sys.executable, str(RUN_CELL), experiment, learner, "--jobs", str(jobs), "--reference", reference]
-    t0 = time.perf_counter()
-    procs = [
-        subprocess.Popen(cmd, env=os.environ | env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for _ in range(copies)
-    ]
-    errors = [proc.communicate()[1] for proc in procs]
-    wall = time.perf_counter() - t0
-    for proc, err in zip(procs, errors):
-        if proc.returncode not in (0, 1):
-            raise SystemExit(f"{experiment}/{learner}: run_cell.py failed: {err.strip().splitlines()[-1]}")
+    with contextlib.ExitStack() as stack:  # stderr to files, not pipes: a full pipe would stall a copy
+        errors = [stack.enter_context(tempfile.TemporaryFile("w+")) for _ in range(copies)]
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen(cmd, env=os.environ | env, stdout=subprocess.DEVNULL, stderr=err) for err in errors]
+        for proc in procs:
+            proc.wait()
+        wall = time.perf_counter() - t0
+        for proc, err in zip(procs, errors):
+            if proc.returncode not in (0, DIFFERENT):
+                err.seek(0)
+                last = (err.read().strip().splitlines() or ["no error output"])[-1]
+                raise SystemExit(f"{experiment}/{learner}: run_cell.py failed: {last}")
     return wall, all(proc.returncode == 0 for proc in procs)
 
 

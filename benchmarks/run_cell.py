@@ -14,6 +14,9 @@ What a cell would cost beyond the experiment's ``limited`` block (benchmarks/REA
 ``--results FILE.json`` also writes, per data set, what the line printed and the CPU seconds of this process
 (``--jobs 1``: a pool's workers are not counted), the data set's size and how many of its splits ran
 (benchmarks/limit.py reads it).
+
+Exit status: 0 when every prediction compared is identical (or none is compared), 3 when one differs, 2 for bad
+arguments or a params.yaml that names no such experiment, learner or data set (one line), 1 for any other error.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ pin()  # the train stage's kernels and threads, before numpy loads
 
 import numpy as np
 
+from nbx.core.errors import NbxError
 from nbx.core.io import write_npz
 from nbx.pipeline import config, learners
 from nbx.pipeline.inputs import available
@@ -39,6 +43,7 @@ from nbx.pipeline.train import split_data
 from nbx.protocol.runner import run_datasets
 from nbx.protocol.scoring import accuracy, summarize
 
+DIFFERENT = 3  # exit status when a prediction differs from the reference (Python exits 1 on an uncaught error)
 SAME_PREDICTIONS, ACCURACY_POINTS = 0.995, 0.5  # the envelope of a change of CPU (benchmarks/envelope.py)
 
 
@@ -163,13 +168,16 @@ def main() -> None:
         ap.error("--splits runs part of a cell: it has no whole predictions to compare or save")
     datasets = a.datasets.split(",") if a.datasets else None
     args = (a.experiment, a.learner, datasets, a.jobs, a.reference, a.save, a.splits, a.beyond_limits, a.results)
-    if a.profile:
-        prof = cProfile.Profile()
-        same = prof.runcall(run, *args)
-        prof.dump_stats(a.profile)
-    else:
-        same = run(*args)
-    sys.exit(0 if same else 1)
+    try:
+        if a.profile:
+            prof = cProfile.Profile()
+            same = prof.runcall(run, *args)
+            prof.dump_stats(a.profile)
+        else:
+            same = run(*args)
+    except NbxError as err:  # an unknown experiment, learner or data set: the message says what to fix
+        ap.error(str(err))
+    sys.exit(0 if same else DIFFERENT)
 
 
 if __name__ == "__main__":

@@ -4,20 +4,21 @@ with its last error line. Nothing here times a train cell."""
 
 from __future__ import annotations
 
+import ast
 import json
 import sys
 
 import pytest
-from benchmark_scripts import in_folder
+from benchmark_scripts import BENCHMARKS, in_folder
 
-# run_cell.py's stand-in: records when it ran, waits, exits with the code it is given (0 identical, 1 different)
+# run_cell.py's stand-in: records when it ran, waits, exits with the code it is given (0 identical, 3 different)
 STAND_IN = """import json, os, sys, time
 start = time.time()
 time.sleep(1.0)
 with open(os.path.join(os.environ["LOG_DIR"], f"{os.getpid()}.json"), "w") as f:
     json.dump({"argv": sys.argv[1:], "start": start, "end": time.time()}, f)
 code = int(os.environ.get("EXIT_CODE", "0"))
-if code > 1:
+if code not in (0, 3):
     print("Traceback (most recent call last):", file=sys.stderr)
     print("ValueError: no such learner", file=sys.stderr)
 sys.exit(code)
@@ -50,12 +51,13 @@ def test_copies_run_side_by_side(cluster, tmp_path):
 
 
 def test_a_copy_with_other_predictions_is_not_the_same_bytes(cluster, monkeypatch):
-    monkeypatch.setenv("EXIT_CODE", "1")
+    monkeypatch.setenv("EXIT_CODE", "3")
     assert cluster.timed("benchmark", "nbtree", 2, {}, "ref", copies=2)[1] is False
 
 
-def test_a_failed_run_stops_with_its_last_error_line(cluster, monkeypatch):
-    monkeypatch.setenv("EXIT_CODE", "2")
+@pytest.mark.parametrize("code", ["1", "2"])  # an error's traceback; a bad argument or params.yaml name
+def test_a_failed_run_stops_with_its_last_error_line(cluster, monkeypatch, code):
+    monkeypatch.setenv("EXIT_CODE", code)
     with pytest.raises(SystemExit, match=r"^benchmark/nbtree: run_cell.py failed: ValueError: no such learner$"):
         cluster.timed("benchmark", "nbtree", 1, {}, "ref")
 
@@ -71,5 +73,17 @@ def test_the_interpreter_is_this_one(cluster, monkeypatch):
 class _Done:
     returncode = 0
 
-    def communicate(self):
-        return None, ""
+    def wait(self):
+        return 0
+
+
+def _constant(script: str, name: str) -> list:
+    """The values assigned to ``name`` at the top of a benchmark script, read from its source (importing run_cell.py
+    would pin this process's kernels)."""
+    tree = ast.parse((BENCHMARKS / script).read_text())
+    return [n.value.value for n in tree.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == name]
+
+
+def test_the_exit_status_of_other_predictions_is_run_cells():
+    """cluster.py reads run_cell.py's status for "a prediction differs" (3, as the stand-in above exits)."""
+    assert _constant("run_cell.py", "DIFFERENT") == _constant("cluster.py", "DIFFERENT") == [3]
