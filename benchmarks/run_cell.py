@@ -15,8 +15,9 @@ What a cell would cost beyond the experiment's ``limited`` block (benchmarks/REA
 (``--jobs 1``: a pool's workers are not counted), the data set's size and how many of its splits ran
 (benchmarks/limit.py reads it).
 
-Exit status: 0 when every prediction compared is identical (or none is compared), 3 when one differs, 2 for bad
-arguments or a params.yaml that names no such experiment, learner or data set (one line), 1 for any other error.
+Exit status: 0 when every prediction compared is identical (or none is compared), 3 when one differs, 2 with a
+one-line error for bad arguments, an experiment or learner params.yaml does not name, or a data set without its
+inputs in data/, 1 for any other error.
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ def main() -> None:
             prof.dump_stats(a.profile)
         else:
             same = run(*args)
-    except NbxError as err:  # an unknown experiment, learner or data set: the message says what to fix
+    except NbxError as err:  # an unknown experiment or learner, a data set's missing inputs: one line
         ap.error(str(err))
     sys.exit(0 if same else DIFFERENT)
 
