@@ -40,10 +40,13 @@ RUN_CELL = Path(__file__).with_name("run_cell.py")
 DIFFERENT = 3  # run_cell.py's exit status when a prediction differs from the reference (its DIFFERENT)
 
 
-def timed(experiment: str, learner: str, jobs: int, env: dict, reference: str, copies: int = 1) -> tuple[float, bool]:
+def timed(
+    experiment: str, learner: str, jobs: int, env: dict, reference: str | None, copies: int = 1
+) -> tuple[float, bool]:
     """Wall seconds of ``copies`` run_cell.py processes started together (until the last one ends) and whether
-    every one wrote each data set's predictions identical to the reference."""
-    cmd = [sys.executable, str(RUN_CELL), experiment, learner, "--jobs", str(jobs), "--reference", reference]
+    every one wrote each data set's predictions identical to the reference (None: nothing compared, True)."""
+    cmd = [sys.executable, str(RUN_CELL), experiment, learner, "--jobs", str(jobs)]
+    cmd += ["--reference", reference] if reference else []
     with contextlib.ExitStack() as stack:  # stderr to files, not pipes: a full pipe would stall a copy
         errors = [stack.enter_context(tempfile.TemporaryFile("w+")) for _ in range(copies)]
         t0 = time.perf_counter()

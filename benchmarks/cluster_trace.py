@@ -23,11 +23,11 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from cluster import timed
 from plots import DEFAULT_DIR, Results
 
 from nbx.core.base import clone
@@ -35,8 +35,6 @@ from nbx.pipeline import config, learners
 from nbx.pipeline.inputs import available, load_table
 from nbx.pipeline.train import split_data
 from nbx.protocol import runner
-
-RUN_CELL = Path(__file__).with_name("run_cell.py")
 
 
 def cut_split(data, s: int) -> int:
@@ -108,13 +106,9 @@ def trace(cell: str, workers: int) -> dict:
     cluster, client = pinned_cluster(workers)
     pins = client.run(lambda: sorted(os.sched_getaffinity(0)))
     client.get_task_stream()  # installs the scheduler's task-stream plugin before the cell's tasks arrive
-    env = os.environ | {"NBX_BACKEND": "dask", "NBX_DASK_SCHEDULER": cluster.scheduler_address}
-    t0 = time.time()
-    cmd = [sys.executable, str(RUN_CELL), experiment, learner, "--jobs", str(workers)]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    wall = time.time() - t0
-    if done.returncode != 0:  # (no reference given: 0 unless it failed)
-        raise SystemExit(f"{cell}: run_cell.py failed: {done.stderr.strip().splitlines()[-1]}")
+    env = {"NBX_BACKEND": "dask", "NBX_DASK_SCHEDULER": cluster.scheduler_address}
+    t0 = time.time()  # the task stream's clock
+    wall = timed(experiment, learner, workers, env, None)[0]
     stream = client.get_task_stream(start=t0)
     client.close()
     cluster.close()
