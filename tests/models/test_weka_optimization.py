@@ -86,8 +86,42 @@ def test_sweep_is_the_cumulative_sum_form_bit_for_bit():
     L = np.tril(rng.normal(size=(n, n)), -1) + np.eye(n)
     v, p, b = rng.normal(size=n), rng.normal(size=n), rng.normal(size=n)
     expected = L + np.tril((v[:, None] - np.cumsum(L * p[None, :], axis=1)) * b[None, :], -1)
-    wo._sweep(L, v, p, b)
+    assert wo._sweep(L.T, v, p, b, np.empty(n))  # on Lᵀ, a view of L
     assert L.tobytes() == expected.tobytes()
+
+
+def test_sweep_reports_a_non_finite_entry():
+    n = 9
+    L = np.eye(n)
+    L[6, 2] = 1e308
+    v, p, b = np.ones(n), np.ones(n), np.full(n, 1e300)  # (v − Σ p L) b overflows from row 6, column 2 on
+    assert not wl.sweep(np.ascontiguousarray(L.T), v, p, b, np.empty(n))
+    assert wl.sweep(np.ascontiguousarray(np.eye(n).T), v, p, np.full(n, 0.5), np.empty(n))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 37])
+def test_triangular_solves_subtract_each_rows_terms_left_to_right(n):
+    """The compiled solves on U = Lᵀ, column by column or row by row, give the plain loop's bits: row r's terms
+    subtracted in the order k = 0, 1, ... (forward) and k = r + 1, r + 2, ... (backward)."""
+    rng = np.random.default_rng(n)
+    U = np.triu(rng.normal(size=(n, n)), 1) + np.eye(n)
+    rhs = rng.normal(size=n)
+    forward, backward = np.zeros(n), np.zeros(n)
+    for r in range(n):
+        s = float(rhs[r])
+        for k in range(r):
+            s -= float(U[k, r]) * forward[k]
+        forward[r] = s
+    for r in range(n - 1, -1, -1):
+        s = float(rhs[r])
+        for k in range(r + 1, n):
+            s -= float(U[r, k]) * backward[k]
+        backward[r] = s
+    out = np.empty(n)
+    wl._forward(U, rhs, out)
+    assert out.tobytes() == forward.tobytes()
+    wl._backward_t(U, rhs, out)
+    assert out.tobytes() == backward.tobytes()
 
 
 def _dense_hand_run(fun, x0, max_its=200):

@@ -9,7 +9,8 @@ The same algorithm, tests and constants as the Python reference (:func:`~nbx.mod
 :mod:`nbx.models.weka_objective` (a :func:`~nbx.models.weka_objective.problem`); only the rounding of some sums
 differs: the dot products and triangular solves add their terms left to right (the reference: BLAS and LAPACK),
 the factor update's pᵀD⁻¹p in numpy's pairwise order (:func:`~nbx.core.sums.row_sum`), and the
-objective's sums as that module says. The Python path stays as the reference the tests compare with (the same
+objective's sums as that module says. The factor L is kept as its transpose U = Lᵀ, so that its columns are contiguous
+rows (the sweep and forward solve run along them as vector loops). The Python path stays as the reference the tests compare with (the same
 iterations, coefficients within about 1e-10 on generated problems).
 """
 
@@ -62,95 +63,58 @@ def _all_finite(a):
 
 
 @njit(cache=True)
-def _forward(L, rhs, out):
-    """out = L⁻¹ rhs for the unit lower triangular L (forward substitution, each row's terms left to right). Four
-    rows at a time: their sums over the columns already solved run side by side (four chains of additions in
-    flight instead of one), each row's terms still in its own order."""
+def _forward(U, rhs, out):
+    """out = L⁻¹ rhs for the unit lower triangular L = Uᵀ (forward substitution): out[r] = rhs[r] − Σ_{k<r}
+    L[r, k] out[k], each row's terms subtracted left to right. Column by column, so that the rows' sums run side
+    by side along U's contiguous rows (a vector loop), each row's terms still in its own order."""
     n = rhs.shape[0]
-    whole = n - n % 4
-    for r in range(0, whole, 4):
-        s0, s1, s2, s3 = rhs[r], rhs[r + 1], rhs[r + 2], rhs[r + 3]
-        for k in range(r):
-            o = out[k]
-            s0 -= L[r, k] * o
-            s1 -= L[r + 1, k] * o
-            s2 -= L[r + 2, k] * o
-            s3 -= L[r + 3, k] * o
-        out[r] = s0
-        s1 -= L[r + 1, r] * s0
-        out[r + 1] = s1
-        s2 -= L[r + 2, r] * s0
-        s2 -= L[r + 2, r + 1] * s1
-        out[r + 2] = s2
-        s3 -= L[r + 3, r] * s0
-        s3 -= L[r + 3, r + 1] * s1
-        s3 -= L[r + 3, r + 2] * s2
-        out[r + 3] = s3
-    for r in range(whole, n):
-        s = rhs[r]
-        for k in range(r):
-            s -= L[r, k] * out[k]
-        out[r] = s
+    out[:] = rhs
+    for k in range(n - 1):
+        o = out[k]
+        tail, col = out[k + 1 :], U[k, k + 1 :]
+        for r in range(tail.shape[0]):
+            tail[r] = tail[r] - col[r] * o
 
 
 @njit(cache=True)
-def _backward_t(L, rhs, out):
-    """out = L⁻ᵀ rhs for the unit lower triangular L (back substitution on Lᵀ)."""
+def _backward_t(U, rhs, out):
+    """out = L⁻ᵀ rhs = U⁻¹ rhs for the unit upper triangular U = Lᵀ (back substitution, each row's terms left to
+    right: one chain of additions per row, Weka's order)."""
     n = rhs.shape[0]
     for r in range(n - 1, -1, -1):
         s = rhs[r]
+        row = U[r]
         for k in range(r + 1, n):
-            s -= L[k, r] * out[k]
+            s -= row[k] * out[k]
         out[r] = s
 
 
 @njit(cache=True)
-def _sweep_row(L, v, p, b, r, start, acc):
-    """Row r of :func:`sweep` from column ``start`` on, with the running sum ``acc`` of its earlier columns."""
+def sweep(U, v, p, b, acc):
+    """Gill et al.'s column sweep shared by C1 and C2, in place on U = Lᵀ: L[r, j] += b_j·(v_r − Σ_{k≤j} p_k L[r, k])
+    for r > j (Weka's vp vector after step j), from the old L, the sums added left to right as a cumulative sum
+    does (``acc``: scratch of n, row r's running sum). Column j of L is row j of U, contiguous, so each step j
+    updates its rows side by side in a vector loop; each entry's operations are those of a pass row by row. Returns
+    whether every updated entry is finite (x − x is 0 exactly for a finite x, NaN otherwise)."""
     finite = True
-    for j in range(start, r):
-        acc += L[r, j] * p[j]
-        L[r, j] += (v[r] - acc) * b[j]
-        finite &= np.isfinite(L[r, j])
-    return finite
-
-
-@njit(cache=True)
-def sweep(L, v, p, b):
-    """Gill et al.'s column sweep shared by C1 and C2, in place: L[r, j] += b_j·(v_r − Σ_{k≤j} p_k L[r, k])
-    for r > j (Weka's vp vector after step j), from the old L. One pass per row: the running sum reads
-    L[r, j] before the row's update reaches it, adding the products left to right as a cumulative sum does.
-    The rows are independent, so four are swept side by side (four running sums in flight, each row's terms in
-    its own order). Returns whether every updated entry is finite."""
-    finite = True
-    n = L.shape[0]
-    whole = max(1, n - (n - 1) % 4)  # rows 1.. in fours, then the rest
-    for r in range(1, whole, 4):
-        a0, a1, a2, a3 = L[r, 0] * p[0], L[r + 1, 0] * p[0], L[r + 2, 0] * p[0], L[r + 3, 0] * p[0]
-        L[r, 0] += (v[r] - a0) * b[0]
-        L[r + 1, 0] += (v[r + 1] - a1) * b[0]
-        L[r + 2, 0] += (v[r + 2] - a2) * b[0]
-        L[r + 3, 0] += (v[r + 3] - a3) * b[0]
-        finite &= np.isfinite(L[r, 0]) & np.isfinite(L[r + 1, 0]) & np.isfinite(L[r + 2, 0]) & np.isfinite(L[r + 3, 0])
-        for j in range(1, r):
-            pj, bj = p[j], b[j]
-            a0 += L[r, j] * pj
-            L[r, j] += (v[r] - a0) * bj
-            a1 += L[r + 1, j] * pj
-            L[r + 1, j] += (v[r + 1] - a1) * bj
-            a2 += L[r + 2, j] * pj
-            L[r + 2, j] += (v[r + 2] - a2) * bj
-            a3 += L[r + 3, j] * pj
-            L[r + 3, j] += (v[r + 3] - a3) * bj
-            finite &= np.isfinite(L[r, j]) & np.isfinite(L[r + 1, j]) & np.isfinite(L[r + 2, j])
-            finite &= np.isfinite(L[r + 3, j])
-        finite &= _sweep_row(L, v, p, b, r + 1, r, a1)  # the rows' columns right of row r's last
-        finite &= _sweep_row(L, v, p, b, r + 2, r, a2)
-        finite &= _sweep_row(L, v, p, b, r + 3, r, a3)
-    for r in range(whole, n):
-        acc = L[r, 0] * p[0]
-        L[r, 0] += (v[r] - acc) * b[0]
-        finite &= np.isfinite(L[r, 0]) & _sweep_row(L, v, p, b, r, 1, acc)
+    n = U.shape[0]
+    for j in range(n - 1):
+        pj, bj = p[j], b[j]
+        run, col, vr = acc[j + 1 :], U[j, j + 1 :], v[j + 1 :]
+        if j == 0:  # the sums start at their first term (not 0 + it: the same bits, a −0 kept)
+            for r in range(col.shape[0]):
+                a = col[r] * pj
+                run[r] = a
+                x = col[r] + (vr[r] - a) * bj
+                col[r] = x
+                finite &= (x - x) == 0.0
+        else:
+            for r in range(col.shape[0]):
+                a = run[r] + col[r] * pj
+                run[r] = a
+                x = col[r] + (vr[r] - a) * bj
+                col[r] = x
+                finite &= (x - x) == 0.0
     return finite
 
 
@@ -189,20 +153,20 @@ def rank_one_steps(d, p, coeff, t, zero):
 
 
 @njit(cache=True)
-def _update_factor(L, D, v, coeff, p, buf, stack):
-    """L·D·Lᵀ + coeff·v vᵀ in place (Weka's ``updateCholeskyFactor``;
+def _update_factor(U, D, v, coeff, p, buf, stack):
+    """L·D·Lᵀ + coeff·v vᵀ in place, U = Lᵀ (Weka's ``updateCholeskyFactor``;
     :func:`~nbx.models.weka_optimization.update_factor`). Returns a status: NOT_FINITE for a non-finite v (the
     reference's triangular solve refuses it), FACTOR_OVERFLOW when the sweep writes a non-finite entry."""
     if not _all_finite(v):
         return NOT_FINITE
-    _forward(L, v, p)
+    _forward(U, v, p)
     t = 0.0
     if not coeff > 0.0:
         for j in range(p.shape[0]):
             buf[j] = p[j] * p[j] / D[j]
         t = row_sum(buf, p.shape[0], *stack)
     b = rank_one_steps(D, p, coeff, t, ZERO)
-    if not sweep(L, v, p, b):
+    if not sweep(U, v, p, b, buf):  # buf is free once t is made
         return FACTOR_OVERFLOW
     return OK
 
@@ -360,7 +324,7 @@ def find_argmin(prob, x, max_its):
     buf, stack = work[3], work[8:]
     f = evaluate(prob, work, x)
     _grad_at(prob, work, x, f, grad, gx)
-    L, D = np.eye(l), np.ones(l)
+    U, D = np.eye(l), np.ones(l)  # U = Lᵀ: the factor's columns as contiguous rows
     for i in range(l):
         direct[i] = -grad[i]
     stpmax = STPMX * max(math.sqrt(_dot(grad, grad)), float(l))
@@ -388,9 +352,9 @@ def find_argmin(prob, x, max_its):
         if finish_x < ZERO or test < ZERO or abs(denom) < ZERO:
             return step + 1, True, OK, slope
         if denom >= max(ZERO * math.sqrt(_dot(dx, dx)) * math.sqrt(_dot(dg, dg)), ZERO):
-            status = _update_factor(L, D, dg, 1.0 / denom, p, buf, stack)
+            status = _update_factor(U, D, dg, 1.0 / denom, p, buf, stack)
             if status == OK:
-                status = _update_factor(L, D, g_old, 1.0 / slope, p, buf, stack)
+                status = _update_factor(U, D, g_old, 1.0 / slope, p, buf, stack)
             if status != OK:
                 return step + 1, False, status, slope
         # direction: L·D·Lᵀ d = −g (each solve refuses a non-finite right-hand side, as the reference's)
@@ -398,12 +362,12 @@ def find_argmin(prob, x, max_its):
             return step + 1, False, NOT_FINITE, slope
         for i in range(l):
             g_new[i] = -grad[i]
-        _forward(L, g_new, p)
+        _forward(U, g_new, p)
         for i in range(l):
             p[i] = p[i] / D[i]
         if not _all_finite(p):
             return step + 1, False, NOT_FINITE, slope
-        _backward_t(L, p, direct)
+        _backward_t(U, p, direct)
     return max_its, False, OK, 0.0
 
 

@@ -227,7 +227,7 @@ def update_factor(L: np.ndarray, D: np.ndarray, v: np.ndarray, coeff: float) -> 
     p = _solve_unit_lower(L, v)
     t = 0.0 if coeff > 0.0 else float(np.sum(p * p / D))
     b = _rank_one_steps(D, p, coeff, t, ZERO)
-    if not _sweep(L, v, p, b):
+    if not _sweep(L.T, v, p, b, np.empty(len(v))):  # the sweep works on Lᵀ (a view: L in place)
         raise ValueError("the BFGS factor overflowed: array must not contain infs or NaNs")
 
 
