@@ -9,9 +9,9 @@ The same algorithm, tests and constants as the Python reference (:func:`~nbx.mod
 :mod:`nbx.models.weka_objective` (a :func:`~nbx.models.weka_objective.problem`); only the rounding of some sums
 differs: the dot products and triangular solves add their terms left to right (the reference: BLAS and LAPACK),
 the factor update's pᵀD⁻¹p in numpy's pairwise order (:func:`~nbx.core.sums.row_sum`), and the
-objective's sums as that module says. The factor L is kept as its transpose U = Lᵀ, so that its columns are contiguous
-rows (the sweep and forward solve run along them as vector loops). The Python path stays as the reference the tests compare with (the same
-iterations, coefficients within about 1e-10 on generated problems).
+objective's sums as that module says. The factor L is kept as its transpose U = Lᵀ, so that its columns are
+contiguous rows (the sweep and the forward solve run along them as vector loops). The Python path stays as the
+reference the tests compare with (the same iterations, coefficients within about 1e-10 on generated problems).
 """
 
 import math
