@@ -135,6 +135,20 @@ class ValueIndex:
         return out
 
 
+def run_starts(a: np.ndarray) -> np.ndarray:
+    """Indices where a new run of equal values begins in a 1-D array (0 first)."""
+    if not a.size:
+        return np.zeros(0, np.intp)
+    new = np.ones(a.size, bool)
+    np.not_equal(a[1:], a[:-1], out=new[1:])
+    return np.flatnonzero(new)
+
+
+def run_lengths(starts: np.ndarray, size: int) -> np.ndarray:
+    """Lengths of the runs that begin at ``starts`` in an array of ``size`` elements."""
+    return np.diff(np.append(starts, size))
+
+
 def present_classes(y: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The class indices present in ``y[rows]`` (as ``np.unique`` gives them, without its sort) and, for every
     class index up to ``y.max()``, its position among them: ``position[y[rows]]`` is ``np.unique``'s inverse."""

@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbx.core.base import N_VALUES
+from nbx.core.counting import run_starts
 from nbx.core.criteria import entropy, split_entropies
 from nbx.discretize.base import Discretizer
 
@@ -117,7 +118,7 @@ def _best_splits(cum: np.ndarray, at: np.ndarray, lo: np.ndarray, hi: np.ndarray
     start, prior = start.T, prior.T
     left = cum[:, row].T - start[owner]
     ent, sides = split_entropies(np.stack([left, prior[owner] - left], axis=1))
-    first = _run_starts(owner)  # every interval keeps its screened minimum
+    first = run_starts(owner)  # every interval keeps its screened minimum
     low = np.minimum.reduceat(ent, first)
     best = np.minimum.reduceat(
         np.where(ent <= low[owner] + TIE_TOLERANCE, np.arange(owner.size), owner.size), first
@@ -168,13 +169,6 @@ def _add_x_log2_x(a: np.ndarray, out: np.ndarray, buffer: np.ndarray, sign: floa
         out -= buffer
     else:
         out += buffer
-
-
-def _run_starts(a: np.ndarray) -> np.ndarray:
-    """Indices where a new run of equal values begins in a non-empty 1-D array (0 first)."""
-    new = np.ones(a.size, bool)
-    np.not_equal(a[1:], a[:-1], out=new[1:])
-    return np.flatnonzero(new)
 
 
 def mdl_cut_points(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int | None = None) -> np.ndarray:

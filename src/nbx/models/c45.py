@@ -80,7 +80,7 @@ import numpy as np
 
 from nbx.core.base import N_VALUES, BaseEstimator, ClassifierMixin, check_mixed_fit, check_mixed_X, check_weights
 from nbx.core.class_weight import CLASS_WEIGHT, apply_class_weight
-from nbx.core.counting import ValueIndex, row_blocks, small_int
+from nbx.core.counting import ValueIndex, row_blocks, run_lengths, run_starts, small_int
 from nbx.core.validation import BOOLEAN, Interval, not_fitted_error
 from nbx.models.c45_splits import (
     CHUNK,
@@ -88,8 +88,6 @@ from nbx.models.c45_splits import (
     WEIGHT_TOLERANCE,
     eval_nominal_nodes,
     eval_numeric_sorted,
-    run_lengths,
-    run_starts,
     select_rows,
 )
 

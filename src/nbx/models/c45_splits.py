@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbx.core.counting import ValueIndex, row_blocks
+from nbx.core.counting import ValueIndex, row_blocks, run_lengths, run_starts
 from nbx.core.criteria import entropy, info_gain
 
 EPSILON = 1e-3  # C4.5's tolerance in gain and error comparisons (defns.i)
@@ -20,20 +20,6 @@ CHUNK = 1 << 17  # max entries x attributes of a block in numeric evaluation: se
 # small data, one at a time from about 1.3e5 entries, so a pass's temporaries stay a fraction of the input (a
 # column's results do not depend on the other columns of its block)
 _TINY = np.finfo(float).tiny
-
-
-def run_starts(a: np.ndarray) -> np.ndarray:
-    """Indices where a new run of equal values begins in a 1-D array (0 first)."""
-    if not a.size:
-        return np.zeros(0, np.intp)
-    new = np.ones(a.size, bool)
-    np.not_equal(a[1:], a[:-1], out=new[1:])
-    return np.flatnonzero(new)
-
-
-def run_lengths(starts: np.ndarray, size: int) -> np.ndarray:
-    """Lengths of the runs that begin at ``starts`` in an array of ``size`` elements."""
-    return np.diff(np.append(starts, size))
 
 
 def select(gain: np.ndarray, info: np.ndarray, in_average: np.ndarray) -> int:
