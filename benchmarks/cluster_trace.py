@@ -31,6 +31,7 @@ from cluster import timed
 from plots import DEFAULT_DIR, Results
 
 from nbx.core.base import clone
+from nbx.core.errors import NbxError
 from nbx.pipeline import config, learners
 from nbx.pipeline.inputs import available, load_table
 from nbx.pipeline.train import split_data
@@ -170,17 +171,28 @@ def main() -> None:
     ap.add_argument("--results", type=Path, default=DEFAULT_DIR / "cluster_trace.json")
     ap.add_argument("--plots", type=Path, help="folder of the trace figure (default: the results file's)")
     a = ap.parse_args()
+    if a.cell.count("/") != 1 or "" in a.cell.split("/"):
+        ap.error(f"--cell must be EXPERIMENT/LEARNER, got {a.cell!r}")
+    try:
+        measure(a)
+    except NbxError as err:  # an unknown experiment, learner or data set, a data set's missing inputs: one line
+        ap.error(str(err))
+
+
+def measure(a: argparse.Namespace) -> None:
+    """The pools' overhead and, unless ``--skip-trace``, the traced cell, printed and written to ``--results``."""
     results = Results(a.results, "cluster_trace.py", sys.argv[1:])
     params = config.load_params()
     exp = config.experiment(params, "benchmark")
     setup = learners.build_learner(params, "nb_laplace")  # only its input kind matters: the tasks fit nothing
     if a.overhead_dataset not in available("benchmark"):
-        raise SystemExit(f"{a.overhead_dataset}: not a prepared data set of the benchmark")
+        raise NbxError(f"--overhead-dataset: {a.overhead_dataset} is not a prepared data set of the benchmark")
     data = split_data(exp, a.overhead_dataset, setup.input)
     cell_exp, cell_learner = a.cell.split("/")
+    cell_config = config.experiment(params, cell_exp)  # an unknown name fails here, before any data is read
     cell = learners.build_learner(params, cell_learner)
     smallest = a.startup_dataset or min(available(cell_exp), key=lambda ds: len(load_table(cell_exp, ds).y))
-    small = split_data(config.experiment(params, cell_exp), smallest, cell.input, cell.numeric_ordinal)
+    small = split_data(cell_config, smallest, cell.input, cell.numeric_ordinal)
     first = (cell.estimator, small, warm_split(cell.estimator, small))
     rows = [overhead(b, first, data, a.pool, a.tasks) for b in ("loky", "dask")]
     print(f"per task, shipping {a.overhead_dataset} ({data.size[0]} rows x {data.size[1]}, {len(data.test)} splits):")

@@ -1,6 +1,6 @@
 """benchmarks/cluster.py's runs of run_cell.py, on a stand-in script: ``copies`` processes run side by side (the
 machine's ceiling), a run whose predictions differ counts as not the same bytes, and a failed run stops the script
-with its last error line. Nothing here times a train cell."""
+with its last error line; cluster_trace.py names a bad cell in one line. Nothing here times a train cell."""
 
 from __future__ import annotations
 
@@ -34,6 +34,12 @@ def cluster(monkeypatch, tmp_path):
         monkeypatch.setattr(module, "RUN_CELL", stand_in)
         monkeypatch.setenv("LOG_DIR", str(tmp_path))
         yield module
+
+
+@pytest.fixture
+def trace(monkeypatch):
+    pytest.importorskip("matplotlib")
+    yield from in_folder(monkeypatch, "cluster_trace")
 
 
 def _runs(tmp_path) -> list[dict]:
@@ -87,3 +93,24 @@ def _constant(script: str, name: str) -> list:
 def test_the_exit_status_of_other_predictions_is_run_cells():
     """cluster.py reads run_cell.py's status for "a prediction differs" (3, as the stand-in above exits)."""
     assert _constant("run_cell.py", "DIFFERENT") == _constant("cluster.py", "DIFFERENT") == [3]
+
+
+@pytest.mark.parametrize(
+    "cell, message",
+    [
+        ("nbtree", "--cell must be EXPERIMENT/LEARNER, got 'nbtree'"),
+        ("benchmark/", "--cell must be EXPERIMENT/LEARNER, got 'benchmark/'"),
+        ("nosuch/nbtree", "unknown experiment 'nosuch'"),
+        ("benchmark/nosuch", "unknown learner 'nosuch'"),
+    ],
+)
+def test_cluster_trace_names_a_bad_cell_in_one_line(trace, monkeypatch, tmp_path, capsys, cell, message):
+    """cluster_trace.py stops with argparse's one-line error (exit status 2) before it starts any pool: a cell
+    that is not EXPERIMENT/LEARNER, or a name params.yaml does not have."""
+    monkeypatch.setattr(trace, "available", lambda experiment: ["letter"])  # data/ as after `dvc repro`
+    monkeypatch.setattr(trace, "split_data", lambda *args: None)
+    monkeypatch.setattr(sys, "argv", ["cluster_trace.py", "--cell", cell, "--results", str(tmp_path / "r.json")])
+    with pytest.raises(SystemExit) as stop:
+        trace.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and message in err[-1] and err[-1].startswith("cluster_trace.py: error: ")
