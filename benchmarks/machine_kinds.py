@@ -6,8 +6,10 @@ with this machine's own kernels, and compare both with this workspace's predicti
 Every stage pins its numeric kernels (nbx.pipeline.kernels): on x86-64 with AVX2 and FMA, numpy dispatches at
 that level and OpenBLAS uses its Haswell kernels. Two reruns of each cell, each in a fresh process with the pin
 turned off (NBX_NATIVE_KERNELS=1):
-- "AVX2 machine": numpy's AVX-512 code and OpenBLAS's AVX-512 kernels turned off, as on a CPU without them. With the
-  pin this must equal the workspace's predictions byte for byte: that is what makes the two kinds agree.
+- "AVX2 machine": numpy's AVX-512 code and OpenBLAS's AVX-512 kernels turned off, as on a CPU without them, and
+  numba's loops compiled without AVX-512 instructions (the pin names Haswell to numba, but numba takes the CPU's
+  own instruction set: its vector loops are 8 doubles wide on an AVX-512 CPU, 4 on an AVX2 one). With the pin
+  this must equal the workspace's predictions byte for byte: that is what makes the two kinds agree.
 - "native": this machine's own kernels, i.e. what the pin takes away (on an AVX-512 machine, its last bits).
 Per data set that differs: the share of test rows whose predicted class stays the same and the accuracy (mean
 over splits, as in data/results/), as benchmarks/envelope.py prints them. Run it
@@ -32,7 +34,19 @@ from envelope import compare_cell  # noqa: E402 (benchmarks/ is the script's fol
 from nbx.pipeline import config  # noqa: E402
 from nbx.pipeline.kernels import pinned_environment  # noqa: E402
 
-AVX2 = pinned_environment({}, v3=True)  # the pin, i.e. what a CPU without AVX-512 runs anyway
+
+def without_avx512() -> str:
+    """This CPU's features as LLVM names them, every AVX-512 extension (and what needs it) turned off: numba's
+    NUMBA_CPU_FEATURES for code an AVX2 CPU could run."""
+    from llvmlite import binding
+
+    off = ("avx512", "avx10", "evex512", "amx")
+    features = binding.get_host_cpu_features()
+    return ",".join(("+" if on and not name.startswith(off) else "-") + name for name, on in features.items())
+
+
+# the pin, i.e. what a CPU without AVX-512 runs anyway, and numba's code for such a CPU
+AVX2 = pinned_environment({}, v3=True) | {"NUMBA_CPU_FEATURES": without_avx512()}
 
 
 KINDS = {"AVX2 machine": AVX2, "native": {}}

@@ -4,8 +4,11 @@ numpy picks its exp, log and reduction loops by CPU (AVX-512 code where the CPU 
 kernels by CPU too. Their last bits differ, and where a fit makes a discrete choice between nearly tied numbers
 (an online EM step, a greedy search on training accuracy) a last bit can flip the choice. A stage therefore calls
 :func:`pin` before anything imports numpy: on an x86-64 machine with AVX2 and FMA (x86-64-v3: Intel Haswell, AMD
-Zen and every later one) numpy dispatches at that level, OpenBLAS uses its Haswell kernels and numba compiles for
-Haswell, whatever more the CPU offers. Elsewhere nothing is pinned, and the results are those of the machine's own kind.
+Zen and every later one) numpy dispatches at that level, OpenBLAS uses its Haswell kernels and numba tunes for
+Haswell, whatever more the CPU offers. numba still takes the CPU's own instruction set (8 doubles a vector on an
+AVX-512 CPU, 4 on an AVX2 one): its loops add in the order they are written (no fastmath), so the width changes no
+result, which ``benchmarks/machine_kinds.py`` checks by compiling them without AVX-512. Elsewhere nothing is pinned,
+and the results are those of the machine's own kind.
 
 The same thread counts belong here: one BLAS thread per process, so the number of workers cannot change a sum.
 ``NBX_NATIVE_KERNELS=1`` turns the pinning off (the machine's fastest kernels, its own last bits).
@@ -21,7 +24,7 @@ import platform
 # numpy's dispatch targets above x86-64-v3, and OpenBLAS's core type of that level
 NUMPY_ABOVE_V3 = "X86_V4 AVX512_ICL AVX512_SPR"
 OPENBLAS_V3 = "Haswell"
-NUMBA_V3 = "haswell"  # LLVM's name of that level: numba compiles the package's loops for it, not for the host
+NUMBA_V3 = "haswell"  # LLVM's name of that level: numba tunes the package's loops for it (the host's instructions)
 # the variables that change the bits of a result on one machine: what pin() sets, and numpy's other switch
 BIT_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE", "NUMBA_CPU_NAME")
 
