@@ -1,5 +1,6 @@
 """A small end-to-end `dvc repro` of the real pipeline on a reduced params file, in a temporary git repository:
-outputs, determinism, a clean `git status` after a rerun, and which stages an edit re-runs."""
+outputs, determinism, a clean `git status` after a rerun, and which stages an edit re-runs. Slow (about 5 minutes
+on one core, most of it the first `dvc repro`): `pytest -m slow`, which CI runs on every change."""
 
 import contextlib
 import json
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 from dvc_project import TRAIN, fitted, new_project, ran, run
+
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = {
@@ -182,7 +185,6 @@ def test_editing_report_code_reruns_only_reports(project):
         assert set(json.loads(run(["dvc", "status", "--json"], root).stdout)) == {f"report@{name}" for name in SMALL}
 
 
-@pytest.mark.slow  # about 17 s (pytest -m slow); the learner edit above checks on every run that a params edit reruns only its experiment's stages
 def test_adding_a_data_set_to_one_experiment_touches_only_that_experiment(project):
     root, params, _ = project
     changed = json.loads(json.dumps(params))
