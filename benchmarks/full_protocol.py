@@ -1,0 +1,142 @@
+"""An experiment's full protocol, timed per learner (target 4's cost in benchmarks/README.md).
+
+    python benchmarks/full_protocol.py [--experiment benchmark] [--resume] [--every 5]
+        [--log benchmarks/results/full_protocol.log] [--results benchmarks/results/full_protocol.json]
+
+Runs, in the current folder (a clone holding the data of a default run, so that only the experiment's stages
+run), ``dvc exp run -S experiments.<experiment>.protocol.full=true``; with ``--resume``, ``dvc repro``, which goes
+on from the finished splits of an interrupted run whose params.yaml already has the switch on. DVC's output goes
+to ``--log``. Every ``--every`` seconds it reads the CPU seconds of the run's process tree from /proc (each
+process's own seconds and those of the children it has waited for, so the pool's exited workers count) and the
+train stage's log lines (``<experiment>/<learner>: <data set>: <n> splits, ...``). A learner's CPU seconds are the
+tree's between the last line of the learner before it and its own last line: the first learner's include the
+stages before it, and the total, the run's own (``getrusage``), less the learners' is the stages after the train
+stage. The train stage's ``data/timings/`` are wall seconds per split, no measure of cost beside other work.
+A resumed run counts only its own seconds: add the runs' results files. Prints and writes them (``--results``,
+untracked like every timing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import yaml
+from plots import DEFAULT_DIR, Results
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: str) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds of the process and its waited-for children), or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()  # the name in parentheses may hold spaces
+    except OSError:
+        return None
+    return int(fields[1]), sum(int(v) for v in fields[11:15]) / TICKS  # ppid; utime, stime, cutime, cstime
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and every live descendant, each with its waited-for children."""
+    stats = {int(p): s for p in os.listdir("/proc") if p.isdigit() and (s := _stat(p)) is not None}
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _) in stats.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += stats[pid][1] if pid in stats else 0.0
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def per_learner(samples: list[tuple[float, float]], lines: list[tuple[float, str]]) -> dict[str, float]:
+    """Each learner's CPU seconds: the run's CPU (``samples``, (time, CPU s), interpolated) between the previous
+    learner's last log line and its own (``lines``, (time, learner)); learners in the order they finished."""
+    last: dict[str, float] = {}
+    for t, learner in lines:
+        last[learner] = t
+
+    def cpu_at(t: float) -> float:
+        before = [s for s in samples if s[0] <= t] or samples[:1]
+        after = [s for s in samples if s[0] >= t] or samples[-1:]
+        (t0, c0), (t1, c1) = before[-1], after[0]
+        return c0 if t1 == t0 else c0 + (c1 - c0) * (t - t0) / (t1 - t0)
+
+    out, previous = {}, cpu_at(samples[0][0])
+    for learner, t in sorted(last.items(), key=lambda kv: kv[1]):
+        now = cpu_at(t)
+        out[learner], previous = now - previous, now
+    return out
+
+
+def timed_run(cmd: list[str], log: Path, experiment: str, every: float) -> dict:
+    """Run ``cmd`` (output to ``log``), sampling its CPU and the train stage's lines; the measurements."""
+    line = re.compile(rf"^{re.escape(experiment)}/([A-Za-z0-9_]+): .+: \d+ splits, ")
+    samples, lines, stop = [(0.0, 0.0)], [], threading.Event()
+    log.parent.mkdir(parents=True, exist_ok=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(log, "w") as out, open(log, errors="replace") as text:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+
+        def read_lines(now: float) -> None:
+            lines.extend((now, m.group(1)) for m in map(line.match, text.readlines()) if m)
+
+        def sample():
+            while not stop.wait(every):
+                now = time.perf_counter() - t0
+                read_lines(now)
+                samples.append((now, tree_cpu(proc.pid)))
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        code = proc.wait()
+        wall = time.perf_counter() - t0
+        stop.set()
+        sampler.join()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        read_lines(wall)  # what the last interval wrote: at the run's end, with its total
+    samples.append((wall, cpu))
+    return {"exit": code, "wall_seconds": wall, "cpu_seconds": cpu, "learners": per_learner(samples, lines)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--experiment", default="benchmark", help="an experiment of params.yaml with a full_protocol")
+    ap.add_argument("--resume", action="store_true", help="dvc repro: go on with a run already switched on")
+    ap.add_argument("--every", type=float, default=5.0, help="seconds between samples of the run's CPU")
+    ap.add_argument("--log", type=Path, default=DEFAULT_DIR / "full_protocol.log", help="DVC's output")
+    ap.add_argument("--results", type=Path, default=DEFAULT_DIR / "full_protocol.json", help="JSON results file")
+    a = ap.parse_args()
+    try:
+        protocol = yaml.safe_load(Path("params.yaml").read_text())["experiments"][a.experiment]["protocol"]
+    except (OSError, KeyError, TypeError):
+        ap.error(f"--experiment {a.experiment}: not an experiment of ./params.yaml")
+    if "full_protocol" not in protocol:
+        ap.error(f"--experiment {a.experiment}: its protocol has no full_protocol")
+    if a.every <= 0:
+        ap.error("--every must be positive")
+    switch = f"experiments.{a.experiment}.protocol.full=true"
+    cmd = ["dvc", "repro"] if a.resume else ["dvc", "exp", "run", "-S", switch]
+    run = timed_run(cmd, a.log, a.experiment, a.every)
+    for learner, cpu in run["learners"].items():
+        print(f"  {learner:24s} {cpu:9.1f} CPU s")
+    print(f"{' '.join(cmd)}: exit {run['exit']}, {run['wall_seconds']:.0f} s wall, {run['cpu_seconds']:.0f} CPU s")
+    part = {"title": f"{a.experiment}: full protocol", "command": cmd, **run}
+    Results(a.results, "full_protocol.py", sys.argv[1:]).add(a.experiment, part)
+    print(f"results: {a.results}")
+    sys.exit(run["exit"])
+
+
+if __name__ == "__main__":
+    main()
