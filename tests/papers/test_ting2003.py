@@ -351,6 +351,10 @@ class StubCtx:
     def splits(self):
         return pd.DataFrame(self._splits)
 
+    def split_rows(self, p, learner):
+        s = self.splits
+        return s[(s["dataset"] == self.exp.datasets[p]) & (s["learner"] == learner)]
+
 
 def _stub(tmp_path, learners):
     rng = np.random.default_rng(3)
@@ -407,8 +411,10 @@ def test_repeat_errors_and_t1_parts_on_the_stub(tmp_path, monkeypatch):
             for r, s, n, a in rows
         ]
     )
-    one = SimpleNamespace(splits=frame, exp=SimpleNamespace(datasets={"D": "d"}))
+    one = ReportContext({}, SimpleNamespace(datasets={"D": "d"}, learners=["x"]))
+    one.__dict__["splits"] = pd.concat([frame, frame.assign(learner="y", accuracy=0.0)])
     assert evidence.repeat_errors(one, "D", "x") == pytest.approx([100 * 5 / 40, 100 * 12 / 40])
+    assert evidence.repeat_errors(one, "D", "y") == pytest.approx([100, 100])
     ctx = _stub(tmp_path, ["nb_ting", "blnbt0"])
     v = ting_claims.claim_t1(ctx)
     for part in (

@@ -272,8 +272,7 @@ def cut_candidates(ctx: ReportContext) -> tuple[int, int, float]:
 # ------------------------------------------------------------------------------------------ std of our estimates
 def repeat_errors(ctx: ReportContext, p: str, learner: str) -> np.ndarray:
     """Error (%) of ``learner`` on domain ``p`` per repetition of the CV (folds pooled by test rows)."""
-    s = ctx.splits
-    rows = s[(s["dataset"] == ctx.exp.datasets[p]) & (s["learner"] == learner)]
+    rows = ctx.split_rows(p, learner)
     wrong = (1 - rows["accuracy"]) * rows["test_rows"]
     by = rows.assign(wrong=wrong).groupby("repeat")[["wrong", "test_rows"]].sum().sort_index()
     return 100 * (by["wrong"] / by["test_rows"]).to_numpy()
