@@ -61,3 +61,15 @@ def test_agrees_with_baycomp(shift):
         theirs = baycomp.SignedRankTest.probs(A, b, rope=0.01, prior=0.5, nsamples=50_000, random_state=1)
     # two independent Monte Carlo runs of 50,000 samples: standard error <= 0.0023 per probability
     np.testing.assert_allclose([ours.p_a, ours.p_rope, ours.p_b], theirs, atol=0.01)
+
+
+def test_a_shared_draw_gives_what_a_fresh_draw_gives():
+    """Pairs compared on the same data sets share the Dirichlet draw: the posterior equals one drawn afresh."""
+    b = RNG.uniform(0.70, 0.95, 30)
+    first = bayes_signed_rank(A, b, seed=5)
+    w = np.random.default_rng(5).dirichlet(np.r_[0.5, np.ones(30)], 50_000)
+    z = np.r_[0.0, A - b]
+    step = (z[:, None] + z[None, :] > 0.02) + 0.5 * (z[:, None] + z[None, :] == 0.02)
+    theta_a = np.einsum("si,ij,sj->s", w, step, w, optimize=True)
+    again = bayes_signed_rank(A, b, seed=5)
+    assert np.array_equal(first.samples[:, 0], theta_a) and np.array_equal(first.samples, again.samples)

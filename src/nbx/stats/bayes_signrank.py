@@ -17,6 +17,7 @@ authors' code (the tutorial's R function and baycomp); rope = 0.01 is one accura
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -33,14 +34,22 @@ def _step(x: np.ndarray) -> np.ndarray:
     return (x > 0) + 0.5 * (x == 0)
 
 
+@lru_cache(maxsize=4)
+def _posterior_weights(n: int, prior: float, n_samples: int, seed: int) -> np.ndarray:
+    """Samples w ~ Dirichlet(prior, 1, ..., 1) over n points, read-only: they do not depend on the scores, so every
+    pair of learners compared on the same data sets shares one draw (a report compares hundreds of pairs)."""
+    w = np.random.default_rng(seed).dirichlet(np.r_[prior, np.ones(n - 1)], n_samples)
+    w.setflags(write=False)
+    return w
+
+
 def bayes_signed_rank(
     a, b, rope: float = 0.01, prior: float = 0.5, n_samples: int = 50_000, seed: int = 0
 ) -> SignedRankPosterior:
     """Posterior of the Bayesian signed-rank test of paired per-data-set scores ``a`` vs ``b`` (higher better)."""
     z = np.r_[0.0, np.asarray(a, dtype=float) - np.asarray(b, dtype=float)]  # z_0 = 0: the prior's point
     pair_sum = z[:, None] + z[None, :]
-    alpha = np.r_[prior, np.ones(len(z) - 1)]
-    w = np.random.default_rng(seed).dirichlet(alpha, n_samples)
+    w = _posterior_weights(len(z), prior, n_samples, seed)
     theta_a = np.einsum("si,ij,sj->s", w, _step(pair_sum - 2 * rope), w, optimize=True)
     theta_b = np.einsum("si,ij,sj->s", w, _step(-pair_sum - 2 * rope), w, optimize=True)
     samples = np.column_stack([theta_a, 1 - theta_a - theta_b, theta_b])
