@@ -21,14 +21,11 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import yaml
+from pipeline import logged_run
 from plots import DEFAULT_DIR, Results
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -81,31 +78,17 @@ def per_learner(samples: list[tuple[float, float]], lines: list[tuple[float, str
 def timed_run(cmd: list[str], log: Path, experiment: str, every: float) -> dict:
     """Run ``cmd`` (output to ``log``), sampling its CPU and the train stage's lines; the measurements."""
     line = re.compile(rf"^{re.escape(experiment)}/([A-Za-z0-9_]+): .+: \d+ splits, ")
-    samples, lines, stop = [(0.0, 0.0)], [], threading.Event()
+    samples, lines = [(0.0, 0.0)], []
+
+    def tick(now, new_lines, pid):
+        lines.extend((now, m.group(1)) for m in map(line.match, new_lines) if m)
+        samples.append((now, tree_cpu(pid)))
+
     log.parent.mkdir(parents=True, exist_ok=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with open(log, "w") as out, open(log, errors="replace") as text:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-
-        def read_lines(now: float) -> None:
-            lines.extend((now, m.group(1)) for m in map(line.match, text.readlines()) if m)
-
-        def sample():
-            while not stop.wait(every):
-                now = time.perf_counter() - t0
-                read_lines(now)
-                samples.append((now, tree_cpu(proc.pid)))
-
-        sampler = threading.Thread(target=sample)
-        sampler.start()
-        code = proc.wait()
-        wall = time.perf_counter() - t0
-        stop.set()
-        sampler.join()
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        read_lines(wall)  # what the last interval wrote: at the run's end, with its total
+    code, wall, cpu = logged_run(cmd, log, every, tick)
+    with open(log, errors="replace") as text:  # what the last interval wrote: at the run's end, with its total
+        learners = [m.group(1) for m in map(line.match, text) if m]
+    lines.extend((wall, learner) for learner in learners[len(lines) :])
     samples.append((wall, cpu))
     return {"exit": code, "wall_seconds": wall, "cpu_seconds": cpu, "learners": per_learner(samples, lines)}
 

@@ -64,39 +64,53 @@ def _cpu_jiffies() -> tuple[int, int]:
     return sum(ticks), sum(ticks) - ticks[3] - ticks[4]  # less idle and iowait
 
 
-def sampled_run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
-    """Run ``cmd`` (its output to ``log``) and, every second, how busy the machine's cores are and which stage
-    DVC runs (its last "Running stage" line): where the cores idle. Returns the wall and CPU seconds of the run
-    and per stage kind (code, prepare, ..., train, report) its wall seconds and idle core-seconds."""
+def logged_run(cmd: list[str], log: Path, every: float, tick, cwd: Path | None = None, env=None) -> tuple:
+    """Run ``cmd`` with its output to ``log``; from its start and every ``every`` seconds until it ends, call
+    ``tick(seconds since the start, the lines the log gained, the command's pid)``. Returns its exit status, wall
+    seconds and CPU seconds (``getrusage`` of the finished command and everything it waited for)."""
     import resource
     import threading
 
-    samples, stop, cores = [], threading.Event(), os.cpu_count() or 1
-    stage = ["(start)"]
+    stop = threading.Event()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(log, "w") as out, open(log, errors="replace") as text:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
 
-    def sample():
-        with open(log, errors="replace") as out:
+        def sample():
             while True:
-                for line in out.readlines():
-                    if line.startswith("Running stage"):
-                        stage[0] = line.split("'")[1].split(":")[-1].split("@")[0]
-                samples.append((time.perf_counter(), *_cpu_jiffies(), stage[0]))
-                if stop.wait(1.0):
+                tick(time.perf_counter() - t0, text.readlines(), proc.pid)
+                if stop.wait(every):
                     return
 
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with open(log, "w") as out:
         sampler = threading.Thread(target=sample)
-        t0 = time.perf_counter()
         sampler.start()
         try:
-            subprocess.run(cmd, cwd=cwd, check=True, stdout=out, stderr=subprocess.STDOUT, env=env)
+            code = proc.wait()
         finally:
             wall = time.perf_counter() - t0
             stop.set()
             sampler.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return code, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def sampled_run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
+    """Run ``cmd`` (its output to ``log``) and, every second, how busy the machine's cores are and which stage
+    DVC runs (its last "Running stage" line): where the cores idle. Returns the wall and CPU seconds of the run
+    and per stage kind (code, prepare, ..., train, report) its wall seconds and idle core-seconds."""
+    samples, cores = [], os.cpu_count() or 1
+    stage = ["(start)"]
+
+    def tick(now, lines, _pid):
+        for line in lines:
+            if line.startswith("Running stage"):
+                stage[0] = line.split("'")[1].split(":")[-1].split("@")[0]
+        samples.append((now, *_cpu_jiffies(), stage[0]))
+
+    code, wall, cpu = logged_run(cmd, log, 1.0, tick, cwd, env)
+    if code:
+        raise subprocess.CalledProcessError(code, cmd)
     stages: dict[str, dict] = {}
     for (t_a, all_a, busy_a, kind), (t_b, all_b, busy_b, _) in zip(samples, samples[1:]):
         share = (busy_b - busy_a) / max(all_b - all_a, 1)
