@@ -41,12 +41,13 @@ from pathlib import Path
 from plots import DEFAULT_DIR, Results, check, draw
 
 SMALL_CELL = ("lee2006", "nb_laplace")  # fits in well under a second: what is left is overhead
-# target 4 (benchmarks/README.md): (label, experiment, learners whose train cells add up, target seconds)
+# target 4 (benchmarks/README.md): (label, experiment, learners whose train cells add up, target seconds or None:
+# HBayes-NB's was retired, Kang & Tian's search being the method; its cell is still timed)
 HOT_CELLS = [
     ("BLNBT, five cells", "ting2003", ["blnbt0", "blnbt1", "blnbt3", "blnbt5", "blnbt10"], 300),
     ("S-NBTree", "wang2006", ["snbtree"], 60),
     ("NBTree", "wang2006", ["nbtree"], 30),
-    ("HBayes-NB", "kang2006", ["hbayes_nb"], 40),
+    ("HBayes-NB", "kang2006", ["hbayes_nb"], None),
     ("2-2 HM", "wiering2003", ["hm22"], 40),
 ]
 
@@ -136,6 +137,9 @@ def train_seconds(root: Path = Path(".")) -> dict:
     checks = []
     for label, experiment, learners, target in HOT_CELLS:
         seconds = sum(cell_seconds(root, experiment, learner) for learner in learners)
+        if target is None:
+            print(f"{label:20s} {experiment:12s} {seconds:7.1f} s   (no target)")
+            continue
         verdict = "ok" if seconds <= target else "SLOWER"
         print(f"{label:20s} {experiment:12s} {seconds:7.1f} s   (target <= {target} s) {verdict}")
         checks.append(check(f"hot cell: {label} ({experiment})", "wall seconds", seconds, target))

