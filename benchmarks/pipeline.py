@@ -88,6 +88,10 @@ def logged_run(cmd: list[str], log: Path, every: float, tick, cwd: Path | None =
         sampler.start()
         try:
             code = proc.wait()
+        except BaseException:  # interrupted: stop the command too, as subprocess.run does
+            proc.kill()
+            proc.wait()
+            raise
         finally:
             wall = time.perf_counter() - t0
             stop.set()

@@ -76,3 +76,27 @@ def test_a_sampled_run_gives_its_cpu_seconds_and_each_stage_kinds_wall(pipeline,
     assert set(run["stages"]) <= {"(start)", "prepare", "train"} and "train" in run["stages"]
     assert sum(p["wall_seconds"] for p in run["stages"].values()) <= run["wall_seconds"] + 1
     assert "Running stage 'prepare@lee2006'" in (tmp_path / "log").read_text()
+
+
+def test_an_interrupted_logged_run_stops_its_command(pipeline, tmp_path):
+    """An exception while waiting (Ctrl-C, a timer) kills the command before it propagates, as subprocess.run
+    does: no run goes on unwatched."""
+    import signal
+
+    pids = []
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pipeline.logged_run(["sleep", "30"], tmp_path / "log", 0.1, lambda now, lines, pid: pids.append(pid))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert pids
+    with pytest.raises(ChildProcessError):  # already reaped: nothing of it is left
+        os.waitpid(pids[0], 0)
+    assert not Path(f"/proc/{pids[0]}").exists()
