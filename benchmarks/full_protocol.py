@@ -2,6 +2,7 @@
 
     python benchmarks/full_protocol.py [--experiment benchmark] [--resume] [--every 5]
         [--log benchmarks/results/full_protocol.log] [--results benchmarks/results/full_protocol.json]
+    python benchmarks/full_protocol.py --estimate 8 30 60 [--experiment benchmark]
 
 Runs, in the current folder (a clone holding the data of a default run, so that only the experiment's stages
 run), ``dvc exp run -S experiments.<experiment>.protocol.full=true``; with ``--resume``, ``dvc repro``, which goes
@@ -14,11 +15,21 @@ stages before it, and the total, the run's own (``getrusage``), less the learner
 stage. The train stage's ``data/timings/`` are wall seconds per split, no measure of cost beside other work.
 A resumed run counts only its own seconds: add the runs' results files. Prints and writes them (``--results``,
 untracked like every timing).
+
+``--estimate N ...`` runs nothing: it reads the experiment's ``data/timings/`` in the current folder (a finished
+run, best one on otherwise idle cores: each split's seconds then are one core's) and prints the train stage's wall
+time on N single-threaded workers. The stage runs its learners one after another, each a pool over all its splits;
+here each learner's splits go largest first, each to the first free worker, and the learners' times add up. A
+data set whose timings lack ``seconds_per_split`` (written before the train stage recorded them) counts as even
+shares of its total over its splits (``data/splits/``), which understates a cell bound by one long split. Neither
+the per-task overhead of a backend nor the stages other than train are counted.
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
+import json
 import os
 import re
 import sys
@@ -93,6 +104,69 @@ def timed_run(cmd: list[str], log: Path, experiment: str, every: float) -> dict:
     return {"exit": code, "wall_seconds": wall, "cpu_seconds": cpu, "learners": per_learner(samples, lines)}
 
 
+def makespan(tasks: list[float], workers: int) -> float:
+    """Wall seconds of ``tasks`` (seconds each) on ``workers`` workers that take them largest first, each task
+    going to the worker free first."""
+    free = [0.0] * max(1, min(workers, len(tasks)))
+    for seconds in sorted(tasks, reverse=True):
+        heapq.heappush(free, heapq.heappop(free) + seconds)
+    return max(free)
+
+
+def cell_tasks(root: Path, experiment: str, learners: list[str]) -> tuple[dict[str, list[float]], list[str]]:
+    """{learner: the seconds of each of its splits} from ``root``'s ``data/timings/<experiment>/``, and the
+    ``learner/data set`` pairs counted as even shares of their totals; learners without a timings file are left
+    out."""
+    import numpy as np
+
+    cells, even = {}, []
+    for learner in learners:
+        path = root / "data" / "timings" / experiment / f"{learner}.json"
+        if not path.is_file():
+            continue
+        tasks = cells.setdefault(learner, [])
+        for ds, entry in json.loads(path.read_text()).items():
+            if "seconds_per_split" in entry:
+                tasks.extend(float(t) for t in entry["seconds_per_split"])
+                continue
+            splits = root / "data" / "splits" / experiment / f"{ds}.npz"
+            try:
+                with np.load(splits, allow_pickle=False) as f:
+                    n = len(f["test"])
+            except (OSError, KeyError, ValueError) as exc:
+                raise SystemExit(f"{splits}: no splits to share {path}'s {ds} over ({exc})") from None
+            tasks.extend([(entry["fit_seconds"] + entry["predict_seconds"]) / n] * n)
+            even.append(f"{learner}/{ds}")
+    return cells, even
+
+
+def estimate(cells: dict[str, list[float]], workers: list[int]) -> dict:
+    """The train stage's CPU seconds, its wall seconds on each number of ``workers`` (learners in sequence) and
+    its floor, where every learner takes as long as its longest split."""
+    return {
+        "cpu_seconds": sum(map(sum, cells.values())),
+        "wall_seconds": {n: sum(makespan(t, n) for t in cells.values()) for n in workers},
+        "floor_seconds": sum(max(t, default=0.0) for t in cells.values()),
+    }
+
+
+def print_estimate(experiment: str, cells: dict[str, list[float]], even: list[str], workers: list[int]) -> dict:
+    est = estimate(cells, workers)
+    print(
+        f"{experiment}: train stage, {len(cells)} learners, {sum(map(len, cells.values()))} splits, "
+        f"{est['cpu_seconds']:.0f} s of splits"
+    )
+    for n, wall in est["wall_seconds"].items():
+        print(f"  {n:5d} workers {wall / 60:8.1f} min")
+    print(f"  no fewer than {est['floor_seconds'] / 60:.1f} min (each learner's longest split)")
+    if even:
+        print(
+            f"  {len(even)} data sets without seconds_per_split, counted as even shares: {', '.join(even[:5])}"
+            + (" ..." if len(even) > 5 else "")
+        )
+    return {**est, "even_shares": even}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--experiment", default="benchmark", help="an experiment of params.yaml with a full_protocol")
@@ -100,11 +174,26 @@ def main() -> None:
     ap.add_argument("--every", type=float, default=5.0, help="seconds between samples of the run's CPU")
     ap.add_argument("--log", type=Path, default=DEFAULT_DIR / "full_protocol.log", help="DVC's output")
     ap.add_argument("--results", type=Path, default=DEFAULT_DIR / "full_protocol.json", help="JSON results file")
+    ap.add_argument("--estimate", type=int, nargs="+", metavar="N", help="no run: the train stage on N workers")
     a = ap.parse_args()
     try:
-        protocol = yaml.safe_load(Path("params.yaml").read_text())["experiments"][a.experiment]["protocol"]
-    except (OSError, KeyError, TypeError):
+        block = yaml.safe_load(Path("params.yaml").read_text())["experiments"][a.experiment]
+        protocol, learners = block["protocol"], list(block.get("learners") or [])
+    except (OSError, KeyError, TypeError, AttributeError):
         ap.error(f"--experiment {a.experiment}: not an experiment of ./params.yaml")
+    if a.estimate:
+        if min(a.estimate) < 1:
+            ap.error("--estimate: a number of workers must be at least 1")
+        cells, even = cell_tasks(Path("."), a.experiment, learners)
+        if not cells:
+            ap.error(f"--estimate: no timings in data/timings/{a.experiment}/: run the experiment first")
+        part = {
+            "title": f"{a.experiment}: the train stage on N workers",
+            **print_estimate(a.experiment, cells, even, a.estimate),
+        }
+        Results(a.results, "full_protocol.py", sys.argv[1:]).add(f"{a.experiment}-estimate", part)
+        print(f"results: {a.results}")
+        return
     if "full_protocol" not in protocol:
         ap.error(f"--experiment {a.experiment}: its protocol has no full_protocol")
     if a.every <= 0:

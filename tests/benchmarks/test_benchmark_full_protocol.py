@@ -68,3 +68,39 @@ def test_an_experiment_without_a_full_protocol_is_named_in_one_line(tmp_path, pa
         [sys.executable, str(BENCHMARKS / "full_protocol.py")], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].endswith(error)
+
+
+def test_splits_go_largest_first_to_the_worker_free_first(full):
+    # 2 workers: 5 | 4, then 3 -> the 4's worker (7), 3 -> the 5's (8), 1 -> the 7 (8): hand-scheduled
+    assert full.makespan([3, 1, 5, 3, 4], 2) == 8.0
+    assert full.makespan([3, 1, 5, 3, 4], 1) == 16.0 and full.makespan([3, 1, 5, 3, 4], 9) == 5.0
+    assert full.makespan([], 4) == 0.0
+
+
+def test_the_estimate_adds_up_the_learners_one_after_another(full):
+    est = full.estimate({"nb": [1.0, 1.0, 1.0, 1.0], "tan": [6.0, 2.0]}, [1, 2, 4])
+    assert est == {"cpu_seconds": 12.0, "wall_seconds": {1: 12.0, 2: 2.0 + 6.0, 4: 1.0 + 6.0}, "floor_seconds": 7.0}
+
+
+def test_timings_without_per_split_seconds_count_as_even_shares(full, tmp_path):
+    import json
+
+    import numpy as np
+
+    timings, splits = tmp_path / "data" / "timings" / "benchmark", tmp_path / "data" / "splits" / "benchmark"
+    timings.mkdir(parents=True)
+    splits.mkdir(parents=True)
+    (timings / "nb.json").write_text(
+        json.dumps(
+            {
+                "iris": {"fit_seconds": 2.5, "predict_seconds": 0.5, "seconds_per_split": [2.0, 1.0]},
+                "wine": {"fit_seconds": 3.0, "predict_seconds": 1.0},
+            }
+        )
+    )
+    np.savez(splits / "wine.npz", test=np.zeros((4, 10), bool))
+    cells, even = full.cell_tasks(tmp_path, "benchmark", ["nb", "tan"])  # tan: no timings, left out
+    assert cells == {"nb": [2.0, 1.0, 1.0, 1.0, 1.0, 1.0]} and even == ["nb/wine"]
+    (splits / "wine.npz").unlink()
+    with pytest.raises(SystemExit, match="wine.npz: no splits to share"):
+        full.cell_tasks(tmp_path, "benchmark", ["nb"])

@@ -9,6 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 from dvc_project import TRAIN, fitted, new_project, ran, run
@@ -119,7 +120,12 @@ def test_repro_builds_metrics_results_and_reports(project):
     shown = run(["dvc", "metrics", "show"], root).stdout
     assert max(len(line) for line in shown.splitlines()) <= 160
     assert "metrics/kang2006/hbayes_nb.json" in shown
-    assert list((root / "data" / "timings" / "kang2006").glob("*.json"))  # written, but not versioned
+    timings = json.loads((root / "data" / "timings" / "kang2006" / "nb_kang.json").read_text())  # not versioned
+    for ds, entry in timings.items():  # one task's seconds per split: what full_protocol.py --estimate schedules
+        n_splits = len(np.load(root / "data" / "splits" / "kang2006" / f"{ds}.npz")["test"])
+        total = entry["fit_seconds"] + entry["predict_seconds"]
+        assert len(entry["seconds_per_split"]) == n_splits
+        assert sum(entry["seconds_per_split"]) == pytest.approx(total, abs=1e-4 * (n_splits + 2))
     plots = json.loads(run(["dvc", "plots", "show", "--json"], root).stdout)
     assert "errors" not in plots  # every declared plot renders, for experiments and learners dvc.yaml never names
     for name in params["experiments"]:

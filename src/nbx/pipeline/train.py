@@ -4,7 +4,9 @@ experiment's ``limited`` block only on the data sets within its size limits).
 Writes ``data/predictions/<exp>/<learner>/<dataset>.npz`` (test-set class probabilities, deterministic),
 ``<learner>/fit_info.json`` when the learner reports what its fit did (deterministic), ``data/trained/<exp>.json``
 (what each learner's results were computed from, below) and this machine's wall-clock times to
-``data/timings/<exp>/<learner>.json`` (not versioned: they differ on every run).
+``data/timings/<exp>/<learner>.json`` (not versioned: they differ on every run): per data set its fit, predict and
+wall seconds, and ``seconds_per_split``, each split's fit + predict (one task of a pool: benchmarks/full_protocol.py
+schedules them on N workers).
 
 Only what changed is fitted. The stage's outputs persist (dvc.yaml), and for each learner and data set
 ``data/trained/<exp>.json`` keeps a key (:func:`cell_key`: the learner's source files, its params block, the seed,
@@ -208,6 +210,7 @@ def _train_learner(params, exp, learner, setup, datasets, trained, sizes, inputs
                     "fit_seconds": round(float(out.fit_seconds.sum()), 4),
                     "predict_seconds": round(float(out.predict_seconds.sum()), 4),
                     "wall_seconds": round(wall_seconds, 4),
+                    "seconds_per_split": [round(float(f + p), 4) for f, p in zip(out.fit_seconds, out.predict_seconds)],
                 }
                 if fit_info:  # written with each data set, so what an interrupted run finished stays whole
                     write_json(layout.fit_info(name, learner), {ds: fit_info[ds] for ds in data if ds in fit_info})
