@@ -104,3 +104,20 @@ def test_timings_without_per_split_seconds_count_as_even_shares(full, tmp_path):
     (splits / "wine.npz").unlink()
     with pytest.raises(SystemExit, match="wine.npz: no splits to share"):
         full.cell_tasks(tmp_path, "benchmark", ["nb"])
+
+
+def test_the_estimate_command_reads_the_timings_of_the_current_folder(tmp_path):
+    import json
+
+    (tmp_path / "params.yaml").write_text("experiments: {kang2006: {protocol: {kind: cv}, learners: [nb]}}\n")
+    command = [sys.executable, str(BENCHMARKS / "full_protocol.py"), "--experiment", "kang2006", "--estimate", "1", "2"]
+    command += ["--results", str(tmp_path / "est.json")]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 2 and "no timings in data/timings/kang2006/" in done.stderr.splitlines()[-1]
+    (tmp_path / "data" / "timings" / "kang2006").mkdir(parents=True)
+    entry = {"fit_seconds": 5.0, "predict_seconds": 1.0, "seconds_per_split": [1.0, 2.0, 3.0]}
+    (tmp_path / "data" / "timings" / "kang2006" / "nb.json").write_text(json.dumps({"iris": entry}))
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert "1 workers      0.1 min" in done.stdout and "no fewer than 0.1 min" in done.stdout
+    part = json.loads((tmp_path / "est.json").read_text())["parts"]["kang2006-estimate"]
+    assert part["wall_seconds"] == {"1": 6.0, "2": 3.0} and part["floor_seconds"] == 3.0
