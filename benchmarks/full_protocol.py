@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import heapq
-import json
 import os
 import re
 import sys
@@ -113,27 +112,33 @@ def makespan(tasks: list[float], workers: int) -> float:
     return max(free)
 
 
-def cell_tasks(root: Path, experiment: str, learners: list[str]) -> tuple[dict[str, list[float]], list[str]]:
-    """{learner: the seconds of each of its splits} from ``root``'s ``data/timings/<experiment>/``, and the
-    ``learner/data set`` pairs counted as even shares of their totals; learners without a timings file are left
-    out."""
-    import numpy as np
+def cell_tasks(experiment: str, learners: list[str]) -> tuple[dict[str, list[float]], list[str]]:
+    """{learner: the seconds of each of its splits} from the current folder's ``data/timings/<experiment>/``, and
+    the ``learner/data set`` pairs counted as even shares of their totals; learners without a timings file are
+    left out. A file that is not a timings file, or a data set without its splits, stops with one line."""
+    from nbx.cli.results import load_timings
+    from nbx.core.errors import NbxError
+    from nbx.pipeline import layout
+    from nbx.pipeline.inputs import load_plan
 
     cells, even = {}, []
     for learner in learners:
-        path = root / "data" / "timings" / experiment / f"{learner}.json"
+        path = layout.timings(experiment, learner)
         if not path.is_file():
             continue
         tasks = cells.setdefault(learner, [])
-        for ds, entry in json.loads(path.read_text()).items():
+        try:
+            times = load_timings(path)
+        except NbxError as exc:
+            raise SystemExit(str(exc)) from None
+        for ds, entry in times.items():
             if "seconds_per_split" in entry:
                 tasks.extend(float(t) for t in entry["seconds_per_split"])
                 continue
-            splits = root / "data" / "splits" / experiment / f"{ds}.npz"
             try:
-                with np.load(splits, allow_pickle=False) as f:
-                    n = len(f["test"])
-            except (OSError, KeyError, ValueError) as exc:
+                n = len(load_plan(experiment, ds)[0])
+            except (NbxError, OSError, KeyError, ValueError) as exc:  # missing, unreadable or not a split plan
+                splits = layout.SPLITS / experiment / f"{ds}.npz"
                 raise SystemExit(f"{splits}: no splits to share {path}'s {ds} over ({exc})") from None
             tasks.extend([(entry["fit_seconds"] + entry["predict_seconds"]) / n] * n)
             even.append(f"{learner}/{ds}")
@@ -184,7 +189,7 @@ def main() -> None:
     if a.estimate:
         if min(a.estimate) < 1:
             ap.error("--estimate: a number of workers must be at least 1")
-        cells, even = cell_tasks(Path("."), a.experiment, learners)
+        cells, even = cell_tasks(a.experiment, learners)
         if not cells:
             ap.error(f"--estimate: no timings in data/timings/{a.experiment}/: run the experiment first")
         part = {

@@ -82,7 +82,7 @@ def test_the_estimate_adds_up_the_learners_one_after_another(full):
     assert est == {"cpu_seconds": 12.0, "wall_seconds": {1: 12.0, 2: 2.0 + 6.0, 4: 1.0 + 6.0}, "floor_seconds": 7.0}
 
 
-def test_timings_without_per_split_seconds_count_as_even_shares(full, tmp_path):
+def test_timings_without_per_split_seconds_count_as_even_shares(full, tmp_path, monkeypatch):
     import json
 
     import numpy as np
@@ -98,12 +98,16 @@ def test_timings_without_per_split_seconds_count_as_even_shares(full, tmp_path):
             }
         )
     )
-    np.savez(splits / "wine.npz", test=np.zeros((4, 10), bool))
-    cells, even = full.cell_tasks(tmp_path, "benchmark", ["nb", "tan"])  # tan: no timings, left out
+    np.savez(splits / "wine.npz", test=np.zeros((4, 10), bool), repeat=np.zeros(4, int))  # as split@ writes it
+    monkeypatch.chdir(tmp_path)
+    cells, even = full.cell_tasks("benchmark", ["nb", "tan"])  # tan: no timings, left out
     assert cells == {"nb": [2.0, 1.0, 1.0, 1.0, 1.0, 1.0]} and even == ["nb/wine"]
     (splits / "wine.npz").unlink()
     with pytest.raises(SystemExit, match="wine.npz: no splits to share"):
-        full.cell_tasks(tmp_path, "benchmark", ["nb"])
+        full.cell_tasks("benchmark", ["nb"])
+    (timings / "nb.json").write_text("{")
+    with pytest.raises(SystemExit, match=r"nb.json:1:2: not valid JSON"):
+        full.cell_tasks("benchmark", ["nb"])
 
 
 def test_the_estimate_command_reads_the_timings_of_the_current_folder(tmp_path):
