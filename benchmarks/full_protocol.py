@@ -118,6 +118,7 @@ def cell_tasks(experiment: str, learners: list[str]) -> tuple[dict[str, list[flo
     left out. A file that is not a timings file, or a data set without its splits, stops with one line."""
     from nbx.cli.results import load_timings
     from nbx.core.errors import NbxError
+    from nbx.core.names import InvalidName
     from nbx.pipeline import layout
     from nbx.pipeline.inputs import load_plan
 
@@ -136,9 +137,11 @@ def cell_tasks(experiment: str, learners: list[str]) -> tuple[dict[str, list[flo
                 tasks.extend(float(t) for t in entry["seconds_per_split"])
                 continue
             try:
+                splits = layout.split_plan(experiment, ds)
                 n = len(load_plan(experiment, ds)[0])
+            except InvalidName as exc:  # a data set name in the file that is not an identifier: no path made
+                raise SystemExit(f"{path}: {exc}") from None
             except (NbxError, OSError, KeyError, ValueError) as exc:  # missing, unreadable or not a split plan
-                splits = layout.SPLITS / experiment / f"{ds}.npz"
                 raise SystemExit(f"{splits}: no splits to share {path}'s {ds} over ({exc})") from None
             tasks.extend([(entry["fit_seconds"] + entry["predict_seconds"]) / n] * n)
             even.append(f"{learner}/{ds}")

@@ -105,6 +105,9 @@ def test_timings_without_per_split_seconds_count_as_even_shares(full, tmp_path, 
     (splits / "wine.npz").unlink()
     with pytest.raises(SystemExit, match="wine.npz: no splits to share"):
         full.cell_tasks("benchmark", ["nb"])
+    (timings / "nb.json").write_text(json.dumps({"../wine": {"fit_seconds": 1.0, "predict_seconds": 0.0}}))
+    with pytest.raises(SystemExit, match=r"nb.json: '../wine' is not a valid data set name"):
+        full.cell_tasks("benchmark", ["nb"])
     (timings / "nb.json").write_text("{")
     with pytest.raises(SystemExit, match=r"nb.json:1:2: not valid JSON"):
         full.cell_tasks("benchmark", ["nb"])
