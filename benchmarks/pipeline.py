@@ -127,7 +127,10 @@ def sampled_run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
 
 def cell_seconds(root: Path, experiment: str, learner: str) -> float:
     """Wall time of a train cell's last run: its data sets' ``wall_seconds`` add up to the cell's total."""
-    times = json.loads((root / "data" / "timings" / experiment / f"{learner}.json").read_text())
+    path = root / "data" / "timings" / experiment / f"{learner}.json"
+    if not path.is_file():  # a checkout that has not run the pipeline (or not this cell)
+        raise SystemExit(f"pipeline.py: no {path}: run `dvc repro` there first")
+    times = json.loads(path.read_text())
     return sum(t["wall_seconds"] for t in times.values())
 
 

@@ -46,6 +46,12 @@ def test_hot_cells_add_their_learners_and_stand_beside_their_limits(pipeline, tm
     assert "HBayes-NB            kang2006        15.0 s   (no target)" in out
 
 
+def test_a_checkout_that_has_not_run_stops_with_the_missing_file(pipeline, tmp_path):
+    label, experiment, learners, _ = pipeline.HOT_CELLS[0]
+    with pytest.raises(SystemExit, match=rf"^pipeline.py: no .*{experiment}/{learners[0]}\.json: run `dvc repro`"):
+        pipeline.train_seconds(tmp_path)
+
+
 def test_in_clone_runs_the_clones_own_scripts_there_and_goes_on_after_a_failure(pipeline, tmp_path):
     clone, out = tmp_path / "clone", tmp_path / "out" / "argv.json"
     (clone / "benchmarks").mkdir(parents=True)
