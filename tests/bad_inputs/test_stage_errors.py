@@ -224,10 +224,12 @@ def test_an_interrupted_run_goes_on_where_it_stopped_byte_identical(project, cap
     patch_fit(monkeypatch, ("b", 2 + SPLITS), KeyboardInterrupt())  # boost's third split of b (nb ran first)
     assert run(capsys, train_stage.train, "toy") == (130, "", "train toy: interrupted\n")
     assert sorted(outputs("boost")) == ["a.npz", "fit_info.json"]  # what it finished, kept
+    assert sorted(json.loads(layout.timings("toy", "boost").read_text())) == ["a"]  # with its seconds
     calls = patch_fit(monkeypatch)
     assert run(capsys, train_stage.train, "toy") == (0, "", "")
     assert calls == ["b"] * SPLITS  # only boost on b: nb and boost on a were kept
     assert outputs("boost") == uninterrupted
+    assert sorted(json.loads(layout.timings("toy", "boost").read_text())) == ["a", "b"]
 
 
 def test_an_interrupted_cell_goes_on_from_its_finished_splits_byte_identical(project, capsys, monkeypatch):

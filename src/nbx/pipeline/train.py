@@ -212,8 +212,10 @@ def _train_learner(params, exp, learner, setup, datasets, trained, sizes, inputs
                     "wall_seconds": round(wall_seconds, 4),
                     "seconds_per_split": [round(float(f + p), 4) for f, p in zip(out.fit_seconds, out.predict_seconds)],
                 }
-                if fit_info:  # written with each data set, so what an interrupted run finished stays whole
+                # written with each data set, so what an interrupted run finished stays whole
+                if fit_info:
                     write_json(layout.fit_info(name, learner), {ds: fit_info[ds] for ds in data if ds in fit_info})
+                write_json(layout.timings(name, learner), timings)
                 trained.record(name, learner, ds, keys[ds])
                 checkpoints[ds].clear()
         except TrainError as exc:

@@ -27,7 +27,9 @@ import atexit
 import contextlib
 import math
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -197,6 +199,50 @@ def backend() -> str:
 
 
 @contextlib.contextmanager
+def _ctrl_c_held():
+    """Hold a Ctrl-C until the block ends, then raise it (in place of whatever the block raised: a worker still
+    starting gets the same Ctrl-C, and the pool then reports it gone). joblib's pool start registers a temporary
+    folder with loky's resource tracker and only then its removal at exit; a KeyboardInterrupt between the two
+    leaves the folder registered, and the tracker prints a leaked-folder warning under the one ``interrupted``
+    line. Only in the main thread with Python's own SIGINT handler: a handler can be set nowhere else, and another
+    one is the caller's."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    held = []
+    signal.signal(signal.SIGINT, lambda *_: held.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if held:
+            raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _aborted_pool_quiet():
+    """Keep an aborted pool's teardown off stderr. After an error or Ctrl-C, joblib shuts loky's pool down with
+    ``kill_workers=True``; loky's manager thread can then look up a task that shutdown has just dropped and die
+    of a ``KeyError`` (a race in loky). Its traceback would follow the one ``interrupted`` or ``error`` line. Only
+    a thread of a pool shut down that way is silenced, and only while the pool runs; other threads print as
+    before."""
+    previous = threading.excepthook
+
+    def hook(args):
+        flags = getattr(args.thread, "executor_flags", None)
+        if not (getattr(flags, "shutdown", False) and getattr(flags, "kill_workers", False)):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
+
+
+@contextlib.contextmanager
 def _parallel_backend(name: str, shared: list | None = None):
     """joblib's parallel_config for the chosen backend (connecting to the cluster for dask/ray). ``shared``: the
     objects every task may read (a cell's data sets), which Dask receives on every worker before the first task:
@@ -215,8 +261,15 @@ def _parallel_backend(name: str, shared: list | None = None):
         with joblib.parallel_config(backend="ray"):
             yield
     else:
-        with joblib.parallel_config(backend="loky", inner_max_num_threads=1):
+        with joblib.parallel_config(backend="loky", inner_max_num_threads=1, initializer=_ctrl_c_ignored):
             yield
+
+
+def _ctrl_c_ignored():
+    """A loky worker's start: ignore Ctrl-C. It reaches the whole process group, and the main process stops the
+    pool itself (joblib kills the workers when it aborts); a worker's own KeyboardInterrupt between two tasks
+    would print its traceback under the one ``interrupted`` line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _dask_client(address: str | None):
@@ -387,17 +440,20 @@ def run_datasets(
         largest_first = range(len(tasks) - 1, i - 1, -1)
         remaining = dict.fromkeys(tasks[j][0] for j in largest_first)  # the data sets still to run
         _warm.add(name)
-        with _parallel_backend(name, shared=[data[ds] for ds in remaining]):
-            outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
-                joblib.delayed(_run)(*task(j)) for j in largest_first
-            )
+        with _parallel_backend(name, shared=[data[ds] for ds in remaining]), _aborted_pool_quiet():
+            outputs = None
             try:
+                with _ctrl_c_held():
+                    outputs = joblib.Parallel(n_jobs=min(n_jobs, len(tasks) - i), return_as="generator")(
+                        joblib.delayed(_run)(*task(j)) for j in largest_first
+                    )
                 for j, out in zip(largest_first, outputs):
                     yield from collect(j, out)
             finally:  # after an error or Ctrl-C, joblib warns that it dropped the tasks left: noise under the one line
-                with warnings.catch_warnings():
-                    warnings.filterwarnings("ignore", ".*You could benefit from adjusting the input task iterator")
-                    outputs.close()
+                if outputs is not None:
+                    with warnings.catch_warnings():
+                        warnings.filterwarnings("ignore", ".*You could benefit from adjusting the input task iterator")
+                        outputs.close()
 
 
 def _assemble(data: SplitData, results: list) -> SplitPredictions:
