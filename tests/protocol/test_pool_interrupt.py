@@ -1,5 +1,6 @@
-"""A Ctrl-C around the pool prints one line: held while the pool starts (nbx.protocol.runner._ctrl_c_held), and an
-aborted pool's teardown kept off stderr (nbx.protocol.runner._aborted_pool_quiet)."""
+"""A Ctrl-C around the pool prints one line: held while the pool starts (nbx.protocol.runner._ctrl_c_held), an
+aborted pool's teardown kept off stderr (nbx.protocol.runner._aborted_pool_quiet), and the workers leave the
+Ctrl-C to the main process."""
 
 import os
 import signal
@@ -81,3 +82,10 @@ def test_only_a_killed_pools_thread_is_silenced_and_only_while_the_pool_runs():
         assert printed == [ZeroDivisionError] * 3
     finally:
         threading.excepthook = previous
+
+
+def test_the_pools_workers_ignore_ctrl_c():
+    joblib = pytest.importorskip("joblib")
+    with runner._parallel_backend("loky"):
+        seen = joblib.Parallel(n_jobs=2)(joblib.delayed(signal.getsignal)(signal.SIGINT) for _ in range(4))
+    assert seen == [signal.SIG_IGN] * 4
