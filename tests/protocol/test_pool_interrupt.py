@@ -12,6 +12,15 @@ import pytest
 from nbx.protocol import runner
 
 
+@pytest.fixture(autouse=True)
+def python_handles_ctrl_c():
+    """Python's own SIGINT handler, as in a process started from a terminal (one started in the background by a
+    shell without job control, such as a CI script's, begins with SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def test_a_ctrl_c_in_the_block_is_raised_at_its_end():
     reached = []
     with pytest.raises(KeyboardInterrupt), runner._ctrl_c_held():
