@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,22 +53,35 @@ def kind(returncode: int, stderr: str) -> str:
     return f"other (exit {returncode})"
 
 
-def interrupted_run(data: Path, src: str) -> tuple[int, str]:
-    command = [sys.executable, "-m", "nbx.cli", "evaluate", str(data), "--learners", "NaiveBayes,C45Tree"]
+class Run(NamedTuple):
+    returncode: int
+    first: str  # the progress line the Ctrl-C waited for
+    stdout: str
+    stderr: str  # after that line
+
+
+def interrupted_run(data: Path, src: str) -> Run:
+    """``nbx evaluate`` on ``data`` (by name, in its folder) with ``src`` on PYTHONPATH, interrupted by SIGINT to its
+    process group once NaiveBayes is done and C45Tree's folds run in the pool (tests/bad_inputs/test_cli_errors.py
+    runs it once)."""
+    command = [sys.executable, "-m", "nbx.cli", "evaluate", data.name, "--learners", "NaiveBayes,C45Tree"]
     command += ["--repeats", "10", "--discretizer", "equal_width(bins=5)"]
     proc = subprocess.Popen(
         command,
+        cwd=data.parent,
         env={**os.environ, "NBX_JOBS": "2", "PYTHONPATH": src},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, as under a shell's `&`
+        # as a terminal starts it: a background job of a non-interactive shell (a CI script's `cmd &`) inherits
+        # SIGINT ignored, and Python then installs no KeyboardInterrupt handler
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    proc.stderr.readline()  # its first progress line: the pool is at work
+    first = proc.stderr.readline()
     os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=120)
-    return proc.returncode, stderr
+    stdout, stderr = proc.communicate(timeout=120)
+    return Run(proc.returncode, first, stdout, stderr)
 
 
 def main() -> None:
@@ -89,9 +103,10 @@ def main() -> None:
         write_data(data)
         for _ in range(-(-a.runs // ROUND)):
             for name, src in trees.items():
-                for code, err in pool.map(interrupted_run, [data] * ROUND, [src] * ROUND):
-                    counts[name][kind(code, err)] += 1
-                    examples.setdefault((name, kind(code, err)), err)
+                for run in pool.map(interrupted_run, [data] * ROUND, [src] * ROUND):
+                    what = kind(run.returncode, run.stderr)
+                    counts[name][what] += 1
+                    examples.setdefault((name, what), run.stderr)
     for name, count in counts.items():
         print(f"{name}: {sum(count.values())} runs, " + ", ".join(f"{k} {n}" for k, n in count.most_common()))
     if a.show:

@@ -5,14 +5,12 @@ adds the traceback. Run in-process through ``nbx.cli.main`` (one test sends a re
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from benchmark_scripts import load
 from cli_run import error, nbx
 
 from nbx.cli import evaluate as cli_evaluate
@@ -214,29 +212,10 @@ def test_nbx_debug_adds_the_traceback(capsys, numeric_csv, monkeypatch):
 
 
 def test_a_real_ctrl_c_stops_workers_and_main_with_one_line(tmp_path):
-    """SIGINT to the whole process group, as a terminal's Ctrl-C, while the second learner's folds run in a pool."""
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 3, 3000)
-    X = rng.normal(0.3 * y[:, None], 1.0, (3000, 8)).round(3)
-    lines = [",".join(f"x{i}" for i in range(8)) + ",label"] + [
-        ",".join(map(str, row)) + f",c{k}" for row, k in zip(X, y)
-    ]
-    (tmp_path / "big.csv").write_text("\n".join(lines) + "\n")
-    argv = ["evaluate", "big.csv", "--learners", "NaiveBayes,C45Tree", "--repeats", "10"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "nbx.cli", *argv, "--discretizer", "equal_width(bins=5)"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO / "src"), "NBX_JOBS": "2"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        # as a terminal starts it: a background job of a non-interactive shell (a CI script's `cmd &`) inherits
-        # SIGINT ignored, and Python then installs no KeyboardInterrupt handler
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    first = proc.stderr.readline()  # NaiveBayes is done: C45Tree's folds are running
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    assert first.startswith("evaluate big.csv: NaiveBayes: 100 splits")
-    assert (proc.returncode, out, err) == (130, "", "nbx: interrupted\n")
+    """SIGINT to the whole process group, as a terminal's Ctrl-C, while the second learner's folds run in a pool
+    (benchmarks/ctrl_c.py runs the same hundreds of times and counts the rare runs that print more)."""
+    ctrl_c = load("ctrl_c")
+    ctrl_c.write_data(tmp_path / "big.csv")
+    run = ctrl_c.interrupted_run(tmp_path / "big.csv", str(REPO / "src"))
+    assert run.first.startswith("evaluate big.csv: NaiveBayes: 100 splits")  # C45Tree's folds are running
+    assert (run.returncode, run.stdout, run.stderr) == (130, "", "nbx: interrupted\n")

@@ -6,7 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def load(name: str):
